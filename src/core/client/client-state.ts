@@ -1,0 +1,76 @@
+import type {
+  BootstrapResponse,
+  RunStatus,
+  SnapshotInterrupt,
+  SnapshotMessage,
+  SnapshotToolCall,
+} from '../protocol.ts';
+
+/** The client's link to the server, one string (never a pair of booleans). */
+export type ConnectionStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'offline' | 'error';
+
+/** An error the UI shows: a human message plus a copyable reference. */
+export interface ClientError {
+  /** The protocol code (`RUN_ERROR.code`, a problem `code`, or `NETWORK_ERROR`/`TIMEOUT`). */
+  code: string;
+  /** Safe to show; never provider internals. */
+  message: string;
+  /** `requestId` of a failed request or `correlationId` of a failed run, to quote to support. */
+  reference: string | null;
+  /** True when the user may try again (a new send, or `retry()` of the failed action). */
+  retryable: boolean;
+  /** What failed: a request the client made, the run itself, or the stream connection. */
+  source: 'request' | 'run' | 'stream';
+  runId?: string;
+}
+
+/** A send the server has not definitively answered yet, or that failed definitively. */
+export interface PendingSend {
+  clientMessageId: string;
+  text: string;
+  status: 'sending' | 'failed';
+}
+
+/** The run the client currently follows (the session's active run, or its latest one). */
+export interface ClientRun {
+  runId: string;
+  status: RunStatus;
+  lastSeq: number;
+}
+
+/**
+ * The immutable state the UI renders. Every field is replaced, never mutated, so a listener can
+ * compare references. Messages are the session's transcript in order (settled history first, then
+ * each run's messages as the reducer folds them); tool calls and interrupts belong to messages
+ * through `parentMessageId` / `toolCallId`.
+ */
+export interface ClientState {
+  connection: ConnectionStatus;
+  sessionId: string | null;
+  messages: readonly SnapshotMessage[];
+  toolCalls: readonly SnapshotToolCall[];
+  interrupts: readonly SnapshotInterrupt[];
+  run: ClientRun | null;
+  pendingSend: PendingSend | null;
+  /** Interrupt ids whose decision is being submitted (buttons disabled). */
+  submittingInterruptIds: readonly string[];
+  error: ClientError | null;
+  /** Bootstrap answer: identity, capabilities, limits, stream settings; null before `bootstrap()`. */
+  bootstrap: BootstrapResponse | null;
+}
+
+/** The state of a client that has done nothing yet. */
+export function createInitialClientState(): ClientState {
+  return {
+    connection: 'idle',
+    sessionId: null,
+    messages: [],
+    toolCalls: [],
+    interrupts: [],
+    run: null,
+    pendingSend: null,
+    submittingInterruptIds: [],
+    error: null,
+    bootstrap: null,
+  };
+}

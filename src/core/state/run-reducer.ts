@@ -1,0 +1,239 @@
+import type {
+  AnyEventEnvelope,
+  EventEnvelope,
+  InputContent,
+  MessageStatus,
+  RunSnapshot,
+  RunStatus,
+  SnapshotInterrupt,
+  SnapshotMessage,
+  SnapshotToolCall,
+} from '../protocol.ts';
+import { isTerminalRunStatus } from '../protocol.ts';
+
+/** Returns the snapshot of a run before its first event (`lastSeq` 0, cursor `"0"`). */
+export function createEmptyRunSnapshot(runId: string, sessionId: string): RunSnapshot {
+  return {
+    runId,
+    sessionId,
+    status: 'queued',
+    agent: null,
+    model: null,
+    lastSeq: 0,
+    resumeCursor: '0',
+    messages: [],
+    toolCalls: [],
+    interrupts: [],
+    inputs: [],
+    notices: [],
+    step: null,
+    usage: null,
+    costUsd: null,
+    outcome: null,
+    error: null,
+    unconsumedInputIds: [],
+    traceId: null,
+    createdAt: null,
+    updatedAt: null,
+  };
+}
+
+/**
+ * Folds one event into a run snapshot, returning a new snapshot (the input is never mutated).
+ * The server builds `GET /runs/{id}` with it and the client renders with it, so "snapshot +
+ * tail = full state" holds by construction. An event with `seq <= lastSeq`, or of another run,
+ * is a no-op that returns the same object. Gap detection is the caller's job. Unknown event
+ * types only advance the cursor (clients ignore what they do not know).
+ */
+export function reduceRun(snapshot: RunSnapshot, event: EventEnvelope): RunSnapshot {
+  if (event.seq <= snapshot.lastSeq || event.runId !== snapshot.runId) return snapshot;
+  const next: RunSnapshot = {
+    ...applyEvent(snapshot, event as AnyEventEnvelope),
+    lastSeq: event.seq,
+    resumeCursor: event.cursor,
+    updatedAt: event.timestamp,
+  };
+  if (next.createdAt === null) next.createdAt = event.timestamp;
+  return next;
+}
+
+/** Folds a list of events in order, starting from `initial` (empty when omitted). */
+export function reduceRunEvents(
+  events: readonly EventEnvelope[],
+  initial?: RunSnapshot,
+): RunSnapshot {
+  const first = events[0];
+  let snapshot = initial ?? createEmptyRunSnapshot(first?.runId ?? '', first?.sessionId ?? '');
+  for (const event of events) snapshot = reduceRun(snapshot, event);
+  return snapshot;
+}
+
+function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
+  switch (event.type) {
+    case 'RUN_STARTED': {
+      const { input, agent, model, traceId } = event.data;
+      const message: SnapshotMessage = {
+        messageId: input.messageId,
+        role: 'user',
+        content: joinText(input.content),
+        status: 'complete',
+        runId: s.runId,
+        createdAt: event.timestamp,
+      };
+      if (input.clientMessageId !== undefined) message.clientMessageId = input.clientMessageId;
+      if (input.contextRefs !== undefined) message.contextRefs = input.contextRefs;
+      return {
+        ...s,
+        agent,
+        model: model ?? null,
+        traceId: traceId ?? null,
+        messages: [...s.messages, message],
+      };
+    }
+    case 'RUN_STATUS_CHANGED':
+      return isTerminalRunStatus(s.status) ? s : { ...s, status: event.data.status };
+    case 'STEP_STARTED': {
+      const consumed = event.data.consumedInputIds ?? [];
+      const inputs = consumed.length === 0
+        ? s.inputs
+        : s.inputs.map((input) => (consumed.includes(input.inputId) ? { ...input, state: 'consumed' as const } : input));
+      return { ...s, step: event.data.stepName, inputs };
+    }
+    case 'STEP_FINISHED':
+      return { ...s, step: null };
+    case 'TEXT_MESSAGE_START': {
+      const { messageId, role, parentMessageId, inputId, clientMessageId } = event.data;
+      const message: SnapshotMessage = { messageId, role, content: '', status: 'streaming', runId: s.runId, createdAt: event.timestamp };
+      if (parentMessageId !== undefined) message.parentMessageId = parentMessageId;
+      if (inputId !== undefined) message.inputId = inputId;
+      if (clientMessageId !== undefined) message.clientMessageId = clientMessageId;
+      const inputs = inputId === undefined
+        ? s.inputs
+        : [...s.inputs, { inputId, messageId, ...(clientMessageId === undefined ? {} : { clientMessageId }), state: 'pending' as const }];
+      return { ...s, messages: [...s.messages, message], inputs };
+    }
+    case 'REASONING_MESSAGE_START':
+      return {
+        ...s,
+        messages: [...s.messages, { messageId: event.data.messageId, role: 'reasoning', content: '', status: 'streaming', runId: s.runId, createdAt: event.timestamp }],
+      };
+    case 'TEXT_MESSAGE_CONTENT':
+    case 'REASONING_MESSAGE_CONTENT': {
+      const { delta } = event.data;
+      return updateMessage(s, event.data.messageId, (m) => ({ ...m, content: m.content + delta }));
+    }
+    case 'TEXT_MESSAGE_END': {
+      const { finishReason } = event.data;
+      const status: MessageStatus = finishReason === 'cancelled' ? 'cancelled' : finishReason === 'error' ? 'error' : 'complete';
+      return updateMessage(s, event.data.messageId, (m) => ({ ...m, status, ...(finishReason === undefined ? {} : { finishReason }) }));
+    }
+    case 'REASONING_MESSAGE_END':
+    case 'REASONING_END':
+      return updateMessage(s, event.data.messageId, (m) => (m.status === 'streaming' ? { ...m, status: 'complete' } : m));
+    case 'TOOL_CALL_START': {
+      const { toolCallId, toolCallName, parentMessageId, title } = event.data;
+      const call: SnapshotToolCall = { toolCallId, name: toolCallName, status: 'streaming_args' };
+      if (parentMessageId !== undefined) call.parentMessageId = parentMessageId;
+      if (title !== undefined) call.title = title;
+      return { ...s, toolCalls: [...s.toolCalls, call] };
+    }
+    case 'TOOL_CALL_ARGS': {
+      const { delta } = event.data;
+      return updateToolCall(s, event.data.toolCallId, (c) => ({ ...c, argsText: (c.argsText ?? '') + delta }));
+    }
+    case 'TOOL_CALL_END': {
+      const { args, argsDigest } = event.data;
+      return updateToolCall(s, event.data.toolCallId, (c) => ({ ...c, args, argsDigest, status: 'pending' }));
+    }
+    case 'TOOL_CALL_PROGRESS': {
+      const { message, fraction } = event.data;
+      const progress = { ...(message === undefined ? {} : { message }), ...(fraction === undefined ? {} : { fraction }) };
+      return updateToolCall(s, event.data.toolCallId, (c) => ({ ...c, progress, status: 'running' }));
+    }
+    case 'TOOL_CALL_RESULT': {
+      const { messageId, content, status, truncated } = event.data;
+      const result = { messageId, content, ...(truncated === undefined ? {} : { truncated }) };
+      return updateToolCall(s, event.data.toolCallId, (c) => ({ ...c, status, result }));
+    }
+    case 'INTERRUPT_REQUESTED': {
+      const interrupt: SnapshotInterrupt = { ...event.data.interrupt, state: 'open' };
+      const withInterrupt = { ...s, interrupts: [...s.interrupts, interrupt] };
+      return interrupt.toolCallId === undefined
+        ? withInterrupt
+        : updateToolCall(withInterrupt, interrupt.toolCallId, (c) => ({ ...c, status: 'awaiting_approval' }));
+    }
+    case 'INTERRUPT_RESOLVED': {
+      const { interruptId, status, decision, resolvedBy, editedArgsDigest } = event.data;
+      let toolCallId: string | undefined;
+      const interrupts = s.interrupts.map((i) => {
+        if (i.id !== interruptId) return i;
+        toolCallId = i.toolCallId;
+        const resolved: SnapshotInterrupt = { ...i, state: status, resolvedBy };
+        if (decision !== undefined) resolved.decision = decision;
+        if (editedArgsDigest !== undefined) resolved.editedArgsDigest = editedArgsDigest;
+        return resolved;
+      });
+      const next = { ...s, interrupts };
+      if (toolCallId === undefined) return next;
+      return updateToolCall(next, toolCallId, (c) =>
+        c.status === 'awaiting_approval' ? { ...c, status: decision === 'allow' ? 'running' : 'pending' } : c,
+      );
+    }
+    case 'MESSAGE_DISCARDED':
+      return { ...s, messages: s.messages.filter((m) => m.messageId !== event.data.messageId) };
+    case 'NOTICE':
+      return { ...s, notices: [...s.notices, event.data] };
+    case 'RUN_FINISHED': {
+      const { outcome, usage, costUsd, unconsumedInputIds } = event.data;
+      const status: RunStatus = outcome.type === 'cancelled' ? 'cancelled' : 'completed';
+      return {
+        ...s,
+        status,
+        outcome,
+        usage: usage ?? s.usage,
+        costUsd: costUsd ?? s.costUsd,
+        unconsumedInputIds: unconsumedInputIds ?? [],
+        step: null,
+      };
+    }
+    case 'RUN_ERROR': {
+      const { code, message, retryable, correlationId, usage, costUsd, unconsumedInputIds } = event.data;
+      return {
+        ...s,
+        status: code === 'RUN_TIMEOUT' ? 'expired' : 'failed',
+        error: { code, message, retryable, ...(correlationId === undefined ? {} : { correlationId }) },
+        usage: usage ?? s.usage,
+        costUsd: costUsd ?? s.costUsd,
+        unconsumedInputIds: unconsumedInputIds ?? [],
+        step: null,
+      };
+    }
+    default:
+      return s;
+  }
+}
+
+function joinText(content: readonly InputContent[]): string {
+  return content.map((part) => part.text).join('');
+}
+
+function updateMessage(s: RunSnapshot, messageId: string, update: (m: SnapshotMessage) => SnapshotMessage): RunSnapshot {
+  const index = findLastIndex(s.messages, (m) => m.messageId === messageId);
+  if (index < 0) return s;
+  const messages = s.messages.slice();
+  messages[index] = update(messages[index] as SnapshotMessage);
+  return { ...s, messages };
+}
+
+function updateToolCall(s: RunSnapshot, toolCallId: string, update: (c: SnapshotToolCall) => SnapshotToolCall): RunSnapshot {
+  const index = findLastIndex(s.toolCalls, (c) => c.toolCallId === toolCallId);
+  if (index < 0) return s;
+  const toolCalls = s.toolCalls.slice();
+  toolCalls[index] = update(toolCalls[index] as SnapshotToolCall);
+  return { ...s, toolCalls };
+}
+
+function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i -= 1) if (predicate(items[i] as T)) return i;
+  return -1;
+}

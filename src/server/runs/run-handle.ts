@@ -1,0 +1,70 @@
+import type {
+  ContextRef,
+  CreateRunRequest,
+  EventDataMap,
+  EventEnvelope,
+  EventType,
+  RunSnapshot,
+  SnapshotMessage,
+} from '../../core/protocol.ts';
+
+/** An event to append: the log adds the envelope (seq, cursor, ids, timestamp). */
+export type PendingEvent = { [T in EventType]: { type: T; data: EventDataMap[T] } }[EventType];
+
+/** The product's user, as `authenticate(req)` resolved it. Never taken from the browser. */
+export interface Subject {
+  id: string;
+  displayName?: string;
+}
+
+/**
+ * What the run store hands the engine for one run: the run's input and a way to write its log.
+ * Every write goes through the run's serial queue, so `transact` sees the latest snapshot and no
+ * other write (an approval, a cancel, an input) can interleave with it.
+ */
+export interface RunHandle {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly subject: Subject;
+  /** The user message that started the run (already in the log as `RUN_STARTED`). */
+  readonly input: { messageId: string; text: string; contextRefs?: ContextRef[] };
+  readonly options: NonNullable<CreateRunRequest['options']>;
+  /** Settled user and assistant messages of earlier runs in the session, oldest first. */
+  readonly history: readonly SnapshotMessage[];
+  /** Aborted when the user cancels (`POST /cancel`); its `reason` is the cancel reason string. */
+  readonly signal: AbortSignal;
+  /**
+   * Appends one event. Resolves with its envelope once it is in the log (written before it is
+   * sent). Rejects with `RunClosedError` when the run already has its terminal event.
+   */
+  append<T extends EventType>(type: T, data: EventDataMap[T]): Promise<EventEnvelope<T>>;
+  /**
+   * Atomically decides and appends: `build` gets the latest snapshot and returns the events to
+   * append (possibly none). Resolves with the appended envelopes. A terminal run appends nothing.
+   */
+  transact(build: (snapshot: RunSnapshot) => readonly PendingEvent[]): Promise<EventEnvelope[]>;
+  /** The current snapshot (the reducer over the whole log so far). */
+  snapshot(): RunSnapshot;
+  /**
+   * Resolves with the first snapshot (current or later) for which `predicate` holds. Rejects
+   * with the signal's reason when `signal` aborts first.
+   */
+  waitFor(predicate: (snapshot: RunSnapshot) => boolean, signal?: AbortSignal): Promise<RunSnapshot>;
+}
+
+/** Drives runs. The run store calls `start` once per run after `RUN_STARTED` is committed. */
+export interface RunEngine {
+  /**
+   * Runs the agent loop to exactly one terminal event. Resolves after the terminal event is in
+   * the log; never rejects (failures end the run with `RUN_ERROR`).
+   */
+  start(handle: RunHandle): Promise<void>;
+}
+
+/** Thrown by `RunHandle.append` after the run's terminal event: the first terminal wins. */
+export class RunClosedError extends Error {
+  constructor(readonly runId: string) {
+    super(`Run ${runId} has already ended; nothing may follow its terminal event.`);
+    this.name = 'RunClosedError';
+  }
+}
