@@ -1,0 +1,24 @@
+/** The public API of the DOM-free client core (browsers, Node ≥ 20, workers). */
+export type {
+  AnyEventEnvelope,
+  ApprovalDecision,
+  BootstrapResponse,
+  ContextRef,
+  EventDataMap,
+  EventEnvelope,
+  EventType,
+  ProblemCode,
+  ProblemDetails,
+  ReasoningEffort,
+  RunSnapshot,
+  RunStatus,
+  SnapshotInterrupt,
+  SnapshotMessage,
+  SnapshotToolCall,
+  ToolCallStatus,
+} from './protocol.ts';
+export { PROTOCOL_VERSION, isTerminalRunStatus } from './protocol.ts';
+export { createEmptyRunSnapshot, reduceRun, reduceRunEvents } from './state/run-reducer.ts';
+export type { ClientError, ClientRun, ClientState, ConnectionStatus, PendingSend } from './client/client-state.ts';
+export { createInitialClientState } from './client/client-state.ts';
+export type { AgentClient, SendOptions, StateListener } from './client/agent-client-types.ts';
