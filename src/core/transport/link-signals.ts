@@ -1,0 +1,34 @@
+/** A signal that follows several others, and the way to stop following them. */
+export interface LinkedSignal {
+  /** Aborts, with the same reason, as soon as any linked signal aborts. */
+  signal: AbortSignal;
+  /** Removes the listeners this link added; call it when the operation ends. */
+  dispose(): void;
+}
+
+/**
+ * Links signals into one that aborts when the first of them does (undefined entries are
+ * skipped). Works where `AbortSignal.any` is missing (Node < 20.3, older browsers), and unlike
+ * it releases its listeners deterministically through `dispose`.
+ */
+export function linkSignals(signals: ReadonlyArray<AbortSignal | undefined>): LinkedSignal {
+  const controller = new AbortController();
+  const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+  const alreadyAborted = present.find((signal) => signal.aborted);
+  if (alreadyAborted) {
+    controller.abort(alreadyAborted.reason);
+    return { signal: controller.signal, dispose: () => undefined };
+  }
+  const listeners = present.map((signal) => {
+    const listener = (): void => {
+      controller.abort(signal.reason);
+      dispose();
+    };
+    signal.addEventListener('abort', listener, { once: true });
+    return { signal, listener };
+  });
+  function dispose(): void {
+    for (const { signal, listener } of listeners) signal.removeEventListener('abort', listener);
+  }
+  return { signal: controller.signal, dispose };
+}
