@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import type { ProblemDetails } from '../protocol.ts';
+import {
+  AgentError,
+  agentErrorFromAbort,
+  agentErrorFromHttpStatus,
+  agentErrorFromNetworkFailure,
+  agentErrorFromProblem,
+  agentErrorFromResponse,
+  agentErrorFromTimeout,
+  isAgentError,
+} from './agent-error.ts';
+
+const NOW = Date.UTC(2026, 10, 29, 13, 40, 0);
+
+function problemResponse(body: unknown, init: { status: number; headers?: Record<string, string> }): Response {
+  return new Response(JSON.stringify(body), {
+    status: init.status,
+    headers: { 'content-type': 'application/problem+json', ...init.headers },
+  });
+}
+
+describe('AgentError', () => {
+  it('defaults every optional field and serializes without the cause', () => {
+    const cause = new Error('socket hang up');
+    const error = new AgentError({ code: 'NETWORK_ERROR', message: 'down', cause });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe('AgentError');
+    expect(error.cause).toBe(cause);
+    expect(isAgentError(error)).toBe(true);
+    expect(isAgentError(new Error('x'))).toBe(false);
+    expect(JSON.parse(JSON.stringify(error))).toStrictEqual({
+      name: 'AgentError',
+      code: 'NETWORK_ERROR',
+      message: 'down',
+      status: null,
+      requestId: null,
+      retryable: false,
+      retryAfterMs: null,
+      runId: null,
+      details: {},
+    });
+  });
+});
+
+describe('agentErrorFromResponse', () => {
+  it('maps an RFC 9457 problem body, preferring the X-Request-Id header', async () => {
+    const problem: ProblemDetails = {
+      type: 'https://docs.example.dev/agent-chat/errors/run-already-active',
+      title: 'A run is already active',
+      status: 409,
+      code: 'RUN_ALREADY_ACTIVE',
+      detail: 'Session ses_1 already has an active run.',
+      requestId: 'req_body',
+      retryable: false,
+      retryAfterMs: null,
+      runId: 'run_7',
+      details: { activeRunId: 'run_7' },
+    };
+    const error = await agentErrorFromResponse(problemResponse(problem, { status: 409, headers: { 'x-request-id': 'req_header' } }), {
+      nowMs: NOW,
+    });
+    expect(error.toJSON()).toStrictEqual({
+      name: 'AgentError',
+      code: 'RUN_ALREADY_ACTIVE',
+      message: 'Session ses_1 already has an active run.',
+      status: 409,
+      requestId: 'req_header',
+      retryable: false,
+      retryAfterMs: null,
+      runId: 'run_7',
+      details: { activeRunId: 'run_7' },
+    });
+  });
+
+  it('falls back to the body requestId and takes the longer of header and body retry delays', async () => {
+    const error = await agentErrorFromResponse(
+      problemResponse(
+        { title: 'Key in use', status: 409, code: 'IDEMPOTENCY_KEY_IN_USE', requestId: 'req_9', retryAfterMs: 2500 },
+        { status: 409, headers: { 'retry-after': '1' } },
+      ),
+      { nowMs: NOW },
+    );
+    expect([error.code, error.message, error.requestId, error.retryable, error.retryAfterMs]).toStrictEqual([
+      'IDEMPOTENCY_KEY_IN_USE',
+      'Key in use',
+      'req_9',
+      true,
+      2500,
+    ]);
+  });
+
+  it('reads an HTTP-date Retry-After against the given now', async () => {
+    const error = await agentErrorFromResponse(
+      problemResponse({ code: 'AGENT_UNAVAILABLE', status: 503 }, { status: 503, headers: { 'retry-after': new Date(NOW + 8000).toUTCString() } }),
+      { nowMs: NOW },
+    );
+    expect([error.code, error.retryable, error.retryAfterMs]).toStrictEqual(['AGENT_UNAVAILABLE', true, 8000]);
+  });
+
+  it('keeps extension members of a plain JSON error body in details', async () => {
+    const response = new Response(JSON.stringify({ error: 'Too many requests', limit: 10 }), {
+      status: 429,
+      statusText: 'Too Many Requests',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect((await agentErrorFromResponse(response, { nowMs: NOW })).toJSON()).toStrictEqual({
+      name: 'AgentError',
+      code: 'RATE_LIMITED',
+      message: 'Too many requests',
+      status: 429,
+      requestId: null,
+      retryable: true,
+      retryAfterMs: null,
+      runId: null,
+      details: { limit: 10 },
+    });
+  });
+
+  it('maps a non-JSON body by status, never echoing the body', async () => {
+    const response = new Response('<html><body>502 Bad Gateway</body></html>', {
+      status: 502,
+      statusText: 'Bad Gateway',
+      headers: { 'content-type': 'text/html', 'x-request-id': 'req_edge' },
+    });
+    expect((await agentErrorFromResponse(response, { nowMs: NOW })).toJSON()).toStrictEqual({
+      name: 'AgentError',
+      code: 'HTTP_ERROR',
+      message: 'HTTP 502 Bad Gateway',
+      status: 502,
+      requestId: 'req_edge',
+      retryable: true,
+      retryAfterMs: null,
+      runId: null,
+      details: {},
+    });
+  });
+
+  it('treats a JSON content type with an unparsable body as a non-JSON error', async () => {
+    const response = new Response('{oops', { status: 404, headers: { 'content-type': 'application/problem+json' } });
+    const error = await agentErrorFromResponse(response, { nowMs: NOW });
+    expect([error.code, error.message, error.retryable]).toStrictEqual(['NOT_FOUND', 'HTTP 404', false]);
+  });
+});
+
+describe('agentErrorFromProblem and agentErrorFromHttpStatus', () => {
+  it('uses the status default for retryable when the body gives no hint', () => {
+    const context = { status: 500, requestId: null, retryAfterMs: null };
+    expect(agentErrorFromProblem({ code: 'INTERNAL', title: 'Internal error' }, context).retryable).toBe(true);
+    expect(agentErrorFromProblem({ code: 'INTERNAL', retryable: false }, context).retryable).toBe(false);
+    expect(agentErrorFromProblem({ code: 'VALIDATION_FAILED' }, { ...context, status: 422 }).retryable).toBe(false);
+  });
+
+  it('names well-known statuses and leaves the rest HTTP_ERROR', () => {
+    const codes = [401, 403, 404, 405, 409, 413, 415, 429, 500, 503].map(
+      (status) => agentErrorFromHttpStatus({ status, requestId: null, retryAfterMs: null }).code,
+    );
+    expect(codes).toStrictEqual([
+      'UNAUTHENTICATED',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'METHOD_NOT_ALLOWED',
+      'HTTP_ERROR',
+      'PAYLOAD_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'RATE_LIMITED',
+      'HTTP_ERROR',
+      'HTTP_ERROR',
+    ]);
+  });
+});
+
+describe('failures without a response', () => {
+  it('network failure is NETWORK_ERROR and retryable', () => {
+    const cause = new TypeError('fetch failed');
+    const error = agentErrorFromNetworkFailure(cause);
+    expect([error.code, error.retryable, error.status, error.cause]).toStrictEqual(['NETWORK_ERROR', true, null, cause]);
+  });
+
+  it('timeout is TIMEOUT, retryable, and names its limit', () => {
+    const error = agentErrorFromTimeout(1500);
+    expect([error.code, error.retryable, error.message, error.details]).toStrictEqual([
+      'TIMEOUT',
+      true,
+      'The server did not answer within 1500 ms.',
+      { timeoutMs: 1500 },
+    ]);
+  });
+
+  it('abort is ABORTED and never retryable', () => {
+    const error = agentErrorFromAbort('user left');
+    expect([error.code, error.retryable, error.cause]).toStrictEqual(['ABORTED', false, 'user left']);
+  });
+});
