@@ -1,0 +1,133 @@
+import type { Token } from 'marked';
+import { lexMarkdown, renderTokensToHtml } from './render-tokens-to-html.ts';
+import type { CodeBlock, MarkdownStrings } from './render-tokens-to-html.ts';
+import { sanitizeHtml } from './sanitize-html.ts';
+
+export type { CodeBlock, MarkdownStrings } from './render-tokens-to-html.ts';
+
+/** Messages longer than this many characters are truncated before parsing, with a visible notice. */
+export const MARKDOWN_MAX_LENGTH = 200_000;
+
+/** Nesting deeper than this (blockquotes, lists, inline) renders as escaped plain text. */
+export const MARKDOWN_MAX_DEPTH = 32;
+
+/** Default English strings; the widget passes its translations through `strings`. */
+export const DEFAULT_MARKDOWN_STRINGS: MarkdownStrings = {
+  image: 'image',
+  truncated: 'Message truncated: only the first 200,000 characters are shown.',
+};
+
+/** Options for `renderMarkdown` and `renderMarkdownWithCode`. */
+export interface RenderMarkdownOptions {
+  /** Character limit before parsing; defaults to `MARKDOWN_MAX_LENGTH`. */
+  maxLength?: number;
+  /** Visible strings written by the renderer (placeholder text, truncation notice). */
+  strings?: Partial<MarkdownStrings>;
+}
+
+/** A rendered message: sanitized inert DOM plus what the widget needs to wire it up. */
+export interface RenderedMarkdown {
+  fragment: DocumentFragment;
+  /** Exact sources of the code blocks, in document order of the fragment's `<pre>` elements. */
+  codeBlocks: CodeBlock[];
+  /** Whether the input was cut at the length limit (a notice is in the fragment). */
+  isTruncated: boolean;
+  /** Whether parsing failed or nested too deep, so the input was rendered as plain text. */
+  isFallback: boolean;
+}
+
+/** Renders model Markdown to a sanitized `DocumentFragment` (see `renderMarkdownWithCode`). */
+export function renderMarkdown(markdown: string, options?: RenderMarkdownOptions): DocumentFragment {
+  return renderMarkdownWithCode(markdown, options).fragment;
+}
+
+/**
+ * Renders hostile model Markdown to sanitized DOM under the widget's policy and returns the code
+ * block sources for copy buttons. Never throws: parser errors and deep nesting fall back to
+ * escaped plain text; input over the limit is truncated first and a notice is appended.
+ */
+export function renderMarkdownWithCode(markdown: string, options?: RenderMarkdownOptions): RenderedMarkdown {
+  const strings = { ...DEFAULT_MARKDOWN_STRINGS, ...options?.strings };
+  const { text, isTruncated } = truncateMarkdown(markdown, options?.maxLength ?? MARKDOWN_MAX_LENGTH);
+  let tokens: Token[] | undefined;
+  try {
+    tokens = lexMarkdown(text);
+  } catch {
+    tokens = undefined;
+  }
+  const rendered = tokens ? renderMarkdownTokens(tokens, { source: text, strings }) : { ...renderPlainText(text), isFallback: true };
+  if (isTruncated) rendered.fragment.append(createNotice(strings.truncated));
+  return { ...rendered, isTruncated };
+}
+
+/**
+ * Renders already-lexed tokens through the same policy and sanitizer; on any error or nesting
+ * over `MARKDOWN_MAX_DEPTH` renders `source` as plain text instead. Never throws.
+ */
+export function renderMarkdownTokens(
+  tokens: Token[],
+  options: { source: string; strings: MarkdownStrings },
+): Omit<RenderedMarkdown, 'isTruncated'> {
+  try {
+    if (measureDepth(tokens) > MARKDOWN_MAX_DEPTH) return { ...renderPlainText(options.source), isFallback: true };
+    const { html, codeBlocks } = renderTokensToHtml(tokens, options.strings);
+    return { fragment: sanitizeHtml(html), codeBlocks, isFallback: false };
+  } catch {
+    return { ...renderPlainText(options.source), isFallback: true };
+  }
+}
+
+/** Cuts `markdown` to at most `maxLength` characters without splitting a surrogate pair. */
+export function truncateMarkdown(markdown: string, maxLength: number): { text: string; isTruncated: boolean } {
+  if (markdown.length <= maxLength) return { text: markdown, isTruncated: false };
+  const end = isHighSurrogate(markdown.charCodeAt(maxLength - 1)) ? maxLength - 1 : maxLength;
+  return { text: markdown.slice(0, end), isTruncated: true };
+}
+
+/** Builds the visible truncation notice element (`<p class="ac-notice">`). */
+export function createNotice(text: string): HTMLParagraphElement {
+  const notice = document.createElement('p');
+  notice.className = 'ac-notice';
+  notice.textContent = text;
+  return notice;
+}
+
+function renderPlainText(text: string): { fragment: DocumentFragment; codeBlocks: CodeBlock[] } {
+  const fragment = document.createDocumentFragment();
+  const paragraph = document.createElement('p');
+  paragraph.className = 'ac-plain';
+  paragraph.textContent = text;
+  fragment.append(paragraph);
+  return { fragment, codeBlocks: [] };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Depth of the token tree, measured without recursion so a deep tree cannot overflow the stack. */
+function measureDepth(tokens: Token[]): number {
+  let deepest = 0;
+  const pending: Array<[Token[], number]> = [[tokens, 1]];
+  while (pending.length > 0) {
+    const [list, depth] = pending.pop() ?? [[], 0];
+    deepest = Math.max(deepest, depth);
+    if (deepest > MARKDOWN_MAX_DEPTH) return deepest;
+    for (const token of list) {
+      const children = childTokens(token);
+      for (const child of children) pending.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+function childTokens(token: Token): Token[][] {
+  const children: Token[][] = [];
+  if ('tokens' in token && Array.isArray(token.tokens)) children.push(token.tokens);
+  if (token.type === 'list') children.push(token.items as Token[]);
+  if (token.type === 'table') {
+    for (const cell of token.header) children.push(cell.tokens);
+    for (const row of token.rows) for (const cell of row) children.push(cell.tokens);
+  }
+  return children;
+}

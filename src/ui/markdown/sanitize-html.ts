@@ -1,0 +1,110 @@
+import DOMPurify from 'dompurify';
+import type { Config, DOMPurify as Purifier } from 'dompurify';
+import { checkLinkUrl } from './check-link-url.ts';
+import { stripInvisibleCharacters, stripProseControls } from './invisible-characters.ts';
+
+/**
+ * The Trusted Types policy name this module creates (once, lazily, only when
+ * `window.trustedTypes` exists). A host page with `require-trusted-types-for 'script'` must list
+ * it: `trusted-types agent-chat`. The policy is handed only to the private DOMPurify instance,
+ * which uses it to parse into an inert document; it never creates script URLs.
+ */
+export const TRUSTED_TYPES_POLICY_NAME = 'agent-chat';
+
+/** The widget's element allow-list for model-derived DOM (the corpus ALLOWED_EL set). */
+export const ALLOWED_TAGS = [
+  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 's', 'code', 'pre',
+  'blockquote', 'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'sup', 'sub',
+];
+
+const ALLOWED_CLASS = /^(?:ac-[a-z-]+|language-[a-z0-9+#-]{1,32})$/;
+const SAFE_URI = /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
+
+const CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
+  ALLOWED_TAGS,
+  ALLOWED_ATTR: ['href', 'title', 'target', 'rel', 'class', 'start'],
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+  ALLOWED_URI_REGEXP: SAFE_URI,
+  RETURN_DOM_FRAGMENT: true,
+};
+
+type Policy = NonNullable<Config['TRUSTED_TYPES_POLICY']>;
+interface PolicyFactory {
+  createPolicy(name: string, rules: { createHTML(input: string): string; createScriptURL(input: string): string }): Policy;
+}
+
+let purifier: Purifier | undefined;
+let policy: Policy | null | undefined;
+
+/**
+ * Sanitizes renderer HTML into an inert `DocumentFragment` (never a string, never live
+ * innerHTML), enforcing the allow-list, `ac-`/`language-` classes only, checked links with
+ * `target="_blank" rel="noopener noreferrer"`, and invisible-character stripping in text.
+ * Throws only if the browser refuses to parse (e.g. Trusted Types without our policy).
+ */
+export function sanitizeHtml(html: string): DocumentFragment {
+  const trustedTypesPolicy = getPolicy();
+  return getPurifier().sanitize(html, trustedTypesPolicy ? { ...CONFIG, TRUSTED_TYPES_POLICY: trustedTypesPolicy } : CONFIG);
+}
+
+function getPolicy(): Policy | null {
+  if (policy !== undefined) return policy;
+  const factory = (window as { trustedTypes?: PolicyFactory }).trustedTypes;
+  policy = null;
+  if (!factory) return policy;
+  try {
+    policy = factory.createPolicy(TRUSTED_TYPES_POLICY_NAME, {
+      createHTML: (input: string) => input,
+      createScriptURL: () => {
+        throw new TypeError('agent-chat never creates script URLs');
+      },
+    });
+  } catch {
+    // The page does not allow our policy name (or it already exists): DOMPurify falls back to
+    // its own policy, and a refused parse ends in the plain-text fallback.
+    policy = null;
+  }
+  return policy;
+}
+
+function getPurifier(): Purifier {
+  if (purifier) return purifier;
+  const instance = DOMPurify(window);
+  instance.addHook('uponSanitizeElement', (node) => {
+    if (node.nodeType !== Node.TEXT_NODE) return;
+    const text = node as Text;
+    const isInLink = text.parentElement?.closest('a') != null;
+    const isInCode = text.parentElement?.closest('code') != null;
+    if (isInCode) return;
+    const cleaned = isInLink ? stripInvisibleCharacters(text.data) : stripProseControls(text.data);
+    if (cleaned !== text.data) text.data = cleaned;
+  });
+  instance.addHook('uponSanitizeAttribute', (_node, data) => {
+    if (data.attrName === 'class') {
+      const kept = data.attrValue.split(/\s+/).filter((name) => ALLOWED_CLASS.test(name));
+      data.attrValue = kept.join(' ');
+      data.keepAttr = kept.length > 0;
+    } else if (data.attrName === 'href') {
+      data.keepAttr = checkLinkUrl(data.attrValue) !== undefined;
+    }
+  });
+  instance.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName !== 'A') {
+      node.removeAttribute('target');
+      node.removeAttribute('rel');
+      return;
+    }
+    if (node.hasAttribute('href')) {
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
+    } else {
+      node.removeAttribute('target');
+      node.removeAttribute('rel');
+      node.removeAttribute('title');
+    }
+  });
+  purifier = instance;
+  return purifier;
+}
