@@ -163,9 +163,9 @@ describe('createSseParser on recorded fixtures', () => {
 
 describe('createSseParser rules', () => {
   it('treats a CR ending one chunk and an LF starting the next as one line end', () => {
-    expect(parseChunks(['data: a\r', '\n', '\r', '\ndata: b\r\n\r\n']).frames).toStrictEqual([
-      { event: 'message', data: 'a', lastEventId: '' },
-      { event: 'message', data: 'b', lastEventId: '' },
+    // Were the LF a second line end, it would be a blank line dispatching `a` on its own.
+    expect(parseChunks(['data: a\r', '\ndata: b\r', '\n\r', '\n']).frames).toStrictEqual([
+      { event: 'message', data: 'a\nb', lastEventId: '' },
     ]);
   });
 

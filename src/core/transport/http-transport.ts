@@ -1,0 +1,275 @@
+import { HEADERS, PROTOCOL_MAJOR } from '../protocol.ts';
+import {
+  AgentError,
+  agentErrorFromAbort,
+  agentErrorFromNetworkFailure,
+  agentErrorFromResponse,
+  agentErrorFromTimeout,
+  isAgentError,
+} from './agent-error.ts';
+import { computeBackoffDelay, sleep } from './backoff.ts';
+import { createSystemClock } from './clock.ts';
+import type { TransportClock } from './clock.ts';
+import { linkSignals } from './link-signals.ts';
+
+/** Options of {@link createHttpTransport}. */
+export interface HttpTransportOptions {
+  /** The base the protocol lives under, e.g. `'/api/agent'` or `'http://127.0.0.1:4176/api/agent'`. */
+  endpoint: string;
+  /** Default `globalThis.fetch`, looked up at call time. */
+  fetch?: typeof fetch;
+  /** Default the system clock; used for timeouts, backoff sleeps and `Retry-After` dates. */
+  clock?: TransportClock;
+  /** Jitter source in [0, 1) (default `Math.random`). */
+  random?: () => number;
+  /** Returns the `idn_…` identity to send as `X-Agent-Identity`, or null before bootstrap. */
+  getIdentity?: () => string | null;
+  /** Per-attempt timeout in ms when a call gives none (default 30 000; `0` disables). */
+  defaultTimeoutMs?: number;
+  /** Fetch credentials mode (default `'same-origin'`: the product's cookie session). */
+  credentials?: RequestCredentials;
+  /** Backoff ceilings in ms (defaults 500 and 30 000). */
+  backoff?: { baseMs?: number; capMs?: number };
+  /** A `Retry-After` longer than this ends the retries with the error instead (default 60 000). */
+  maxRetryAfterMs?: number;
+}
+
+/** When and how often {@link HttpTransport.request} retries. */
+export interface RetryPolicy {
+  /** Total attempts including the first (1 = never retry). */
+  maxAttempts: number;
+  /**
+   * Decides whether a failed attempt (1-based `attempt`) is retried; replaces
+   * {@link isRetryableError}, which callers can compose with. Never consulted after the caller aborted.
+   */
+  shouldRetry?: (error: AgentError, attempt: number) => boolean;
+}
+
+/** One JSON call. */
+export interface TransportRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Relative to `{endpoint}/v1`, starting with `/` (may carry a query string). */
+  path: string;
+  /** Already-serialized JSON, sent byte-identical on every attempt. */
+  body?: string;
+  /** Sent as `Idempotency-Key` in the sf-string form (`"…"`), identical on every attempt. */
+  idempotencyKey?: string;
+  /** Extra headers (they can add to, not replace, the protocol headers). */
+  headers?: Record<string, string>;
+  /** The caller's cancel: aborting rejects with `ABORTED` and stops all retries. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout in ms (default the transport's; `0` disables). */
+  timeoutMs?: number;
+  /** Without it the call is tried once. */
+  retry?: RetryPolicy;
+}
+
+/** A successful (2xx) answer. */
+export interface TransportResponse<T> {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body; null for an empty body (e.g. `204`). */
+  body: T | null;
+  /** `X-Request-Id` of the response. */
+  requestId: string | null;
+}
+
+/** The SSE GET of a run's events. */
+export interface OpenStreamRequest {
+  /** Relative to `{endpoint}/v1`, e.g. `/runs/run_1/events?after=4`. */
+  path: string;
+  /** Sent as `Last-Event-ID` (the server prefers it over `?after=`). */
+  lastEventId?: string;
+  /** Owned by the caller: aborting it closes the stream (and is the only way to, before it ends). */
+  signal: AbortSignal;
+  /** Timeout for the response headers only, in ms (default the transport's; `0` disables). */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+}
+
+/** JSON requests and the SSE GET of the agent protocol, over an injected fetch. */
+export interface HttpTransport {
+  /** The endpoint without trailing slashes. */
+  readonly endpoint: string;
+  /**
+   * Sends one request, retrying per `retry`; resolves with any 2xx and rejects with an
+   * `AgentError` otherwise: the problem body's code for HTTP errors, `NETWORK_ERROR`, `TIMEOUT`,
+   * `ABORTED`, or `INVALID_RESPONSE` for a 2xx body that is not JSON. A retry waits the
+   * full-jitter backoff, and at least the error's `retryAfterMs`.
+   */
+  request<T>(request: TransportRequest): Promise<TransportResponse<T>>;
+  /**
+   * Opens the event stream, never retrying (the resume loop owns reconnection). Resolves with
+   * the raw `Response` for `200` (an event stream) and `204`; rejects with an `AgentError` for
+   * other statuses (e.g. `410 CURSOR_EXPIRED`), a 2xx that is not `text/event-stream`
+   * (`INVALID_RESPONSE`), `NETWORK_ERROR`, `TIMEOUT` (no headers in time) or `ABORTED`.
+   */
+  openStream(request: OpenStreamRequest): Promise<Response>;
+}
+
+/** Default per-attempt timeout. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default largest `Retry-After` the transport waits out. */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Tells whether a failure may be retried with the same key and body (PROTOCOL §3.10): network
+ * errors, timeouts, 5xx, 429 and `409 IDEMPOTENCY_KEY_IN_USE`. Everything else is definitive.
+ */
+export function isRetryableError(error: AgentError): boolean {
+  if (error.code === 'NETWORK_ERROR' || error.code === 'TIMEOUT') return true;
+  if (error.status === null) return false;
+  return error.status >= 500 || error.status === 429 || (error.status === 409 && error.code === 'IDEMPOTENCY_KEY_IN_USE');
+}
+
+/** Creates the transport; it holds no connection or state between calls. */
+export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
+  const endpoint = options.endpoint.replace(/\/+$/, '');
+  const clock = options.clock ?? createSystemClock();
+  const credentials = options.credentials ?? 'same-origin';
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+  const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
+
+  function buildUrl(path: string): string {
+    if (!path.startsWith('/')) throw new TypeError(`Transport path must start with "/": ${path}`);
+    return `${endpoint}/v${PROTOCOL_MAJOR}${path}`;
+  }
+
+  function buildHeaders(accept: string, extra: Record<string, string> | undefined): Headers {
+    const headers = new Headers(extra);
+    headers.set('Accept', accept);
+    headers.set('Agent-Protocol', String(PROTOCOL_MAJOR));
+    const identity = options.getIdentity?.() ?? null;
+    if (identity !== null) headers.set('X-Agent-Identity', identity);
+    return headers;
+  }
+
+  /** Runs `work` under a timeout linked to the caller's signal and maps every failure to an AgentError. */
+  async function withTimeout<R>(
+    settings: { signal: AbortSignal | undefined; timeoutMs: number; keepLinked?: boolean },
+    work: (signal: AbortSignal) => Promise<R>,
+  ): Promise<R> {
+    const { signal: callerSignal, timeoutMs } = settings;
+    const timeoutController = new AbortController();
+    const timer =
+      timeoutMs > 0 && Number.isFinite(timeoutMs)
+        ? clock.setTimeout(() => timeoutController.abort(new Error(`timeout after ${timeoutMs} ms`)), timeoutMs)
+        : undefined;
+    const linked = linkSignals([callerSignal, timeoutController.signal]);
+    let isSettled = false;
+    try {
+      const result = await raceAbort(work(linked.signal), linked.signal);
+      isSettled = true;
+      return result;
+    } catch (error) {
+      if (callerSignal?.aborted) throw agentErrorFromAbort(callerSignal.reason);
+      if (isAgentError(error)) throw error;
+      if (timeoutController.signal.aborted) throw agentErrorFromTimeout(timeoutMs, error);
+      throw agentErrorFromNetworkFailure(error);
+    } finally {
+      if (timer !== undefined) clock.clearTimeout(timer);
+      // A stream's body keeps using the linked signal, so the caller's abort must still reach it.
+      if (!(settings.keepLinked && isSettled)) linked.dispose();
+    }
+  }
+
+  async function attempt<T>(request: TransportRequest, url: string, headers: Headers): Promise<TransportResponse<T>> {
+    return withTimeout(
+      { signal: request.signal, timeoutMs: request.timeoutMs ?? defaultTimeoutMs },
+      async (signal) => {
+        const init: RequestInit = { method: request.method, headers, credentials, signal };
+        if (request.body !== undefined) init.body = request.body;
+        const response = await doFetch(url, init);
+        const requestId = response.headers.get(HEADERS.requestId);
+        if (!response.ok) throw await agentErrorFromResponse(response, { nowMs: clock.now() });
+        const text = await response.text();
+        return { status: response.status, headers: response.headers, body: parseJsonBody<T>(text, response.status, requestId), requestId };
+      },
+    );
+  }
+
+  return {
+    endpoint,
+
+    async request<T>(request: TransportRequest): Promise<TransportResponse<T>> {
+      const url = buildUrl(request.path);
+      const headers = buildHeaders('application/json', request.headers);
+      if (request.body !== undefined) headers.set('Content-Type', 'application/json');
+      if (request.idempotencyKey !== undefined) headers.set('Idempotency-Key', `"${request.idempotencyKey}"`);
+      const maxAttempts = Math.max(1, Math.floor(request.retry?.maxAttempts ?? 1));
+      const shouldRetry = request.retry?.shouldRetry ?? isRetryableError;
+      for (let attemptNumber = 1; ; attemptNumber += 1) {
+        if (request.signal?.aborted) throw agentErrorFromAbort(request.signal.reason);
+        try {
+          return await attempt<T>(request, url, headers);
+        } catch (caught) {
+          const error = caught as AgentError;
+          if (request.signal?.aborted || attemptNumber >= maxAttempts || !shouldRetry(error, attemptNumber)) throw error;
+          if (error.retryAfterMs !== null && error.retryAfterMs > maxRetryAfterMs) throw error;
+          const jitterMs = computeBackoffDelay(attemptNumber - 1, { ...options.backoff, random: options.random });
+          try {
+            await sleep(Math.max(jitterMs, error.retryAfterMs ?? 0), { signal: request.signal, clock });
+          } catch (reason) {
+            throw agentErrorFromAbort(reason);
+          }
+        }
+      }
+    },
+
+    async openStream(request: OpenStreamRequest): Promise<Response> {
+      const url = buildUrl(request.path);
+      const headers = buildHeaders('text/event-stream', request.headers);
+      if (request.lastEventId !== undefined) headers.set('Last-Event-ID', request.lastEventId);
+      if (request.signal.aborted) throw agentErrorFromAbort(request.signal.reason);
+      return withTimeout(
+        { signal: request.signal, timeoutMs: request.timeoutMs ?? defaultTimeoutMs, keepLinked: true },
+        async (signal) => {
+          const response = await doFetch(url, { method: 'GET', headers, credentials, signal });
+          if (!response.ok) throw await agentErrorFromResponse(response, { nowMs: clock.now() });
+          if (response.status !== 204 && !/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
+            await response.body?.cancel().catch(() => undefined);
+            throw new AgentError({
+              code: 'INVALID_RESPONSE',
+              message: 'The events endpoint did not answer with an event stream.',
+              status: response.status,
+              requestId: response.headers.get(HEADERS.requestId),
+            });
+          }
+          return response;
+        },
+      );
+    },
+  };
+}
+
+function parseJsonBody<T>(text: string, status: number, requestId: string | null): T | null {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch (cause) {
+    throw new AgentError({ code: 'INVALID_RESPONSE', message: 'The server answered with invalid JSON.', status, requestId, cause });
+  }
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts (for fetches that ignore signals). */
+function raceAbort<R>(promise: Promise<R>, signal: AbortSignal): Promise<R> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<R>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
