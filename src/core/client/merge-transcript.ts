@@ -1,0 +1,55 @@
+import type { RunSnapshot, SnapshotInterrupt, SnapshotMessage, SnapshotToolCall } from '../protocol.ts';
+
+/** The pieces a session's transcript is made of. */
+export interface TranscriptParts {
+  /** Settled messages of finished runs, oldest first (`GET /sessions/{id}/messages`, reversed). */
+  history: readonly SnapshotMessage[];
+  /** The runs the client followed in this session, oldest first, each folded by the reducer. */
+  runs: readonly RunSnapshot[];
+  /** The user's message while its create is unanswered; dropped once a run echoes its id. */
+  optimistic: SnapshotMessage | null;
+}
+
+/** The transcript the UI renders. */
+export interface Transcript {
+  messages: SnapshotMessage[];
+  toolCalls: SnapshotToolCall[];
+  interrupts: SnapshotInterrupt[];
+}
+
+/**
+ * Merges settled history and run snapshots by `messageId`: a run's message replaces the history
+ * entry with the same id in place (so a run that settles between the history and snapshot reads
+ * never shows twice), new ones are appended. Tool calls and interrupts are merged by id the same
+ * way. Unchanged message objects keep their identity, so a renderer can compare references.
+ */
+export function mergeTranscript(parts: TranscriptParts): Transcript {
+  const messages = mergeById(parts.history, parts.runs.map((run) => run.messages), (m) => m.messageId);
+  const { optimistic } = parts;
+  if (optimistic !== null && !messages.some((m) => m.clientMessageId === optimistic.clientMessageId)) {
+    messages.push(optimistic);
+  }
+  return {
+    messages,
+    toolCalls: mergeById([], parts.runs.map((run) => run.toolCalls), (c) => c.toolCallId),
+    interrupts: mergeById([], parts.runs.map((run) => run.interrupts), (i) => i.id),
+  };
+}
+
+function mergeById<T>(base: readonly T[], layers: ReadonlyArray<readonly T[]>, idOf: (item: T) => string): T[] {
+  const merged = base.slice();
+  const indexById = new Map<string, number>();
+  merged.forEach((item, index) => indexById.set(idOf(item), index));
+  for (const layer of layers) {
+    for (const item of layer) {
+      const index = indexById.get(idOf(item));
+      if (index === undefined) {
+        indexById.set(idOf(item), merged.length);
+        merged.push(item);
+      } else {
+        merged[index] = item;
+      }
+    }
+  }
+  return merged;
+}

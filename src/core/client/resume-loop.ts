@@ -1,0 +1,222 @@
+import type { EventEnvelope, RunResource } from '../protocol.ts';
+import { isTerminalEvent, isTerminalRunStatus } from '../protocol.ts';
+import { parseSseStream } from '../sse/parse-sse-stream.ts';
+import { AgentError, isAgentError } from '../transport/agent-error.ts';
+import { computeBackoffDelay, sleep } from '../transport/backoff.ts';
+import type { TransportClock } from '../transport/clock.ts';
+import type { HttpTransport } from '../transport/http-transport.ts';
+import { isRetryableError } from '../transport/http-transport.ts';
+import { linkSignals } from '../transport/link-signals.ts';
+
+/** Where the loop starts reading: the last applied `seq` and its cursor (`0`/`"0"` before any). */
+export interface ResumePosition {
+  lastSeq: number;
+  cursor: string;
+}
+
+/** The connection phases the loop reports (the client maps them onto its status). */
+export type ResumeLoopPhase = 'connecting' | 'streaming' | 'reconnecting';
+
+/** Options of {@link runResumeLoop}. */
+export interface ResumeLoopOptions {
+  transport: Pick<HttpTransport, 'request' | 'openStream'>;
+  runId: string;
+  start: ResumePosition;
+  /** Called once per new event, in `seq` order, never twice for one `seq`. */
+  onEvent: (event: EventEnvelope) => void;
+  /** Called after a gap or `410` with the snapshot the run's state must be reset to. */
+  onSnapshot: (snapshot: RunResource) => void;
+  onPhase: (phase: ResumeLoopPhase) => void;
+  /** No bytes (events or comments) for this long → abort and reconnect. */
+  idleTimeoutMs: number;
+  /** Without progress for this long the loop gives up with `STREAM_STALLED` (default 10 minutes). */
+  stallTimeoutMs?: number;
+  clock: TransportClock;
+  random: () => number;
+  backoff?: { baseMs?: number; capMs?: number };
+  /** Aborting ends the loop; it then rejects with an `ABORTED` AgentError. */
+  signal: AbortSignal;
+}
+
+/** Default reconnect budget: past it the user is asked instead of retrying silently (§3.9). */
+export const DEFAULT_STALL_TIMEOUT_MS = 10 * 60_000;
+
+type AttemptOutcome =
+  | { kind: 'terminal' }
+  | { kind: 'resync'; progressed: boolean }
+  | { kind: 'closed'; progressed: boolean }
+  | { kind: 'failed'; progressed: boolean; error: AgentError };
+
+/**
+ * Follows one run's event log until its terminal event (PROTOCOL §3.9): reads
+ * `GET /runs/{id}/events` from the last cursor, drops `seq <= lastSeq`, heals a gap or a `410`
+ * from `GET /runs/{id}`, reconnects at once after a clean close (then with backoff if that repeats
+ * without progress), aborts a stream silent past `idleTimeoutMs`, and backs off (full jitter,
+ * honouring `Retry-After`) after network errors and 5xx. Resolves when the run is terminal;
+ * rejects with the `AgentError` for 401/403/404/`IDENTITY_CHANGED` and other definitive answers
+ * (never loops on them), with `STREAM_STALLED` past the reconnect budget, or with `ABORTED`.
+ */
+export async function runResumeLoop(options: ResumeLoopOptions): Promise<void> {
+  const { clock, signal } = options;
+  const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+  const position: ResumePosition = { ...options.start };
+  let failures = 0;
+  let lastProgressAt = clock.now();
+  let phase: ResumeLoopPhase = 'connecting';
+  while (true) {
+    throwIfAborted(signal);
+    options.onPhase(phase);
+    const outcome = await readOnce(options, position);
+    if (outcome.kind === 'terminal') return;
+    if (outcome.progressed) {
+      failures = 0;
+      lastProgressAt = clock.now();
+    }
+    phase = 'reconnecting';
+    if (outcome.kind === 'resync') {
+      if (await resync(options, position)) return;
+      continue;
+    }
+    if (clock.now() - lastProgressAt > stallTimeoutMs) {
+      throw new AgentError({ code: 'STREAM_STALLED', message: 'The connection made no progress; reconnect to try again.', retryable: true, runId: options.runId });
+    }
+    // A clean close (drain, max duration, watchdog) reconnects at once the first time.
+    const isImmediate = outcome.kind === 'closed' && failures === 0;
+    const retryAfterMs = outcome.kind === 'failed' ? outcome.error.retryAfterMs ?? 0 : 0;
+    const backoffAttempt = outcome.kind === 'closed' ? failures - 1 : failures;
+    failures += 1;
+    if (isImmediate) continue;
+    const delayMs = Math.max(computeBackoffDelay(backoffAttempt, { ...options.backoff, random: options.random }), retryAfterMs);
+    await sleep(delayMs, { signal, clock }).catch(() => throwIfAborted(signal));
+  }
+}
+
+async function readOnce(options: ResumeLoopOptions, position: ResumePosition): Promise<AttemptOutcome> {
+  const { runId, transport, clock } = options;
+  const attempt = new AbortController();
+  const linked = linkSignals([options.signal, attempt.signal]);
+  let progressed = false;
+  let isIdle = false;
+  let watchdog: unknown;
+  const armWatchdog = (): void => {
+    if (watchdog !== undefined) clock.clearTimeout(watchdog);
+    watchdog = clock.setTimeout(() => {
+      isIdle = true;
+      attempt.abort(new Error('stream idle'));
+    }, options.idleTimeoutMs);
+  };
+  try {
+    armWatchdog();
+    const response = await transport.openStream({
+      path: `/runs/${encodeURIComponent(runId)}/events?after=${encodeURIComponent(position.cursor)}`,
+      lastEventId: position.cursor,
+      signal: linked.signal,
+    });
+    if (response.status === 204 || response.body === null) {
+      await response.body?.cancel().catch(() => undefined);
+      return { kind: 'terminal' };
+    }
+    options.onPhase('streaming');
+    armWatchdog();
+    const touched = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          armWatchdog();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    for await (const frame of parseSseStream(touched, { signal: linked.signal })) {
+      const event = parseEventEnvelope(frame.data);
+      if (event === null) return { kind: 'resync', progressed };
+      if (event.runId !== runId || event.seq <= position.lastSeq) continue;
+      if (event.seq > position.lastSeq + 1) return { kind: 'resync', progressed };
+      options.onEvent(event);
+      position.lastSeq = event.seq;
+      position.cursor = event.cursor;
+      progressed = true;
+      // The terminal event is the log's last entry: stop reading, whatever might follow it.
+      if (isTerminalEvent(event)) return { kind: 'terminal' };
+    }
+    return { kind: 'closed', progressed };
+  } catch (caught) {
+    throwIfAborted(options.signal);
+    if (isIdle) return { kind: 'closed', progressed };
+    const error = isAgentError(caught)
+      ? caught
+      : new AgentError({ code: 'NETWORK_ERROR', message: 'The event stream broke off.', retryable: true, cause: caught });
+    if (isCursorProblem(error)) return { kind: 'resync', progressed };
+    if (!isRetryableError(error) || isFatalStreamError(error)) throw error;
+    return { kind: 'failed', progressed, error };
+  } finally {
+    if (watchdog !== undefined) clock.clearTimeout(watchdog);
+    attempt.abort(new Error('attempt over'));
+    linked.dispose();
+  }
+}
+
+/** Replaces the run's state with its snapshot; true when the snapshot is already terminal. */
+async function resync(options: ResumeLoopOptions, position: ResumePosition): Promise<boolean> {
+  let attempt = 0;
+  while (true) {
+    throwIfAborted(options.signal);
+    try {
+      const response = await options.transport.request<RunResource>({
+        method: 'GET',
+        path: `/runs/${encodeURIComponent(options.runId)}`,
+        signal: options.signal,
+      });
+      const snapshot = response.body;
+      if (snapshot === null || typeof snapshot.lastSeq !== 'number') {
+        throw new AgentError({ code: 'INVALID_RESPONSE', message: 'The run snapshot was empty.', status: response.status, requestId: response.requestId });
+      }
+      options.onSnapshot(snapshot);
+      position.lastSeq = snapshot.lastSeq;
+      position.cursor = snapshot.resumeCursor;
+      return isTerminalRunStatus(snapshot.status);
+    } catch (caught) {
+      throwIfAborted(options.signal);
+      const error = caught as AgentError;
+      if (!isRetryableError(error)) throw error;
+      const delayMs = Math.max(computeBackoffDelay(attempt, { ...options.backoff, random: options.random }), error.retryAfterMs ?? 0);
+      attempt += 1;
+      await sleep(delayMs, { signal: options.signal, clock: options.clock }).catch(() => throwIfAborted(options.signal));
+    }
+  }
+}
+
+/** Parses one SSE `data` payload into an event envelope, or null when it is not one. */
+export function parseEventEnvelope(data: string): EventEnvelope | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const event = value as Partial<EventEnvelope>;
+  const isValid =
+    typeof event.seq === 'number' &&
+    Number.isInteger(event.seq) &&
+    event.seq >= 1 &&
+    typeof event.cursor === 'string' &&
+    typeof event.type === 'string' &&
+    typeof event.runId === 'string' &&
+    typeof event.data === 'object' &&
+    event.data !== null;
+  return isValid ? (event as EventEnvelope) : null;
+}
+
+function isCursorProblem(error: AgentError): boolean {
+  return error.status === 410 || error.code === 'CURSOR_EXPIRED' || error.code === 'CURSOR_INVALID';
+}
+
+function isFatalStreamError(error: AgentError): boolean {
+  return error.status === 401 || error.status === 403 || error.status === 404 || error.code === 'IDENTITY_CHANGED';
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) {
+    throw new AgentError({ code: 'ABORTED', message: 'The stream was closed by the client.', cause: signal.reason });
+  }
+}
