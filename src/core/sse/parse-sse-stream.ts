@@ -187,7 +187,14 @@ export async function* parseSseStream(
   let isDone = false;
   try {
     while (true) {
-      const result = await reader.read();
+      let result: ReadableStreamReadResult<Uint8Array>;
+      try {
+        result = await reader.read();
+      } catch (error) {
+        // An aborted fetch errors its body with its own AbortError; report the caller's reason.
+        signal?.throwIfAborted();
+        throw error;
+      }
       signal?.throwIfAborted();
       if (result.done) {
         parser.end();
