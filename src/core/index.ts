@@ -22,3 +22,12 @@ export { createEmptyRunSnapshot, reduceRun, reduceRunEvents } from './state/run-
 export type { ClientError, ClientRun, ClientState, ConnectionStatus, PendingSend } from './client/client-state.ts';
 export { createInitialClientState } from './client/client-state.ts';
 export type { AgentClient, SendOptions, StateListener } from './client/agent-client-types.ts';
+export { createAgentClient } from './client/agent-client.ts';
+export type { AgentClientHandle, AgentClientOptions } from './client/agent-client.ts';
+export type { ClientStorage } from './client/client-persistence.ts';
+export type { ClientErrorCode } from './client/client-errors.ts';
+export { runResumeLoop } from './client/resume-loop.ts';
+export type { ResumeLoopOptions, ResumeLoopPhase, ResumePosition } from './client/resume-loop.ts';
+export { AgentError, isAgentError } from './transport/agent-error.ts';
+export type { AgentErrorCode } from './transport/agent-error.ts';
+export type { TransportClock } from './transport/clock.ts';
