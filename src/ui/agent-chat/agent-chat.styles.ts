@@ -1,0 +1,65 @@
+import { css } from 'lit';
+
+/** Layout of the element: status line, scrolling transcript, jump button, error box. */
+export const agentChatStyles = css`
+  .status {
+    font-size: 12px;
+    color: var(--agent-chat-color-text-muted);
+    padding: 0 12px;
+  }
+  .status:not(:empty) {
+    padding: 4px 12px;
+    border-bottom: 1px solid var(--agent-chat-color-border);
+  }
+  .transcript {
+    flex: 1;
+    min-height: 0;
+    overflow-y: auto;
+    overscroll-behavior: contain;
+    padding: 12px;
+  }
+  .transcript-content {
+    display: grid;
+    gap: 12px;
+  }
+  .jump-button {
+    align-self: center;
+    margin-top: -44px;
+    margin-bottom: 8px;
+    position: relative;
+    border-radius: 999px;
+    box-shadow: 0 1px 4px rgb(0 0 0 / 0.2);
+  }
+  .error {
+    margin: 0 var(--agent-chat-spacing) var(--agent-chat-spacing);
+    padding: var(--agent-chat-spacing);
+    border: 1px solid var(--agent-chat-color-danger);
+    border-radius: var(--agent-chat-radius);
+    display: grid;
+    gap: 4px;
+    justify-items: start;
+  }
+  .error p {
+    margin: 0;
+  }
+  .error-title {
+    font-weight: 600;
+    color: var(--agent-chat-color-danger);
+  }
+  .error-reference {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 6px;
+    font-size: 12px;
+    color: var(--agent-chat-color-text-muted);
+  }
+  .reference {
+    user-select: all;
+    color: var(--agent-chat-color-text);
+  }
+  .copy-button {
+    font-size: 12px;
+    padding: 0 8px;
+  }
+`;

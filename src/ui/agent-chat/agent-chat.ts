@@ -1,0 +1,337 @@
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import {
+  createInitialClientState,
+  isTerminalRunStatus,
+  type AgentClient,
+  type ApprovalDecision,
+  type ClientError,
+  type ClientState,
+  type ContextRef,
+  type SnapshotMessage,
+} from '../../core/index.ts';
+import { approvalCardStyles } from '../approval-card/approval-card.styles.ts';
+import { composerStyles } from '../composer/composer.styles.ts';
+import { ComposerController } from '../composer/composer.ts';
+import type { AgentChatStrings } from '../i18n/en.ts';
+import { resolveStrings } from '../i18n/resolve-strings.ts';
+import { hasAnswerStarted } from '../message-list/build-transcript-items.ts';
+import { messageListStyles } from '../message-list/message-list.styles.ts';
+import { renderMessageList, type MessageReference, type ToolCardRenderer } from '../message-list/message-list.ts';
+import { reasoningPanelStyles } from '../reasoning-panel/reasoning-panel.styles.ts';
+import { hostStyles } from '../styles/host.styles.ts';
+import { toolCardStyles } from '../tool-card/tool-card.styles.ts';
+import { agentChatStyles } from './agent-chat.styles.ts';
+import { announceText } from './announce-text.ts';
+import { ClientController } from './client-controller.ts';
+
+/** The colour scheme: fixed light or dark, or `auto` following `prefers-color-scheme`. */
+export type AgentChatTheme = 'light' | 'dark' | 'auto';
+
+/** Within this many px of the bottom the transcript counts as following the stream. */
+const FOLLOW_THRESHOLD_PX = 24;
+
+/**
+ * `<agent-chat>`: the chat widget. It renders the state of the `AgentClient` in `client` and calls
+ * its actions; it holds no protocol logic. Set `client` from host code (it is a property, not an
+ * attribute); the element subscribes while connected and reports page visibility and
+ * online/offline to the client.
+ *
+ * `renderers` maps a tool name to a function that renders that tool's card. They are trusted
+ * product code: whatever they return is put into the widget as is, so they must not render model
+ * output as HTML.
+ *
+ * @event agent-chat-send - Before a message is sent; `detail: { text, contextRefs }`.
+ * @event agent-chat-approve - An approval was answered; `detail: { interruptId, decision }`.
+ * @event agent-chat-stop - The person pressed Stop.
+ * @event agent-chat-retry - The person pressed Retry on an error.
+ * @event agent-chat-error - A new error is shown; `detail` is the `ClientError`.
+ *
+ * @csspart transcript - The scrolling conversation log.
+ * @csspart message - Every message; also `user-message` or `assistant-message`.
+ * @csspart reasoning - A reasoning panel.
+ * @csspart tool-card - A tool call card.
+ * @csspart approval-card - An approval request; its buttons are `allow-button` and `deny-button`.
+ * @csspart error - The error box; its button is `retry-button`.
+ * @csspart status - The connection status line ("Reconnecting…").
+ * @csspart jump-button - "Jump to latest", shown when the person scrolled up.
+ * @csspart composer - The composer form; inside it `input`, `send-button`, `stop-button`, `attach-button`.
+ *
+ * @cssproperty --agent-chat-font-family - Text font. Default: system UI fonts.
+ * @cssproperty --agent-chat-mono-font-family - Code and arguments font. Default: `ui-monospace, …`.
+ * @cssproperty --agent-chat-font-size - Base text size. Default: `14px`.
+ * @cssproperty --agent-chat-line-height - Default: `1.5`.
+ * @cssproperty --agent-chat-height - The widget's height. Default: `560px`.
+ * @cssproperty --agent-chat-radius - Corner radius. Default: `8px`.
+ * @cssproperty --agent-chat-spacing - Base gap and padding. Default: `8px`.
+ * @cssproperty --agent-chat-color-background - Default: `#ffffff` (dark `#0d1117`).
+ * @cssproperty --agent-chat-color-surface - Cards and code. Default: `#f6f8fa` (dark `#161b22`).
+ * @cssproperty --agent-chat-color-user-message - User bubbles. Default: `#eaf1fb` (dark `#1c2a3d`).
+ * @cssproperty --agent-chat-color-text - Default: `#1f2328` (dark `#e6edf3`).
+ * @cssproperty --agent-chat-color-text-muted - Default: `#57606a` (dark `#9da7b3`).
+ * @cssproperty --agent-chat-color-border - Default: `#d0d7de` (dark `#3d444d`).
+ * @cssproperty --agent-chat-color-accent - Primary buttons, links. Default: `#0550ae` (dark `#79c0ff`).
+ * @cssproperty --agent-chat-color-on-accent - Text on accent. Default: `#ffffff` (dark `#0d1117`).
+ * @cssproperty --agent-chat-color-danger - Errors. Default: `#b42318` (dark `#ff8a80`).
+ * @cssproperty --agent-chat-color-success - Default: `#1a7f37` (dark `#56d364`).
+ * @cssproperty --agent-chat-color-warning - Approvals, truncation. Default: `#8a4b00` (dark `#e3b341`).
+ * @cssproperty --agent-chat-color-focus - Focus ring. Default: `#0969da` (dark `#79c0ff`).
+ */
+export class AgentChatElement extends LitElement {
+  static override properties = {
+    client: { attribute: false },
+    locale: { type: String },
+    theme: { type: String, reflect: true },
+    strings: { attribute: false },
+    collapseReasoning: { attribute: false },
+    selectAttachments: { attribute: false },
+    getReferences: { attribute: false },
+    renderers: { attribute: false },
+    announcement: { state: true },
+    isJumpShown: { state: true },
+    isReferenceCopied: { state: true },
+  };
+
+  static override styles = [hostStyles, agentChatStyles, messageListStyles, reasoningPanelStyles, toolCardStyles, approvalCardStyles, composerStyles];
+
+  /** The conversation's client; the element subscribes to it while connected. */
+  declare client: AgentClient | undefined;
+  /** BCP 47 locale for strings and times; defaults to `navigator.language`. */
+  declare locale: string;
+  declare theme: AgentChatTheme;
+  /** Overrides for any built-in string. */
+  declare strings: Partial<AgentChatStrings> | undefined;
+  /** Whether a reasoning panel collapses once the answer starts. Default true. */
+  declare collapseReasoning: boolean;
+  /** The product's reference picker; what it returns is sent as `contextRefs`. */
+  declare selectAttachments: (() => Promise<ContextRef[]>) | undefined;
+  /** Source cards for a finished assistant message; only http(s) URLs are shown. */
+  declare getReferences: ((message: SnapshotMessage) => MessageReference[]) | undefined;
+  /** Custom tool cards by tool name (trusted product code, see the class documentation). */
+  declare renderers: Record<string, ToolCardRenderer> | undefined;
+  declare protected announcement: string;
+  declare protected isJumpShown: boolean;
+  declare protected isReferenceCopied: boolean;
+
+  #clientController = new ClientController(this);
+  #composer = new ComposerController(this, {
+    send: (text, contextRefs) => this.#send(text, contextRefs),
+    stop: () => this.#stop(),
+    getSelectAttachments: () => this.selectAttachments,
+  });
+  #reasoningOverrides = new Map<string, boolean>();
+  #announced: Set<string> | null = null;
+  #observedState: ClientState | null = null;
+  #lastErrorKey = '';
+  #restoredSendId = '';
+  #isPinned = true;
+  #resizeObserver: ResizeObserver | null = null;
+
+  constructor() {
+    super();
+    this.client = undefined;
+    this.locale = typeof navigator === 'undefined' ? 'en' : navigator.language;
+    this.theme = 'auto';
+    this.strings = undefined;
+    this.collapseReasoning = true;
+    this.selectAttachments = undefined;
+    this.getReferences = undefined;
+    this.renderers = undefined;
+    this.announcement = '';
+    this.isJumpShown = false;
+    this.isReferenceCopied = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#observeContent();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#resizeObserver?.disconnect();
+    this.#resizeObserver = null;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('client')) this.#clientController.setClient(this.client);
+    this.#observeState(this.#state());
+  }
+
+  protected override firstUpdated(): void {
+    this.#observeContent();
+  }
+
+  protected override updated(): void {
+    if (this.#isPinned) this.#scrollToLatest();
+  }
+
+  protected override render(): TemplateResult {
+    const state = this.#state();
+    const strings = resolveStrings(this.locale, this.strings);
+    const status = state.connection === 'reconnecting' ? strings.reconnecting : state.connection === 'offline' ? strings.offline : '';
+    return html`<div part="status" class="status" role="status">${status}</div>
+      <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#onScroll}>
+        <div class="transcript-content">
+          ${renderMessageList({
+            state,
+            strings,
+            locale: this.locale,
+            isReasoningOpen: (message, index) => this.#isReasoningOpen(state, message, index),
+            onToggleReasoning: (messageId, isOpen) => {
+              this.#reasoningOverrides.set(messageId, isOpen);
+              this.requestUpdate();
+            },
+            onDecide: (interruptId, decision) => this.#decide(interruptId, decision),
+            renderers: this.renderers,
+            getReferences: this.getReferences,
+          })}
+        </div>
+      </div>
+      ${this.isJumpShown
+        ? html`<button part="jump-button" class="jump-button" @click=${this.#jumpToLatest}>↓ ${strings.jumpToLatest}</button>`
+        : nothing}
+      ${state.error ? this.#renderError(state.error, strings) : nothing}
+      ${this.#composer.render({
+        strings,
+        maxInputChars: state.bootstrap?.limits.maxInputChars ?? null,
+        isRunActive: isRunActive(state),
+        canSendDuringRun: state.bootstrap?.capabilities.inputs.duringRun ?? false,
+      })}
+      <div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.announcement}</div>`;
+  }
+
+  #renderError(error: ClientError, strings: AgentChatStrings): TemplateResult {
+    return html`<div part="error" class="error" role="alert">
+      <p class="error-title">${strings.errorTitle}</p>
+      <p class="error-message" dir="auto">${error.message}</p>
+      ${error.reference
+        ? html`<p class="error-reference">
+            ${strings.errorReference}: <code class="reference">${error.reference}</code>
+            <button class="copy-button" @click=${() => this.#copyReference(error.reference ?? '')}>
+              ${this.isReferenceCopied ? strings.copied : strings.copyReference}
+            </button>
+          </p>`
+        : nothing}
+      ${error.retryable ? html`<button part="retry-button" class="primary" @click=${this.#retry}>${strings.retry}</button>` : nothing}
+    </div>`;
+  }
+
+  #state(): ClientState {
+    return this.#clientController.state ?? EMPTY_STATE;
+  }
+
+  #isReasoningOpen(state: ClientState, message: SnapshotMessage, index: number): boolean {
+    return this.#reasoningOverrides.get(message.messageId) ?? !(this.collapseReasoning && hasAnswerStarted(state.messages, index));
+  }
+
+  /** Side effects of a new state: one announcement per finished answer, error events, restoring a failed send. */
+  #observeState(state: ClientState): void {
+    if (state === this.#observedState) return;
+    this.#observedState = state;
+    const finished = state.messages.filter((message) => message.role === 'assistant' && message.status === 'complete');
+    if (!this.#announced) {
+      // Answers already finished when the element first sees the client (history) are not news.
+      this.#announced = new Set(finished.map((message) => message.messageId));
+    } else {
+      const fresh = finished.filter((message) => !this.#announced?.has(message.messageId));
+      for (const message of fresh) this.#announced.add(message.messageId);
+      const last = fresh.at(-1);
+      if (last) this.announcement = announceText(last.content);
+    }
+    const errorKey = state.error ? `${state.error.code}|${state.error.reference ?? ''}|${state.error.message}` : '';
+    if (state.error && errorKey !== this.#lastErrorKey) {
+      this.isReferenceCopied = false;
+      this.#emit('agent-chat-error', state.error);
+    }
+    this.#lastErrorKey = errorKey;
+    const pending = state.pendingSend;
+    if (pending?.status === 'failed' && pending.clientMessageId !== this.#restoredSendId) {
+      this.#restoredSendId = pending.clientMessageId;
+      this.#composer.restore(pending.text);
+    }
+  }
+
+  async #send(text: string, contextRefs: ContextRef[]): Promise<unknown> {
+    const client = this.client;
+    if (!client) throw new Error('<agent-chat> has no client');
+    this.#emit('agent-chat-send', { text, contextRefs });
+    this.#isPinned = true;
+    this.isJumpShown = false;
+    if (isRunActive(this.#state())) return client.addInput(text);
+    return client.send(text, contextRefs.length > 0 ? { contextRefs } : undefined);
+  }
+
+  #stop(): void {
+    this.#emit('agent-chat-stop', null);
+    void this.client?.cancel().catch(() => undefined);
+  }
+
+  #retry = (): void => {
+    this.#emit('agent-chat-retry', null);
+    void this.client?.retry().catch(() => undefined);
+  };
+
+  #decide(interruptId: string, decision: ApprovalDecision): void {
+    this.#emit('agent-chat-approve', { interruptId, decision });
+    void this.client?.approve(interruptId, decision).catch(() => undefined);
+  }
+
+  #copyReference(reference: string): void {
+    void navigator.clipboard?.writeText(reference).then(
+      () => {
+        this.isReferenceCopied = true;
+      },
+      () => undefined,
+    );
+  }
+
+  #emit(name: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  #transcript(): HTMLElement | null {
+    return this.renderRoot.querySelector('.transcript');
+  }
+
+  #observeContent(): void {
+    const content = this.renderRoot?.querySelector('.transcript-content');
+    if (!content || this.#resizeObserver) return;
+    // Markdown grows outside Lit's render cycle (one commit per frame), so follow size changes.
+    this.#resizeObserver = new ResizeObserver(() => {
+      if (this.#isPinned) this.#scrollToLatest();
+    });
+    this.#resizeObserver.observe(content);
+  }
+
+  #onScroll = (): void => {
+    const transcript = this.#transcript();
+    if (!transcript) return;
+    const distance = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
+    this.#isPinned = distance <= FOLLOW_THRESHOLD_PX;
+    this.isJumpShown = !this.#isPinned;
+  };
+
+  #jumpToLatest = (): void => {
+    this.#isPinned = true;
+    this.isJumpShown = false;
+    this.#scrollToLatest();
+    this.renderRoot.querySelector('textarea')?.focus();
+  };
+
+  #scrollToLatest(): void {
+    const transcript = this.#transcript();
+    if (transcript) transcript.scrollTop = transcript.scrollHeight;
+  }
+}
+
+const EMPTY_STATE = createInitialClientState();
+
+function isRunActive(state: ClientState): boolean {
+  return state.run !== null && !isTerminalRunStatus(state.run.status);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'agent-chat': AgentChatElement;
+  }
+}

@@ -1,0 +1,166 @@
+import { html, nothing, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { live } from 'lit/directives/live.js';
+import type { ContextRef } from '../../core/index.ts';
+import type { AgentChatStrings } from '../i18n/en.ts';
+import { formatString } from '../i18n/resolve-strings.ts';
+
+/** The counter appears once the text reaches this share of the input limit. */
+export const INPUT_LIMIT_WARNING_RATIO = 0.8;
+
+/** What the composer asks its host to do; each is read at call time. */
+export interface ComposerActions {
+  /** Sends text with its references; resolves once the server accepted it, rejects when it failed. */
+  send: (text: string, contextRefs: ContextRef[]) => Promise<unknown>;
+  stop: () => void;
+  /** The product's attachment picker, when it offers one. */
+  getSelectAttachments: () => (() => Promise<ContextRef[]>) | undefined;
+}
+
+/** What the composer shows on each render. */
+export interface ComposerView {
+  strings: AgentChatStrings;
+  maxInputChars: number | null;
+  isRunActive: boolean;
+  canSendDuringRun: boolean;
+}
+
+/**
+ * The composer: an autosizing textarea (CSS `field-sizing`, no inline styles) where Enter sends
+ * and Shift+Enter breaks the line, never during IME composition; Stop while a run is active; a
+ * character counter near the limit; reference chips from the product's picker. The text is cleared
+ * only after the send resolves, so a failed send keeps it; focus returns to the textarea after.
+ */
+export class ComposerController implements ReactiveController {
+  text = '';
+  attachments: ContextRef[] = [];
+  isSending = false;
+  #host: ReactiveElement;
+  #actions: ComposerActions;
+
+  constructor(host: ReactiveElement, actions: ComposerActions) {
+    this.#host = host;
+    this.#actions = actions;
+    host.addController(this);
+  }
+
+  hostConnected(): void {}
+
+  /** Puts `text` back into an empty composer (a send that failed after the text was cleared). */
+  restore(text: string): void {
+    if (this.text !== '') return;
+    this.text = text;
+    this.#host.requestUpdate();
+  }
+
+  /** Sends the current text unless it is empty, too long, already sending or a run forbids it. */
+  async submit(view: ComposerView): Promise<void> {
+    const text = this.text;
+    if (!this.#canSend(view)) return;
+    this.isSending = true;
+    this.#host.requestUpdate();
+    try {
+      await this.#actions.send(text, this.attachments);
+      if (this.text === text) this.text = '';
+      this.attachments = [];
+    } catch {
+      // The failure is shown from the client's state; the text stays for another try.
+    } finally {
+      this.isSending = false;
+      this.#host.requestUpdate();
+      await this.#host.updateComplete;
+      this.#textarea()?.focus();
+    }
+  }
+
+  /** Renders the composer form. */
+  render(view: ComposerView): TemplateResult {
+    const { strings, maxInputChars } = view;
+    const count = this.text.length;
+    const isOverLimit = maxInputChars !== null && count > maxInputChars;
+    const isLimitShown = maxInputChars !== null && count >= maxInputChars * INPUT_LIMIT_WARNING_RATIO;
+    const canAttach = this.#actions.getSelectAttachments() !== undefined;
+    return html`<form part="composer" class="composer" @submit=${(event: Event) => this.#onSubmit(event, view)}>
+      ${this.attachments.length > 0
+        ? html`<ul class="attachments">
+            ${this.attachments.map(
+              (ref) => html`<li class="attachment">
+                <span dir="auto">${ref.title ?? ref.ref}</span>
+                <button type="button" class="attachment-remove" aria-label=${formatString(strings.removeAttachment, { title: ref.title ?? ref.ref })} @click=${() => this.#remove(ref)}>×</button>
+              </li>`,
+            )}
+          </ul>`
+        : nothing}
+      <div class="composer-row">
+        ${canAttach
+          ? html`<button type="button" part="attach-button" class="attach-button" aria-label=${strings.attach} title=${strings.attach} @click=${() => void this.#attach()}>+</button>`
+          : nothing}
+        <textarea
+          part="input"
+          rows="1"
+          dir="auto"
+          aria-label=${strings.composerLabel}
+          aria-invalid=${isOverLimit ? 'true' : 'false'}
+          aria-describedby=${ifDefined(isLimitShown ? 'composer-limit' : undefined)}
+          placeholder=${strings.composerPlaceholder}
+          .value=${live(this.text)}
+          @input=${this.#onInput}
+          @keydown=${(event: KeyboardEvent) => this.#onKeydown(event, view)}
+        ></textarea>
+        ${view.isRunActive
+          ? html`<button type="button" part="stop-button" class="stop-button" @click=${() => this.#actions.stop()}>${strings.stop}</button>`
+          : nothing}
+        ${!view.isRunActive || view.canSendDuringRun
+          ? html`<button type="submit" part="send-button" class="primary send-button" ?disabled=${!this.#canSend(view)}>${strings.send}</button>`
+          : nothing}
+      </div>
+      ${isLimitShown
+        ? html`<p id="composer-limit" class="limit" data-over=${isOverLimit ? 'true' : 'false'}>
+            ${formatString(isOverLimit ? strings.inputOverLimit : strings.inputLimit, { count, max: maxInputChars })}
+          </p>`
+        : nothing}
+    </form>`;
+  }
+
+  #canSend(view: ComposerView): boolean {
+    if (this.isSending || this.text.trim() === '') return false;
+    if (view.maxInputChars !== null && this.text.length > view.maxInputChars) return false;
+    return !view.isRunActive || view.canSendDuringRun;
+  }
+
+  #onSubmit(event: Event, view: ComposerView): void {
+    event.preventDefault();
+    void this.submit(view);
+  }
+
+  #onInput = (event: Event): void => {
+    this.text = (event.target as HTMLTextAreaElement).value;
+    this.#host.requestUpdate();
+  };
+
+  #onKeydown(event: KeyboardEvent, view: ComposerView): void {
+    // keyCode 229 is how Chromium and Safari flag keys that an IME is still composing.
+    if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+    event.preventDefault();
+    void this.submit(view);
+  }
+
+  async #attach(): Promise<void> {
+    const select = this.#actions.getSelectAttachments();
+    if (!select) return;
+    const refs = await select();
+    const known = new Set(this.attachments.map((ref) => ref.ref));
+    this.attachments = [...this.attachments, ...refs.filter((ref) => !known.has(ref.ref))];
+    this.#host.requestUpdate();
+  }
+
+  #remove(ref: ContextRef): void {
+    this.attachments = this.attachments.filter((item) => item !== ref);
+    this.#host.requestUpdate();
+    void this.#host.updateComplete.then(() => this.#textarea()?.focus());
+  }
+
+  #textarea(): HTMLTextAreaElement | null {
+    return (this.#host.renderRoot as ParentNode).querySelector('textarea');
+  }
+}

@@ -1,0 +1,113 @@
+/** Every user-visible string of the widget; `{name}` placeholders are filled by `formatString`. */
+export interface AgentChatStrings {
+  transcriptLabel: string;
+  composerLabel: string;
+  composerPlaceholder: string;
+  send: string;
+  stop: string;
+  attach: string;
+  removeAttachment: string;
+  inputLimit: string;
+  inputOverLimit: string;
+  jumpToLatest: string;
+  you: string;
+  assistant: string;
+  sending: string;
+  sendFailed: string;
+  reasoning: string;
+  reasoningStreaming: string;
+  toolArguments: string;
+  toolResult: string;
+  toolProgress: string;
+  toolTruncated: string;
+  toolStatusStreamingArgs: string;
+  toolStatusPending: string;
+  toolStatusAwaitingApproval: string;
+  toolStatusRunning: string;
+  toolStatusCompleted: string;
+  toolStatusFailed: string;
+  toolStatusDenied: string;
+  toolStatusCancelled: string;
+  toolStatusUnknown: string;
+  approvalTitle: string;
+  approvalExpires: string;
+  allow: string;
+  deny: string;
+  approvalAllowed: string;
+  approvalDenied: string;
+  approvalExpired: string;
+  approvalCancelled: string;
+  approvalSubmitting: string;
+  showFullValue: string;
+  hiddenCharacters: string;
+  sources: string;
+  errorTitle: string;
+  errorReference: string;
+  copyReference: string;
+  copied: string;
+  copyCode: string;
+  markdownImage: string;
+  markdownTruncated: string;
+  retry: string;
+  reconnecting: string;
+  offline: string;
+  messageCancelled: string;
+  messageFailed: string;
+}
+
+/** The built-in English strings. */
+export const EN_STRINGS: AgentChatStrings = {
+  transcriptLabel: 'Conversation',
+  composerLabel: 'Message',
+  composerPlaceholder: 'Ask anything…',
+  send: 'Send',
+  stop: 'Stop',
+  attach: 'Attach reference',
+  removeAttachment: 'Remove {title}',
+  inputLimit: '{count} / {max} characters',
+  inputOverLimit: '{count} / {max} characters — too long to send',
+  jumpToLatest: 'Jump to latest',
+  you: 'You',
+  assistant: 'Assistant',
+  sending: 'Sending…',
+  sendFailed: 'Not sent',
+  reasoning: 'Reasoning',
+  reasoningStreaming: 'Thinking…',
+  toolArguments: 'Arguments',
+  toolResult: 'Result',
+  toolProgress: 'Progress',
+  toolTruncated: 'Truncated: only the first {count} characters are shown.',
+  toolStatusStreamingArgs: 'Preparing',
+  toolStatusPending: 'Pending',
+  toolStatusAwaitingApproval: 'Waiting for approval',
+  toolStatusRunning: 'Running',
+  toolStatusCompleted: 'Completed',
+  toolStatusFailed: 'Failed',
+  toolStatusDenied: 'Denied',
+  toolStatusCancelled: 'Cancelled',
+  toolStatusUnknown: 'Unknown outcome',
+  approvalTitle: 'Approval needed: {name}',
+  approvalExpires: 'Expires at {time}',
+  allow: 'Allow',
+  deny: 'Deny',
+  approvalAllowed: 'Allowed',
+  approvalDenied: 'Denied',
+  approvalExpired: 'Expired without an answer',
+  approvalCancelled: 'Cancelled',
+  approvalSubmitting: 'Submitting…',
+  showFullValue: 'Show all {count} characters',
+  hiddenCharacters: 'Contains hidden or control characters (shown as ⟪U+…⟫).',
+  sources: 'Sources',
+  errorTitle: 'Something went wrong',
+  errorReference: 'Reference',
+  copyReference: 'Copy reference',
+  copied: 'Copied',
+  copyCode: 'Copy code',
+  markdownImage: 'image',
+  markdownTruncated: 'Message truncated: only the first 200,000 characters are shown.',
+  retry: 'Retry',
+  reconnecting: 'Reconnecting…',
+  offline: 'Offline. Waiting for the network…',
+  messageCancelled: 'Stopped',
+  messageFailed: 'This answer did not finish.',
+};

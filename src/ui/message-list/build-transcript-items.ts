@@ -1,0 +1,50 @@
+import type { ClientState, SnapshotInterrupt, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
+
+/** One row of the transcript, in reading order. */
+export type TranscriptItem =
+  | { kind: 'message'; key: string; message: SnapshotMessage }
+  | { kind: 'tool'; key: string; toolCall: SnapshotToolCall; interrupts: SnapshotInterrupt[] }
+  | { kind: 'interrupt'; key: string; interrupt: SnapshotInterrupt };
+
+/**
+ * Orders the state into transcript rows: each message followed by the tool calls it parented
+ * (each with its approvals), then tool calls and interrupts that belong to no shown message.
+ */
+export function buildTranscriptItems(state: Pick<ClientState, 'messages' | 'toolCalls' | 'interrupts'>): TranscriptItem[] {
+  const messageIds = new Set(state.messages.map((message) => message.messageId));
+  const toolCallIds = new Set(state.toolCalls.map((toolCall) => toolCall.toolCallId));
+  const toolItem = (toolCall: SnapshotToolCall): TranscriptItem => ({
+    kind: 'tool',
+    key: `tool:${toolCall.toolCallId}`,
+    toolCall,
+    interrupts: state.interrupts.filter((interrupt) => interrupt.toolCallId === toolCall.toolCallId),
+  });
+  const items: TranscriptItem[] = [];
+  for (const message of state.messages) {
+    items.push({ kind: 'message', key: `message:${message.messageId}`, message });
+    for (const toolCall of state.toolCalls) {
+      if (toolCall.parentMessageId === message.messageId) items.push(toolItem(toolCall));
+    }
+  }
+  for (const toolCall of state.toolCalls) {
+    if (!toolCall.parentMessageId || !messageIds.has(toolCall.parentMessageId)) items.push(toolItem(toolCall));
+  }
+  for (const interrupt of state.interrupts) {
+    if (!interrupt.toolCallId || !toolCallIds.has(interrupt.toolCallId)) {
+      items.push({ kind: 'interrupt', key: `interrupt:${interrupt.id}`, interrupt });
+    }
+  }
+  return items;
+}
+
+/**
+ * Returns whether the answer after the reasoning message at `index` has started: a later
+ * assistant message of the same run already has text.
+ */
+export function hasAnswerStarted(messages: readonly SnapshotMessage[], index: number): boolean {
+  const reasoning = messages[index];
+  if (!reasoning) return false;
+  return messages
+    .slice(index + 1)
+    .some((message) => message.role === 'assistant' && message.content.length > 0 && message.runId === reasoning.runId);
+}

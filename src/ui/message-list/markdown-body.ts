@@ -1,0 +1,114 @@
+import { noChange } from 'lit';
+import { AsyncDirective, directive, PartType, type ChildPart, type PartInfo } from 'lit/async-directive.js';
+import { createStreamingMarkdown, type StreamingMarkdown } from '../markdown/streaming-markdown.ts';
+
+/** Labels the Markdown body writes itself. */
+export interface MarkdownBodyLabels {
+  copyCode: string;
+  copied: string;
+  image: string;
+  truncated: string;
+}
+
+/**
+ * Owns one container element and one streaming Markdown renderer per transcript message across
+ * Lit updates, so finished blocks stay the same DOM nodes while the message grows. Lit never
+ * renders into the container; only the Markdown pipeline does, at most once per animation frame
+ * (the final text is rendered at once). Each code block gets a copy button that copies the
+ * block's exact source, not its DOM text.
+ */
+class MarkdownBodyDirective extends AsyncDirective {
+  #container: HTMLDivElement | null = null;
+  #renderer: StreamingMarkdown | null = null;
+  #labels: MarkdownBodyLabels | null = null;
+  #text = '';
+  #renderedText = '';
+  #isFinished = false;
+  #frame = 0;
+
+  constructor(partInfo: PartInfo) {
+    super(partInfo);
+    if (partInfo.type !== PartType.CHILD) throw new Error('markdownBody() belongs in a child position');
+  }
+
+  render(_text: string, _isFinished: boolean, _labels: MarkdownBodyLabels): unknown {
+    return noChange;
+  }
+
+  override update(_part: ChildPart, [text, isFinished, labels]: [string, boolean, MarkdownBodyLabels]): unknown {
+    this.#labels = labels;
+    if (!this.#container || !this.#renderer) {
+      this.#container = document.createElement('div');
+      this.#container.className = 'markdown';
+      this.#container.addEventListener('click', this.#onClick);
+      this.#renderer = createStreamingMarkdown(this.#container, { strings: { image: labels.image, truncated: labels.truncated } });
+      this.#text = text;
+      this.#isFinished = isFinished;
+      this.#flush();
+      return this.#container;
+    }
+    if (text === this.#text && isFinished === this.#isFinished) return noChange;
+    this.#text = text;
+    this.#isFinished = isFinished;
+    if (isFinished) this.#flush();
+    else this.#schedule();
+    return noChange;
+  }
+
+  protected override disconnected(): void {
+    cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+  }
+
+  protected override reconnected(): void {
+    if (this.#renderedText !== this.#text) this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#frame !== 0 || !this.isConnected) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#flush();
+    });
+  }
+
+  #flush(): void {
+    cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+    const renderer = this.#renderer;
+    if (!renderer) return;
+    renderer.update(this.#text);
+    if (this.#isFinished) renderer.finish();
+    this.#renderedText = this.#text;
+    this.#addCopyButtons();
+  }
+
+  #addCopyButtons(): void {
+    for (const pre of this.#container?.querySelectorAll('pre.ac-code') ?? []) {
+      if (pre.querySelector(':scope > button.ac-copy')) continue;
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'ac-copy';
+      button.textContent = this.#labels?.copyCode ?? '';
+      pre.prepend(button);
+    }
+  }
+
+  #onClick = (event: Event): void => {
+    const button = (event.target as Element).closest('button.ac-copy');
+    const container = this.#container;
+    if (!button || !container || !this.#renderer) return;
+    const index = Array.from(container.querySelectorAll('pre.ac-code')).indexOf(button.parentElement as Element);
+    const source = this.#renderer.codeBlocks[index]?.text;
+    if (source === undefined) return;
+    void navigator.clipboard?.writeText(source).then(
+      () => {
+        button.textContent = this.#labels?.copied ?? '';
+      },
+      () => undefined,
+    );
+  };
+}
+
+/** Renders a message's Markdown `text` through the streaming pipeline; `isFinished` flushes it once. */
+export const markdownBody = directive(MarkdownBodyDirective);

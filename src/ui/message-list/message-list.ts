@@ -1,0 +1,127 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import type { ApprovalDecision, ClientState, ContextRef, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
+import { renderApprovalCard } from '../approval-card/approval-card.ts';
+import type { AgentChatStrings } from '../i18n/en.ts';
+import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
+import { renderToolCard } from '../tool-card/tool-card.ts';
+import { buildTranscriptItems, type TranscriptItem } from './build-transcript-items.ts';
+import { markdownBody } from './markdown-body.ts';
+
+/** A source card for an assistant message; only http(s) URLs are shown. */
+export interface MessageReference {
+  title: string;
+  url: string;
+}
+
+/** Renders a product's own card for one tool call (trusted product code, never model output). */
+export type ToolCardRenderer = (toolCall: SnapshotToolCall) => TemplateResult | Node;
+
+/** What `renderMessageList` needs. */
+export interface MessageListOptions {
+  state: ClientState;
+  strings: AgentChatStrings;
+  locale: string;
+  isReasoningOpen: (message: SnapshotMessage, index: number) => boolean;
+  onToggleReasoning: (messageId: string, isOpen: boolean) => void;
+  onDecide: (interruptId: string, decision: ApprovalDecision) => void;
+  renderers?: Record<string, ToolCardRenderer> | undefined;
+  getReferences?: ((message: SnapshotMessage) => MessageReference[]) | undefined;
+}
+
+/**
+ * Renders the transcript rows keyed by message, tool call and interrupt id, so each assistant
+ * message keeps its one streaming Markdown renderer for its whole life.
+ */
+export function renderMessageList(options: MessageListOptions): TemplateResult {
+  const { state } = options;
+  const items = buildTranscriptItems(state);
+  const pending = state.pendingSend;
+  const isPendingShown =
+    pending?.status === 'sending' && !state.messages.some((message) => message.clientMessageId === pending.clientMessageId);
+  return html`${repeat(items, (item) => item.key, (item) => renderItem(item, options))}
+    ${isPendingShown
+      ? html`<article part="message user-message" class="message user" data-status="sending">
+          <div class="message-body" dir="auto">${pending.text}</div>
+          <p class="message-note muted">${options.strings.sending}</p>
+        </article>`
+      : nothing}`;
+}
+
+function renderItem(item: TranscriptItem, options: MessageListOptions): TemplateResult {
+  const { state, strings, locale, onDecide } = options;
+  if (item.kind === 'message') return renderMessage(item.message, options);
+  const approval = (interrupt: (typeof state.interrupts)[number], toolCall: SnapshotToolCall | undefined) =>
+    renderApprovalCard({
+      interrupt,
+      toolCall,
+      isSubmitting: state.submittingInterruptIds.includes(interrupt.id),
+      strings,
+      locale,
+      onDecide,
+    });
+  if (item.kind === 'interrupt') return html`<div class="row">${approval(item.interrupt, undefined)}</div>`;
+  const custom = options.renderers?.[item.toolCall.name];
+  return html`<div class="row tool-row">
+    ${custom ? custom(item.toolCall) : renderToolCard({ toolCall: item.toolCall, strings })}
+    ${item.interrupts.map((interrupt) => approval(interrupt, item.toolCall))}
+  </div>`;
+}
+
+function renderMessage(message: SnapshotMessage, options: MessageListOptions): TemplateResult {
+  const { strings } = options;
+  if (message.role === 'reasoning') {
+    const index = options.state.messages.indexOf(message);
+    return html`<div class="row">
+      ${renderReasoningPanel({ message, isOpen: options.isReasoningOpen(message, index), strings, onToggle: options.onToggleReasoning })}
+    </div>`;
+  }
+  if (message.role === 'user') {
+    return html`<article part="message user-message" class="message user" data-status=${message.status}>
+      <span class="visually-hidden">${strings.you}</span>
+      <div class="message-body" dir="auto">${message.content}</div>
+      ${renderContextRefs(message.contextRefs)}
+    </article>`;
+  }
+  const isFinished = message.status !== 'streaming';
+  const references = isFinished && options.getReferences ? safeReferences(options.getReferences(message)) : [];
+  return html`<article part="message assistant-message" class="message assistant" data-status=${message.status}>
+    <span class="visually-hidden">${strings.assistant}</span>
+    <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, {
+      copyCode: strings.copyCode,
+      copied: strings.copied,
+      image: strings.markdownImage,
+      truncated: strings.markdownTruncated,
+    })}</div>
+    ${message.status === 'cancelled' ? html`<p class="message-note muted">${strings.messageCancelled}</p>` : nothing}
+    ${message.status === 'error' ? html`<p class="message-note muted">${strings.messageFailed}</p>` : nothing}
+    ${references.length > 0
+      ? html`<nav class="references" aria-label=${strings.sources}>
+          ${references.map(
+            (reference) => html`<a class="reference-card" href=${reference.url} target="_blank" rel="noopener noreferrer">
+              <span dir="auto">${reference.title}</span> <span class="muted">${reference.host}</span>
+            </a>`,
+          )}
+        </nav>`
+      : nothing}
+  </article>`;
+}
+
+function renderContextRefs(refs: ContextRef[] | undefined): TemplateResult | typeof nothing {
+  if (!refs || refs.length === 0) return nothing;
+  return html`<ul class="context-refs">
+    ${refs.map((ref) => html`<li class="context-ref" dir="auto">${ref.title ?? ref.ref}</li>`)}
+  </ul>`;
+}
+
+/** Keeps only references whose URL parses as http(s), with the host shown beside the title. */
+function safeReferences(references: MessageReference[]): Array<MessageReference & { host: string }> {
+  return references.flatMap((reference) => {
+    try {
+      const url = new URL(reference.url);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? [{ title: reference.title, url: url.href, host: url.host }] : [];
+    } catch {
+      return [];
+    }
+  });
+}
