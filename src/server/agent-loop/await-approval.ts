@@ -1,0 +1,70 @@
+import type { RunSnapshot } from '../../core/protocol.ts';
+import type { Deadline } from './create-deadline.ts';
+import type { RunContext } from './engine-options.ts';
+import { LoopStop } from './loop-stop.ts';
+
+/** How an approval ended, for the loop. */
+export type ApprovalResult = 'allow' | 'deny' | 'expired';
+
+/**
+ * Asks the user to approve one tool call and waits for the decision: appends
+ * `INTERRUPT_REQUESTED` and `RUN_STATUS_CHANGED{awaiting_input}` together, pauses the round
+ * deadline, and waits until the interrupt is no longer open. The HTTP layer writes the user's
+ * `INTERRUPT_RESOLVED`; on TTL expiry this appends `INTERRUPT_RESOLVED{expired, deny, timeout}`
+ * if it is still open (fail closed). A cancel rejects with the stop reason (the finalizer closes
+ * the interrupt). Afterwards `RUN_STATUS_CHANGED{running}` unless the run is cancelling.
+ */
+export async function awaitApproval(
+  context: RunContext,
+  call: { toolCallId: string; name: string; title: string | undefined; argsDigest: string },
+  deadline: Deadline,
+): Promise<ApprovalResult> {
+  const { settings, writer, handle } = context;
+  const interruptId = settings.ids('int');
+  const ttl = settings.limits.interruptTtlMs;
+  const expiresAt = new Date(settings.clock.now() + ttl).toISOString();
+  const isOpen = (snapshot: RunSnapshot): boolean => snapshot.interrupts.some((i) => i.id === interruptId && i.state === 'open');
+  const requested = await writer.transact((snapshot) =>
+    snapshot.status === 'cancelling'
+      ? []
+      : [
+          {
+            type: 'INTERRUPT_REQUESTED',
+            data: {
+              interrupt: {
+                id: interruptId,
+                reason: 'tool_call',
+                toolCallId: call.toolCallId,
+                argsDigest: call.argsDigest,
+                message: `Allow ${call.title === undefined ? '' : `"${call.title}" `}(${call.name}) to run with the arguments shown?`,
+                expiresAt,
+              },
+            },
+          },
+          { type: 'RUN_STATUS_CHANGED', data: { status: 'awaiting_input', reason: 'approval' } },
+        ],
+  );
+  if (requested.length === 0) throw new LoopStop({ kind: 'cancel' });
+  deadline.pause();
+  const timer = settings.clock.setTimeout(() => {
+    writer
+      .transact((snapshot) =>
+        isOpen(snapshot) ? [{ type: 'INTERRUPT_RESOLVED', data: { interruptId, status: 'expired', decision: 'deny', resolvedBy: 'timeout' } }] : [],
+      )
+      .catch(() => undefined);
+  }, ttl);
+  let snapshot: RunSnapshot;
+  try {
+    snapshot = await handle.waitFor((s) => !isOpen(s), context.stopSignal);
+  } finally {
+    settings.clock.clearTimeout(timer);
+  }
+  context.stopSignal.throwIfAborted();
+  const interrupt = snapshot.interrupts.find((i) => i.id === interruptId);
+  if (interrupt?.state === 'cancelled') throw new LoopStop({ kind: 'cancel' });
+  const resumed = await writer.transact((s) => (s.status === 'cancelling' ? [] : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }]));
+  if (resumed.length === 0) throw new LoopStop({ kind: 'cancel' });
+  deadline.resume();
+  if (interrupt?.state === 'expired') return 'expired';
+  return interrupt?.state === 'resolved' && interrupt.decision === 'allow' ? 'allow' : 'deny';
+}

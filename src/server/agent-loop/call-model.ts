@@ -1,0 +1,56 @@
+import { RunClosedError } from '../runs/run-handle.ts';
+import type { ModelRequest } from '../models/model-adapter.ts';
+import { ModelError } from '../models/model-adapter.ts';
+import type { RunContext } from './engine-options.ts';
+import { linkAbort, LoopStop, stopWithError } from './loop-stop.ts';
+import type { AttemptResult } from './stream-model-attempt.ts';
+import { AttemptFailure, streamModelAttempt } from './stream-model-attempt.ts';
+
+const MAX_BACKOFF_MS = 30_000;
+
+/**
+ * Calls the model for one round with retries: each attempt has its own timeout; a retryable
+ * failure retracts what the attempt streamed (`MESSAGE_DISCARDED{attempt_retry}`), waits with
+ * exponential backoff (or the provider's Retry-After) and tries again, up to `maxRetries`.
+ * Throws a `LoopStop` with `MODEL_ERROR`/`MODEL_TIMEOUT` when it gives up, and the round
+ * signal's reason when that aborts (cancel and deadlines are never retried).
+ */
+export async function callModel(context: RunContext, request: ModelRequest, roundSignal: AbortSignal): Promise<AttemptResult> {
+  const { settings, writer } = context;
+  const { limits, clock } = settings;
+  for (let attempt = 1; ; attempt += 1) {
+    roundSignal.throwIfAborted();
+    const link = linkAbort(roundSignal);
+    const timer = clock.setTimeout(() => {
+      link.controller.abort(new ModelError('The model took too long to answer.', { code: 'MODEL_TIMEOUT', retryable: true }));
+    }, limits.attemptTimeoutMs);
+    let failure: AttemptFailure;
+    try {
+      return await streamModelAttempt(context, { ...request, attempt }, link.controller.signal);
+    } catch (error) {
+      if (!(error instanceof AttemptFailure)) throw error;
+      failure = error;
+    } finally {
+      clock.clearTimeout(timer);
+      link.dispose();
+    }
+    const cause = failure.error;
+    if (roundSignal.aborted) throw roundSignal.reason;
+    if (cause instanceof RunClosedError || cause instanceof LoopStop) throw cause;
+    if (!(cause instanceof ModelError)) {
+      const correlationId = settings.ids('corr');
+      settings.log({ level: 'error', message: 'model adapter threw a non-ModelError', runId: context.handle.runId, correlationId, detail: cause });
+      throw stopWithError('MODEL_ERROR', 'The model failed unexpectedly.', true);
+    }
+    settings.log({
+      level: cause.retryable && attempt <= limits.maxRetries ? 'warn' : 'error',
+      message: `model attempt ${attempt} failed: ${cause.code}${cause.status === undefined ? '' : ` (HTTP ${cause.status})`}`,
+      runId: context.handle.runId,
+      detail: cause.providerMessage,
+    });
+    if (!cause.retryable || attempt > limits.maxRetries) throw stopWithError(cause.code, cause.message, true);
+    for (const messageId of failure.messageIds) await writer.append('MESSAGE_DISCARDED', { messageId, reason: 'attempt_retry' });
+    const backoff = limits.retryBaseMs * 2 ** (attempt - 1) * (0.5 + settings.random() / 2);
+    await settings.sleep(Math.min(MAX_BACKOFF_MS, cause.retryAfterMs ?? backoff), roundSignal);
+  }
+}

@@ -1,0 +1,176 @@
+import type { EventDataMap, RunSnapshot } from '../../core/protocol.ts';
+import { createScriptedModel } from '../models/scripted-model.ts';
+import type { ModelMessage } from '../models/model-adapter.ts';
+import { closeOpenItems, pendingInputIds } from '../runs/close-open-items.ts';
+import type { PendingEvent, RunEngine, RunHandle } from '../runs/run-handle.ts';
+import { RunClosedError } from '../runs/run-handle.ts';
+import { createUlidIds } from '../ids/create-ulid-ids.ts';
+import { createDemoTools } from '../tools/demo-tools.ts';
+import { createToolRegistry } from '../tools/tool-registry.ts';
+import { callModel } from './call-model.ts';
+import { buildInitialMessages, estimateContextTokens, readInputMessages } from './conversation.ts';
+import { createDeadline } from './create-deadline.ts';
+import { createClockSleep, createSystemClock } from './engine-clock.ts';
+import type { EngineSettings, RunContext, RunEngineOptions } from './engine-options.ts';
+import { DEFAULT_ENGINE_LIMITS } from './engine-options.ts';
+import { linkAbort, LoopStop, stopWithError } from './loop-stop.ts';
+import { createRunWriter } from './run-writer.ts';
+import { runToolCalls } from './run-tool-calls.ts';
+
+const DEFAULT_SYSTEM_PROMPT =
+  'You are a helpful assistant inside a chat widget. Answer in concise Markdown. Use the tools when they help; '
+  + 'some need the user\'s approval, and a denied or failed tool result is final for that call.';
+
+/**
+ * Creates the agent loop behind the reference server. `start(handle)` runs rounds of model turn
+ * → tool calls (governed, maybe approved) → results until the model answers without tool calls,
+ * and always ends the run with exactly one terminal event, written through the handle: success,
+ * cancelled (after closing everything open) or `RUN_ERROR` with the safeguard's code.
+ */
+export function createRunEngine(options: RunEngineOptions = {}): RunEngine {
+  const clock = options.clock ?? createSystemClock();
+  const sleep = options.sleep ?? createClockSleep(clock);
+  const settings: EngineSettings = {
+    model: options.model ?? createScriptedModel({ sleep }),
+    registry: createToolRegistry(options.tools ?? createDemoTools({ sleep })),
+    hooks: options.hooks ?? {},
+    canExecuteTool: options.canExecuteTool,
+    approvals: options.approvals ?? true,
+    limits: { ...DEFAULT_ENGINE_LIMITS, ...options.limits },
+    systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+    showReasoning: options.showReasoning ?? true,
+    clock,
+    sleep,
+    ids: options.ids ?? createUlidIds(clock),
+    random: options.random ?? Math.random,
+    log: options.log ?? ((entry) => console[entry.level]('[agent-loop]', entry.message, { runId: entry.runId, correlationId: entry.correlationId, detail: entry.detail })),
+  };
+  return { start: (handle) => runToTerminal(settings, handle) };
+}
+
+async function runToTerminal(settings: EngineSettings, handle: RunHandle): Promise<void> {
+  const stopController = new AbortController();
+  const onCancel = (): void => stopController.abort(new LoopStop({ kind: 'cancel' }));
+  if (handle.signal.aborted) onCancel();
+  else handle.signal.addEventListener('abort', onCancel, { once: true });
+  const runTimer = settings.clock.setTimeout(() => {
+    const minutes = Math.round(settings.limits.runMaxDurationMs / 60_000);
+    stopController.abort(stopWithError('RUN_TIMEOUT', `The run took longer than its limit of ${minutes} minutes and was stopped.`, true));
+  }, settings.limits.runMaxDurationMs);
+  const context: RunContext = { settings, handle, writer: createRunWriter(handle), stopSignal: stopController.signal, usage: null };
+  try {
+    await runRounds(context);
+  } catch (error) {
+    await finish(context, error);
+  } finally {
+    settings.clock.clearTimeout(runTimer);
+    handle.signal.removeEventListener('abort', onCancel);
+  }
+}
+
+async function runRounds(context: RunContext): Promise<void> {
+  const { settings, handle, writer, stopSignal } = context;
+  const { limits } = settings;
+  const isCancelling = (s: RunSnapshot): boolean => s.status === 'cancelling' || handle.signal.aborted;
+  const started = await writer.transact((s) => (isCancelling(s) ? [] : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }]));
+  if (started.length === 0) throw new LoopStop({ kind: 'cancel' });
+  const messages: ModelMessage[] = buildInitialMessages({ systemPrompt: settings.systemPrompt, history: handle.history, inputText: handle.input.text });
+  const toolSpecs = settings.registry.specs();
+
+  for (let round = 1; ; round += 1) {
+    stopSignal.throwIfAborted();
+    if (round > limits.maxRounds) {
+      throw stopWithError('MAX_ITERATIONS', `The agent reached its limit of ${limits.maxRounds} rounds without finishing.`, false);
+    }
+    const stepName = `round:${round}`;
+    let consumed: string[] = [];
+    await writer.transact((s) => {
+      consumed = pendingInputIds(s);
+      return [{ type: 'STEP_STARTED', data: { stepName, ...(consumed.length === 0 ? {} : { consumedInputIds: consumed }) } }];
+    });
+    messages.push(...readInputMessages(handle.snapshot(), consumed));
+
+    const link = linkAbort(stopSignal);
+    const deadline = createDeadline({
+      clock: settings.clock,
+      ms: limits.roundTimeoutMs,
+      onExpire: () => link.controller.abort(stopWithError('MODEL_TIMEOUT', `A step of the agent took longer than ${Math.round(limits.roundTimeoutMs / 1000)} s and was stopped.`, true)),
+    });
+    const roundSignal = link.controller.signal;
+    try {
+      const tokens = estimateContextTokens(messages, toolSpecs);
+      if (tokens > limits.tokenBudget) {
+        throw stopWithError('TOKEN_BUDGET_EXCEEDED', `The conversation is too long for the agent (about ${tokens} tokens; the limit is ${limits.tokenBudget}).`, false);
+      }
+      const turn = await callModel(context, { messages, tools: toolSpecs, ...reasoningOption(handle) }, roundSignal);
+      if (turn.toolCalls.length > 0) {
+        messages.push(...(await runToolCalls(context, { turn, round, roundSignal, deadline })));
+      } else {
+        messages.push({ role: 'assistant', content: turn.text });
+      }
+      roundSignal.throwIfAborted();
+      await writer.append('STEP_FINISHED', { stepName });
+      if (turn.toolCalls.length > 0) continue;
+    } finally {
+      deadline.clear();
+      link.dispose();
+    }
+
+    const finished = await writer.transact((s) =>
+      isCancelling(s) || pendingInputIds(s).length > 0 ? [] : [{ type: 'RUN_FINISHED', data: { outcome: { type: 'success' }, ...usageOf(context) } }],
+    );
+    if (finished.length > 0) return;
+    if (isCancelling(handle.snapshot())) throw new LoopStop({ kind: 'cancel' });
+  }
+}
+
+/** Ends the run after a stop or failure: closes what is open, then one terminal event. */
+async function finish(context: RunContext, error: unknown): Promise<void> {
+  const { settings, handle, writer } = context;
+  if (error instanceof RunClosedError) return;
+  let cause = error;
+  if (!(cause instanceof LoopStop)) {
+    const correlationId = settings.ids('corr');
+    settings.log({ level: 'error', message: 'agent loop failed unexpectedly', runId: handle.runId, correlationId, detail: error });
+    cause = stopWithError('INTERNAL', `The agent hit an unexpected problem (reference ${correlationId}).`, true);
+  }
+  const stop = (cause as LoopStop).stop;
+  const correlationId = settings.ids('corr');
+  if (stop.kind === 'error') {
+    settings.log({ level: 'warn', message: `run ends with ${stop.code}`, runId: handle.runId, correlationId });
+  }
+  try {
+    await writer.drain();
+  } catch (drainError) {
+    if (drainError instanceof RunClosedError) return;
+  }
+  try {
+    await writer.transact((s) => {
+      const isCancel = stop.kind === 'cancel' || s.status === 'cancelling' || handle.signal.aborted;
+      const closing = closeOpenItems(s, { reason: isCancel ? 'cancelled' : 'error', newMessageId: () => settings.ids('msg') });
+      const unconsumed = pendingInputIds(s);
+      const extra = { ...usageOf(context), ...(unconsumed.length === 0 ? {} : { unconsumedInputIds: unconsumed }) };
+      const terminal: PendingEvent = isCancel
+        ? { type: 'RUN_FINISHED', data: { outcome: { type: 'cancelled', ...cancelReason(handle) }, ...extra } }
+        : { type: 'RUN_ERROR', data: { code: stop.code, message: stop.message, retryable: stop.retryable, correlationId, ...extra } };
+      return [...closing, terminal];
+    });
+  } catch (finishError) {
+    if (!(finishError instanceof RunClosedError)) {
+      settings.log({ level: 'error', message: 'could not write the terminal event', runId: handle.runId, correlationId, detail: finishError });
+    }
+  }
+}
+
+function usageOf(context: RunContext): Pick<EventDataMap['RUN_FINISHED'], 'usage'> {
+  return context.usage === null ? {} : { usage: [context.usage] };
+}
+
+function cancelReason(handle: RunHandle): { reason?: string } {
+  const reason: unknown = handle.signal.reason;
+  return typeof reason === 'string' && reason !== '' ? { reason } : {};
+}
+
+function reasoningOption(handle: RunHandle): { reasoningEffort?: NonNullable<RunHandle['options']['reasoningEffort']> } {
+  return handle.options.reasoningEffort === undefined ? {} : { reasoningEffort: handle.options.reasoningEffort };
+}

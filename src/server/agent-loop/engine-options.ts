@@ -1,0 +1,145 @@
+import type { TokenUsage } from '../../core/protocol.ts';
+import type { ModelAdapter } from '../models/model-adapter.ts';
+import type { RunHandle, Subject } from '../runs/run-handle.ts';
+import type { ToolDefinition, ToolPolicy, ToolRegistry } from '../tools/tool-registry.ts';
+import type { EngineClock, Sleep } from './engine-clock.ts';
+import type { RunWriter } from './run-writer.ts';
+
+/** The agent loop's safeguards (PROTOCOL §3.16), each ending the run with its own code. */
+export interface EngineLimits {
+  /** Model rounds per run (`MAX_ITERATIONS`). Default 8. */
+  maxRounds: number;
+  /** Deadline of one round: model attempts, backoff and tools, not approval waits (`MODEL_TIMEOUT`). Default 120 000. */
+  roundTimeoutMs: number;
+  /** Timeout of one model attempt; retried, then `MODEL_TIMEOUT`. Default 60 000. */
+  attemptTimeoutMs: number;
+  /** Retries of a retryable model error per round. Default 3. */
+  maxRetries: number;
+  /** Backoff base: retry n waits base·2ⁿ⁻¹ with jitter (or the provider's Retry-After). Default 500. */
+  retryBaseMs: number;
+  /** Estimated context tokens (chars / 4) allowed before a model call (`TOKEN_BUDGET_EXCEEDED`). Default 60 000. */
+  tokenBudget: number;
+  /** Whole-run duration, approval waits included (`RUN_TIMEOUT`). Default 1 800 000. */
+  runMaxDurationMs: number;
+  /** How long an approval stays open before it expires as a deny. Default 900 000. */
+  interruptTtlMs: number;
+  /** Tool result characters kept; longer results are cut and flagged `truncated`. Default 16 000. */
+  maxResultChars: number;
+  /** Minimum time between two text/reasoning delta events of one message. Default 40. */
+  deltaFlushMs: number;
+  /** Buffered bytes that force a delta event. Default 512. */
+  deltaFlushBytes: number;
+  /** Minimum time between two progress events of one tool call (the final one always goes). Default 1000. */
+  progressIntervalMs: number;
+  /** How long a cancelled tool gets to confirm that it stopped before its result is `unknown`. Default 2000. */
+  toolStopGraceMs: number;
+}
+
+/** Context passed to hooks. */
+export interface ToolHookContext {
+  runId: string;
+  sessionId: string;
+  subject: Subject;
+  round: number;
+}
+
+/** One tool call as hooks and `canExecuteTool` see it (arguments already validated). */
+export interface ToolCallInfo {
+  toolCallId: string;
+  name: string;
+  args: Record<string, unknown>;
+  argsDigest: string;
+}
+
+/** What a tool call produced, as post-use hooks see it. */
+export interface ToolCallOutcome {
+  status: 'completed' | 'failed';
+  content: string;
+  truncated: boolean;
+}
+
+/** Product hooks around each tool call. */
+export interface ToolHooks {
+  /** May tighten the policy (allow → ask → deny); a looser answer is ignored. */
+  preToolUse?(call: ToolCallInfo, context: ToolHookContext): ToolPolicy | void | Promise<ToolPolicy | void>;
+  /** Sees every executed call's outcome; may return replacement content (e.g. redacted). */
+  postToolUse?(call: ToolCallInfo, outcome: ToolCallOutcome, context: ToolHookContext): { content: string } | void | Promise<{ content: string } | void>;
+}
+
+/** A server-side log line (provider text and stacks go here, never to the browser). */
+export interface EngineLogEntry {
+  level: 'warn' | 'error';
+  message: string;
+  runId: string;
+  correlationId?: string;
+  detail?: unknown;
+}
+
+/** Options of `createRunEngine`; everything is optional. */
+export interface RunEngineOptions {
+  /** The model; the scripted one by default. */
+  model?: ModelAdapter;
+  /** The server tools; the demo tools by default. */
+  tools?: ToolDefinition[];
+  hooks?: ToolHooks;
+  /** The product's permission check; `false` (or a throw) denies the call. */
+  canExecuteTool?(subject: Subject, call: ToolCallInfo): boolean | Promise<boolean>;
+  /** Whether a user can approve `ask` calls; `false` fails every `ask` closed to deny. Default true. */
+  approvals?: boolean;
+  limits?: Partial<EngineLimits>;
+  /** The system prompt sent first to the model. */
+  systemPrompt?: string;
+  /** Whether reasoning deltas reach the log (bootstrap `reasoning.visible`). Default true. */
+  showReasoning?: boolean;
+  clock?: EngineClock;
+  sleep?: Sleep;
+  /** Mints ids: `ids('msg')` → `msg_…`. */
+  ids?: (prefix: string) => string;
+  /** 0 ≤ x < 1, for backoff jitter. */
+  random?: () => number;
+  log?: (entry: EngineLogEntry) => void;
+}
+
+/** The defaults of every limit. */
+export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
+  maxRounds: 8,
+  roundTimeoutMs: 120_000,
+  attemptTimeoutMs: 60_000,
+  maxRetries: 3,
+  retryBaseMs: 500,
+  tokenBudget: 60_000,
+  runMaxDurationMs: 1_800_000,
+  interruptTtlMs: 900_000,
+  maxResultChars: 16_000,
+  deltaFlushMs: 40,
+  deltaFlushBytes: 512,
+  progressIntervalMs: 1000,
+  toolStopGraceMs: 2000,
+};
+
+/** Resolved settings shared by the loop's parts. */
+export interface EngineSettings {
+  model: ModelAdapter;
+  registry: ToolRegistry;
+  hooks: ToolHooks;
+  canExecuteTool: RunEngineOptions['canExecuteTool'];
+  approvals: boolean;
+  limits: EngineLimits;
+  systemPrompt: string;
+  showReasoning: boolean;
+  clock: EngineClock;
+  sleep: Sleep;
+  ids: (prefix: string) => string;
+  random: () => number;
+  log: (entry: EngineLogEntry) => void;
+}
+
+/** One run's state shared by the loop's parts. */
+export interface RunContext {
+  settings: EngineSettings;
+  handle: RunHandle;
+  writer: RunWriter;
+  /** Aborts on cancel (reason: a cancel `LoopStop`) or when the run's duration runs out. */
+  stopSignal: AbortSignal;
+  usage: TokenUsage | null;
+}

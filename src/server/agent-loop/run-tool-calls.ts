@@ -1,0 +1,162 @@
+import type { ToolResultStatus } from '../../core/protocol.ts';
+import { sha256Digest } from '../http/canonical-json.ts';
+import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
+import type { PendingEvent } from '../runs/run-handle.ts';
+import type { ToolDefinition, ToolPolicy } from '../tools/tool-registry.ts';
+import { validateJsonSchema } from '../tools/validate-json-schema.ts';
+import { awaitApproval } from './await-approval.ts';
+import type { Deadline } from './create-deadline.ts';
+import type { RunContext, ToolCallInfo, ToolHookContext } from './engine-options.ts';
+import { executeTool } from './execute-tool.ts';
+import type { AttemptResult } from './stream-model-attempt.ts';
+
+const POLICY_RANK: Record<ToolPolicy, number> = { allow: 0, ask: 1, deny: 2 };
+
+interface PreparedCall {
+  toolCallId: string;
+  providerId: string;
+  name: string;
+  argumentsText: string;
+  args: unknown;
+  argsDigest: string;
+  tool: ToolDefinition | undefined;
+  /** Why the call cannot run at all (unknown tool, bad JSON, schema mismatch). */
+  problem: string | undefined;
+}
+
+interface ToolResult {
+  status: ToolResultStatus;
+  content: string;
+  truncated?: boolean;
+}
+
+/** Options of {@link runToolCalls}. */
+export interface RunToolCallsOptions {
+  turn: AttemptResult;
+  round: number;
+  roundSignal: AbortSignal;
+  deadline: Deadline;
+}
+
+/**
+ * Handles the tool calls of one model turn: logs `TOOL_CALL_START` + `TOOL_CALL_END{args,
+ * argsDigest}` for each, then, one call at a time, validates, governs (policy → pre-use hook,
+ * which may only tighten → `canExecuteTool` → approval for `ask`, or deny when approvals are
+ * off), executes with progress, runs the post-use hook and logs `TOOL_CALL_RESULT`. A `length`
+ * stop fails every call unrun. Returns the assistant and tool messages for the next model call.
+ */
+export async function runToolCalls(context: RunContext, options: RunToolCallsOptions): Promise<ModelMessage[]> {
+  const { settings, writer } = context;
+  const { turn } = options;
+  const calls = turn.toolCalls.map((raw) => prepareCall(context, raw));
+  await writer.transact(() =>
+    calls.flatMap((call): PendingEvent[] => [
+      {
+        type: 'TOOL_CALL_START',
+        data: {
+          toolCallId: call.toolCallId,
+          toolCallName: call.name,
+          ...(turn.textMessageId === undefined ? {} : { parentMessageId: turn.textMessageId }),
+          ...(call.tool?.title === undefined ? {} : { title: call.tool.title }),
+        },
+      },
+      { type: 'TOOL_CALL_END', data: { toolCallId: call.toolCallId, args: call.args, argsDigest: call.argsDigest } },
+    ]),
+  );
+  const modelCalls: ModelToolCall[] = calls.map((call) => ({ id: call.providerId, name: call.name, arguments: call.argumentsText }));
+  const messages: ModelMessage[] = [{ role: 'assistant', content: turn.text, toolCalls: modelCalls }];
+  for (const call of calls) {
+    const result = turn.finishReason === 'length'
+      ? { status: 'failed' as const, content: 'The model hit its output limit before finishing its tool calls, so this call was not run.' }
+      : await runOneCall(context, call, options);
+    await writer.append('TOOL_CALL_RESULT', {
+      toolCallId: call.toolCallId,
+      messageId: settings.ids('msg'),
+      content: result.content,
+      status: result.status,
+      ...(result.truncated === true ? { truncated: true } : {}),
+    });
+    const note = result.truncated === true ? `\n[truncated to ${settings.limits.maxResultChars} characters]` : '';
+    messages.push({ role: 'tool', toolCallId: call.providerId, content: result.content + note, status: result.status });
+  }
+  return messages;
+}
+
+function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number]): PreparedCall {
+  const tool = context.settings.registry.get(raw.name);
+  let args: unknown = raw.argumentsText;
+  let problem: string | undefined;
+  try {
+    args = raw.argumentsText.trim() === '' ? {} : (JSON.parse(raw.argumentsText) as unknown);
+  } catch {
+    problem = 'The arguments are not valid JSON, so the tool was not run.';
+  }
+  if (tool === undefined) {
+    problem = `There is no tool named "${raw.name}".`;
+  } else if (problem === undefined) {
+    const errors = validateJsonSchema(tool.parameters, args);
+    if (errors.length > 0) problem = `The arguments do not match the tool's schema, so it was not run: ${errors.join('; ')}.`;
+  }
+  return {
+    toolCallId: context.settings.ids('tc'),
+    providerId: raw.providerId,
+    name: raw.name,
+    argumentsText: raw.argumentsText,
+    args,
+    argsDigest: sha256Digest(args),
+    tool,
+    problem,
+  };
+}
+
+async function runOneCall(context: RunContext, call: PreparedCall, options: RunToolCallsOptions): Promise<ToolResult> {
+  const { settings, handle } = context;
+  const { tool } = call;
+  if (tool === undefined || call.problem !== undefined) return { status: 'failed', content: call.problem ?? 'The tool was not run.' };
+  options.roundSignal.throwIfAborted();
+  const info: ToolCallInfo = { toolCallId: call.toolCallId, name: call.name, args: call.args as Record<string, unknown>, argsDigest: call.argsDigest };
+  const hookContext: ToolHookContext = { runId: handle.runId, sessionId: handle.sessionId, subject: handle.subject, round: options.round };
+
+  let policy = tool.policy;
+  // A hook that throws fails closed, like a hook that says deny.
+  const hooked = await Promise.resolve()
+    .then(() => settings.hooks.preToolUse?.(info, hookContext))
+    .catch((): ToolPolicy => 'deny');
+  if (hooked !== undefined && POLICY_RANK[hooked] > POLICY_RANK[policy]) policy = hooked;
+  options.roundSignal.throwIfAborted();
+  if (policy !== 'deny' && settings.canExecuteTool !== undefined) {
+    const isAllowed = await Promise.resolve()
+      .then(() => settings.canExecuteTool?.(handle.subject, info))
+      .catch(() => false);
+    if (isAllowed !== true) return { status: 'denied', content: 'You are not permitted to run this tool, so it was not run.' };
+  }
+  if (policy === 'deny') return { status: 'denied', content: 'A policy denies this tool call, so it was not run.' };
+  if (policy === 'ask') {
+    if (!settings.approvals) return { status: 'denied', content: 'This tool needs approval and nobody can approve it here, so it was not run.' };
+    const decision = await awaitApproval(context, { toolCallId: call.toolCallId, name: call.name, title: tool.title, argsDigest: call.argsDigest }, options.deadline);
+    if (decision === 'deny') return { status: 'denied', content: 'The user denied this tool call, so it was not run.' };
+    if (decision === 'expired') return { status: 'denied', content: 'Nobody approved this tool call in time, so it was not run.' };
+  }
+  options.roundSignal.throwIfAborted();
+
+  const execution = await executeTool(context, { tool, args: info.args, toolCallId: call.toolCallId, signal: options.roundSignal });
+  if (execution.kind === 'stopped') {
+    await context.writer.append('TOOL_CALL_RESULT', { toolCallId: call.toolCallId, messageId: settings.ids('msg'), content: execution.message, status: execution.status });
+    throw options.roundSignal.reason;
+  }
+  let outcome = execution.kind === 'failed'
+    ? { status: 'failed' as const, content: execution.message, truncated: false }
+    : { status: 'completed' as const, ...truncate(serialize(execution.value), settings.limits.maxResultChars) };
+  const replaced = await settings.hooks.postToolUse?.(info, outcome, hookContext);
+  if (replaced !== undefined) outcome = { ...outcome, ...truncate(replaced.content, settings.limits.maxResultChars) };
+  return outcome;
+}
+
+function serialize(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? '';
+}
+
+function truncate(content: string, maxChars: number): { content: string; truncated: boolean } {
+  return content.length > maxChars ? { content: content.slice(0, maxChars), truncated: true } : { content, truncated: false };
+}

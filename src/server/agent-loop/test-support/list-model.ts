@@ -1,0 +1,26 @@
+import type { ModelAdapter, ModelChunk, ModelRequest } from '../../models/model-adapter.ts';
+
+/** A chunk to yield, or an error to throw at that point of the stream. */
+export type ListModelStep = ModelChunk | { type: 'throw'; error: unknown };
+
+/**
+ * A test model that plays one list of steps per call, in order (the last list repeats), and
+ * records every request it got.
+ */
+export function createListModel(calls: ListModelStep[][]): ModelAdapter & { requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  return {
+    id: 'list-model',
+    requests,
+    async *stream(request, signal) {
+      requests.push(request);
+      const steps = calls[Math.min(requests.length, calls.length) - 1] ?? [];
+      for (const step of steps) {
+        await Promise.resolve();
+        signal.throwIfAborted();
+        if (step.type === 'throw') throw step.error;
+        yield step;
+      }
+    },
+  };
+}

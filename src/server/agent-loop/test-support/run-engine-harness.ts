@@ -1,0 +1,53 @@
+import type { EventEnvelope, EventType, SnapshotMessage } from '../../../core/protocol.ts';
+import { createRunEngine } from '../create-run-engine.ts';
+import type { EngineLogEntry, RunEngineOptions } from '../engine-options.ts';
+import { assertEventInvariants } from './assert-event-invariants.ts';
+import type { MemoryRun } from './memory-run-handle.ts';
+import { createMemoryRunHandle } from './memory-run-handle.ts';
+import type { VirtualClock } from './virtual-clock.ts';
+import { createVirtualClock } from './virtual-clock.ts';
+
+/** A run of the real engine over a memory handle and a virtual clock. */
+export interface EngineHarness extends MemoryRun {
+  clock: VirtualClock;
+  logs: EngineLogEntry[];
+  /** Resolves when `engine.start` resolves; then checks the §3.6 invariants of the whole log. */
+  done: Promise<void>;
+}
+
+/**
+ * Starts the engine on a memory run of `text`: ids count per prefix (`msg_1`, `tc_1`, `int_1`),
+ * jitter is fixed at 0.5, logs are collected, and time is virtual.
+ */
+export function startEngine(text: string, options: RunEngineOptions & { history?: SnapshotMessage[] } = {}): EngineHarness {
+  const clock = createVirtualClock();
+  const counters = new Map<string, number>();
+  const ids = (prefix: string): string => {
+    const next = (counters.get(prefix) ?? 0) + 1;
+    counters.set(prefix, next);
+    return `${prefix}_${next}`;
+  };
+  const logs: EngineLogEntry[] = [];
+  const { history, ...engineOptions } = options;
+  const run = createMemoryRunHandle({ text, now: clock.now, ...(history === undefined ? {} : { history }) });
+  const engine = createRunEngine({ clock, sleep: clock.sleep, ids, random: () => 0.5, log: (entry) => logs.push(entry), ...engineOptions });
+  const done = engine.start(run.handle).then(() => assertEventInvariants(run.events()));
+  return { ...run, clock, logs, done };
+}
+
+/** The event types with each run of consecutive `*_CONTENT` events folded into one `…_CONTENT*`. */
+export function foldTypes(events: readonly EventEnvelope[]): string[] {
+  const folded: string[] = [];
+  for (const event of events) {
+    const type: EventType = event.type;
+    const name = type.endsWith('_CONTENT') ? `${type}*` : type;
+    if (name.endsWith('*') && folded.at(-1) === name) continue;
+    folded.push(name);
+  }
+  return folded;
+}
+
+/** The `data` of every event of `type`, in order. */
+export function dataOf<T extends EventType>(events: readonly EventEnvelope[], type: T): EventEnvelope<T>['data'][] {
+  return events.filter((event): event is EventEnvelope<T> => event.type === type).map((event) => event.data);
+}

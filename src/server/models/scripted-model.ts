@@ -1,0 +1,194 @@
+import type { Sleep } from '../agent-loop/engine-clock.ts';
+import { createClockSleep, createSystemClock } from '../agent-loop/engine-clock.ts';
+import type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest } from './model-adapter.ts';
+import { ModelError } from './model-adapter.ts';
+import { buildDefaultAnswer, buildLongMarkdown } from './scripted-markdown.ts';
+
+/** Options of {@link createScriptedModel}. */
+export interface ScriptedModelOptions {
+  /** Waits between deltas; inject a virtual one in tests. */
+  sleep?: Sleep;
+  /** Delay before each delta in ms (default 25, so the demo visibly streams). */
+  delayMs?: number;
+  /** How long `/slow` streams in ms (default 30 000). */
+  slowDurationMs?: number;
+  /** Delay between `/slow` deltas in ms (default 40). */
+  slowDelayMs?: number;
+}
+
+/**
+ * Creates the offline, deterministic model. The user's latest text picks the scenario: plain
+ * text → reasoning then Markdown; `/echo <text>`; `/long <n>`; `/slow`; `/tool`; `/approval`;
+ * `/progress`; `/loop`; `/error` (fails retryably on attempt 1, succeeds on retry); `/fail`.
+ * The tool scenarios call the demo tools (`orders.lookup`, `drafts.delete`, `report.generate`).
+ */
+export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAdapter {
+  const sleep = options.sleep ?? createClockSleep(createSystemClock());
+  const delayMs = options.delayMs ?? 25;
+  const slowDelayMs = options.slowDelayMs ?? 40;
+  const slowDurationMs = options.slowDurationMs ?? 30_000;
+
+  return {
+    id: 'scripted',
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
+      const turn = readTurn(request.messages);
+      const [, command = '', rest = ''] = /^\/(\w+)\s*([\s\S]*)$/.exec(turn.text.trim()) ?? [];
+      let output = 0;
+      async function* say(type: 'text' | 'reasoning', text: string, pieces = splitWords(text), wait = delayMs): AsyncGenerator<ModelChunk> {
+        for (const delta of pieces) {
+          await sleep(wait, signal);
+          output += delta.length;
+          yield { type, delta };
+        }
+      }
+      const finish = (reason: 'stop' | 'tool_calls'): ModelChunk[] => [
+        { type: 'usage', usage: { modelId: 'scripted', inputTokens: estimate(request.messages), outputTokens: Math.ceil(output / 4) } },
+        { type: 'finish', reason },
+      ];
+      const callTool = async function* (name: string, args: Record<string, unknown>, note: string): AsyncGenerator<ModelChunk> {
+        yield* say('text', note);
+        yield { type: 'tool_call', id: `call_${turn.toolRounds + 1}`, name, arguments: JSON.stringify(args) };
+        yield* finish('tool_calls');
+      };
+
+      switch (command) {
+        case 'echo':
+          yield* say('text', rest, splitChars(rest, 4));
+          break;
+        case 'long':
+          yield* say('reasoning', 'A long answer was asked for, so I will write several Markdown sections.');
+          yield* say('text', buildLongMarkdown(Number.parseInt(rest, 10) || 2000), undefined, delayMs / 4);
+          break;
+        case 'slow': {
+          yield* say('reasoning', 'This answer streams slowly on purpose.');
+          const count = Math.max(1, Math.round(slowDurationMs / slowDelayMs));
+          const words = Array.from({ length: count }, (_, index) => (index % 12 === 11 ? 'slowly.\n\n' : `word${index + 1} `));
+          yield* say('text', '', words, slowDelayMs);
+          break;
+        }
+        case 'tool':
+        case 'progress':
+        case 'approval': {
+          const scenario = TOOL_SCENARIOS[command];
+          const result = turn.toolResults.at(-1);
+          if (result === undefined) {
+            yield* say('reasoning', scenario.reasoning);
+            yield* callTool(scenario.tool, scenario.args, scenario.note);
+            return;
+          }
+          yield* say('text', scenario.answer(result));
+          break;
+        }
+        case 'loop':
+          yield* callTool('orders.lookup', { orderId: `A-${1001 + turn.toolRounds}` }, `Round ${turn.toolRounds + 1}: checking one more order.`);
+          return;
+        case 'error':
+          yield* say('reasoning', 'Starting an answer that will be interrupted once.');
+          if ((request.attempt ?? 1) === 1) {
+            yield* say('text', 'This first attempt breaks off in the middle of');
+            throw new ModelError('The model service had a temporary problem.', { retryable: true, providerMessage: 'scripted: simulated 503 on attempt 1' });
+          }
+          yield* say('text', 'Recovered: the first attempt failed, was discarded and this retry succeeded.');
+          break;
+        case 'fail':
+          yield* say('reasoning', 'This request will fail for good.');
+          throw new ModelError('The model could not answer this request.', { retryable: false, status: 400, providerMessage: 'scripted: simulated fatal error' });
+        default:
+          yield* say('reasoning', 'The user sent ordinary text, so a short Markdown answer with a list of scenarios fits.');
+          yield* say('text', buildDefaultAnswer(turn.text));
+      }
+      yield* finish('stop');
+    },
+  };
+}
+
+interface ToolScenario {
+  tool: string;
+  args: Record<string, unknown>;
+  reasoning: string;
+  note: string;
+  answer(result: Extract<ModelMessage, { role: 'tool' }>): string;
+}
+
+const TOOL_SCENARIOS: Record<'tool' | 'progress' | 'approval', ToolScenario> = {
+  tool: {
+    tool: 'orders.lookup',
+    args: { orderId: 'A-1001' },
+    reasoning: 'The user asks about an order, so I will look it up with the read-only tool.',
+    note: 'Let me look up order A-1001.',
+    answer: (result) => {
+      if (result.status !== 'completed') return `I could not look up order A-1001 (${result.status}): ${result.content}`;
+      const order = parseObject(result.content);
+      return [
+        '### Order A-1001',
+        '',
+        '| Field | Value |',
+        '| --- | --- |',
+        `| Status | ${String(order['status'])} |`,
+        `| Carrier | ${String(order['carrier'])} |`,
+        `| Estimated delivery | ${String(order['estimatedDelivery'])} |`,
+        `| Total | €${String(order['totalEur'])} |`,
+      ].join('\n');
+    },
+  },
+  approval: {
+    tool: 'drafts.delete',
+    args: { draftId: 'draft-42' },
+    reasoning: 'Deleting a draft changes the user\'s data, so the tool will ask for approval first.',
+    note: 'I will delete draft-42 once you approve.',
+    answer: (result) =>
+      result.status === 'completed'
+        ? 'Done: **draft-42** was deleted.'
+        : result.status === 'denied'
+          ? 'Understood: I did **not** delete draft-42.'
+          : `Draft-42 was not deleted (${result.status}): ${result.content}`,
+  },
+  progress: {
+    tool: 'report.generate',
+    args: { topic: 'Quarterly sales', sections: 4 },
+    reasoning: 'A report takes a while; the tool reports its progress.',
+    note: 'Generating the report now.',
+    answer: (result) => (result.status === 'completed' ? `The report is ready:\n\n${result.content}` : `The report did not finish (${result.status}).`),
+  },
+};
+
+interface Turn {
+  text: string;
+  toolRounds: number;
+  toolResults: Extract<ModelMessage, { role: 'tool' }>[];
+}
+
+function readTurn(messages: readonly ModelMessage[]): Turn {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role !== 'user') index -= 1;
+  const after = messages.slice(index + 1);
+  return {
+    text: messages[index]?.content ?? '',
+    toolRounds: after.filter((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0).length,
+    toolResults: after.filter((m): m is Extract<ModelMessage, { role: 'tool' }> => m.role === 'tool'),
+  };
+}
+
+function splitWords(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+function splitChars(text: string, size: number): string[] {
+  const chars = [...text];
+  const pieces: string[] = [];
+  for (let index = 0; index < chars.length; index += size) pieces.push(chars.slice(index, index + size).join(''));
+  return pieces;
+}
+
+function estimate(messages: readonly ModelMessage[]): number {
+  return Math.ceil(messages.reduce((sum, message) => sum + message.content.length, 0) / 4);
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,106 @@
+import type { Sleep } from '../agent-loop/engine-clock.ts';
+import { createClockSleep, createSystemClock } from '../agent-loop/engine-clock.ts';
+import type { ToolDefinition } from './tool-registry.ts';
+import { ToolError, ToolStoppedError } from './tool-registry.ts';
+
+/** Options of {@link createDemoTools}. */
+export interface DemoToolsOptions {
+  /** Waits between work steps; inject a virtual one in tests. */
+  sleep?: Sleep;
+  /** Simulated latency of one work step in ms (default 400). */
+  stepMs?: number;
+}
+
+/**
+ * Creates the demo tools that show the range of governance: `orders.lookup` (read-only,
+ * `allow`), `drafts.delete` (changes something, `ask`) and `report.generate` (long, `allow`,
+ * reports progress, honours its signal and confirms a stop with `ToolStoppedError`).
+ */
+export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[] {
+  const sleep = options.sleep ?? createClockSleep(createSystemClock());
+  const stepMs = options.stepMs ?? 400;
+  const deleted = new Set<string>();
+  return [
+    {
+      name: 'orders.lookup',
+      title: 'Look up an order',
+      description: 'Looks up an order by its id and returns its status, items and delivery estimate. Read-only.',
+      parameters: {
+        type: 'object',
+        properties: { orderId: { type: 'string', minLength: 1, maxLength: 40, description: 'The order id, e.g. A-1001' } },
+        required: ['orderId'],
+        additionalProperties: false,
+      },
+      policy: 'allow',
+      run: async (args, { signal }) => {
+        await sleep(stepMs, signal);
+        return describeOrder(String(args['orderId']));
+      },
+    },
+    {
+      name: 'drafts.delete',
+      title: 'Delete a draft',
+      description: 'Permanently deletes one of the user\'s email drafts by id. Needs the user\'s approval.',
+      parameters: {
+        type: 'object',
+        properties: { draftId: { type: 'string', minLength: 1, maxLength: 40, description: 'The draft id, e.g. draft-42' } },
+        required: ['draftId'],
+        additionalProperties: false,
+      },
+      policy: 'ask',
+      run: async (args, { signal }) => {
+        const draftId = String(args['draftId']);
+        await sleep(stepMs, signal);
+        if (deleted.has(draftId)) throw new ToolError(`Draft ${draftId} was already deleted.`);
+        deleted.add(draftId);
+        return { draftId, deleted: true };
+      },
+    },
+    {
+      name: 'report.generate',
+      title: 'Generate a report',
+      description: 'Writes a short report on a topic, section by section, reporting progress as it goes.',
+      parameters: {
+        type: 'object',
+        properties: {
+          topic: { type: 'string', minLength: 1, maxLength: 200 },
+          sections: { type: 'integer', minimum: 1, maximum: 10 },
+        },
+        required: ['topic'],
+        additionalProperties: false,
+      },
+      policy: 'allow',
+      run: async (args, { signal, progress }) => {
+        const topic = String(args['topic']);
+        const sections = typeof args['sections'] === 'number' ? args['sections'] : 4;
+        const lines = [`# Report: ${topic}`];
+        for (let index = 1; index <= sections; index += 1) {
+          try {
+            await sleep(stepMs, signal);
+          } catch {
+            throw new ToolStoppedError(`Stopped after ${index - 1} of ${sections} sections.`);
+          }
+          lines.push(`## Section ${index}`, `Findings ${index} on ${topic}.`);
+          progress(`Wrote section ${index} of ${sections}`, index / sections);
+        }
+        return lines.join('\n');
+      },
+    },
+  ];
+}
+
+function describeOrder(orderId: string): Record<string, unknown> {
+  const seed = [...orderId].reduce((sum, char) => sum + char.charCodeAt(0), 0);
+  const statuses = ['processing', 'shipped', 'delivered'];
+  return {
+    orderId,
+    status: statuses[seed % statuses.length],
+    items: [
+      { sku: `SKU-${(seed % 90) + 10}`, name: 'Ergonomic keyboard', quantity: 1 },
+      { sku: `SKU-${(seed % 70) + 20}`, name: 'USB-C cable', quantity: 2 },
+    ],
+    totalEur: 89 + (seed % 40),
+    carrier: 'DHL',
+    estimatedDelivery: `2026-12-${String((seed % 20) + 1).padStart(2, '0')}`,
+  };
+}

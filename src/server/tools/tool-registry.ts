@@ -1,0 +1,67 @@
+import type { ToolSpec } from '../models/model-adapter.ts';
+
+/** How a tool may run: at once, after the user approves, or never. */
+export type ToolPolicy = 'allow' | 'ask' | 'deny';
+
+/** What a running tool gets besides its arguments. */
+export interface ToolRunContext {
+  /** Aborted on cancel or deadline. A tool that stops because of it throws `ToolStoppedError`. */
+  signal: AbortSignal;
+  /** Reports progress; `fraction` is 0..1. The loop coalesces these (≤ 1 event per second). */
+  progress(message?: string, fraction?: number): void;
+}
+
+/** A server tool the model may call. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** A short human title for the tool card. */
+  title?: string;
+  /** JSON Schema of the arguments (the subset `validateJsonSchema` checks). */
+  parameters: Record<string, unknown>;
+  policy: ToolPolicy;
+  /** Runs the tool. Strings go to the model as they are, anything else as JSON. */
+  run(args: Record<string, unknown>, context: ToolRunContext): Promise<unknown>;
+}
+
+/**
+ * Thrown by a tool to fail with a message that is safe to show the user and the model. Any other
+ * thrown error is reported as a generic failure (its text stays on the server).
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** Thrown by a tool to confirm that it stopped after its signal aborted, so nothing was left half done. */
+export class ToolStoppedError extends Error {
+  constructor(message = 'The tool stopped before finishing.') {
+    super(message);
+    this.name = 'ToolStoppedError';
+  }
+}
+
+/** A lookup of tools by name. */
+export interface ToolRegistry {
+  get(name: string): ToolDefinition | undefined;
+  list(): readonly ToolDefinition[];
+  /** The specs the model gets, in registration order. */
+  specs(): ToolSpec[];
+}
+
+/** Creates a registry over `tools`. Throws when two tools share a name. */
+export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    if (byName.has(tool.name)) throw new Error(`Duplicate tool name: ${tool.name}`);
+    byName.set(tool.name, tool);
+  }
+  const list = [...byName.values()];
+  return {
+    get: (name) => byName.get(name),
+    list: () => list,
+    specs: () => list.map(({ name, description, parameters }) => ({ name, description, parameters })),
+  };
+}
