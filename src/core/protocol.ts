@@ -135,6 +135,8 @@ export interface EventDataMap {
     decision?: ApprovalDecision;
     editedArgsDigest?: string;
     resolvedBy: 'user' | 'policy' | 'timeout' | 'cancel';
+    /** The user's answer to an `input_required` interrupt (`POST …/interrupts/{id}` `{response}`). */
+    response?: unknown;
   };
   MESSAGE_DISCARDED: { messageId: string; reason: 'attempt_retry' | 'superseded' };
   NOTICE: { level: 'info' | 'warning'; code: string; message: string };

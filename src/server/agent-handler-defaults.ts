@@ -1,0 +1,40 @@
+import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
+
+/** Published limits when the product sets none (PROTOCOL §3.16). */
+export const DEFAULT_LIMITS: Limits = {
+  maxInputChars: 32_000,
+  maxInputsPerRun: 20,
+  maxEventBytes: 65_536,
+  maxRequestBytes: 262_144,
+  runMaxDurationSec: 1_800,
+  interruptDefaultTtlSec: 900,
+  eventRetentionSec: 86_400,
+  idempotencyKeyTtlSec: 86_400,
+  maxRounds: 8,
+};
+
+/** Stream settings when the product sets none (§3.15). */
+export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
+  heartbeatSec: 15,
+  clientIdleTimeoutSec: 45,
+  maxStreamDurationSec: 300,
+  retryMs: 3_000,
+};
+
+/** Capabilities of this server; the JSON long-poll fallback and session rename come later. */
+export const DEFAULT_CAPABILITIES: Capabilities = {
+  reasoning: { visible: true },
+  approvals: { supported: true, approveWithEdits: false },
+  inputs: { duringRun: true, contentTypes: ['text'] },
+  cancel: true,
+  sessions: { list: true, rename: false },
+  stream: { poll: false, createAndStream: false },
+};
+
+/** The offline scripted model, the default when the product lists none. */
+export const DEFAULT_MODELS: ModelInfo[] = [
+  { modelId: 'scripted', label: 'Scripted (offline)', default: true, available: true, reasoningOptions: ['low', 'medium', 'high'] },
+];
+
+/** The agent a handler serves when the product names none. */
+export const DEFAULT_AGENT = { agentId: 'agt_demo', versionId: 'agv_demo_1', name: 'Assistant' } as const;

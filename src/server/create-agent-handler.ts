@@ -1,0 +1,199 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
+import { DEFAULT_AGENT, DEFAULT_CAPABILITIES, DEFAULT_LIMITS, DEFAULT_MODELS, DEFAULT_STREAM_SETTINGS } from './agent-handler-defaults.ts';
+import { ProblemError } from './http/problem-error.ts';
+import { readJsonBody } from './http/read-json-body.ts';
+import { sendProblem } from './http/respond.ts';
+import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
+import { createIdentityFor } from './identity-for.ts';
+import { createUlidIds } from './ids/create-ulid-ids.ts';
+import { addInputRoute } from './routes/add-input-route.ts';
+import { bootstrapRoute } from './routes/bootstrap-route.ts';
+import { createRunRoute } from './routes/create-run-route.ts';
+import { resolveInterruptRoute } from './routes/resolve-interrupt-route.ts';
+import type { AgentInfo, HandlerContext, Route } from './routes/route-context.ts';
+import { cancelRunRoute, getRunRoute, runEventsRoute } from './routes/run-routes.ts';
+import { getSessionRoute, listSessionsRoute, sessionMessagesRoute } from './routes/session-routes.ts';
+import type { EventLog } from './runs/event-log.ts';
+import { createMemoryEventLog } from './runs/event-log.ts';
+import type { RunEngine, Subject } from './runs/run-handle.ts';
+import type { RunStore } from './runs/run-store.ts';
+import { createRunStore } from './runs/run-store.ts';
+
+/** Options of {@link createAgentHandler}: the product's callbacks and the server's settings. */
+export interface AgentHandlerOptions {
+  /** Resolves the product's user from its own cookie/session; `null` → `401 UNAUTHENTICATED`. */
+  authenticate: (req: IncomingMessage) => Subject | null | Promise<Subject | null>;
+  /** Whether the user may use the agent at all; `false` → `403 FORBIDDEN`. */
+  canUseAgent?: (subject: Subject) => boolean | Promise<boolean>;
+  /** Drives runs (the agent loop); the handler calls `engine.start(handle)` once per run. */
+  engine: RunEngine;
+  /** Where the protocol is mounted; it lives at `{basePath}/v1/*`. Default `/api/agent`. */
+  basePath?: string;
+  agent?: AgentInfo;
+  models?: ModelInfo[];
+  capabilities?: Capabilities;
+  limits?: Partial<Limits>;
+  stream?: Partial<StreamSettings>;
+  clock?: { now(): number };
+  /** Mints ids: `ids('run')` → `run_…`. Default: ULIDs. */
+  ids?: (prefix: string) => string;
+  /** The run event log. Default: in memory. */
+  eventLog?: EventLog;
+  idempotency?: { lockTtlMs?: number };
+  /** The identity binding of a subject (≤ 64 chars). Default: a keyed hash with a per-handler secret. */
+  identityFor?: (subject: Subject) => string;
+  /** How long a cancelled run may take to finish before it is force-closed. Default 30 000 ms. */
+  cancelGraceMs?: number;
+  /** Base of each problem's `type` URI; the kebab-case code is appended. */
+  problemTypeBase?: string;
+  /** Where unexpected errors go (never to the browser). Default `console.error`. */
+  onError?: (error: unknown, context: Record<string, unknown>) => void;
+}
+
+/** A Node `(req, res, next?)` handler serving the protocol, plus its store and a `close`. */
+export type AgentHandler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => void) & {
+  /** Ends every open event stream and stops timers; runs are left to their engines. */
+  close(): Promise<void>;
+  /** The sessions and runs this handler serves (for tests and operators). */
+  store: RunStore;
+  /** The event log this handler writes. */
+  eventLog: EventLog;
+};
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+const ROUTES: readonly Route[] = [
+  bootstrapRoute, createRunRoute, getRunRoute, runEventsRoute, cancelRunRoute, addInputRoute,
+  resolveInterruptRoute, listSessionsRoute, getSessionRoute, sessionMessagesRoute,
+];
+
+/**
+ * Creates the framework-free protocol v1 handler (PROTOCOL §3): mount it in `http.createServer`,
+ * Express or Fastify. Outside `{basePath}` it calls `next()` (or answers `404`). Every answer
+ * carries `X-Request-Id`; every failure is `application/problem+json` with a code, never a stack.
+ */
+export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
+  const clock = options.clock ?? { now: () => Date.now() };
+  const ids = options.ids ?? createUlidIds(clock);
+  const basePath = (options.basePath ?? '/api/agent').replace(/\/+$/, '');
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const eventLog = options.eventLog ?? createMemoryEventLog();
+  const identityFor = options.identityFor ?? createIdentityFor();
+  const typeBase = options.problemTypeBase ?? 'urn:agent-chat:problem:';
+  const onError = options.onError ?? ((error: unknown, context: Record<string, unknown>) => console.error('[agent-chat]', context, error));
+  const store = createRunStore({
+    eventLog, engine: options.engine, clock, ids,
+    cancelGraceMs: options.cancelGraceMs ?? 30_000,
+    eventRetentionMs: limits.eventRetentionSec * 1000,
+    onEngineError: (error, context) => onError(error, { ...context, where: 'engine' }),
+  });
+  const context: HandlerContext = {
+    store, eventLog,
+    idempotency: createIdempotencyStore({ clock, ttlMs: limits.idempotencyKeyTtlSec * 1000, ...options.idempotency }),
+    agent: options.agent ?? DEFAULT_AGENT,
+    models: options.models ?? DEFAULT_MODELS,
+    capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
+    limits,
+    stream: { ...DEFAULT_STREAM_SETTINGS, ...options.stream },
+    clock, ids, apiBase: `${basePath}/v1`, streams: new Set(),
+  };
+  const sweeper = setInterval(() => void store.sweep(), Math.min(60_000, limits.eventRetentionSec * 1000));
+  sweeper.unref?.();
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, requestId: string, path: string, url: URL): Promise<void> => {
+    const { route, params } = matchRoute(req.method ?? 'GET', path);
+    const protocol = req.headers['agent-protocol'];
+    if (protocol !== undefined && !/^\s*1(\.\d+)?\s*$/.test(String(protocol))) {
+      throw new ProblemError({ code: 'PROTOCOL_VERSION_UNSUPPORTED', detail: 'This server speaks protocol 1.', details: { supported: ['1'] } });
+    }
+    const subject = await options.authenticate(req);
+    if (subject === null) throw new ProblemError({ code: 'UNAUTHENTICATED', detail: 'Sign in to use the agent.' });
+    if (options.canUseAgent !== undefined && !(await options.canUseAgent(subject))) {
+      throw new ProblemError({ code: 'FORBIDDEN', detail: 'You may not use this agent.' });
+    }
+    const identityId = identityFor(subject);
+    const claimed = req.headers['x-agent-identity'];
+    if (route !== bootstrapRoute) {
+      if (claimed !== undefined && claimed !== identityId) {
+        throw new ProblemError({ code: 'IDENTITY_CHANGED', detail: 'The signed-in user changed; bootstrap again.' });
+      }
+      if (claimed === undefined && route.method === 'POST') {
+        throw new ProblemError({ code: 'VALIDATION_FAILED', status: 400, detail: 'X-Agent-Identity required (from bootstrap).', details: { header: 'X-Agent-Identity' } });
+      }
+    }
+    let body: unknown = {};
+    if (route.method === 'POST') {
+      const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+      const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+      if (hasBody && type !== 'application/json') {
+        throw new ProblemError({ code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the body as application/json.' });
+      }
+      body = await readJsonBody(req, limits.maxRequestBytes);
+    }
+    await route.handle({ req, res, url, params, requestId, subject, identityId, body }, context);
+  };
+
+  const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const inBase = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
+    if (!inBase && next !== undefined) {
+      next();
+      return;
+    }
+    const header = req.headers['x-request-id'];
+    const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : ids('req');
+    const path = inBase ? url.pathname.slice(basePath.length) : '';
+    serve(req, res, requestId, path.startsWith('/v1/') ? path.slice(3) : '', url).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const problem = error instanceof ProblemError ? error : new ProblemError({ code: 'INTERNAL', detail: `Quote reference ${requestId} when reporting this.` });
+      if (!(error instanceof ProblemError)) onError(error, { requestId, method: req.method, path: url.pathname });
+      const headers = { 'X-Request-Id': requestId, ...(problem.status === 413 ? { Connection: 'close' } : {}) };
+      sendProblem(res, { error: new ProblemError({ ...problem.init, status: problem.status, headers: { ...problem.init.headers, ...headers } }), requestId, typeBase });
+    });
+  }) as AgentHandler;
+  handler.store = store;
+  handler.eventLog = eventLog;
+  handler.close = async () => {
+    clearInterval(sweeper);
+    store.close();
+    const streams = [...context.streams];
+    for (const stream of streams) stream.close();
+    await Promise.all(streams.map((stream) => stream.done));
+  };
+  return handler;
+}
+
+function matchRoute(method: string, path: string): { route: Route; params: Record<string, string> } {
+  const segments = path.split('/').filter((segment) => segment !== '');
+  let allowed: string[] = [];
+  for (const route of ROUTES) {
+    const params = matchTemplate(route.template, segments);
+    if (params === null) continue;
+    if (route.method === method) return { route, params };
+    allowed = [...allowed, route.method];
+  }
+  if (allowed.length > 0) {
+    throw new ProblemError({ code: 'METHOD_NOT_ALLOWED', detail: `Use ${allowed.join(' or ')}.`, headers: { Allow: allowed.join(', ') } });
+  }
+  throw new ProblemError({ code: 'NOT_FOUND', detail: 'No such endpoint.' });
+}
+
+function matchTemplate(template: string, segments: readonly string[]): Record<string, string> | null {
+  const parts = template.split('/').filter((part) => part !== '');
+  if (parts.length !== segments.length || segments.length === 0) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i += 1) {
+    const part = parts[i] as string;
+    const segment = segments[i] as string;
+    if (part.startsWith('{')) {
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(segment)) return null;
+      params[part.slice(1, -1)] = segment;
+    } else if (part !== segment) {
+      return null;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,89 @@
+import type { ServerResponse } from 'node:http';
+import type { ProblemDetails } from '../../core/protocol.ts';
+import type { ProblemError } from './problem-error.ts';
+
+const TITLES: Record<string, string> = {
+  PROTOCOL_VERSION_UNSUPPORTED: 'Unsupported protocol version',
+  UNAUTHENTICATED: 'Not signed in',
+  IDENTITY_CHANGED: 'The signed-in user changed',
+  FORBIDDEN: 'Not allowed to use this agent',
+  NOT_FOUND: 'Not found',
+  METHOD_NOT_ALLOWED: 'Method not allowed',
+  VALIDATION_FAILED: 'The request is not valid',
+  PAYLOAD_TOO_LARGE: 'The request body is too large',
+  UNSUPPORTED_MEDIA_TYPE: 'The request body must be application/json',
+  RATE_LIMITED: 'Too many requests',
+  AGENT_UNAVAILABLE: 'The agent is unavailable',
+  INTERNAL: 'Something went wrong on the server',
+  IDEMPOTENCY_KEY_REQUIRED: 'An Idempotency-Key header is required',
+  IDEMPOTENCY_KEY_INVALID: 'The Idempotency-Key is not valid',
+  IDEMPOTENCY_KEY_REUSED: 'Idempotency key already used with a different request',
+  IDEMPOTENCY_KEY_IN_USE: 'A request with this idempotency key is still in progress',
+  RUN_ALREADY_ACTIVE: 'The session already has an active run',
+  RUN_NOT_ACTIVE: 'The run has ended',
+  RUN_NOT_ACCEPTING_INPUT: 'The run is waiting for an answer and accepts no input',
+  AGENT_VERSION_MISMATCH: 'The agent version does not match the session',
+  MODEL_UNAVAILABLE: 'The model is not available',
+  UNSUPPORTED_CONTENT: 'This kind of content is not supported',
+  INPUT_LIMIT: 'Too many inputs for this run',
+  CURSOR_INVALID: 'The cursor is not valid',
+  CURSOR_EXPIRED: 'The cursor is no longer available',
+  INTERRUPT_NOT_FOUND: 'No such interrupt',
+  INTERRUPT_ALREADY_RESOLVED: 'The interrupt was already resolved',
+  INTERRUPT_EXPIRED: 'The interrupt has expired',
+  ARGS_DIGEST_MISMATCH: 'The arguments changed since they were shown',
+  EDITED_ARGS_INVALID: 'The edited arguments are not valid',
+};
+
+const RETRYABLE = new Set(['IDEMPOTENCY_KEY_IN_USE', 'RATE_LIMITED', 'INTERNAL', 'AGENT_UNAVAILABLE']);
+
+/** Writes a JSON body with `Cache-Control: no-store` (every JSON answer of the protocol). */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** Builds the RFC 9457 body of a problem; `type` is `<typeBase><kebab-code>`. */
+export function buildProblem(error: ProblemError, requestId: string, typeBase: string): ProblemDetails {
+  const { code, detail, runId, details, extra, retryAfterMs } = error.init;
+  return {
+    type: `${typeBase}${code.toLowerCase().replaceAll('_', '-')}`,
+    title: TITLES[code] ?? code,
+    status: error.status,
+    code,
+    ...(detail === undefined ? {} : { detail }),
+    requestId,
+    retryable: RETRYABLE.has(code),
+    retryAfterMs: retryAfterMs ?? null,
+    runId: runId ?? null,
+    details: details ?? {},
+    ...extra,
+  };
+}
+
+/** Answers with `application/problem+json`; adds `Retry-After` (seconds) when the problem has one. */
+export function sendProblem(res: ServerResponse, options: { error: ProblemError; requestId: string; typeBase: string }): void {
+  const { error, requestId, typeBase } = options;
+  const body = buildProblem(error, requestId, typeBase);
+  const text = JSON.stringify(body);
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/problem+json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': String(Buffer.byteLength(text)),
+    ...error.init.headers,
+  };
+  if (error.init.retryAfterMs !== undefined) headers['Retry-After'] = String(Math.ceil(error.init.retryAfterMs / 1000));
+  res.writeHead(error.status, headers);
+  res.end(text);
+}

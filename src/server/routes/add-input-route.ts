@@ -1,0 +1,52 @@
+import type { AddInputResponse } from '../../core/protocol.ts';
+import { isTerminalRunStatus } from '../../core/protocol.ts';
+import { fail } from '../http/problem-error.ts';
+import type { Route } from './route-context.ts';
+import { requireObject, requireOwnedRun, respondIdempotently } from './route-context.ts';
+import { validateClientId, validateContent } from './validate-content.ts';
+
+/**
+ * `POST /runs/{runId}/inputs` (§3.13) under `Idempotency-Key`, looked up before the state
+ * checks: `409 RUN_NOT_ACTIVE` once the run ended (or is cancelling), `409
+ * RUN_NOT_ACCEPTING_INPUT` while it awaits an answer, `429 INPUT_LIMIT` past `maxInputsPerRun`.
+ * On acceptance the user echo (`TEXT_MESSAGE_START{role:'user', inputId}`, `_CONTENT`, `_END`) is
+ * appended in one write step; `202 {inputId, messageId, eventSeq}` carries the echo's last seq.
+ */
+export const addInputRoute: Route = {
+  method: 'POST',
+  template: '/runs/{runId}/inputs',
+  handle: (request, context) => {
+    const entry = requireOwnedRun(request, context);
+    return respondIdempotently(request, context, {
+      routeTemplate: '/runs/{runId}/inputs',
+      execute: async () => {
+        const body = requireObject(request.body, 'body');
+        const { text } = validateContent(body.content, context.limits.maxInputChars);
+        const clientMessageId = validateClientId(body.clientMessageId, 'clientMessageId');
+        const inputId = context.ids('inp');
+        const messageId = context.ids('msg');
+        const runId = entry.record.runId;
+        const appended = await entry.record.transact((s) => {
+          if (isTerminalRunStatus(s.status) || s.status === 'cancelling') {
+            return fail({ code: 'RUN_NOT_ACTIVE', detail: 'The run has ended; send this as a new message.', runId, details: { status: s.status } });
+          }
+          if (s.status === 'awaiting_input') {
+            return fail({ code: 'RUN_NOT_ACCEPTING_INPUT', detail: 'Answer the open request first.', runId });
+          }
+          if (s.inputs.length >= context.limits.maxInputsPerRun) {
+            return fail({ code: 'INPUT_LIMIT', detail: `A run accepts at most ${context.limits.maxInputsPerRun} inputs.`, runId, details: { maxInputsPerRun: context.limits.maxInputsPerRun } });
+          }
+          return [
+            { type: 'TEXT_MESSAGE_START', data: { messageId, role: 'user', inputId, ...(clientMessageId === undefined ? {} : { clientMessageId }) } },
+            { type: 'TEXT_MESSAGE_CONTENT', data: { messageId, delta: text } },
+            { type: 'TEXT_MESSAGE_END', data: { messageId, finishReason: 'stop' } },
+          ];
+        });
+        const last = appended[appended.length - 1];
+        if (last === undefined) return fail({ code: 'RUN_NOT_ACTIVE', detail: 'The run has ended; send this as a new message.', runId });
+        const response: AddInputResponse = { inputId, messageId, eventSeq: last.seq };
+        return { status: 202, body: response, headers: {} };
+      },
+    });
+  },
+};

@@ -1,0 +1,26 @@
+import type { BootstrapResponse } from '../../core/protocol.ts';
+import { PROTOCOL_VERSION } from '../../core/protocol.ts';
+import { sendJson } from '../http/respond.ts';
+import type { Route } from './route-context.ts';
+
+/** `GET /bootstrap` (§3.4.1): versions, the caller's identity binding, agent, models, limits. */
+export const bootstrapRoute: Route = {
+  method: 'GET',
+  template: '/bootstrap',
+  handle: async (request, context) => {
+    const { agent } = context;
+    const body: BootstrapResponse = {
+      protocol: { version: PROTOCOL_VERSION, supported: ['1'] },
+      identity: {
+        identityId: request.identityId,
+        ...(request.subject.displayName === undefined ? {} : { displayName: request.subject.displayName }),
+      },
+      agent: { agentId: agent.agentId, versionId: agent.versionId, name: agent.name, status: agent.status ?? 'active' },
+      models: context.models,
+      capabilities: context.capabilities,
+      limits: context.limits,
+      stream: context.stream,
+    };
+    sendJson(request.res, 200, body, { 'X-Request-Id': request.requestId });
+  },
+};

@@ -1,0 +1,86 @@
+import type { ApprovalDecision, EventDataMap, ResolveInterruptResponse, SnapshotInterrupt } from '../../core/protocol.ts';
+import { isTerminalRunStatus } from '../../core/protocol.ts';
+import { fail } from '../http/problem-error.ts';
+import { sendJson } from '../http/respond.ts';
+import type { HandlerContext, Route } from './route-context.ts';
+import { requireObject, requireOwnedRun } from './route-context.ts';
+
+type Answer = { decision: ApprovalDecision; argsDigest: unknown; editedArgs: unknown } | { response: unknown };
+
+/**
+ * `POST /runs/{runId}/interrupts/{interruptId}` (§3.11). Decides on the interrupt's own state:
+ * `404 INTERRUPT_NOT_FOUND`; the same answer again → `200` + `Idempotent-Replayed`; another
+ * answer → `409 INTERRUPT_ALREADY_RESOLVED` with the resolution; expired → `410`; cancelled with
+ * its run → `409 RUN_NOT_ACTIVE`; a digest that is not the interrupt's → `412
+ * ARGS_DIGEST_MISMATCH`. Appends `INTERRUPT_RESOLVED{resolved, resolvedBy:'user'}` in one write
+ * step and answers `200 {interrupt, eventSeq}`; the engine waits for that event itself.
+ */
+export const resolveInterruptRoute: Route = {
+  method: 'POST',
+  template: '/runs/{runId}/interrupts/{interruptId}',
+  handle: async (request, context) => {
+    const entry = requireOwnedRun(request, context);
+    const answer = parseAnswer(request.body, context);
+    const interruptId = request.params.interruptId ?? '';
+    const runId = entry.record.runId;
+    let replayed: SnapshotInterrupt | null = null;
+    const appended = await entry.record.transact((s) => {
+      const interrupt = s.interrupts.find((i) => i.id === interruptId);
+      if (interrupt === undefined) return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this run.', runId });
+      const decision = 'decision' in answer ? answer.decision : undefined;
+      if (interrupt.state === 'resolved') {
+        if (interrupt.decision === decision) {
+          replayed = interrupt;
+          return [];
+        }
+        return fail({ code: 'INTERRUPT_ALREADY_RESOLVED', detail: 'Another answer was given first.', runId, extra: { interrupt } });
+      }
+      if (interrupt.state === 'expired') return fail({ code: 'INTERRUPT_EXPIRED', detail: 'The request expired and was denied.', runId, extra: { interrupt } });
+      if (interrupt.state === 'cancelled' || isTerminalRunStatus(s.status)) {
+        return fail({ code: 'RUN_NOT_ACTIVE', detail: 'The run ended before an answer.', runId, extra: { interrupt } });
+      }
+      if (interrupt.expiresAt !== undefined && Date.parse(interrupt.expiresAt) <= context.clock.now()) {
+        return fail({ code: 'INTERRUPT_EXPIRED', detail: 'The request expired and was denied.', runId, extra: { interrupt } });
+      }
+      const data: EventDataMap['INTERRUPT_RESOLVED'] = { interruptId, status: 'resolved', resolvedBy: 'user' };
+      if ('decision' in answer) {
+        if (interrupt.argsDigest !== undefined && answer.argsDigest !== interrupt.argsDigest) {
+          return fail({ code: 'ARGS_DIGEST_MISMATCH', detail: 'The arguments are not the ones shown; reload the request.', runId, details: { argsDigest: interrupt.argsDigest } });
+        }
+        data.decision = answer.decision;
+      } else {
+        if (interrupt.reason === 'tool_call') {
+          return fail({ code: 'VALIDATION_FAILED', detail: 'A tool approval needs {decision, argsDigest}.', runId, details: { field: 'decision' } });
+        }
+        data.response = answer.response;
+      }
+      return [{ type: 'INTERRUPT_RESOLVED', data }];
+    });
+    const headers: Record<string, string> = { 'X-Request-Id': request.requestId };
+    const snapshot = entry.record.snapshot();
+    const interrupt = snapshot.interrupts.find((i) => i.id === interruptId) as SnapshotInterrupt;
+    const eventSeq = appended[0]?.seq ?? entry.record.resolutionSeq(interruptId) ?? snapshot.lastSeq;
+    if (replayed !== null) headers['Idempotent-Replayed'] = 'true';
+    const response: ResolveInterruptResponse = { interrupt, eventSeq };
+    sendJson(request.res, 200, response, headers);
+  },
+};
+
+function parseAnswer(value: unknown, context: HandlerContext): Answer {
+  const body = requireObject(value, 'body');
+  if ('response' in body && !('decision' in body)) return { response: body.response };
+  const { decision, argsDigest, editedArgs, reason } = body;
+  if (decision !== 'allow' && decision !== 'deny') {
+    return fail({ code: 'VALIDATION_FAILED', detail: 'decision must be "allow" or "deny" (or send {response}).', details: { field: 'decision' } });
+  }
+  if (argsDigest !== undefined && typeof argsDigest !== 'string') {
+    return fail({ code: 'VALIDATION_FAILED', detail: 'argsDigest must be a string.', details: { field: 'argsDigest' } });
+  }
+  if (reason !== undefined && (typeof reason !== 'string' || reason.length > 500)) {
+    return fail({ code: 'VALIDATION_FAILED', detail: 'reason must be a string of at most 500 characters.', details: { field: 'reason' } });
+  }
+  if (editedArgs !== undefined && !context.capabilities.approvals.approveWithEdits) {
+    return fail({ code: 'EDITED_ARGS_INVALID', detail: 'This agent does not accept edited arguments.', details: { field: 'editedArgs' } });
+  }
+  return { decision, argsDigest, editedArgs };
+}

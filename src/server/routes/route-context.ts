@@ -1,0 +1,141 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  ActiveRunRef,
+  Capabilities,
+  Limits,
+  ModelInfo,
+  RunResource,
+  RunSnapshot,
+  StreamSettings,
+} from '../../core/protocol.ts';
+import { fail } from '../http/problem-error.ts';
+import { sendJson } from '../http/respond.ts';
+import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.ts';
+import { parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
+import type { EventLog } from '../runs/event-log.ts';
+import type { Subject } from '../runs/run-handle.ts';
+import type { RunEntry, RunStore, SessionRecord } from '../runs/run-store.ts';
+import type { RunEventStream } from '../sse/stream-run-events.ts';
+
+/** The agent a handler serves (published in bootstrap, pinned into sessions). */
+export interface AgentInfo {
+  agentId: string;
+  versionId: string;
+  name: string;
+  status?: 'active' | 'disabled' | 'archived';
+}
+
+/** Everything the routes share: one per handler. */
+export interface HandlerContext {
+  store: RunStore;
+  eventLog: EventLog;
+  idempotency: IdempotencyStore;
+  agent: AgentInfo;
+  models: ModelInfo[];
+  capabilities: Capabilities;
+  limits: Limits;
+  stream: StreamSettings;
+  clock: { now(): number };
+  ids: (prefix: string) => string;
+  /** `{basePath}/v1`, for `Location` and `eventsUrl`. */
+  apiBase: string;
+  /** Open SSE streams, closed by `handler.close()`. */
+  streams: Set<RunEventStream>;
+}
+
+/** One authenticated request after the cross-cutting checks. */
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  params: Record<string, string>;
+  requestId: string;
+  subject: Subject;
+  identityId: string;
+  /** The parsed JSON body of a POST (`{}` when it had none). */
+  body: unknown;
+}
+
+/** A route: what it matches and how it answers. */
+export interface Route {
+  method: 'GET' | 'POST';
+  /** Relative to `{base}/v1`, with `{name}` path parameters. */
+  template: string;
+  handle: (request: RequestContext, context: HandlerContext) => Promise<void>;
+}
+
+/** Returns the caller's run, or throws `404 NOT_FOUND` (also for another subject's run). */
+export function requireOwnedRun(request: RequestContext, context: HandlerContext): RunEntry {
+  const entry = context.store.getRun(request.params.runId ?? '');
+  if (entry === undefined || entry.subjectId !== request.subject.id) return fail({ code: 'NOT_FOUND', detail: 'No such run.' });
+  return entry;
+}
+
+/** Returns the caller's session, or throws `404 NOT_FOUND` (also for another subject's session). */
+export function requireOwnedSession(request: RequestContext, context: HandlerContext): SessionRecord {
+  const session = context.store.getSession(request.params.sessionId ?? '');
+  if (session === undefined || session.subjectId !== request.subject.id) return fail({ code: 'NOT_FOUND', detail: 'No such session.' });
+  return session;
+}
+
+/** The REST form of a snapshot: ISO timestamps. */
+export function toRunResource(snapshot: RunSnapshot): RunResource {
+  return { ...snapshot, createdAt: toIso(snapshot.createdAt), updatedAt: toIso(snapshot.updatedAt) };
+}
+
+/** The `activeRun` reference of a session, or null. */
+export function activeRunOf(session: SessionRecord, context: HandlerContext): ActiveRunRef | null {
+  const entry = session.activeRunId === null ? undefined : context.store.getRun(session.activeRunId);
+  if (entry === undefined || entry.record.isTerminal()) return null;
+  const snapshot = entry.record.snapshot();
+  return { runId: snapshot.runId, status: snapshot.status, lastSeq: snapshot.lastSeq };
+}
+
+/** Epoch ms → ISO-8601 (REST resources use ISO; envelopes use epoch ms). */
+export function toIso(ms: number | null): string {
+  return new Date(ms ?? 0).toISOString();
+}
+
+/**
+ * Runs a POST under `Idempotency-Key` (PROTOCOL §3.10): validates the key, looks it up BEFORE any
+ * business or state check (replaying a stored answer with `Idempotent-Replayed: true`), then runs
+ * `execute`. A thrown problem stores nothing (a corrected retry is accepted); a success is stored
+ * in the same synchronous step that answers it, right after `execute` committed.
+ */
+export async function respondIdempotently(
+  request: RequestContext,
+  context: HandlerContext,
+  options: { routeTemplate: string; execute: () => Promise<StoredResponse> },
+): Promise<void> {
+  const key = parseIdempotencyKey(request.req.headers['idempotency-key']);
+  const begun = context.idempotency.begin({
+    scope: request.subject.id,
+    method: 'POST',
+    routeTemplate: options.routeTemplate,
+    key,
+    body: request.body,
+    pathParams: request.params,
+  });
+  if (begun.kind === 'replay') {
+    const { status, body, headers } = begun.response;
+    sendJson(request.res, status, body, { ...headers, 'Idempotent-Replayed': 'true', 'X-Request-Id': request.requestId });
+    return;
+  }
+  let response: StoredResponse;
+  try {
+    response = await options.execute();
+  } catch (error) {
+    begun.abandon();
+    throw error;
+  }
+  begun.complete(response);
+  sendJson(request.res, response.status, response.body, { ...response.headers, 'X-Request-Id': request.requestId });
+}
+
+/** Narrows an unknown JSON body to a plain object, or throws `422 VALIDATION_FAILED`. */
+export function requireObject(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail({ code: 'VALIDATION_FAILED', detail: `${what} must be a JSON object.`, details: { field: what } });
+  }
+  return value as Record<string, unknown>;
+}

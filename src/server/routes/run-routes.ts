@@ -1,0 +1,87 @@
+import type { CancelRunResponse } from '../../core/protocol.ts';
+import { isTerminalEvent } from '../../core/protocol.ts';
+import { fail } from '../http/problem-error.ts';
+import { sendJson } from '../http/respond.ts';
+import { streamRunEvents } from '../sse/stream-run-events.ts';
+import type { Route } from './route-context.ts';
+import { requireObject, requireOwnedRun, toRunResource } from './route-context.ts';
+
+const CURSOR_PATTERN = /^(0|[1-9][0-9]{0,14})$/;
+
+/** `GET /runs/{runId}` (§3.8): the snapshot (the reducer over the log) with its `resumeCursor`. */
+export const getRunRoute: Route = {
+  method: 'GET',
+  template: '/runs/{runId}',
+  handle: async (request, context) => {
+    const entry = requireOwnedRun(request, context);
+    sendJson(request.res, 200, toRunResource(entry.record.snapshot()), { 'X-Request-Id': request.requestId });
+  },
+};
+
+/**
+ * `GET /runs/{runId}/events` (§3.5, §3.9, §3.15): `Last-Event-ID` beats `?after`; `400
+ * CURSOR_INVALID` for a malformed cursor, `410 CURSOR_EXPIRED` for one ahead of the log or
+ * trimmed, `204` at the terminal cursor, else the SSE stream.
+ */
+export const runEventsRoute: Route = {
+  method: 'GET',
+  template: '/runs/{runId}/events',
+  handle: async (request, context) => {
+    const entry = requireOwnedRun(request, context);
+    const runId = entry.record.runId;
+    const header = request.req.headers['last-event-id'];
+    const lastEventId = typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
+    const cursor = lastEventId ?? request.url.searchParams.get('after') ?? '0';
+    if (!CURSOR_PATTERN.test(cursor)) {
+      return fail({ code: 'CURSOR_INVALID', detail: 'Use a cursor the server sent (an event id or resumeCursor).', runId });
+    }
+    const afterSeq = Number(cursor);
+    const [lastSeq, firstSeq] = await Promise.all([context.eventLog.lastSeq(runId), context.eventLog.firstSeq(runId)]);
+    if (afterSeq > lastSeq || afterSeq < firstSeq - 1) {
+      return fail({ code: 'CURSOR_EXPIRED', detail: 'Reload the run snapshot and resume from its cursor.', runId, details: { lastSeq } });
+    }
+    if (afterSeq === lastSeq) {
+      const [last] = await context.eventLog.read(runId, lastSeq - 1, 1);
+      const isAtTerminal = last === undefined ? entry.record.isTerminal() : isTerminalEvent(last);
+      if (isAtTerminal) {
+        request.res.writeHead(204, { 'X-Request-Id': request.requestId, 'Cache-Control': 'no-store', 'X-Run-Last-Seq': String(lastSeq) });
+        request.res.end();
+        return;
+      }
+    }
+    const stream = streamRunEvents({
+      req: request.req,
+      res: request.res,
+      runId,
+      eventLog: context.eventLog,
+      afterSeq,
+      lastSeq,
+      settings: context.stream,
+      clock: context.clock,
+      headers: { 'X-Request-Id': request.requestId },
+    });
+    context.streams.add(stream);
+    await stream.done;
+    context.streams.delete(stream);
+  },
+};
+
+/**
+ * `POST /runs/{runId}/cancel` (§3.12): `202 {status:'cancelling', eventSeq}` while the run is
+ * live (repeatable), `200 {status}` once it has ended.
+ */
+export const cancelRunRoute: Route = {
+  method: 'POST',
+  template: '/runs/{runId}/cancel',
+  handle: async (request, context) => {
+    const entry = requireOwnedRun(request, context);
+    const body = requireObject(request.body, 'body');
+    const { reason } = body;
+    if (reason !== undefined && (typeof reason !== 'string' || reason.length > 500)) {
+      return fail({ code: 'VALIDATION_FAILED', detail: 'reason must be a string of at most 500 characters.', details: { field: 'reason' } });
+    }
+    const result = await context.store.cancelRun(entry.record.runId, reason);
+    const response: CancelRunResponse = { status: result.status, ...(result.eventSeq === undefined ? {} : { eventSeq: result.eventSeq }) };
+    sendJson(request.res, result.httpStatus, response, { 'X-Request-Id': request.requestId });
+  },
+};

@@ -1,0 +1,153 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StreamSettings } from '../../core/protocol.ts';
+import { isTerminalEvent } from '../../core/protocol.ts';
+import type { EventLog } from '../runs/event-log.ts';
+
+/** Options of {@link streamRunEvents}. */
+export interface StreamRunEventsOptions {
+  req: IncomingMessage;
+  res: ServerResponse;
+  runId: string;
+  eventLog: EventLog;
+  /** Send events with `seq > afterSeq` (already validated against the log). */
+  afterSeq: number;
+  /** `X-Run-Last-Seq`: the log's last seq at connect time. */
+  lastSeq: number;
+  settings: StreamSettings;
+  clock: { now(): number };
+  /** Response headers to add (e.g. `X-Request-Id`). */
+  headers: Record<string, string>;
+  /** Events per log read (default 500). */
+  pageSize?: number;
+  /** A consumer whose unsent buffer passes this many bytes is cut (default 4 MiB). */
+  maxBufferedBytes?: number;
+  /** A consumer that does not drain within this time is cut (default 30 s). */
+  drainTimeoutMs?: number;
+}
+
+/** A live stream: `close` ends it cleanly (drain, shutdown); `done` settles when it is over. */
+export interface RunEventStream {
+  close(): void;
+  done: Promise<void>;
+}
+
+/**
+ * Serves `GET /runs/{id}/events` after the cursor checks (PROTOCOL §3.5, §3.9, §3.15): the SSE
+ * headers, `retry:` and `: open`, every stored event after the cursor, then live events read from
+ * the LOG after each doorbell (never from the producer), `: hb <epochMs>` after `heartbeatSec` of
+ * silence, and the end of the body right after the terminal event or at `maxStreamDurationSec`.
+ * A slow consumer only lags; past the buffer limit or the drain timeout it is cut and resumes
+ * from its cursor.
+ */
+export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream {
+  const { req, res, runId, eventLog, settings, clock } = options;
+  const pageSize = options.pageSize ?? 500;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 4 * 1024 * 1024;
+  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
+  let cursor = options.afterSeq;
+  let isWoken = true;
+  let isClosed = false;
+  let wake: (() => void) | null = null;
+
+  const ring = (): void => {
+    isWoken = true;
+    wake?.();
+  };
+  const unsubscribe = eventLog.subscribe(runId, ring);
+  const finish = (): void => {
+    if (isClosed) return;
+    isClosed = true;
+    ring();
+  };
+  res.on('close', finish);
+  req.on('close', () => {
+    if (!res.writableFinished) finish();
+  });
+
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    'X-Accel-Buffering': 'no',
+    'X-Run-Last-Seq': String(options.lastSeq),
+    ...options.headers,
+  });
+  res.socket?.setNoDelay(true);
+
+  const write = async (text: string): Promise<void> => {
+    if (res.write(text)) return;
+    if (res.writableLength > maxBufferedBytes) {
+      res.destroy();
+      finish();
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        res.destroy();
+        finish();
+        resolve();
+      }, drainTimeoutMs);
+      const onDone = (): void => {
+        clearTimeout(timer);
+        res.off('drain', onDone);
+        res.off('close', onDone);
+        resolve();
+      };
+      res.on('drain', onDone);
+      res.on('close', onDone);
+    });
+  };
+
+  const run = async (): Promise<void> => {
+    const deadline = setTimeout(finish, settings.maxStreamDurationSec * 1000);
+    try {
+      await write(`retry: ${settings.retryMs}\n: open\n\n`);
+      while (!isClosed) {
+        if (!isWoken) {
+          const isRung = await waitForRing(settings.heartbeatSec * 1000);
+          if (!isRung && !isClosed) await write(`: hb ${clock.now()}\n\n`);
+          continue;
+        }
+        isWoken = false;
+        const events = await eventLog.read(runId, cursor, pageSize);
+        if (events.length === pageSize) isWoken = true;
+        let chunk = '';
+        let isTerminal = false;
+        for (const event of events) {
+          // The log lost events under us (trimmed): end, so the client resumes and gets 410.
+          if (event.seq !== cursor + 1) break;
+          chunk += `id: ${event.cursor}\ndata: ${JSON.stringify(event)}\n\n`;
+          cursor = event.seq;
+          if (isTerminalEvent(event)) {
+            isTerminal = true;
+            break;
+          }
+        }
+        if (chunk !== '' && !isClosed) await write(chunk);
+        if (isTerminal || (events.length > 0 && chunk === '')) break;
+      }
+    } finally {
+      clearTimeout(deadline);
+      unsubscribe();
+      isClosed = true;
+      if (!res.destroyed && !res.writableEnded) res.end();
+    }
+  };
+
+  const waitForRing = (ms: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve(false);
+      }, ms);
+      wake = () => {
+        clearTimeout(timer);
+        wake = null;
+        resolve(true);
+      };
+    });
+
+  const done = run().catch(() => {
+    if (!res.destroyed) res.destroy();
+  });
+  return { close: finish, done };
+}
