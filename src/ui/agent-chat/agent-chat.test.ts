@@ -1,5 +1,9 @@
+import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { FakeAgentClient } from '../test-support/fake-agent-client.ts';
 import { createMessage, mountAgentChat, nextFrame } from '../test-support/mount-agent-chat.ts';
+import { createSampleState } from '../test-support/sample-state.ts';
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -24,5 +28,202 @@ describe('<agent-chat> streaming', () => {
     expect(paragraphs[1]).toBe(second);
     expect(paragraphs[3]?.innerHTML).toBe('Fourth <strong>bold</strong>.');
     expect(root.querySelector('[part~="assistant-message"] .markdown')).toBe(body);
+  });
+});
+
+describe('<agent-chat> binding', () => {
+  it('subscribes while connected and feeds visibility and online signals to the client', async () => {
+    const { element, client } = await mountAgentChat();
+    expect(client.listenerCount).toBe(1);
+    expect(client.calls).toEqual([
+      { name: 'setVisibility', visible: true },
+      { name: 'setOnline', online: true },
+    ]);
+    window.dispatchEvent(new Event('offline'));
+    window.dispatchEvent(new Event('online'));
+    expect(client.calls.slice(2)).toEqual([
+      { name: 'setOnline', online: false },
+      { name: 'setOnline', online: true },
+    ]);
+    element.remove();
+    expect(client.listenerCount).toBe(0);
+    window.dispatchEvent(new Event('offline'));
+    expect(client.calls.length).toBe(4);
+  });
+});
+
+describe('<agent-chat> reasoning', () => {
+  it('streams open and collapses once the answer starts', async () => {
+    const { root, emit } = await mountAgentChat();
+    const reasoning = createMessage({ messageId: 'r1', role: 'reasoning', content: 'Thinking it through', status: 'streaming' });
+    await emit({ messages: [reasoning] });
+    const toggle = () => root.querySelector('[part="reasoning"] button') as HTMLButtonElement;
+    const body = () => root.querySelector('[part="reasoning"] .reasoning-body') as HTMLElement;
+    expect(toggle().getAttribute('aria-expanded')).toBe('true');
+    expect(toggle().textContent?.trim()).toBe('Thinking…');
+    expect(body().hidden).toBe(false);
+    expect(body().textContent).toBe('Thinking it through');
+    await emit({ messages: [{ ...reasoning, status: 'complete' }, createMessage({ messageId: 'a1', content: 'An', status: 'streaming' })] });
+    expect(toggle().getAttribute('aria-expanded')).toBe('false');
+    expect(toggle().textContent?.trim()).toBe('Reasoning');
+    expect(body().hidden).toBe(true);
+    toggle().click();
+    await emit({});
+    expect(toggle().getAttribute('aria-expanded')).toBe('true');
+    expect(body().hidden).toBe(false);
+  });
+
+  it('stays open when collapseReasoning is false', async () => {
+    const { root, emit } = await mountAgentChat((element) => {
+      element.collapseReasoning = false;
+    });
+    await emit({
+      messages: [
+        createMessage({ messageId: 'r1', role: 'reasoning', content: 'Plan' }),
+        createMessage({ messageId: 'a1', content: 'Answer' }),
+      ],
+    });
+    expect(root.querySelector('[part="reasoning"] button')?.getAttribute('aria-expanded')).toBe('true');
+  });
+});
+
+describe('<agent-chat> errors and status', () => {
+  it('shows the message, a copyable reference and Retry, which calls retry() and emits agent-chat-error once', async () => {
+    const { element, client, root, emit } = await mountAgentChat();
+    const errors: unknown[] = [];
+    element.addEventListener('agent-chat-error', (event) => errors.push((event as CustomEvent).detail));
+    const error = { code: 'UPSTREAM_UNAVAILABLE', message: 'The agent is unavailable.', reference: 'req_42', retryable: true, source: 'run' as const };
+    await emit({ error });
+    await emit({ connection: 'idle' });
+    const box = root.querySelector('[part="error"]') as HTMLElement;
+    expect(box.getAttribute('role')).toBe('alert');
+    expect(box.querySelector('.error-message')?.textContent).toBe('The agent is unavailable.');
+    expect(box.querySelector('code.reference')?.textContent).toBe('req_42');
+    expect(errors).toEqual([error]);
+    (root.querySelector('[part="retry-button"]') as HTMLButtonElement).click();
+    expect(client.calls.at(-1)).toEqual({ name: 'retry' });
+    await emit({ error: { ...error, retryable: false } });
+    expect(root.querySelector('[part="retry-button"]')).toBe(null);
+  });
+
+  it('says "Reconnecting…" calmly in a polite status line', async () => {
+    const { root, emit } = await mountAgentChat();
+    const status = root.querySelector('[part="status"]') as HTMLElement;
+    expect(status.getAttribute('role')).toBe('status');
+    expect(status.textContent).toBe('');
+    await emit({ connection: 'reconnecting' });
+    expect(status.textContent).toBe('Reconnecting…');
+    expect(root.querySelector('[role="alert"]')).toBe(null);
+    await emit({ connection: 'streaming' });
+    expect(status.textContent).toBe('');
+  });
+});
+
+describe('<agent-chat> accessibility of the transcript', () => {
+  it('is a log and announces each finished answer once, not its deltas', async () => {
+    const { root, emit } = await mountAgentChat();
+    const transcript = root.querySelector('[part="transcript"]') as HTMLElement;
+    expect(transcript.getAttribute('role')).toBe('log');
+    expect(transcript.getAttribute('aria-live')).toBe('off');
+    const live = root.querySelector('.visually-hidden[aria-live="polite"]') as HTMLElement;
+    await emit({ messages: [createMessage({ messageId: 'a1', content: 'Hello **wor', status: 'streaming' })] });
+    expect(live.textContent).toBe('');
+    await emit({ messages: [createMessage({ messageId: 'a1', content: 'Hello **world**.' })] });
+    expect(live.textContent).toBe('Hello world.');
+    await emit({ messages: [createMessage({ messageId: 'a1', content: 'Hello **world**.' }), createMessage({ messageId: 'u2', role: 'user', content: 'Thanks' })] });
+    expect(live.textContent).toBe('Hello world.');
+    await emit({
+      messages: [
+        createMessage({ messageId: 'a1', content: 'Hello **world**.' }),
+        createMessage({ messageId: 'a2', content: 'You are welcome.' }),
+      ],
+    });
+    expect(live.textContent).toBe('You are welcome.');
+  });
+
+  it('does not announce answers that were already finished when it first saw the client', async () => {
+    const client = new FakeAgentClient();
+    client.emit({ messages: [createMessage({ messageId: 'a0', content: 'Old answer' })] });
+    const { root } = await mountAgentChat(undefined, client);
+    expect(root.querySelector('.visually-hidden[aria-live="polite"]')?.textContent).toBe('');
+    expect(root.querySelector('[part~="assistant-message"]')?.textContent).toContain('Old answer');
+  });
+});
+
+describe('<agent-chat> scrolling', () => {
+  it('follows the stream, stops when the person scrolls up and offers "Jump to latest"', async () => {
+    const { element, root, emit } = await mountAgentChat();
+    element.style.setProperty('--agent-chat-height', '300px');
+    const paragraphs = (count: number) => Array.from({ length: count }, (_, index) => `Paragraph ${index}.`).join('\n\n');
+    await emit({ messages: [createMessage({ messageId: 'a1', content: paragraphs(30), status: 'streaming' })] });
+    await nextFrame();
+    const transcript = root.querySelector('[part="transcript"]') as HTMLElement;
+    const distance = () => transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
+    expect(transcript.scrollHeight).toBeGreaterThan(transcript.clientHeight);
+    expect(distance()).toBeLessThanOrEqual(1);
+    expect(root.querySelector('[part="jump-button"]')).toBe(null);
+
+    transcript.scrollTop = 0;
+    await new Promise((resolve) => transcript.addEventListener('scroll', resolve, { once: true }));
+    await emit({ messages: [createMessage({ messageId: 'a1', content: paragraphs(40), status: 'streaming' })] });
+    await nextFrame();
+    expect(transcript.scrollTop).toBe(0);
+    const jump = root.querySelector('[part="jump-button"]') as HTMLButtonElement;
+    expect(jump.textContent?.trim()).toBe('↓ Jump to latest');
+
+    jump.click();
+    await emit({ messages: [createMessage({ messageId: 'a1', content: paragraphs(50), status: 'streaming' })] });
+    await nextFrame();
+    expect(distance()).toBeLessThanOrEqual(1);
+    expect(root.querySelector('[part="jump-button"]')).toBe(null);
+  });
+});
+
+describe('<agent-chat> i18n', () => {
+  it('speaks Simplified Chinese for zh-CN and takes string overrides', async () => {
+    const { root, emit } = await mountAgentChat((element) => {
+      element.locale = 'zh-CN';
+      element.strings = { send: '发出' };
+    });
+    await emit({ connection: 'reconnecting', messages: [createMessage({ messageId: 'u1', role: 'user', content: 'مرحبا' })] });
+    expect(root.querySelector('[part="send-button"]')?.textContent?.trim()).toBe('发出');
+    expect(root.querySelector('textarea')?.getAttribute('aria-label')).toBe('消息');
+    expect(root.querySelector('[part="status"]')?.textContent).toBe('正在重新连接…');
+    expect(root.querySelector('[part="transcript"]')?.getAttribute('aria-label')).toBe('对话');
+    expect(root.querySelector('[part~="user-message"] .message-body')?.getAttribute('dir')).toBe('auto');
+  });
+});
+
+describe('<agent-chat> look', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    it(`has zero axe violations in the ${theme} theme`, async () => {
+      const { element, emit } = await mountAgentChat((chat) => {
+        chat.theme = theme;
+        chat.getReferences = () => [{ title: 'Docs', url: 'https://example.com/docs' }];
+      });
+      await emit({
+        ...createSampleState(),
+        error: { code: 'TIMEOUT', message: 'The request timed out.', reference: 'req_7', retryable: true, source: 'request' },
+      });
+      const results = await axe.run(element, { resultTypes: ['violations'] });
+      expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+      await page.screenshot({ element, path: `../../../test-results/screenshots/agent-chat-${theme}.png` });
+    });
+  }
+
+  it('ignores the host page root font size and host CSS', async () => {
+    const style = document.createElement('style');
+    style.textContent = 'html { font-size: 40px; } agent-chat p, button { color: red; font-size: 3rem; }';
+    document.head.append(style);
+    try {
+      const { root, emit } = await mountAgentChat();
+      await emit({ messages: [createMessage({ messageId: 'a1', content: 'Plain' })] });
+      const paragraph = root.querySelector('.markdown p') as HTMLElement;
+      expect(getComputedStyle(paragraph).fontSize).toBe('14px');
+      expect(getComputedStyle(root.querySelector('[part="send-button"]') as HTMLElement).fontSize).toBe('13px');
+      expect(root.querySelectorAll('[style]').length).toBe(0);
+    } finally {
+      style.remove();
+    }
   });
 });

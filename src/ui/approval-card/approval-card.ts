@@ -65,9 +65,14 @@ interface ArgumentEntry {
 function toArgumentEntries(args: unknown): ArgumentEntry[] {
   if (args === undefined || args === '') return [];
   if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
-    return Object.entries(args).map(([key, value]) => ({ key: JSON.stringify(key), value: formatJsonText(value) }));
+    return Object.entries(args).map(([key, value]) => ({ key: JSON.stringify(key), value: toJson(value) }));
   }
-  return [{ key: null, value: formatJsonText(args) }];
+  return [{ key: null, value: typeof args === 'string' ? formatJsonText(args) : toJson(args) }];
+}
+
+/** Exact JSON of one value: strings keep their quotes, so `"true"` never reads as `true`. */
+function toJson(value: unknown): string {
+  return JSON.stringify(value, null, 2) ?? String(value);
 }
 
 function renderEntry(entry: ArgumentEntry, strings: AgentChatStrings): TemplateResult {

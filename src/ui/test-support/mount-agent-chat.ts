@@ -13,8 +13,10 @@ export interface MountedAgentChat {
 }
 
 /** Mounts `<agent-chat>` in English light theme (unless `configure` changes it) bound to a fresh fake client. */
-export async function mountAgentChat(configure?: (element: AgentChatElement) => void): Promise<MountedAgentChat> {
-  const client = new FakeAgentClient();
+export async function mountAgentChat(
+  configure?: (element: AgentChatElement) => void,
+  client = new FakeAgentClient(),
+): Promise<MountedAgentChat> {
   const element = document.createElement('agent-chat');
   element.locale = 'en';
   element.theme = 'light';
