@@ -1,0 +1,70 @@
+/**
+ * `npm run build`: the ESM library with type declarations, the self-contained IIFE
+ * `dist/agent-chat.js`, and `dist/manifest.json` (size, gzip size, SRI integrity of every shipped
+ * file). Prints the size table and exits non-zero when the IIFE passes its gzip budget.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildEsm, type EsmEntry } from './build/build-esm.ts';
+import { buildIife } from './build/build-iife.ts';
+import { createManifest } from './build/create-manifest.ts';
+import { formatKb, formatSizeTable } from './build/format-size-table.ts';
+
+/** The IIFE's gzip budget in bytes (1 KB = 1000 bytes). */
+export const IIFE_GZIP_BUDGET_BYTES = 55_000;
+
+const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const distDir = join(rootDir, 'dist');
+const IIFE_FILE = 'agent-chat.js';
+const ESM_ENTRIES: EsmEntry[] = [
+  { name: 'index', source: 'src/index.ts' },
+  { name: 'define', source: 'src/define.ts' },
+  { name: 'core', source: 'src/core/index.ts' },
+  { name: 'server', source: 'src/server/index.ts' },
+];
+
+await main();
+
+async function main(): Promise<void> {
+  const missing = ESM_ENTRIES.filter((entry) => !existsSync(join(rootDir, entry.source)));
+  if (missing.length > 0) {
+    fail(`build: missing entry files: ${missing.map((entry) => entry.source).join(', ')}`);
+  }
+  await rm(distDir, { recursive: true, force: true });
+  await mkdir(distDir, { recursive: true });
+  await buildEsm({ rootDir, outDir: join(distDir, 'esm'), entries: ESM_ENTRIES });
+  await buildIife({ rootDir, outDir: distDir, entry: 'embed/index.ts', fileName: IIFE_FILE });
+  execFileSync(process.execPath, [join(rootDir, 'node_modules/typescript/bin/tsc'), '-p', join(rootDir, 'tsconfig.build.json')], {
+    cwd: rootDir,
+    stdio: 'inherit',
+  });
+
+  const packageJson = JSON.parse(await readFile(join(rootDir, 'package.json'), 'utf8')) as { name: string; version: string };
+  const files = new Map<string, Uint8Array>();
+  for (const path of await listFiles(distDir)) files.set(path, await readFile(join(distDir, path)));
+  const manifest = createManifest({ name: packageJson.name, version: packageJson.version, files });
+  await writeFile(join(distDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  console.log(formatSizeTable(manifest));
+
+  const iife = manifest.files[IIFE_FILE];
+  if (!iife) fail(`build: ${IIFE_FILE} was not produced`);
+  const verdict = `${IIFE_FILE}: ${formatKb(iife.gzipBytes)} gzip, budget ${formatKb(IIFE_GZIP_BUDGET_BYTES)}`;
+  if (iife.gzipBytes > IIFE_GZIP_BUDGET_BYTES) fail(`build: size check FAILED — ${verdict}`);
+  console.log(`size check passed — ${verdict}`);
+}
+
+/** Every file under `dir`, as `/`-separated paths relative to it. */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'));
+}
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}

@@ -1,0 +1,61 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { dropLazyDefine, minifyCssTemplates } from './iife-plugins.ts';
+
+/** Options of {@link buildIife}. */
+export interface BuildIifeOptions {
+  rootDir: string;
+  outDir: string;
+  /** The embed entry, relative to `rootDir`. */
+  entry: string;
+  /** The single output file name, e.g. `agent-chat.js`. */
+  fileName: string;
+}
+
+/** Code the strict-CSP promise forbids in the shipped file, with the reason shown on failure. */
+const FORBIDDEN = [
+  { pattern: /\beval\s*\(/, reason: 'eval() (blocked by script-src without unsafe-eval)' },
+  { pattern: /\bnew\s+Function\s*\(/, reason: 'new Function() (blocked by script-src without unsafe-eval)' },
+  { pattern: /\bimport\s*\(/, reason: 'a dynamic import() (the IIFE must not load lazy chunks)' },
+] as const;
+
+/**
+ * Builds the embed as one self-contained, minified IIFE and checks that it is really one file
+ * with no eval, no `new Function`, no lazy chunk and no CSS file beside it. Throws with the reason.
+ */
+export async function buildIife(options: BuildIifeOptions): Promise<void> {
+  const before = new Set(await readdir(options.outDir).catch(() => []));
+  await build({
+    configFile: false,
+    root: options.rootDir,
+    logLevel: 'warn',
+    publicDir: false,
+    plugins: [dropLazyDefine(), minifyCssTemplates()],
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: options.outDir,
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      cssCodeSplit: false,
+      copyPublicDir: false,
+      lib: {
+        entry: options.entry,
+        formats: ['iife'],
+        name: 'AgentChatBundle',
+        fileName: () => options.fileName,
+      },
+      rolldownOptions: { output: { codeSplitting: false } },
+    },
+  });
+  const added = (await readdir(options.outDir)).filter((name) => !before.has(name) && name !== options.fileName);
+  if (added.length > 0) {
+    throw new Error(`The IIFE build must emit only ${options.fileName}, but it also wrote: ${added.join(', ')}`);
+  }
+  const code = await readFile(join(options.outDir, options.fileName), 'utf8');
+  for (const rule of FORBIDDEN) {
+    if (rule.pattern.test(code)) throw new Error(`${options.fileName} contains ${rule.reason}.`);
+  }
+}

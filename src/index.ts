@@ -1,0 +1,22 @@
+/**
+ * The widget's ESM entry: `mount`, the element class and the public types. Importing it defines
+ * nothing; `mount` defines `<agent-chat>` on first use, or import `agent-chat/define` yourself.
+ */
+export { mount } from './mount.ts';
+export type { MountedAgentChat } from './mount.ts';
+export type { MountOptions, MountStrings } from './mount-options.ts';
+export { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
+export type { AgentChatTheme } from './ui/agent-chat/agent-chat.ts';
+export type { AgentChatStrings } from './ui/i18n/en.ts';
+export type { MessageReference, ToolCardRenderer } from './ui/message-list/message-list.ts';
+export type { Launcher, LauncherStrings } from './ui/launcher/create-launcher.ts';
+export type {
+  AgentClient,
+  AgentClientHandle,
+  ClientError,
+  ClientState,
+  ConnectionStatus,
+  ContextRef,
+  SnapshotMessage,
+  SnapshotToolCall,
+} from './core/index.ts';
