@@ -1,0 +1,40 @@
+// The demo host page: mounts an inline widget and a launcher from the script-tag build, and wires
+// the scenario and theme buttons. `window.agentChatDemo` exposes both mounts for the e2e tests.
+const { AgentChat } = window;
+const inline = AgentChat.mount('#inline-chat', { endpoint: '/api/agent', persist: true });
+const launcher = AgentChat.mount('#launcher', { endpoint: '/api/agent', mode: 'launcher' });
+window.agentChatDemo = { inline, launcher };
+document.getElementById('demo-status').textContent = `agent-chat ${AgentChat.version}`;
+
+for (const button of document.querySelectorAll('[data-scenario]')) {
+  button.addEventListener('click', () => typeIntoComposer(inline.element, button.dataset.scenario));
+}
+for (const button of document.querySelectorAll('[data-theme]')) {
+  button.addEventListener('click', () => {
+    const theme = button.dataset.theme;
+    inline.element.theme = theme;
+    launcher.element.theme = theme;
+    const isDark = theme === 'dark' || (theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
+    document.documentElement.classList.toggle('dark', isDark);
+  });
+}
+
+/** Puts `text` into the widget's composer and focuses it, as if the user had typed it. */
+function typeIntoComposer(element, text) {
+  const textarea = element.shadowRoot?.querySelector('textarea') ?? findTextarea(element.shadowRoot);
+  if (!textarea) return;
+  textarea.value = text;
+  textarea.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  textarea.focus();
+}
+
+function findTextarea(root) {
+  if (!root) return null;
+  for (const node of root.querySelectorAll('*')) {
+    if (node.shadowRoot) {
+      const found = node.shadowRoot.querySelector('textarea') ?? findTextarea(node.shadowRoot);
+      if (found) return found;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,120 @@
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { ESM_IMPORT_MAP, importMapHashSource, VENDOR_PACKAGES } from './esm-import-map.ts';
+
+/** Options of {@link createDemoStaticHandler}. */
+export interface DemoStaticOptions {
+  /** Repository root (holds `demo/`, `dist/` and `node_modules/`). */
+  rootDir: string;
+}
+
+/** Serves one request if it is a demo page or asset; resolves false to let the caller answer it. */
+export type DemoStaticHandler = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
+
+/** The Trusted Types policy names the widget creates: its Markdown sanitizer, Lit, and DOMPurify. */
+export const TRUSTED_TYPES_POLICIES = 'agent-chat lit-html dompurify';
+
+/** The policy `/strict.html` is served with (issue 6), listing the widget's Trusted Types policies. */
+export const STRICT_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'none'",
+  "require-trusted-types-for 'script'",
+  `trusted-types ${TRUSTED_TYPES_POLICIES}`,
+].join('; ');
+
+const PAGES: Record<string, { file: string; csp?: () => string }> = {
+  '/': { file: 'index.html' },
+  '/index.html': { file: 'index.html' },
+  '/strict.html': { file: 'strict.html', csp: () => STRICT_CSP },
+  '/esm.html': {
+    file: 'esm.html',
+    csp: () => `default-src 'self'; script-src 'self' ${importMapHashSource()}; style-src 'self'; img-src 'none'`,
+  },
+};
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+/**
+ * Creates the demo's static handler: the pages (`/`, `/strict.html`, `/esm.html`, with the IIFE's
+ * integrity filled in from `dist/manifest.json` at request time), `/demo/*` page scripts and CSS,
+ * the build (`/agent-chat.js`, `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
+ * `/vendor/<lit|marked|dompurify…>/*` from `node_modules`. Never serves outside those folders.
+ */
+export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticHandler {
+  const demoDir = join(options.rootDir, 'demo');
+  const distDir = join(options.rootDir, 'dist');
+  const modulesDir = join(options.rootDir, 'node_modules');
+  return async (request, response) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    const path = new URL(request.url ?? '/', 'http://demo.invalid').pathname;
+    const page = PAGES[path];
+    if (page) {
+      const html = await renderPage({ demoDir, distDir, file: page.file });
+      const headers: Record<string, string> = { 'Content-Type': TYPES['.html'] as string, 'Cache-Control': 'no-store' };
+      if (page.csp) headers['Content-Security-Policy'] = page.csp();
+      send(request, response, 200, headers, html);
+      return true;
+    }
+    if (path === '/agent-chat.js' || path === '/manifest.json') return serveFile(request, response, distDir, path.slice(1));
+    if (path.startsWith('/esm/')) return serveFile(request, response, join(distDir, 'esm'), path.slice('/esm/'.length));
+    if (path.startsWith('/demo/') && ['.js', '.css'].includes(extname(path))) {
+      return serveFile(request, response, demoDir, path.slice('/demo/'.length));
+    }
+    if (path.startsWith('/vendor/')) {
+      const rest = path.slice('/vendor/'.length);
+      const vendor = VENDOR_PACKAGES.find((name) => rest.startsWith(`${name}/`));
+      if (vendor && ['.js', '.mjs'].includes(extname(rest))) return serveFile(request, response, modulesDir, rest);
+    }
+    return false;
+  };
+}
+
+async function renderPage(options: { demoDir: string; distDir: string; file: string }): Promise<string> {
+  const html = await readFile(join(options.demoDir, options.file), 'utf8');
+  let integrity = '';
+  try {
+    const manifest = JSON.parse(await readFile(join(options.distDir, 'manifest.json'), 'utf8')) as {
+      files: Record<string, { integrity: string }>;
+    };
+    integrity = manifest.files['agent-chat.js']?.integrity ?? '';
+  } catch {
+    // No build yet: the page still loads and its script tag fails visibly (run `npm run build`).
+  }
+  return html.replaceAll('{{AGENT_CHAT_INTEGRITY}}', integrity).replaceAll('{{ESM_IMPORT_MAP}}', ESM_IMPORT_MAP);
+}
+
+async function serveFile(request: IncomingMessage, response: ServerResponse, baseDir: string, relativePath: string): Promise<boolean> {
+  let target: string;
+  try {
+    target = normalize(join(baseDir, decodeURIComponent(relativePath)));
+  } catch {
+    return false;
+  }
+  if (!target.startsWith(baseDir + sep)) return false;
+  let body: Buffer;
+  try {
+    body = await readFile(target);
+  } catch {
+    return false;
+  }
+  const type = TYPES[extname(target)] ?? 'application/octet-stream';
+  // `Access-Control-Allow-Origin` lets another origin load the bundle with `crossorigin` + SRI.
+  send(request, response, 200, { 'Content-Type': type, 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*' }, body);
+  return true;
+}
+
+function send(request: IncomingMessage, response: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  response.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)), 'X-Content-Type-Options': 'nosniff' });
+  response.end(request.method === 'HEAD' ? undefined : body);
+}

@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureBuild } from './ensure-build.ts';
+
+/** Environment variable that carries the demo server's origin to the test workers. */
+export const E2E_URL_VARIABLE = 'AGENT_CHAT_E2E_URL';
+
+const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Playwright global setup: builds when `dist/` is stale, then starts the real demo server
+ * (`scripts/start.ts`, as `npm start` does) on a free loopback port, reads the URL it prints and
+ * hands it to the workers. Returns the teardown that stops the server.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  ensureBuild(rootDir);
+  // The scripted offline model: a developer's real-model settings must not leak into the tests.
+  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: '0' };
+  for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'AGENT_MODEL']) delete env[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', join(rootDir, 'scripts/start.ts')], {
+    cwd: rootDir,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.env[E2E_URL_VARIABLE] = await readServerUrl(child);
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+  };
+}
+
+function readServerUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`demo server printed no URL within 30 s:\n${output}`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`demo server exited (${code}) before listening:\n${output}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match && match[1] !== '0') {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${match[1]}`);
+      }
+    });
+  });
+}
