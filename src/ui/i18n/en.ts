@@ -20,6 +20,7 @@ export interface AgentChatStrings {
   toolResult: string;
   toolProgress: string;
   toolTruncated: string;
+  toolTruncatedByServer: string;
   toolStatusStreamingArgs: string;
   toolStatusPending: string;
   toolStatusAwaitingApproval: string;
@@ -77,6 +78,7 @@ export const EN_STRINGS: AgentChatStrings = {
   toolResult: 'Result',
   toolProgress: 'Progress',
   toolTruncated: 'Truncated: only the first {count} characters are shown.',
+  toolTruncatedByServer: 'Truncated: the tool returned more than is shown.',
   toolStatusStreamingArgs: 'Preparing',
   toolStatusPending: 'Pending',
   toolStatusAwaitingApproval: 'Waiting for approval',

@@ -22,6 +22,7 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   toolResult: '结果',
   toolProgress: '进度',
   toolTruncated: '已截断：仅显示前 {count} 个字符。',
+  toolTruncatedByServer: '已截断：工具返回的内容多于此处显示的部分。',
   toolStatusStreamingArgs: '准备中',
   toolStatusPending: '等待中',
   toolStatusAwaitingApproval: '等待批准',

@@ -62,9 +62,11 @@ export function renderToolCard({ toolCall, strings }: ToolCardOptions): Template
       ? html`<details class="tool-section" open>
           <summary>${strings.toolResult}</summary>
           <pre class="tool-text" tabindex="0">${renderVisibleText(shown.text)}</pre>
-          ${shown.isTruncated || result.truncated
+          ${shown.isTruncated
             ? html`<p class="truncation-note">${formatString(strings.toolTruncated, { count: shown.text.length })}</p>`
-            : nothing}
+            : result.truncated
+              ? html`<p class="truncation-note">${strings.toolTruncatedByServer}</p>`
+              : nothing}
         </details>`
       : nothing}
   </article>`;

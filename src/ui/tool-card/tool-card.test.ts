@@ -1,0 +1,73 @@
+import { render } from 'lit';
+import { describe, expect, it } from 'vitest';
+import type { SnapshotToolCall, ToolCallStatus } from '../../core/index.ts';
+import { EN_STRINGS } from '../i18n/en.ts';
+import { renderToolCard, TOOL_RESULT_MAX_CHARS } from './tool-card.ts';
+
+function renderCard(patch: Partial<SnapshotToolCall>): HTMLElement {
+  const container = document.createElement('div');
+  const toolCall: SnapshotToolCall = { toolCallId: 't1', name: 'search_docs', status: 'running', ...patch };
+  render(renderToolCard({ toolCall, strings: EN_STRINGS }), container);
+  return container.querySelector('[part="tool-card"]') as HTMLElement;
+}
+
+describe('renderToolCard', () => {
+  const statuses: Array<[ToolCallStatus, string]> = [
+    ['streaming_args', 'Preparing'],
+    ['pending', 'Pending'],
+    ['awaiting_approval', 'Waiting for approval'],
+    ['running', 'Running'],
+    ['completed', 'Completed'],
+    ['failed', 'Failed'],
+    ['denied', 'Denied'],
+    ['cancelled', 'Cancelled'],
+    ['unknown', 'Unknown outcome'],
+  ];
+  for (const [status, label] of statuses) {
+    it(`labels the ${status} status "${label}"`, () => {
+      const card = renderCard({ status });
+      expect(card.dataset.status).toBe(status);
+      expect(card.querySelector('.tool-status')?.textContent).toBe(label);
+    });
+  }
+
+  it('shows the title, the name, arguments as pretty JSON and the progress fraction', () => {
+    const card = renderCard({ title: 'Search the docs', args: { query: 'sse' }, progress: { fraction: 0.42, message: 'Page 2' } });
+    expect(card.querySelector('.tool-title')?.textContent).toBe('Search the docs');
+    expect(card.querySelector('.tool-name')?.textContent).toBe('search_docs');
+    expect(card.querySelector('details pre')?.textContent).toBe('{\n  "query": "sse"\n}');
+    const progress = card.querySelector('progress') as HTMLProgressElement;
+    expect([progress.value, progress.max, progress.getAttribute('aria-label')]).toEqual([42, 100, 'Progress']);
+    expect(card.querySelector('.tool-progress')?.textContent?.replace(/\s+/g, ' ').trim()).toBe('42% Page 2');
+  });
+
+  it('shows streamed argument text before the arguments are complete', () => {
+    const card = renderCard({ status: 'streaming_args', argsText: '{"query": "ss' });
+    expect(card.querySelector('details pre')?.textContent).toBe('{"query": "ss');
+  });
+
+  it('renders results as text, never as HTML', () => {
+    const card = renderCard({ status: 'completed', result: { messageId: 'm1', content: '<img src=x onerror=alert(1)> **not bold**' } });
+    expect(card.querySelector('details[open] pre')?.textContent).toBe('<img src=x onerror=alert(1)> **not bold**');
+    expect(card.querySelector('img, strong')).toBe(null);
+    expect(card.querySelector('.truncation-note')).toBe(null);
+  });
+
+  it('caps a long result at 16,000 characters with a visible note', () => {
+    const card = renderCard({ status: 'completed', result: { messageId: 'm1', content: 'x'.repeat(20_000) } });
+    expect(card.querySelector('details[open] pre')?.textContent).toBe('x'.repeat(TOOL_RESULT_MAX_CHARS));
+    expect(card.querySelector('.truncation-note')?.textContent).toBe('Truncated: only the first 16000 characters are shown.');
+  });
+
+  it('shows the note when the server truncated the result', () => {
+    const card = renderCard({ status: 'completed', result: { messageId: 'm1', content: '{"rows":[1,2]}', truncated: true } });
+    expect(card.querySelector('details[open] pre')?.textContent).toBe('{\n  "rows": [\n    1,\n    2\n  ]\n}');
+    expect(card.querySelector('.truncation-note')?.textContent).toBe('Truncated: the tool returned more than is shown.');
+  });
+
+  it('spells out hidden characters in arguments', () => {
+    const card = renderCard({ args: { path: 'a\u202Eb' } });
+    expect(card.querySelector('details pre')?.textContent).toBe('{\n  "path": "a⟪U+202E⟫b"\n}');
+    expect(card.querySelector('details pre .escape')?.textContent).toBe('⟪U+202E⟫');
+  });
+});
