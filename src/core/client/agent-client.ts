@@ -21,6 +21,8 @@ import { createClientError, runErrorOf, toClientError } from './client-errors.ts
 import { createClientPersistence } from './client-persistence.ts';
 import type { ClientStorage, PendingCreateRecord } from './client-persistence.ts';
 import { createInitialClientModel, createClientStore } from './client-store.ts';
+import type { ClientModel } from './client-store.ts';
+import type { ClientError } from './client-state.ts';
 import { createIdempotencyKey, createRandomUuid } from './create-idempotency-key.ts';
 import { runResumeLoop } from './resume-loop.ts';
 
@@ -30,9 +32,9 @@ export interface AgentClientOptions {
   endpoint: string;
   fetch?: typeof fetch;
   clock?: TransportClock;
-  /** Id source for client message ids and idempotency keys (default a random UUIDv4). */
+  /** Id source for client message ids and idempotency keys (default `crypto.randomUUID`). */
   ids?: () => string;
-  /** Uniform [0, 1) source for backoff jitter (and the default ids). */
+  /** Uniform [0, 1) source for backoff jitter. */
   random?: () => number;
   /** Opt-in persistence (e.g. `sessionStorage`): the pending create and the active run survive a reload. */
   storage?: ClientStorage;
@@ -70,7 +72,7 @@ const KEY_TTL_MARGIN_MS = 60 * 60_000;
 export function createAgentClient(options: AgentClientOptions): AgentClientHandle {
   const clock = options.clock ?? createSystemClock();
   const random = options.random ?? Math.random;
-  const ids = options.ids ?? (() => createRandomUuid(random));
+  const ids = options.ids ?? createDefaultIds();
   const persistence = createClientPersistence(options.storage, options.storagePrefix);
   const store = createClientStore();
   const transport = createHttpTransport({
@@ -88,6 +90,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   let isVisible = options.visibility ?? true;
   let isOnline = options.online ?? true;
   let bootstrapping: Promise<BootstrapResponse> | null = null;
+  let bootstrapError: ClientError | null = null;
   let hasResumedPersisted = false;
   let isCreateUnresolved = false;
   let frozenCreate: (PendingCreateRecord & { clientMessageId: string; text: string }) | null = null;
@@ -101,7 +104,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   }
 
   /** Records a failure in state (resetting everything first on IDENTITY_CHANGED) and returns it. */
-  function fail(error: unknown, source: 'request' | 'stream', retryable?: boolean): unknown {
+  function fail(error: unknown, source: 'request' | 'stream', retryable?: boolean, change: Partial<ClientModel> = {}): unknown {
     if (isDisposed) return createClientError('CLIENT_DISPOSED', 'This chat client was disposed.');
     if (isAgentError(error) && error.code === 'ABORTED' && epoch.signal.aborted) return error;
     if (isAgentError(error) && error.code === 'IDENTITY_CHANGED') {
@@ -110,7 +113,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       void bootstrap().catch(() => undefined);
       return error;
     }
-    store.update({ error: toClientError(error, source, retryable) });
+    store.update({ ...change, error: toClientError(error, source, retryable) });
     return error;
   }
 
@@ -187,8 +190,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       (error: unknown) => {
         if (controller.signal.aborted || follower !== controller) return;
         follower = null;
-        store.update({ connection: 'error' });
-        fail(error, 'stream');
+        fail(error, 'stream', undefined, { connection: 'error' });
       },
     );
   }
@@ -362,10 +364,14 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
         const mismatch = isAgentError(error) && MISMATCH_CODES.has(error.code)
           ? createClientError('PROTOCOL_MISMATCH', 'The endpoint is not an agent-chat protocol v1 server.')
           : error;
-        store.update({ connection: 'error' });
-        throw fail(mismatch, 'request');
+        const failure = fail(mismatch, 'request', undefined, { connection: 'error' });
+        bootstrapError = store.model().error;
+        throw failure;
       }
-      store.update({ bootstrap: boot, error: null, ...(store.model().connection === 'error' ? { connection: 'idle' as const } : {}) });
+      // A new bootstrap clears only its own earlier failure, not e.g. the IDENTITY_CHANGED that caused it.
+      const isOwnError = bootstrapError !== null && store.model().error === bootstrapError;
+      bootstrapError = null;
+      store.update({ bootstrap: boot, ...(isOwnError ? { error: null, connection: 'idle' as const } : {}) });
       if (!hasResumedPersisted && options.storage !== undefined) {
         hasResumedPersisted = true;
         void resumePersisted(boot);
@@ -540,6 +546,12 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     }
     follow(followedRunId);
   }
+}
+
+/** Random UUIDv4s from the platform's CSPRNG (never from the jitter source, which tests pin). */
+function createDefaultIds(): () => string {
+  const randomUuid = globalThis.crypto?.randomUUID?.bind(globalThis.crypto);
+  return randomUuid === undefined ? () => createRandomUuid(Math.random) : () => randomUuid();
 }
 
 const MISMATCH_CODES = new Set(['NOT_FOUND', 'PROTOCOL_VERSION_UNSUPPORTED', 'INVALID_RESPONSE', 'METHOD_NOT_ALLOWED', 'HTTP_ERROR']);

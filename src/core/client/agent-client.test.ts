@@ -1,0 +1,266 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventEnvelope, RunResource } from '../protocol.ts';
+import { createAgentClient } from './agent-client.ts';
+import type { AgentClientHandle, AgentClientOptions } from './agent-client.ts';
+import type { ClientState } from './client-state.ts';
+import { createRecordingFetch } from './test-support/record-fetch.ts';
+import type { RecordingFetch } from './test-support/record-fetch.ts';
+import { startReferenceServer } from './test-support/start-reference-server.ts';
+import type { ReferenceServer } from './test-support/start-reference-server.ts';
+import { startTcpFaultProxy } from './test-support/tcp-fault-proxy.ts';
+import type { TcpFaultProxy } from './test-support/tcp-fault-proxy.ts';
+
+let server: ReferenceServer;
+let proxy: TcpFaultProxy;
+let recorder: RecordingFetch;
+const clients: AgentClientHandle[] = [];
+const extraServers: ReferenceServer[] = [];
+
+beforeEach(async () => {
+  server = await startReferenceServer();
+  proxy = await startTcpFaultProxy({ upstreamPort: server.port });
+  recorder = createRecordingFetch();
+});
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.dispose();
+  // A different-body reuse of a key never happens, in any test.
+  const bodyByKey = new Map<string, string | null>();
+  for (const request of recorder.requests) {
+    if (request.idempotencyKey === null) continue;
+    expect(bodyByKey.get(request.idempotencyKey) ?? request.body).toBe(request.body);
+    bodyByKey.set(request.idempotencyKey, request.body);
+  }
+  await proxy.close();
+  await server.close();
+  for (const extra of extraServers.splice(0)) await extra.close();
+});
+
+function newClient(options: Partial<AgentClientOptions> = {}): AgentClientHandle {
+  const client = createAgentClient({ endpoint: `http://127.0.0.1:${proxy.port}/api/agent`, fetch: recorder.fetch, random: () => 0, ...options });
+  clients.push(client);
+  return client;
+}
+
+/** Resolves with the first state that satisfies `predicate`; fails the test if none comes. */
+function waitFor(client: AgentClientHandle, predicate: (state: ClientState) => boolean, what: string): Promise<ClientState> {
+  return new Promise((resolve, reject) => {
+    if (predicate(client.getState())) {
+      resolve(client.getState());
+      return;
+    }
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`gave up waiting for ${what}; last state: ${JSON.stringify(client.getState())}`));
+    }, 10_000);
+    const unsubscribe = client.subscribe((state) => {
+      if (!predicate(state)) return;
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(state);
+    });
+  });
+}
+
+const isSettled = (state: ClientState): boolean =>
+  state.run !== null && ['completed', 'failed', 'cancelled', 'expired'].includes(state.run.status) && state.connection === 'idle';
+
+async function serverSnapshot(runId: string): Promise<RunResource> {
+  const response = await fetch(`http://127.0.0.1:${server.port}/api/agent/v1/runs/${runId}`);
+  return (await response.json()) as RunResource;
+}
+
+const isCreate = (exchange: { method: string; path: string }): boolean => exchange.method === 'POST' && exchange.path === '/api/agent/v1/runs';
+const isEvents = (exchange: { method: string; path: string }): boolean => exchange.method === 'GET' && /\/events(\?|$)/.test(exchange.path);
+
+/** Sends `text` through a fresh client, optionally with a fault armed, and checks the run end to end. */
+async function sendAndCompare(text: string, arm?: () => void, options: Partial<AgentClientOptions> = {}): Promise<{ events: number[]; state: ClientState }> {
+  const events: number[] = [];
+  const client = newClient({ ...options, onEvent: (event: EventEnvelope) => events.push(event.seq) });
+  await client.bootstrap();
+  const createsBefore = proxy.count(isCreate);
+  arm?.();
+  const { runId } = await client.send(text);
+  const state = await waitFor(client, isSettled, `run ${runId} to settle`);
+  const snapshot = await serverSnapshot(runId);
+  expect(state.messages).toEqual(snapshot.messages);
+  expect(state.toolCalls).toEqual(snapshot.toolCalls);
+  expect(state.interrupts).toEqual(snapshot.interrupts);
+  expect(state.run).toEqual({ runId, status: snapshot.status, lastSeq: snapshot.lastSeq });
+  expect(events).toEqual(Array.from({ length: snapshot.lastSeq }, (_, i) => i + 1));
+  expect(proxy.count(isCreate) - createsBefore).toBe(1);
+  return { events, state };
+}
+
+/** Byte offsets in a recorded events response where each SSE frame ends. */
+function frameEnds(response: Buffer): number[] {
+  const ends: number[] = [];
+  for (let at = response.indexOf('\n\n'); at >= 0; at = response.indexOf('\n\n', at + 2)) ends.push(at + 2);
+  return ends;
+}
+
+describe('AgentClient against the reference server', () => {
+  const echoText = '/echo Cut me anywhere and I still arrive whole.';
+
+  /** Records one clean /echo run through the proxy and returns where its SSE frames end. */
+  async function recordEchoFrameEnds(): Promise<number[]> {
+    await sendAndCompare(echoText);
+    const ends = frameEnds(proxy.exchanges.filter(isEvents).at(-1)?.response ?? Buffer.alloc(0));
+    expect(ends.length).toBeGreaterThan(12);
+    return ends;
+  }
+
+  it('ends with the server snapshot for a cut inside every frame of a recorded /echo run, applying each event once', async () => {
+    for (const end of await recordEchoFrameEnds()) {
+      await sendAndCompare(echoText, () => proxy.addFault({ match: isEvents, afterBytes: end - 3, kind: 'cut' }));
+    }
+  });
+
+  it('ends with the server snapshot for a cut on every frame boundary of a recorded /echo run', async () => {
+    for (const end of await recordEchoFrameEnds()) {
+      await sendAndCompare(echoText, () => proxy.addFault({ match: isEvents, afterBytes: end, kind: 'cut' }));
+    }
+  });
+
+  it('survives several cuts across a /long run', async () => {
+    await sendAndCompare('/long 600', () => {
+      for (const afterBytes of [400, 900, 1500, 2600]) proxy.addFault({ match: isEvents, afterBytes, kind: 'cut' });
+    });
+    expect(proxy.count(isEvents)).toBe(5);
+  });
+
+  it('trips the watchdog on a stalled stream and resumes from the cursor', async () => {
+    const before = proxy.exchanges.length;
+    const { state } = await sendAndCompare('/echo stalled but not stuck', () => proxy.addFault({ match: isEvents, afterBytes: 700, kind: 'stall' }), { idleTimeoutMs: 300 });
+    expect(state.connection).toBe('idle');
+    expect(proxy.exchanges.slice(before).filter(isEvents).length).toBe(2);
+  });
+
+  it('ends a run lost to a server restart with a clear NOT_FOUND, not a hang', async () => {
+    const client = newClient();
+    await client.send('/slow');
+    await waitFor(client, (s) => s.messages.some((m) => m.role === 'assistant' && m.content.length > 0), 'the first delta');
+    const restarted = await startReferenceServer();
+    extraServers.push(restarted);
+    proxy.setUpstream(restarted.port);
+    proxy.cutAll();
+    const state = await waitFor(client, (s) => s.connection === 'error', 'the error');
+    expect(state.error).toMatchObject({ code: 'NOT_FOUND', source: 'stream' });
+  });
+
+  it('retries a create answered 503 then 429 with Retry-After using the same key and body, making one run', async () => {
+    const client = newClient();
+    await client.bootstrap();
+    const isPost = (r: { method: string; path: string }): boolean => isCreate(r);
+    const retryLater = (status: number) => () =>
+      new Response(JSON.stringify({ code: status === 429 ? 'RATE_LIMITED' : 'AGENT_UNAVAILABLE', status, title: 'later' }), {
+        status,
+        headers: { 'content-type': 'application/problem+json', 'retry-after': '0' },
+      });
+    recorder.inject({ match: isPost, isForwarded: true, response: retryLater(503) });
+    recorder.inject({ match: isPost, isForwarded: false, response: retryLater(429) });
+    const { runId } = await client.send('/echo once only');
+    const state = await waitFor(client, isSettled, 'the run to settle');
+    const creates = recorder.requests.filter(isPost);
+    expect(creates.length).toBe(3);
+    expect(new Set(creates.map((r) => `${r.idempotencyKey} ${r.body}`)).size).toBe(1);
+    expect(server.handler.store.getSession(state.sessionId as string)?.runIds).toEqual([runId]);
+  });
+
+  it('refuses a second send while the first is unanswered', async () => {
+    const client = newClient();
+    const first = client.send('/echo first');
+    await expect(client.send('/echo second')).rejects.toMatchObject({ code: 'SEND_IN_PROGRESS' });
+    await first;
+    await waitFor(client, isSettled, 'the run to settle');
+    expect(proxy.count(isCreate)).toBe(1);
+    expect(client.getState().messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/echo first']);
+  });
+
+  it('drops everything and bootstraps again when the signed-in user changes', async () => {
+    const client = newClient();
+    await client.send('/echo as user one');
+    await waitFor(client, isSettled, 'the run to settle');
+    server.signInAs('user-2');
+    await expect(client.send('/echo as user two')).rejects.toMatchObject({ code: 'IDENTITY_CHANGED' });
+    const state = await waitFor(client, (s) => s.bootstrap?.identity.identityId === 'idn_user-2', 'the new identity');
+    expect(state).toMatchObject({ sessionId: null, messages: [], run: null, pendingSend: null, error: { code: 'IDENTITY_CHANGED' } });
+  });
+
+  it('re-sends a create whose answer was lost byte-identical after a reload, and follows the one run', async () => {
+    const storage = new Map<string, string>();
+    const adapter = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) };
+    const first = newClient({ storage: adapter, createAttempts: 1 });
+    await first.bootstrap();
+    proxy.addFault({ match: isCreate, afterBytes: 0, kind: 'cut' });
+    await expect(first.send('/echo after the reload')).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(first.getState().pendingSend).toMatchObject({ text: '/echo after the reload', status: 'failed' });
+    first.dispose();
+    const second = newClient({ storage: adapter });
+    await second.bootstrap();
+    const state = await waitFor(second, isSettled, 'the resumed run to settle');
+    const creates = recorder.requests.filter(isCreate);
+    expect(creates.length).toBe(2);
+    expect(new Set(creates.map((r) => `${r.idempotencyKey} ${r.body}`)).size).toBe(1);
+    expect(server.handler.store.getSession(state.sessionId as string)?.runIds).toEqual([state.run?.runId]);
+    expect(state.messages).toEqual((await serverSnapshot(state.run?.runId as string)).messages);
+    expect([...storage.keys()]).toEqual([]);
+  });
+
+  it('reconnects a reloaded tab to its active run without posting again', async () => {
+    const storage = new Map<string, string>();
+    const adapter = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) };
+    const first = newClient({ storage: adapter });
+    const { runId } = await first.send('/slow');
+    first.dispose();
+    const second = newClient({ storage: adapter });
+    await second.bootstrap();
+    await waitFor(second, (s) => s.run?.runId === runId && s.connection === 'streaming', 'the same run streaming');
+    await second.cancel();
+    const state = await waitFor(second, isSettled, 'the cancelled run');
+    expect(state.run?.status).toBe('cancelled');
+    expect(proxy.count(isCreate)).toBe(1);
+  });
+
+  it('approves and denies through the client with the digest from state', async () => {
+    for (const decision of ['allow', 'deny'] as const) {
+      const client = newClient();
+      await client.send('/approval');
+      const waiting = await waitFor(client, (s) => s.interrupts.some((i) => i.state === 'open'), 'an open approval');
+      const interrupt = waiting.interrupts[0];
+      const requestsBefore = recorder.requests.length;
+      await expect(client.approve('int_nope', decision)).rejects.toMatchObject({ code: 'INTERRUPT_UNKNOWN' });
+      expect(recorder.requests.length).toBe(requestsBefore);
+      const approval = client.approve(interrupt?.id as string, decision);
+      expect(client.getState().submittingInterruptIds).toEqual([interrupt?.id]);
+      await approval;
+      const state = await waitFor(client, isSettled, 'the run after the decision');
+      expect(JSON.parse(recorder.requests.at(requestsBefore)?.body as string)).toEqual({ decision, argsDigest: interrupt?.argsDigest });
+      expect(state.interrupts[0]).toMatchObject({ state: 'resolved', decision });
+      expect(state.toolCalls.find((c) => c.toolCallId === interrupt?.toolCallId)?.status).toBe(decision === 'allow' ? 'completed' : 'denied');
+      expect(state.submittingInterruptIds).toEqual([]);
+    }
+  });
+
+  it('restores a finished session from its settled history', async () => {
+    const writer = newClient();
+    await writer.send('/echo one');
+    await waitFor(writer, isSettled, 'the first run');
+    await writer.send('/echo two');
+    const written = await waitFor(writer, (s) => isSettled(s) && s.messages.length === 4, 'the second run');
+    const reader = newClient();
+    await reader.restore(written.sessionId as string);
+    const state = reader.getState();
+    expect(state.messages.map((m) => [m.messageId, m.role, m.content])).toEqual(written.messages.map((m) => [m.messageId, m.role, m.content]));
+    expect(state).toMatchObject({ sessionId: written.sessionId, connection: 'idle', run: null, error: null });
+  });
+
+  it('refuses calls after dispose and bootstrap against a server that is not protocol v1', async () => {
+    const client = newClient();
+    client.dispose();
+    await expect(client.send('/echo late')).rejects.toMatchObject({ code: 'CLIENT_DISPOSED' });
+    const stranger = newClient({ endpoint: `http://127.0.0.1:${proxy.port}/not-agent` });
+    await expect(stranger.bootstrap()).rejects.toMatchObject({ code: 'PROTOCOL_MISMATCH' });
+    expect(stranger.getState()).toMatchObject({ connection: 'error', error: { code: 'PROTOCOL_MISMATCH', source: 'request' } });
+  });
+});

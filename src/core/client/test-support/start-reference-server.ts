@@ -1,0 +1,49 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRunEngine } from '../../../server/agent-loop/create-run-engine.ts';
+import { createAgentHandler } from '../../../server/create-agent-handler.ts';
+import type { AgentHandler } from '../../../server/create-agent-handler.ts';
+import { createScriptedModel } from '../../../server/models/scripted-model.ts';
+
+/** A real reference server on a loopback port, for the client's integration tests. */
+export interface ReferenceServer {
+  readonly port: number;
+  readonly handler: AgentHandler;
+  /** Who the next requests are signed in as (the product's cookie, in effect). */
+  signInAs(userId: string): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `createAgentHandler` with the scripted model (fast deltas, one event per delta) on
+ * `127.0.0.1`, port 0. Identities are stable across instances, so a second server is the same
+ * product after a restart, only without the first one's runs.
+ */
+export async function startReferenceServer(): Promise<ReferenceServer> {
+  let userId = 'user-1';
+  const handler = createAgentHandler({
+    authenticate: () => ({ id: userId }),
+    identityFor: (subject) => `idn_${subject.id}`,
+    engine: createRunEngine({
+      model: createScriptedModel({ delayMs: 2, slowDelayMs: 20, slowDurationMs: 60_000 }),
+      limits: { deltaFlushMs: 0, deltaFlushBytes: 1 },
+      log: () => undefined,
+    }),
+    onError: () => undefined,
+  });
+  const server: Server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    handler,
+    signInAs(next) {
+      userId = next;
+    },
+    async close() {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
