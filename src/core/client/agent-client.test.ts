@@ -255,6 +255,113 @@ describe('AgentClient against the reference server', () => {
     expect(state).toMatchObject({ sessionId: written.sessionId, connection: 'idle', run: null, error: null });
   });
 
+  it('closes the stream while hidden or offline and resumes from the cursor when back', async () => {
+    const client = newClient();
+    const { runId } = await client.send('/slow');
+    await waitFor(client, (s) => (s.run?.lastSeq ?? 0) > 4, 'a few events');
+    client.setVisibility(false);
+    expect(client.getState().connection).toBe('idle');
+    const hiddenAt = client.getState().run?.lastSeq as number;
+    const streamsBefore = proxy.count(isEvents);
+    client.setOnline(false);
+    expect(client.getState().connection).toBe('offline');
+    client.setVisibility(true);
+    expect(client.getState().connection).toBe('offline');
+    expect(proxy.count(isEvents)).toBe(streamsBefore);
+    client.setOnline(true);
+    await waitFor(client, (s) => s.connection === 'streaming' && (s.run?.lastSeq ?? 0) > hiddenAt, 'the stream back');
+    const resumed = recorder.requests.filter((r) => r.path.endsWith('/events')).length;
+    expect(resumed).toBe(streamsBefore + 1);
+    await client.cancel();
+    const state = await waitFor(client, isSettled, 'the cancelled run');
+    expect(state.messages).toEqual((await serverSnapshot(runId)).messages);
+  });
+
+  it('attaches to the active run on RUN_ALREADY_ACTIVE and keeps the text that was not sent', async () => {
+    const owner = newClient();
+    const { runId } = await owner.send('/slow');
+    const other = newClient();
+    await other.restore(owner.getState().sessionId as string);
+    await expect(other.send('/echo too early')).rejects.toMatchObject({ code: 'RUN_ALREADY_ACTIVE' });
+    const state = await waitFor(other, (s) => s.connection === 'streaming', 'the attached stream');
+    expect(state.run?.runId).toBe(runId);
+    expect(state.pendingSend).toMatchObject({ text: '/echo too early', status: 'failed' });
+    expect(state.error).toMatchObject({ code: 'RUN_ALREADY_ACTIVE', source: 'request', retryable: true });
+    await owner.cancel();
+    await waitFor(other, isSettled, 'the run to end for the second client');
+  });
+
+  it('shows a failed run with its correlation id, and retry() sends the text again as a new run', async () => {
+    const client = newClient();
+    const { runId } = await client.send('/fail');
+    const failed = await waitFor(client, isSettled, 'the failed run');
+    const snapshot = await serverSnapshot(runId);
+    expect(failed.error).toEqual({
+      code: snapshot.error?.code,
+      message: snapshot.error?.message,
+      reference: snapshot.error?.correlationId,
+      retryable: snapshot.error?.retryable,
+      source: 'run',
+      runId,
+    });
+    expect(failed.run?.status).toBe('failed');
+    await client.retry();
+    const again = await waitFor(client, (s) => isSettled(s) && s.run?.runId !== runId, 'the second run');
+    const creates = recorder.requests.filter(isCreate);
+    expect(creates.length).toBe(2);
+    expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(2);
+    expect(server.handler.store.getSession(again.sessionId as string)?.runIds).toEqual([runId, again.run?.runId]);
+    expect(again.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/fail', '/fail']);
+  });
+
+  it('retries a failed send with the same key and body when its failure was not definitive', async () => {
+    const client = newClient({ createAttempts: 1 });
+    await client.bootstrap();
+    proxy.addFault({ match: isCreate, afterBytes: 0, kind: 'cut' });
+    await expect(client.send('/echo retried by hand')).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(client.getState().messages.map((m) => [m.role, m.content, m.status])).toEqual([['user', '/echo retried by hand', 'error']]);
+    await client.retry();
+    const state = await waitFor(client, isSettled, 'the run');
+    const creates = recorder.requests.filter(isCreate);
+    expect(creates.length).toBe(2);
+    expect(new Set(creates.map((r) => `${r.idempotencyKey} ${r.body}`)).size).toBe(1);
+    expect(state.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/echo retried by hand']);
+    expect(state.pendingSend).toBe(null);
+  });
+
+  it('adds input to the active run with its own idempotency key', async () => {
+    const client = newClient();
+    const { runId } = await client.send('/slow');
+    await waitFor(client, (s) => s.run?.status === 'running', 'the run running');
+    await client.addInput('and one more thing');
+    const withInput = await waitFor(client, (s) => s.messages.some((m) => m.role === 'user' && m.inputId !== undefined && m.status === 'complete'), 'the echoed input');
+    expect(withInput.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/slow', 'and one more thing']);
+    const inputRequest = recorder.requests.find((r) => r.path.endsWith('/inputs'));
+    expect(inputRequest?.idempotencyKey).toMatch(/^"[A-Za-z0-9_.:-]{16,255}"$/);
+    await client.cancel();
+    const state = await waitFor(client, isSettled, 'the cancelled run');
+    expect(state.messages).toEqual((await serverSnapshot(runId)).messages);
+    await expect(client.addInput('too late')).rejects.toMatchObject({ code: 'RUN_NOT_ACTIVE' });
+  });
+
+  it('drops a pending create older than the key TTL after a reload instead of re-sending it', async () => {
+    const storage = new Map<string, string>();
+    const adapter = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) };
+    const first = newClient({ storage: adapter, createAttempts: 1 });
+    await first.bootstrap();
+    proxy.addFault({ match: isCreate, afterBytes: 0, kind: 'cut' });
+    await expect(first.send('/echo from yesterday')).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    first.dispose();
+    const dayLater = { now: () => Date.now() + 86_400_000, setTimeout: globalThis.setTimeout, clearTimeout: (h: unknown) => globalThis.clearTimeout(h as number) };
+    const second = newClient({ storage: adapter, clock: dayLater });
+    await second.bootstrap();
+    const state = await waitFor(second, (s) => s.error !== null, 'the expired send');
+    expect(state.pendingSend).toMatchObject({ text: '/echo from yesterday', status: 'failed' });
+    expect(state.error).toMatchObject({ code: 'PENDING_SEND_EXPIRED', retryable: true });
+    expect(proxy.count(isCreate)).toBe(1);
+    expect([...storage.keys()]).toEqual([]);
+  });
+
   it('refuses calls after dispose and bootstrap against a server that is not protocol v1', async () => {
     const client = newClient();
     client.dispose();
