@@ -1,0 +1,99 @@
+import { html } from 'lit';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMessage, mountAgentChat } from '../test-support/mount-agent-chat.ts';
+import { buildTranscriptItems, hasAnswerStarted } from './build-transcript-items.ts';
+
+afterEach(() => {
+  document.body.replaceChildren();
+  vi.restoreAllMocks();
+});
+
+describe('buildTranscriptItems', () => {
+  it('puts tool calls after their message, approvals with their tool, and orphans last', () => {
+    const items = buildTranscriptItems({
+      messages: [createMessage({ messageId: 'u1', role: 'user' }), createMessage({ messageId: 'a1' }), createMessage({ messageId: 'a2' })],
+      toolCalls: [
+        { toolCallId: 't2', name: 'late', status: 'running' },
+        { toolCallId: 't1', name: 'read', status: 'completed', parentMessageId: 'a1' },
+      ],
+      interrupts: [
+        { id: 'i1', reason: 'tool_call', toolCallId: 't1', state: 'resolved', decision: 'allow' },
+        { id: 'i2', reason: 'confirmation', state: 'open' },
+      ],
+    });
+    expect(items.map((item) => item.key)).toEqual(['message:u1', 'message:a1', 'tool:t1', 'message:a2', 'tool:t2', 'interrupt:i2']);
+    expect(items[2]?.kind === 'tool' ? items[2].interrupts.map((interrupt) => interrupt.id) : []).toEqual(['i1']);
+  });
+
+  it('says the answer started once a later assistant message of the same run has text', () => {
+    const reasoning = createMessage({ messageId: 'r1', role: 'reasoning' });
+    expect(hasAnswerStarted([reasoning, createMessage({ messageId: 'a1', content: '' })], 0)).toBe(false);
+    expect(hasAnswerStarted([reasoning, createMessage({ messageId: 'a1', content: 'H' })], 0)).toBe(true);
+    expect(hasAnswerStarted([reasoning, createMessage({ messageId: 'a1', content: 'H', runId: 'run-2' })], 0)).toBe(false);
+  });
+});
+
+describe('message list', () => {
+  it('shows user text as text with its references, and the pending send until the server echoes it', async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit({ pendingSend: { clientMessageId: 'c1', text: '<b>hi</b>', status: 'sending' } });
+    expect(root.querySelector('[part~="user-message"][data-status="sending"] .message-body')?.textContent).toBe('<b>hi</b>');
+    await emit({
+      messages: [createMessage({ messageId: 'u1', role: 'user', clientMessageId: 'c1', content: '<b>hi</b>', contextRefs: [{ ref: 'doc-1', title: 'Runbook' }] })],
+    });
+    const messages = root.querySelectorAll('[part~="user-message"]');
+    expect(messages.length).toBe(1);
+    expect(messages[0]?.querySelector('.message-body')?.textContent).toBe('<b>hi</b>');
+    expect(messages[0]?.querySelector('b')).toBe(null);
+    expect(messages[0]?.querySelector('.context-ref')?.textContent).toBe('Runbook');
+  });
+
+  it('shows source cards only for http(s) URLs, opening in a new context with their host visible', async () => {
+    const { root, emit } = await mountAgentChat((element) => {
+      element.getReferences = () => [
+        { title: 'Docs', url: 'https://docs.example.com/a?b=1' },
+        { title: 'Evil', url: 'javascript:alert(1)' },
+        { title: 'Data', url: 'data:text/html,<b>x</b>' },
+        { title: 'Broken', url: 'not a url' },
+      ];
+    });
+    await emit({ messages: [createMessage({ messageId: 'a1', content: 'Answer' })] });
+    const links = Array.from(root.querySelectorAll<HTMLAnchorElement>('.references a'));
+    expect(links.map((link) => [link.getAttribute('href'), link.target, link.rel, link.textContent?.replace(/\s+/g, ' ').trim()])).toEqual([
+      ['https://docs.example.com/a?b=1', '_blank', 'noopener noreferrer', 'Docs docs.example.com'],
+    ]);
+  });
+
+  it('renders a product renderer for its tool instead of the default card', async () => {
+    const { root, emit } = await mountAgentChat((element) => {
+      element.renderers = { weather: (toolCall) => html`<div class="weather">Weather: ${toolCall.status}</div>` };
+    });
+    await emit({ toolCalls: [{ toolCallId: 't1', name: 'weather', status: 'completed' }, { toolCallId: 't2', name: 'other', status: 'running' }] });
+    expect(root.querySelector('.weather')?.textContent).toBe('Weather: completed');
+    expect(Array.from(root.querySelectorAll('[part="tool-card"] .tool-title'), (title) => title.textContent)).toEqual(['other']);
+  });
+
+  it('adds a copy button to code blocks that copies the exact source', async () => {
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue(undefined);
+    const { root, emit } = await mountAgentChat();
+    await emit({ messages: [createMessage({ messageId: 'a1', content: 'Run:\n\n```sh\necho "a\u200Bb" <x>\n```\n' })] });
+    const button = root.querySelector('pre.ac-code > button.ac-copy') as HTMLButtonElement;
+    expect(button.textContent).toBe('Copy code');
+    button.click();
+    expect(writeText.mock.calls).toEqual([['echo "a\u200Bb" <x>']]);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(button.textContent).toBe('Copied');
+  });
+
+  it('marks stopped and failed answers', async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit({
+      messages: [createMessage({ messageId: 'a1', content: 'Half', status: 'cancelled' }), createMessage({ messageId: 'a2', content: 'Part', status: 'error' })],
+    });
+    expect(Array.from(root.querySelectorAll('[part~="assistant-message"] .message-note'), (note) => note.textContent)).toEqual([
+      'Stopped',
+      'This answer did not finish.',
+    ]);
+  });
+});
