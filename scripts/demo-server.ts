@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AgentHandler } from '../src/server/create-agent-handler.ts';
+import { createAgentHandler } from '../src/server/create-agent-handler.ts';
+import type { RunEngine, Subject } from '../src/server/runs/run-handle.ts';
+
+/** The demo login cookie: a random demo user per browser, set on the first page visit. */
+export const DEMO_COOKIE = 'agent_chat_demo';
+
+/** Options of {@link createDemoServer}. */
+export interface DemoServerOptions {
+  /** Port to listen on; 0 picks a free one. */
+  port: number;
+  host: string;
+  engine: RunEngine;
+  /** Serves pages and assets; resolves false when it has nothing for the request. */
+  staticHandler?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+}
+
+/** A listening demo server. */
+export interface DemoServer {
+  /** `http://host:port` with the real port. */
+  url: string;
+  server: Server;
+  handler: AgentHandler;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the demo: the protocol handler at `/api/agent`, a demo login (an HttpOnly, SameSite=Lax
+ * cookie naming a random demo user, set on the first page visit; the handler's `authenticate`
+ * reads it), the static pages when a `staticHandler` is given, and otherwise a plain status page
+ * at `/`.
+ */
+export async function createDemoServer(options: DemoServerOptions): Promise<DemoServer> {
+  const handler = createAgentHandler({
+    engine: options.engine,
+    authenticate: (req) => readDemoUser(req),
+  });
+  const server = createServer((req, res) => {
+    handler(req, res, () => {
+      if (readDemoUser(req) === null) {
+        res.setHeader('Set-Cookie', `${DEMO_COOKIE}=demo_${randomBytes(12).toString('base64url')}; Path=/; HttpOnly; SameSite=Lax`);
+      }
+      void servePage(req, res, options.staticHandler).catch(() => {
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('Internal error');
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+  return {
+    url,
+    server,
+    handler,
+    async close() {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function readDemoUser(req: IncomingMessage): Subject | null {
+  const cookies = req.headers.cookie ?? '';
+  for (const part of cookies.split(';')) {
+    const [name, value] = part.trim().split('=');
+    if (name === DEMO_COOKIE && value !== undefined && /^demo_[A-Za-z0-9_-]{8,64}$/.test(value)) {
+      return { id: value, displayName: 'Demo user' };
+    }
+  }
+  return null;
+}
+
+async function servePage(req: IncomingMessage, res: ServerResponse, staticHandler: DemoServerOptions['staticHandler']): Promise<void> {
+  if (staticHandler !== undefined && (await staticHandler(req, res))) return;
+  const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
+  if (path !== '/' || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('Not found');
+    return;
+  }
+  res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end([
+    '<!doctype html><html lang="en"><meta charset="utf-8"><title>agent-chat</title>',
+    '<h1>agent-chat reference server</h1>',
+    '<p>The protocol is served at <a href="/api/agent/v1/bootstrap"><code>/api/agent/v1/bootstrap</code></a>.</p>',
+    '</html>',
+  ].join('\n'));
+}
