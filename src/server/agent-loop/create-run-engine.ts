@@ -54,8 +54,7 @@ async function runToTerminal(settings: EngineSettings, handle: RunHandle): Promi
   if (handle.signal.aborted) onCancel();
   else handle.signal.addEventListener('abort', onCancel, { once: true });
   const runTimer = settings.clock.setTimeout(() => {
-    const minutes = Math.round(settings.limits.runMaxDurationMs / 60_000);
-    stopController.abort(stopWithError('RUN_TIMEOUT', `The run took longer than its limit of ${minutes} minutes and was stopped.`, true));
+    stopController.abort(stopWithError('RUN_TIMEOUT', `The run took longer than its limit of ${formatDuration(settings.limits.runMaxDurationMs)} and was stopped.`, true));
   }, settings.limits.runMaxDurationMs);
   const context: RunContext = { settings, handle, writer: createRunWriter(handle), stopSignal: stopController.signal, usage: null };
   try {
@@ -94,7 +93,7 @@ async function runRounds(context: RunContext): Promise<void> {
     const deadline = createDeadline({
       clock: settings.clock,
       ms: limits.roundTimeoutMs,
-      onExpire: () => link.controller.abort(stopWithError('MODEL_TIMEOUT', `A step of the agent took longer than ${Math.round(limits.roundTimeoutMs / 1000)} s and was stopped.`, true)),
+      onExpire: () => link.controller.abort(stopWithError('MODEL_TIMEOUT', `A step of the agent took longer than ${formatDuration(limits.roundTimeoutMs)} and was stopped.`, true)),
     });
     const roundSignal = link.controller.signal;
     try {
@@ -102,7 +101,7 @@ async function runRounds(context: RunContext): Promise<void> {
       if (tokens > limits.tokenBudget) {
         throw stopWithError('TOKEN_BUDGET_EXCEEDED', `The conversation is too long for the agent (about ${tokens} tokens; the limit is ${limits.tokenBudget}).`, false);
       }
-      const turn = await callModel(context, { messages, tools: toolSpecs, ...reasoningOption(handle) }, roundSignal);
+      const turn = await callModel(context, { messages: [...messages], tools: toolSpecs, ...reasoningOption(handle) }, roundSignal);
       if (turn.toolCalls.length > 0) {
         messages.push(...(await runToolCalls(context, { turn, round, roundSignal, deadline })));
       } else {
@@ -173,4 +172,8 @@ function cancelReason(handle: RunHandle): { reason?: string } {
 
 function reasoningOption(handle: RunHandle): { reasoningEffort?: NonNullable<RunHandle['options']['reasoningEffort']> } {
   return handle.options.reasoningEffort === undefined ? {} : { reasoningEffort: handle.options.reasoningEffort };
+}
+
+function formatDuration(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} minutes`;
 }

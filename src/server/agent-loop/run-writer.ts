@@ -13,6 +13,8 @@ export interface RunWriter {
   transact(build: (snapshot: RunSnapshot) => readonly PendingEvent[]): Promise<EventEnvelope[]>;
   /** Resolves once every queued write is done; rejects with the first failed `post`. */
   drain(): Promise<void>;
+  /** Throws the first failed `post` seen so far (e.g. `RunClosedError`), if any. */
+  check(): void;
 }
 
 /** Creates the serial writer over `handle`. */
@@ -32,6 +34,9 @@ export function createRunWriter(handle: RunHandle): RunWriter {
       });
     },
     transact: (build) => enqueue(() => handle.transact(build)),
+    check: () => {
+      if (failure !== undefined) throw failure;
+    },
     drain: async () => {
       await enqueue(() => Promise.resolve());
       if (failure !== undefined) throw failure;

@@ -83,6 +83,7 @@ export async function streamModelAttempt(context: RunContext, request: ModelRequ
   try {
     for await (const chunk of settings.model.stream(request, signal)) {
       signal.throwIfAborted();
+      writer.check();
       switch (chunk.type) {
         case 'reasoning':
           if (!settings.showReasoning || chunk.delta === '') break;

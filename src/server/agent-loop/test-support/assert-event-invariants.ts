@@ -20,7 +20,9 @@ export function assertEventInvariants(events: readonly EventEnvelope[]): void {
   if (terminals[0] !== events.at(-1)) fail('the terminal event is not last');
 
   const stages = new Map<string, string[]>();
-  const record = (key: string, stage: string): void => stages.set(key, [...(stages.get(key) ?? []), stage]);
+  const record = (key: string, stage: string): void => {
+    stages.set(key, [...(stages.get(key) ?? []), stage]);
+  };
   const interruptsByTool = new Map<string, string>();
   for (const event of events as readonly AnyEventEnvelope[]) {
     switch (event.type) {

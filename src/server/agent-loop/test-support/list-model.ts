@@ -1,7 +1,7 @@
 import type { ModelAdapter, ModelChunk, ModelRequest } from '../../models/model-adapter.ts';
 
 /** A chunk to yield, or an error to throw at that point of the stream. */
-export type ListModelStep = ModelChunk | { type: 'throw'; error: unknown };
+export type ListModelStep = ModelChunk | { type: 'throw'; error: unknown } | { type: 'call'; run: () => Promise<unknown> };
 
 /**
  * A test model that plays one list of steps per call, in order (the last list repeats), and
@@ -19,7 +19,8 @@ export function createListModel(calls: ListModelStep[][]): ModelAdapter & { requ
         await Promise.resolve();
         signal.throwIfAborted();
         if (step.type === 'throw') throw step.error;
-        yield step;
+        if (step.type === 'call') await step.run();
+        else yield step;
       }
     },
   };

@@ -1,4 +1,5 @@
 import type { EventEnvelope, EventType, SnapshotMessage } from '../../../core/protocol.ts';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { createRunEngine } from '../create-run-engine.ts';
 import type { EngineLogEntry, RunEngineOptions } from '../engine-options.ts';
 import { assertEventInvariants } from './assert-event-invariants.ts';
@@ -50,4 +51,9 @@ export function foldTypes(events: readonly EventEnvelope[]): string[] {
 /** The `data` of every event of `type`, in order. */
 export function dataOf<T extends EventType>(events: readonly EventEnvelope[], type: T): EventEnvelope<T>['data'][] {
   return events.filter((event): event is EventEnvelope<T> => event.type === type).map((event) => event.data);
+}
+
+/** Lets the engine run every step it can take without time passing (all pending microtasks). */
+export async function settle(): Promise<void> {
+  await yieldToEventLoop();
 }
