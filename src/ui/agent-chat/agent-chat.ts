@@ -40,6 +40,8 @@ const FOLLOW_THRESHOLD_PX = 24;
  * product code: whatever they return is put into the widget as is, so they must not render model
  * output as HTML.
  *
+ * The element has no slots: everything it shows comes from the client's state.
+ *
  * @event agent-chat-send - Before a message is sent; `detail: { text, contextRefs }`.
  * @event agent-chat-approve - An approval was answered; `detail: { interruptId, decision }`.
  * @event agent-chat-stop - The person pressed Stop.

@@ -77,7 +77,7 @@ describe('approval card', () => {
     const values = Array.from(card.querySelectorAll('.approval-args > .approval-long > .approval-value, .approval-args > pre.approval-value'));
     const json = JSON.stringify(command);
     expect(json.length).toBeGreaterThan(APPROVAL_VALUE_PREVIEW_CHARS);
-    expect(values[0]?.textContent).toBe(`"command": ${json.slice(0, 160)} … ${json.length - 320} … ${json.slice(-160)}`);
+    expect(values[0]?.textContent).toBe(`"command": ${json.slice(0, 160)} … ${json.length - 320} more characters … ${json.slice(-160)}`);
     expect(values[0]?.textContent?.endsWith('; rm -rf /"')).toBe(true);
     expect(card.querySelector('.approval-long summary')?.textContent).toBe(`Show all ${json.length} characters`);
     expect(card.querySelector('.approval-full')?.textContent).toBe(json);

@@ -82,7 +82,7 @@ function renderEntry(entry: ArgumentEntry, strings: AgentChatStrings): TemplateR
   }
   const hidden = entry.value.length - 2 * PREVIEW_EDGE_CHARS;
   return html`<div class="approval-long">
-    <pre class="approval-value">${key}${renderVisibleText(entry.value.slice(0, PREVIEW_EDGE_CHARS))}<span class="approval-gap"> … ${hidden} … </span>${renderVisibleText(entry.value.slice(-PREVIEW_EDGE_CHARS))}</pre>
+    <pre class="approval-value">${key}${renderVisibleText(entry.value.slice(0, PREVIEW_EDGE_CHARS))}<span class="approval-gap"> ${formatString(strings.hiddenMiddle, { count: hidden })} </span>${renderVisibleText(entry.value.slice(-PREVIEW_EDGE_CHARS))}</pre>
     <details>
       <summary>${formatString(strings.showFullValue, { count: entry.value.length })}</summary>
       <pre class="approval-value approval-full" tabindex="0">${renderVisibleText(entry.value)}</pre>
