@@ -1,0 +1,137 @@
+import type { EventEnvelope, RunResource, RunSnapshot } from '../protocol.ts';
+import { isTerminalRunStatus } from '../protocol.ts';
+import { createEmptyRunSnapshot, reduceRun } from '../state/run-reducer.ts';
+import { AgentError } from '../transport/agent-error.ts';
+import type { ClientContext } from './client-context.ts';
+import { runErrorOf } from './client-errors.ts';
+import { runResumeLoop } from './resume-loop.ts';
+
+/** Follows at most one run at a time and folds its events into the store. */
+export interface RunFollower {
+  /** Makes `runId` the followed run and streams it unless it is terminal, hidden or offline. */
+  follow(runId: string): void;
+  /** Loads the run's snapshot into the store (switching session if needed), then follows it. */
+  attach(runId: string): Promise<void>;
+  /** Closes the stream (the run itself goes on on the server). */
+  stop(): void;
+  /** True while a stream loop runs. */
+  isStreaming(): boolean;
+  /** Applies the host's visibility and network state, closing or reopening the stream. */
+  setHostSignals(signals: { isVisible: boolean; isOnline: boolean }): void;
+}
+
+/**
+ * Creates the follower. Events go through the shared reducer, one snapshot per run; a resync
+ * replaces the run's snapshot wholesale. The stream's fatal errors reach `context.fail`.
+ */
+export function createRunFollower(
+  context: ClientContext,
+  settings: { idleTimeoutMs?: number; isVisible: boolean; isOnline: boolean },
+): RunFollower {
+  const { store, persistence } = context;
+  let loop: AbortController | null = null;
+  let { isVisible, isOnline } = settings;
+
+  function applyEvent(event: EventEnvelope): void {
+    const run = store.getRun(event.runId) ?? createEmptyRunSnapshot(event.runId, event.sessionId);
+    const next = reduceRun(run, event);
+    if (next === run) return;
+    context.onEvent?.(event);
+    const { optimistic } = store.model();
+    const isEchoed = optimistic !== null && next.messages.some((m) => m.clientMessageId === optimistic.clientMessageId);
+    const runError = next.error !== null && run.error === null ? runErrorOf(next) : null;
+    store.putRun(next, { ...(isEchoed ? { optimistic: null } : {}), ...(runError === null ? {} : { error: runError }) });
+    if (isTerminalRunStatus(next.status)) persistence.clearActiveRun();
+  }
+
+  function stop(): void {
+    loop?.abort(new Error('stop following'));
+    loop = null;
+  }
+
+  function follow(runId: string): void {
+    stop();
+    store.update({ followedRunId: runId });
+    const run = store.getRun(runId);
+    if (run === undefined || isTerminalRunStatus(run.status)) {
+      store.update({ connection: 'idle' });
+      return;
+    }
+    if (!isOnline || !isVisible) {
+      store.update({ connection: isOnline ? 'idle' : 'offline' });
+      return;
+    }
+    const controller = new AbortController();
+    loop = controller;
+    const stream = store.model().bootstrap?.stream;
+    runResumeLoop({
+      transport: context.transport,
+      runId,
+      start: { lastSeq: run.lastSeq, cursor: run.resumeCursor },
+      onEvent: applyEvent,
+      onSnapshot: (resource) => store.putRun(fromRunResource(resource)),
+      onPhase: (phase) => store.update({ connection: phase }),
+      idleTimeoutMs: settings.idleTimeoutMs ?? (stream?.clientIdleTimeoutSec ?? 45) * 1000,
+      clock: context.clock,
+      random: context.random,
+      backoff: context.backoff,
+      signal: controller.signal,
+    }).then(
+      () => {
+        if (loop !== controller) return;
+        loop = null;
+        persistence.clearActiveRun();
+        store.update({ connection: 'idle' });
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted || loop !== controller) return;
+        loop = null;
+        context.fail(error, 'stream', undefined, { connection: 'error' });
+      },
+    );
+  }
+
+  async function attach(runId: string): Promise<void> {
+    store.update({ connection: 'connecting' });
+    const response = await context.transport.request<RunResource>({
+      method: 'GET',
+      path: `/runs/${encodeURIComponent(runId)}`,
+      retry: { maxAttempts: 3 },
+      signal: context.signal(),
+    });
+    if (response.body === null) throw new AgentError({ code: 'INVALID_RESPONSE', message: 'The run snapshot was empty.', requestId: response.requestId });
+    const snapshot = fromRunResource(response.body);
+    if (snapshot.sessionId !== store.model().sessionId) {
+      store.update({ sessionId: snapshot.sessionId, history: [], runs: [], optimistic: null });
+    }
+    const runError = runErrorOf(snapshot);
+    store.putRun(snapshot, runError === null ? {} : { error: runError });
+    if (!isTerminalRunStatus(snapshot.status)) persistence.writeActiveRun({ sessionId: snapshot.sessionId, runId });
+    follow(runId);
+  }
+
+  return {
+    follow,
+    attach,
+    stop,
+    isStreaming: () => loop !== null,
+    setHostSignals(signals) {
+      isVisible = signals.isVisible;
+      isOnline = signals.isOnline;
+      const { followedRunId } = store.model();
+      if (followedRunId !== null) follow(followedRunId);
+      else store.update({ connection: isOnline ? 'idle' : 'offline' });
+    },
+  };
+}
+
+/** Turns the REST snapshot (ISO timestamps) into the reducer's shape (epoch ms). */
+export function fromRunResource(resource: RunResource): RunSnapshot {
+  return { ...resource, createdAt: toEpochMs(resource.createdAt), updatedAt: toEpochMs(resource.updatedAt) };
+}
+
+function toEpochMs(value: unknown): number | null {
+  if (typeof value === 'number') return value;
+  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(ms) ? null : ms;
+}

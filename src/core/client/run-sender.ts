@@ -1,0 +1,200 @@
+import type { BootstrapResponse, CreateRunRequest, CreateRunResponse } from '../protocol.ts';
+import { createEmptyRunSnapshot } from '../state/run-reducer.ts';
+import { AgentError, isAgentError } from '../transport/agent-error.ts';
+import { isRetryableError } from '../transport/http-transport.ts';
+import type { SendOptions } from './agent-client-types.ts';
+import type { ClientContext } from './client-context.ts';
+import { createClientError, toClientError } from './client-errors.ts';
+import type { PendingCreateRecord } from './client-persistence.ts';
+import { createIdempotencyKey } from './create-idempotency-key.ts';
+import type { RunFollower } from './run-follower.ts';
+
+/** Creates runs: one frozen `{key, body}` per user action, until a definitive answer. */
+export interface RunSender {
+  send(text: string, options: SendOptions): Promise<{ runId: string }>;
+  /** Re-sends a failed send: the frozen key and body if its failure was not definitive, else anew. */
+  retryFailed(): Promise<{ runId: string }>;
+  /** After a reload: re-sends a persisted pending create; false when there was none. */
+  resumePending(boot: BootstrapResponse): boolean;
+  /** True from `send` until the server's answer (or the last attempt's failure). */
+  isUnresolved(): boolean;
+  /** True while a create may still have landed: unresolved, or failed without a definitive answer. */
+  hasOpenCreate(): boolean;
+  discard(): void;
+  /** The options of the latest send (a retry of a failed run reuses them). */
+  lastOptions(): SendOptions;
+  /** Forgets everything (identity reset). */
+  reset(): void;
+}
+
+/** What the sender needs beyond the shared context. */
+export interface RunSenderSettings {
+  ids: () => string;
+  follower: RunFollower;
+  ensureBootstrap: () => Promise<BootstrapResponse>;
+  /** The agent version new runs are pinned to: the session's, else the option's, else bootstrap's. */
+  agentVersionFor: (boot: BootstrapResponse) => string;
+  createAttempts: number;
+  /** How long before the key TTL ends a persisted create stops being re-sent. */
+  keyTtlMarginMs: number;
+  isDisposed: () => boolean;
+}
+
+type FrozenCreate = PendingCreateRecord & { clientMessageId: string; text: string };
+
+/** Creates the sender (PROTOCOL §3.10 client rules). */
+export function createRunSender(context: ClientContext, settings: RunSenderSettings): RunSender {
+  const { store, persistence } = context;
+  let isCreateUnresolved = false;
+  let frozen: FrozenCreate | null = null;
+  let lastOptions: SendOptions = {};
+
+  async function submit(create: FrozenCreate): Promise<{ runId: string }> {
+    frozen = create;
+    isCreateUnresolved = true;
+    persistence.writePendingCreate({ key: create.key, body: create.body, sessionId: create.sessionId, createdAt: create.createdAt });
+    store.update({
+      pendingSend: { clientMessageId: create.clientMessageId, text: create.text, status: 'sending' },
+      optimistic: { messageId: create.clientMessageId, clientMessageId: create.clientMessageId, role: 'user', content: create.text, status: 'complete' },
+      error: null,
+      ...(settings.follower.isStreaming() ? {} : { connection: 'connecting' as const }),
+    });
+    try {
+      const response = await context.transport.request<CreateRunResponse>({
+        method: 'POST',
+        path: '/runs',
+        body: create.body,
+        idempotencyKey: create.key,
+        retry: { maxAttempts: settings.createAttempts },
+        signal: context.signal(),
+      });
+      const created = response.body;
+      if (created === null || typeof created.runId !== 'string') {
+        throw new AgentError({ code: 'INVALID_RESPONSE', message: 'The server did not return a run.', status: response.status, requestId: response.requestId });
+      }
+      // The runId is known: this action never POSTs again, whatever happens to the stream.
+      frozen = null;
+      persistence.clearPendingCreate();
+      persistence.writeActiveRun({ sessionId: created.sessionId, runId: created.runId });
+      if (created.sessionId !== store.model().sessionId) store.update({ sessionId: created.sessionId, history: [], runs: [] });
+      if (store.getRun(created.runId) === undefined) store.putRun(createEmptyRunSnapshot(created.runId, created.sessionId));
+      store.update({ pendingSend: null });
+      settings.follower.follow(created.runId);
+      return { runId: created.runId };
+    } catch (error) {
+      const isDefinitive = !isAgentError(error) || !isRetryableError(error);
+      if (isDefinitive || settings.isDisposed()) {
+        frozen = null;
+        persistence.clearPendingCreate();
+      }
+      if (settings.isDisposed()) throw createClientError('CLIENT_DISPOSED', 'This chat client was disposed.');
+      const { optimistic } = store.model();
+      store.update({
+        pendingSend: { clientMessageId: create.clientMessageId, text: create.text, status: 'failed' },
+        optimistic: optimistic === null ? null : { ...optimistic, status: 'error' },
+        ...(settings.follower.isStreaming() ? {} : { connection: 'idle' as const }),
+      });
+      const isAlreadyActive = isAgentError(error) && error.code === 'RUN_ALREADY_ACTIVE';
+      context.fail(error, 'request', isAgentError(error) && (error.retryable || isAlreadyActive));
+      const activeRunId = isAlreadyActive ? activeRunIdOf(error as AgentError) : null;
+      if (activeRunId !== null) await settings.follower.attach(activeRunId).catch(() => undefined);
+      throw error;
+    } finally {
+      isCreateUnresolved = false;
+    }
+  }
+
+  async function send(text: string, options: SendOptions): Promise<{ runId: string }> {
+    if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS', 'A message is still being sent.');
+    isCreateUnresolved = true;
+    try {
+      const boot = await settings.ensureBootstrap();
+      const clientMessageId = `cm_${settings.ids()}`;
+      const key = createIdempotencyKey(settings.ids);
+      const { sessionId } = store.model();
+      const request: CreateRunRequest = {
+        ...(sessionId === null ? {} : { sessionId }),
+        agentVersionId: settings.agentVersionFor(boot),
+        input: {
+          clientMessageId,
+          content: [{ type: 'text', text }],
+          ...(options.contextRefs === undefined ? {} : { contextRefs: options.contextRefs }),
+        },
+        ...(hasRunOptions(options) ? { options: runOptionsOf(options) } : {}),
+      };
+      lastOptions = options;
+      return await submit({ key, body: JSON.stringify(request), sessionId, createdAt: context.clock.now(), clientMessageId, text });
+    } finally {
+      isCreateUnresolved = false;
+    }
+  }
+
+  return {
+    send,
+    async retryFailed() {
+      if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS', 'A message is still being sent.');
+      if (frozen !== null) return submit(frozen);
+      const text = store.model().pendingSend?.text;
+      if (text === undefined) throw createClientError('NOTHING_TO_RETRY', 'There is no failed send to retry.');
+      return send(text, lastOptions);
+    },
+    resumePending(boot) {
+      const pending = persistence.readPendingCreate();
+      if (pending === null) return false;
+      const input = readCreateInput(pending.body);
+      const ttlMs = boot.limits.idempotencyKeyTtlSec * 1000;
+      const isExpired = context.clock.now() - pending.createdAt > ttlMs - Math.min(settings.keyTtlMarginMs, ttlMs / 10);
+      if (pending.sessionId !== null) store.update({ sessionId: pending.sessionId });
+      if (isExpired || input === null) {
+        persistence.clearPendingCreate();
+        store.update({
+          pendingSend: input === null ? null : { clientMessageId: input.clientMessageId, text: input.text, status: 'failed' },
+          error: toClientError(createClientError('PENDING_SEND_EXPIRED', 'A message from before the reload was not confirmed in time; send it again?', true), 'request'),
+        });
+        return true;
+      }
+      submit({ ...pending, ...input }).catch(() => undefined);
+      return true;
+    },
+    isUnresolved: () => isCreateUnresolved,
+    lastOptions: () => lastOptions,
+    hasOpenCreate: () => isCreateUnresolved || frozen !== null,
+    discard() {
+      if (isCreateUnresolved) return;
+      frozen = null;
+      persistence.clearPendingCreate();
+      store.update({ pendingSend: null, optimistic: null });
+    },
+    reset() {
+      frozen = null;
+      isCreateUnresolved = false;
+      lastOptions = {};
+    },
+  };
+}
+
+function activeRunIdOf(error: AgentError): string | null {
+  const id = error.details.activeRunId ?? error.runId;
+  return typeof id === 'string' ? id : null;
+}
+
+function hasRunOptions(options: SendOptions): boolean {
+  return options.modelId !== undefined || options.reasoningEffort !== undefined || options.limits !== undefined;
+}
+
+function runOptionsOf(options: SendOptions): NonNullable<CreateRunRequest['options']> {
+  return {
+    ...(options.modelId === undefined ? {} : { modelId: options.modelId }),
+    ...(options.reasoningEffort === undefined ? {} : { reasoningEffort: options.reasoningEffort }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  };
+}
+
+function readCreateInput(body: string): { clientMessageId: string; text: string } | null {
+  try {
+    const request = JSON.parse(body) as CreateRunRequest;
+    return { clientMessageId: request.input.clientMessageId ?? '', text: request.input.content.map((part) => part.text).join('') };
+  } catch {
+    return null;
+  }
+}
