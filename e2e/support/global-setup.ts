@@ -11,9 +11,12 @@ const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /**
  * Playwright global setup: builds when `dist/` is stale, then starts the real demo server
  * (`scripts/start.ts`, as `npm start` does) on a free loopback port, reads the URL it prints and
- * hands it to the workers. Returns the teardown that stops the server.
+ * hands it to the workers (unless `AGENT_CHAT_E2E_URL` already names a running one). Returns the
+ * teardown that stops the server.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  // Already pointed at a running demo server (e.g. `npm start` in another terminal): use it as is.
+  if (process.env[E2E_URL_VARIABLE]) return async () => undefined;
   ensureBuild(rootDir);
   // The scripted offline model: a developer's real-model settings must not leak into the tests.
   const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: '0' };

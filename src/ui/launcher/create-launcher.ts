@@ -31,7 +31,7 @@ export interface Launcher {
   /** The launcher's host element (carries the shadow root with the button and panel). */
   host: HTMLElement;
   isOpen(): boolean;
-  /** Shows the panel and moves focus into the widget. */
+  /** Shows the panel and moves focus to the widget's composer. */
   open(): void;
   /** Hides the panel; focus returns to the button when it was inside the panel. */
   close(): void;
@@ -77,7 +77,9 @@ export function createLauncher(options: CreateLauncherOptions): Launcher {
     isOpen: () => !panel.hidden,
     open() {
       render(true);
-      options.panelContent.focus();
+      // The widget's public `input` part is its composer; focus lands where the person types.
+      const input = options.panelContent.shadowRoot?.querySelector<HTMLElement>('[part~="input"]');
+      (input ?? options.panelContent).focus();
     },
     close() {
       const hadFocus = host.matches(':focus-within') && document.activeElement !== null;

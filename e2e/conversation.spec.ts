@@ -1,0 +1,70 @@
+import { test, expect } from './support/fixtures.ts';
+import { chat, openDemo, readState } from './support/chat.ts';
+import { expectedSlowTokens, readSlowTokens } from './support/slow-tokens.ts';
+
+test('a full conversation: reasoning and Markdown, a read-only tool, one approval allowed and one denied', async ({ page, pageErrors: _errors }) => {
+  await openDemo(page);
+  const widget = chat(page);
+
+  await widget.send('Hello there');
+  await widget.waitForIdle();
+  await expect(widget.userMessages).toHaveText(['You Hello there']);
+  await expect(widget.reasoning).toHaveCount(1);
+  await expect(widget.reasoning.first()).toContainText('Reasoning');
+  await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'complete');
+
+  await widget.send('/tool');
+  await widget.waitForIdle();
+  await expect(widget.toolCards).toHaveCount(1);
+  await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
+  await expect(widget.toolCards.first()).toContainText('orders.lookup');
+  await expect(widget.assistantMessages.last().locator('table')).toContainText('Status');
+  await expect(widget.assistantMessages.last().locator('h3')).toHaveText('Order A-1001');
+
+  await widget.send('/approval');
+  const allowCard = widget.approvalCards.last();
+  await expect(allowCard).toHaveAttribute('data-state', 'open');
+  await expect(allowCard).toContainText('"draftId": "draft-42"');
+  await allowCard.locator('[part~="allow-button"]').click();
+  await widget.waitForIdle();
+  await expect(allowCard).toHaveAttribute('data-state', 'resolved');
+  await expect(widget.assistantMessages.last()).toHaveText(/Done: draft-42 was deleted\./);
+
+  await widget.send('/approval');
+  const denyCard = widget.approvalCards.last();
+  await expect(widget.approvalCards).toHaveCount(2);
+  await expect(denyCard).toHaveAttribute('data-state', 'open');
+  await denyCard.locator('[part~="deny-button"]').click();
+  await widget.waitForIdle();
+  await expect(denyCard).toHaveAttribute('data-state', 'resolved');
+  await expect(widget.assistantMessages.last()).toHaveText(/Understood: I did not delete draft-42\./);
+  await expect(widget.toolCards.last()).toHaveAttribute('data-status', 'denied');
+
+  await expect(widget.userMessages).toHaveText(['You Hello there', 'You /tool', 'You /approval', 'You /approval']);
+  const state = await readState(page);
+  expect(state.error).toBeNull();
+  expect(state.interrupts.map((interrupt) => interrupt.state)).toEqual(['resolved', 'resolved']);
+});
+
+test('Stop cancels the run and the transcript ends cleanly', async ({ page, pageErrors: _errors }) => {
+  await openDemo(page);
+  const widget = chat(page);
+  await widget.send('/slow');
+  await expect(widget.assistantMessages.last()).toContainText('word5');
+  await widget.stopButton.click();
+  await widget.waitForIdle();
+
+  const state = await readState(page);
+  expect(state.run?.status).toBe('cancelled');
+  const answer = state.messages.filter((message) => message.role === 'assistant').at(-1);
+  expect(answer?.status).toBe('cancelled');
+  expect(state.messages.filter((message) => message.status === 'streaming')).toEqual([]);
+  await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'cancelled');
+  // The transcript shows exactly what the run produced before it was cancelled, in order.
+  const shown = await widget.assistantMessages.last().locator('.message-body').innerText();
+  expect(readSlowTokens(shown)).toEqual(expectedSlowTokens(readSlowTokens(answer?.content ?? '').length));
+
+  await widget.send('/echo still works after Stop');
+  await expect(widget.assistantMessages.last()).toHaveText(/still works after Stop/);
+  await widget.waitForIdle();
+});

@@ -1,0 +1,90 @@
+import { test, expect } from './support/fixtures.ts';
+import { chat, openDemo, type DemoWindow } from './support/chat.ts';
+
+/** Calls `AgentChat.mount(target, options)` in the page and returns the error message it threw. */
+async function mountError(page: import('@playwright/test').Page, target: unknown, options: unknown): Promise<string> {
+  return page.evaluate(
+    ([mountTarget, mountOptions]) => {
+      try {
+        window.AgentChat!.mount(mountTarget as string, mountOptions as never);
+        return 'no error';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    },
+    [target, options] as const,
+  );
+}
+
+test('mount errors say what to fix', async ({ page, pageErrors: _errors }) => {
+  await openDemo(page);
+  expect(await mountError(page, '#missing', { endpoint: '/api/agent' })).toBe(
+    'AgentChat.mount: no element matches "#missing"; check the selector, or mount after the element exists (e.g. on DOMContentLoaded).',
+  );
+  expect(await mountError(page, '#inline-chat', { endpoint: '/api/agent' })).toBe(
+    'AgentChat.mount: #inline-chat already has a chat mounted; call destroy() on the earlier mount before mounting again, or mount into another element.',
+  );
+  expect(await mountError(page, '[[', { endpoint: '/api/agent' })).toBe('AgentChat.mount: "[[" is not a valid CSS selector.');
+  expect(await mountError(page, 42, { endpoint: '/api/agent' })).toBe('AgentChat.mount: the first argument must be a CSS selector or an Element.');
+  expect(await mountError(page, 'main', undefined)).toBe(
+    'AgentChat.mount: pass an options object as the second argument, e.g. mount("#chat", { endpoint: "/api/agent" }).',
+  );
+  expect(await mountError(page, 'main', {})).toBe(
+    'AgentChat.mount: options.endpoint is required: the base URL of your agent proxy, e.g. "/api/agent".',
+  );
+  expect(await mountError(page, 'main', { endpoint: '/api/agent', endPoint: '/x' })).toBe(
+    'AgentChat.mount: unknown option "endPoint"; the options are endpoint, agentVersion, sessionId, locale, theme, strings, persist, mode, selectAttachments, getReferences, renderers.',
+  );
+  expect(await mountError(page, 'main', { endpoint: 'javascript:alert(1)' })).toBe(
+    'AgentChat.mount: options.endpoint must be an http(s) URL or a path such as "/api/agent", not "javascript:alert(1)".',
+  );
+  expect(await mountError(page, 'main', { endpoint: '/api/agent?token=secret' })).toBe(
+    'AgentChat.mount: options.endpoint must not carry a query or fragment (never put tokens in URLs); authenticate with your own cookie or session.',
+  );
+  expect(await mountError(page, 'main', { endpoint: '/api/agent', mode: 'popup' })).toBe(
+    'AgentChat.mount: options.mode must be one of "inline", "launcher", not "popup".',
+  );
+  expect(await mountError(page, 'main', { endpoint: '/api/agent', theme: 'blue' })).toBe(
+    'AgentChat.mount: options.theme must be one of "light", "dark", "auto", not "blue".',
+  );
+  expect(await mountError(page, 'main', { endpoint: '/api/agent', persist: 'yes' })).toBe('AgentChat.mount: options.persist must be true or false.');
+  expect(await mountError(page, 'main', { endpoint: '/api/agent', strings: { send: 5 } })).toBe('AgentChat.mount: options.strings.send must be a string.');
+  expect(await mountError(page, 'main', { endpoint: '/api/agent', getReferences: 'x' })).toBe('AgentChat.mount: options.getReferences must be a function.');
+  // None of the failed calls left a widget behind.
+  await expect(page.locator('main > agent-chat')).toHaveCount(0);
+});
+
+test('destroy removes the widget and frees the target for a new mount with other options', async ({ page, pageErrors: _errors }) => {
+  await openDemo(page);
+  const result = await page.evaluate(async () => {
+    const demo = (window as DemoWindow).agentChatDemo!;
+    demo.inline.destroy();
+    demo.inline.destroy();
+    const before = document.querySelectorAll('#inline-chat agent-chat').length;
+    const again = window.AgentChat!.mount('#inline-chat', { endpoint: '/api/agent', locale: 'zh-CN', strings: { send: 'Ask' }, theme: 'dark' });
+    await again.ready;
+    return { before, after: document.querySelectorAll('#inline-chat agent-chat').length, theme: again.element.getAttribute('theme') };
+  });
+  expect(result).toEqual({ before: 0, after: 1, theme: 'dark' });
+  await expect(chat(page).sendButton).toHaveText('Ask');
+  await expect(chat(page).input).toHaveAttribute('placeholder', /[\u4e00-\u9fff]/);
+});
+
+test('the launcher opens the panel, focuses the composer, and Escape closes it back onto the button', async ({ page, pageErrors: _errors }) => {
+  await openDemo(page);
+  const button = page.locator('#launcher [part="launcher-button"]');
+  const panel = page.locator('#launcher [part="launcher-panel"]');
+  await expect(button).toHaveAttribute('aria-expanded', 'false');
+  await expect(button).toHaveAttribute('aria-label', 'Open chat');
+  await expect(panel).toBeHidden();
+  await button.click();
+  await expect(panel).toBeVisible();
+  await expect(button).toHaveAttribute('aria-expanded', 'true');
+  const launcherChat = chat(page, '#launcher');
+  await expect(launcherChat.input).toBeFocused();
+  await launcherChat.send('/echo launcher works');
+  await expect(launcherChat.assistantMessages.last()).toHaveText(/launcher works/);
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await expect(button).toBeFocused();
+});

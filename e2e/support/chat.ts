@@ -1,0 +1,72 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** Locators and actions on one mounted widget, addressed through its container (CSS pierces shadow roots). */
+export interface ChatDriver {
+  root: Locator;
+  input: Locator;
+  sendButton: Locator;
+  stopButton: Locator;
+  userMessages: Locator;
+  assistantMessages: Locator;
+  reasoning: Locator;
+  toolCards: Locator;
+  approvalCards: Locator;
+  /** Types `text` into the composer and presses Enter. */
+  send(text: string): Promise<void>;
+  /** Waits until no run is active (the Stop button is gone and the composer is enabled). */
+  waitForIdle(): Promise<void>;
+}
+
+/** A driver for the widget mounted in `container` (default the demo's inline chat). */
+export function chat(page: Page, container = '#inline-chat'): ChatDriver {
+  const root = page.locator(`${container} agent-chat`);
+  const driver: ChatDriver = {
+    root,
+    input: root.locator('[part~="input"]'),
+    sendButton: root.locator('[part~="send-button"]'),
+    stopButton: root.locator('[part~="stop-button"]'),
+    userMessages: root.locator('[part~="user-message"]'),
+    assistantMessages: root.locator('[part~="assistant-message"]'),
+    reasoning: root.locator('[part~="reasoning"]'),
+    toolCards: root.locator('[part~="tool-card"]'),
+    approvalCards: root.locator('[part~="approval-card"]'),
+    async send(text) {
+      await driver.input.fill(text);
+      await driver.input.press('Enter');
+    },
+    async waitForIdle() {
+      await expect(driver.stopButton).toHaveCount(0);
+      await expect(driver.input).toBeEditable();
+    },
+  };
+  return driver;
+}
+
+/** Opens a demo page and waits until its inline widget has bootstrapped. */
+export async function openDemo(page: Page, path = '/'): Promise<void> {
+  await page.goto(path);
+  await page.waitForFunction(() => (window as DemoWindow).agentChatDemo?.inline.client.getState().bootstrap != null);
+}
+
+/** The handles the demo pages expose for tests. */
+export interface DemoWindow extends Window {
+  agentChatDemo?: {
+    inline: { element: HTMLElement; client: { getState(): DemoState }; destroy(): void };
+    launcher?: { element: HTMLElement; client: { getState(): DemoState }; destroy(): void };
+  };
+}
+
+/** The slice of the client state the tests read. */
+export interface DemoState {
+  bootstrap: { identity: { identityId: string } } | null;
+  sessionId: string | null;
+  run: { runId: string; status: string; lastSeq: number } | null;
+  messages: Array<{ messageId: string; role: string; content: string; status: string }>;
+  interrupts: Array<{ id: string; state: string; decision?: string }>;
+  error: { code: string } | null;
+}
+
+/** The inline widget's client state. */
+export function readState(page: Page): Promise<DemoState> {
+  return page.evaluate(() => (window as DemoWindow).agentChatDemo!.inline.client.getState());
+}
