@@ -1,0 +1,190 @@
+import { parseSseStream } from '../../core/sse/parse-sse-stream.ts';
+import { parseRetryAfter } from '../../core/transport/parse-retry-after.ts';
+import type { ModelAdapter, ModelChunk, ModelFinishReason, ModelMessage, ModelRequest } from './model-adapter.ts';
+import { ModelError } from './model-adapter.ts';
+
+/** Options of {@link createOpenAiCompatibleModel}. */
+export interface OpenAiCompatibleModelOptions {
+  /** The API base, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */
+  baseUrl: string;
+  /** The provider's model name. */
+  model: string;
+  apiKey?: string;
+  fetch?: typeof fetch;
+  /** Epoch ms, for HTTP-date `Retry-After` values. */
+  now?: () => number;
+  /** Which body field carries `maxOutputTokens` (default `max_tokens`). */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+}
+
+/**
+ * Creates a model over an OpenAI-compatible Chat Completions endpoint (OpenAI, DeepSeek, Ollama,
+ * vLLM, …), streaming: text deltas, `reasoning_content` deltas, streamed `tool_calls`, usage
+ * (`stream_options.include_usage`) and the finish reason. 429, 408, 5xx, network failures and a
+ * stream cut before its end are retryable `ModelError`s (Retry-After honoured); other 4xx are
+ * fatal. Provider text only ever lands in `ModelError.providerMessage`. Tool names the API
+ * forbids (`orders.lookup`) are encoded for the provider and decoded back.
+ */
+export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOptions): ModelAdapter {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const now = options.now ?? Date.now;
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  return {
+    id: options.model,
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
+      const names = createNameCodec(request);
+      const body: Record<string, unknown> = {
+        model: options.model,
+        messages: request.messages.map((message) => toProviderMessage(message, names.encode)),
+        stream: true,
+        stream_options: { include_usage: true },
+      };
+      if (request.tools.length > 0) {
+        body['tools'] = request.tools.map((tool) => ({ type: 'function', function: { name: names.encode(tool.name), description: tool.description, parameters: tool.parameters } }));
+      }
+      if (request.reasoningEffort !== undefined) body['reasoning_effort'] = request.reasoningEffort;
+      if (request.maxOutputTokens !== undefined) body[options.maxTokensField ?? 'max_tokens'] = request.maxOutputTokens;
+
+      let response: Response;
+      try {
+        response = await fetchImpl(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+          body: JSON.stringify(body),
+          signal,
+        });
+      } catch (error) {
+        signal.throwIfAborted();
+        throw new ModelError('The model service could not be reached.', { retryable: true, providerMessage: String(error) });
+      }
+      if (!response.ok || response.body === null) throw await toHttpError(response, now());
+
+      let finish: ModelFinishReason | undefined;
+      let isDone = false;
+      try {
+        for await (const frame of parseSseStream(response.body, { signal })) {
+          if (frame.data === '[DONE]') {
+            isDone = true;
+            break;
+          }
+          const chunk = parseJson(frame.data);
+          if (chunk === undefined) continue;
+          if (isRecord(chunk['error'])) {
+            throw new ModelError('The model service reported an error.', { retryable: true, providerMessage: JSON.stringify(chunk['error']) });
+          }
+          yield* readChunk(chunk, names.decode, (reason) => {
+            finish = reason;
+          });
+        }
+      } catch (error) {
+        signal.throwIfAborted();
+        if (error instanceof ModelError) throw error;
+        throw new ModelError('The connection to the model service broke.', { retryable: true, providerMessage: String(error) });
+      }
+      if (finish === undefined) {
+        throw new ModelError('The connection to the model service broke.', { retryable: true, providerMessage: isDone ? '[DONE] without finish_reason' : 'stream ended early' });
+      }
+      yield { type: 'finish', reason: finish };
+    },
+  };
+}
+
+function* readChunk(chunk: Record<string, unknown>, decode: (name: string) => string, onFinish: (reason: ModelFinishReason) => void): Generator<ModelChunk> {
+  const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : [];
+  const choice: unknown = choices[0];
+  if (isRecord(choice)) {
+    const delta = isRecord(choice['delta']) ? choice['delta'] : {};
+    const reasoning = delta['reasoning_content'] ?? delta['reasoning'];
+    if (typeof reasoning === 'string' && reasoning !== '') yield { type: 'reasoning', delta: reasoning };
+    if (typeof delta['content'] === 'string' && delta['content'] !== '') yield { type: 'text', delta: delta['content'] };
+    const toolCalls = Array.isArray(delta['tool_calls']) ? delta['tool_calls'] : [];
+    for (const call of toolCalls) {
+      if (!isRecord(call)) continue;
+      const fn = isRecord(call['function']) ? call['function'] : {};
+      yield {
+        type: 'tool_call_delta',
+        index: typeof call['index'] === 'number' ? call['index'] : 0,
+        ...(typeof call['id'] === 'string' ? { id: call['id'] } : {}),
+        ...(typeof fn['name'] === 'string' ? { name: decode(fn['name']) } : {}),
+        ...(typeof fn['arguments'] === 'string' ? { argumentsDelta: fn['arguments'] } : {}),
+      };
+    }
+    if (typeof choice['finish_reason'] === 'string') onFinish(toFinishReason(choice['finish_reason']));
+  }
+  const usage = chunk['usage'];
+  if (isRecord(usage) && typeof usage['prompt_tokens'] === 'number') {
+    const details = isRecord(usage['completion_tokens_details']) ? usage['completion_tokens_details'] : {};
+    const reasoningTokens = details['reasoning_tokens'];
+    yield {
+      type: 'usage',
+      usage: {
+        ...(typeof chunk['model'] === 'string' ? { modelId: chunk['model'] } : {}),
+        inputTokens: usage['prompt_tokens'],
+        outputTokens: typeof usage['completion_tokens'] === 'number' ? usage['completion_tokens'] : 0,
+        ...(typeof reasoningTokens === 'number' && reasoningTokens > 0 ? { reasoningTokens } : {}),
+      },
+    };
+  }
+}
+
+function toProviderMessage(message: ModelMessage, encode: (name: string) => string): Record<string, unknown> {
+  switch (message.role) {
+    case 'assistant':
+      return message.toolCalls === undefined || message.toolCalls.length === 0
+        ? { role: 'assistant', content: message.content }
+        : {
+            role: 'assistant',
+            content: message.content === '' ? null : message.content,
+            tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: encode(call.name), arguments: call.arguments } })),
+          };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    default:
+      return { role: message.role, content: message.content };
+  }
+}
+
+/** Chat Completions allows `[a-zA-Z0-9_-]{1,64}` tool names; ours may contain dots. */
+function createNameCodec(request: ModelRequest): { encode(name: string): string; decode(name: string): string } {
+  const toProvider = new Map<string, string>();
+  const fromProvider = new Map<string, string>();
+  const names = [...request.tools.map((tool) => tool.name), ...request.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.name) : []))];
+  for (const name of names) {
+    if (toProvider.has(name)) continue;
+    let encoded = name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
+    while (fromProvider.has(encoded)) encoded = `${encoded.slice(0, 60)}_${fromProvider.size}`;
+    toProvider.set(name, encoded);
+    fromProvider.set(encoded, name);
+  }
+  return { encode: (name) => toProvider.get(name) ?? name, decode: (name) => fromProvider.get(name) ?? name };
+}
+
+async function toHttpError(response: Response, nowMs: number): Promise<ModelError> {
+  const text = await response.text().catch(() => '');
+  const status = response.status;
+  const retryable = status === 429 || status === 408 || status >= 500;
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), nowMs) ?? undefined;
+  const message = status === 429
+    ? 'The model service is busy (rate limited).'
+    : retryable ? 'The model service had a temporary problem.' : 'The model service rejected the request.';
+  return new ModelError(message, { retryable, status, providerMessage: text.slice(0, 2000), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+}
+
+function toFinishReason(reason: string): ModelFinishReason {
+  if (reason === 'length' || reason === 'content_filter') return reason;
+  if (reason === 'tool_calls' || reason === 'function_call') return 'tool_calls';
+  return 'stop';
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

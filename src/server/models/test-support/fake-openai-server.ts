@@ -1,0 +1,60 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One scripted reply: a plain HTTP answer, or an SSE stream written piece by piece. */
+export type FakeReply =
+  | { kind: 'http'; status: number; headers?: Record<string, string>; body: string }
+  /** Writes each piece as its own chunk; `cut` destroys the socket afterwards instead of ending. */
+  | { kind: 'stream'; pieces: (string | Uint8Array)[]; cut?: boolean };
+
+/** A local Chat Completions server for tests. */
+export interface FakeOpenAiServer {
+  /** The base URL to give the adapter (`http://127.0.0.1:<port>/v1`). */
+  baseUrl: string;
+  /** Every request body (parsed) and its authorization header, in order. */
+  requests: { body: Record<string, unknown>; authorization: string | undefined }[];
+  /** Queues replies for the next requests (the last one repeats). */
+  reply(...replies: FakeReply[]): void;
+  close(): Promise<void>;
+}
+
+/** Formats one Chat Completions stream chunk as an SSE `data:` frame. */
+export function sseChunk(value: unknown): string {
+  return `data: ${JSON.stringify(value)}\n\n`;
+}
+
+/** Starts the fake provider on 127.0.0.1, port 0; answers `POST /v1/chat/completions` from its queue. */
+export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
+  const queue: FakeReply[] = [];
+  const requests: FakeOpenAiServer['requests'] = [];
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => {
+      requests.push({ body: JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>, authorization: req.headers.authorization });
+      const reply = (queue.length > 1 ? queue.shift() : queue[0]) ?? { kind: 'http', status: 500, body: 'no reply queued' };
+      if (req.url !== '/v1/chat/completions') {
+        res.writeHead(404).end('not found');
+      } else if (reply.kind === 'http') {
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(reply.body);
+      } else {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        for (const piece of reply.pieces) res.write(piece);
+        // Cut only once the pieces reached the socket, so the client reads them before the break.
+        if (reply.cut === true) res.write('', () => setTimeout(() => res.destroy(), 20));
+        else res.end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    reply: (...replies) => queue.push(...replies),
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
