@@ -1,8 +1,9 @@
+import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { chat, openDemo, type DemoWindow } from './support/chat.ts';
 
 /** Calls `AgentChat.mount(target, options)` in the page and returns the error message it threw. */
-async function mountError(page: import('@playwright/test').Page, target: unknown, options: unknown): Promise<string> {
+async function mountError(page: Page, target: unknown, options: unknown): Promise<string> {
   return page.evaluate(
     ([mountTarget, mountOptions]) => {
       try {

@@ -11,6 +11,8 @@ export interface PageErrors {
  * collects every uncaught page error (asserted empty after each test that uses it).
  */
 export const test = base.extend<{ pageErrors: PageErrors }>({
+  // Playwright requires an object pattern as a fixture's first parameter, even when it uses none.
+  // eslint-disable-next-line no-empty-pattern
   baseURL: async ({}, use) => {
     const url = process.env[E2E_URL_VARIABLE];
     if (!url) throw new Error(`${E2E_URL_VARIABLE} is not set: run the tests through playwright.config.ts`);

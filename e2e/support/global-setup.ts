@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuild } from './ensure-build.ts';
+import { ensureBuild } from '../../scripts/build/ensure-build.ts';
 
 /** Environment variable that carries the demo server's origin to the test workers. */
 export const E2E_URL_VARIABLE = 'AGENT_CHAT_E2E_URL';

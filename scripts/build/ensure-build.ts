@@ -5,7 +5,7 @@ import { join } from 'node:path';
 /** Inputs of `npm run build`: when any is newer than `dist/manifest.json`, the build is stale. */
 const BUILD_INPUTS = ['src', 'embed', 'scripts/build', 'scripts/build.ts', 'package.json', 'tsconfig.build.json'];
 
-/** Runs `scripts/build.ts` unless `dist/` is newer than every build input (so `npm test`'s own build is reused). */
+/** Runs `scripts/build.ts` (`npm run build`) unless `dist/` is newer than every build input (so `npm test`'s own build is reused). */
 export function ensureBuild(rootDir: string): void {
   const manifest = join(rootDir, 'dist/manifest.json');
   if (existsSync(manifest)) {
