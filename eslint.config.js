@@ -19,7 +19,7 @@ export default tseslint.config(
   },
   {
     files: ['src/core/**/*.ts'],
-    ignores: ['src/core/**/*.test.ts'],
+    ignores: ['src/core/**/*.test.ts', 'src/core/**/test-support/**'],
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
