@@ -97,7 +97,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     stream: { ...DEFAULT_STREAM_SETTINGS, ...options.stream },
     clock, ids, apiBase: `${basePath}/v1`, streams: new Set(),
   };
-  const sweeper = setInterval(() => void store.sweep(), Math.min(60_000, limits.eventRetentionSec * 1000));
+  const sweeper = setInterval(() => void store.sweep(), Math.max(1_000, Math.min(60_000, limits.eventRetentionSec * 1000)));
   sweeper.unref?.();
 
   const serve = async (req: IncomingMessage, res: ServerResponse, requestId: string, path: string, url: URL): Promise<void> => {
