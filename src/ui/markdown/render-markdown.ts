@@ -55,21 +55,22 @@ export function renderMarkdownWithCode(markdown: string, options?: RenderMarkdow
   } catch {
     tokens = undefined;
   }
-  const rendered = tokens ? renderMarkdownTokens(tokens, { source: text, strings }) : { ...renderPlainText(text), isFallback: true };
+  const rendered = renderMarkdownTokens(tokens, { source: text, strings });
   if (isTruncated) rendered.fragment.append(createNotice(strings.truncated));
   return { ...rendered, isTruncated };
 }
 
 /**
- * Renders already-lexed tokens through the same policy and sanitizer; on any error or nesting
- * over `MARKDOWN_MAX_DEPTH` renders `source` as plain text instead. Never throws.
+ * Renders already-lexed tokens through the same policy and sanitizer; when lexing failed
+ * (`tokens` undefined), on any error, or on nesting over `MARKDOWN_MAX_DEPTH` renders `source`
+ * as escaped plain text (`<p class="ac-plain">`) instead. Never throws.
  */
 export function renderMarkdownTokens(
-  tokens: Token[],
+  tokens: Token[] | undefined,
   options: { source: string; strings: MarkdownStrings },
 ): Omit<RenderedMarkdown, 'isTruncated'> {
   try {
-    if (measureDepth(tokens) > MARKDOWN_MAX_DEPTH) return { ...renderPlainText(options.source), isFallback: true };
+    if (!tokens || measureDepth(tokens) > MARKDOWN_MAX_DEPTH) return { ...renderPlainText(options.source), isFallback: true };
     const { html, codeBlocks } = renderTokensToHtml(tokens, options.strings);
     return { fragment: sanitizeHtml(html), codeBlocks, isFallback: false };
   } catch {

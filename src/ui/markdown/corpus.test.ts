@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { commands } from 'vitest/browser';
+import { renderMarkdown, renderMarkdownWithCode } from './render-markdown.ts';
+import { sanitizeHtml } from './sanitize-html.ts';
+import { createStreamingMarkdown } from './streaming-markdown.ts';
+
+interface CorpusEntry {
+  id: string;
+  surface: 'assistant_markdown' | 'tool_args_json';
+  markdown: string;
+  must: string[];
+}
+
+/**
+ * Paths are resolved from the repository root. `shared/` sits beside the clone; Vite's
+ * `server.fs` does not allow it yet, so `shared-corpus` (a relative symlink beside this file)
+ * is the fallback that still reads the file at run time.
+ */
+const CORPUS_PATHS = ['../shared/corpus/xss-markdown.jsonl', 'src/ui/markdown/shared-corpus/xss-markdown.jsonl'];
+const ALLOWED = new Set('p br hr h1 h2 h3 h4 h5 h6 strong em del s code pre blockquote ul ol li a table thead tbody tr th td span sup sub'.split(' '));
+const URL_ATTRIBUTES = 'href src srcset action formaction poster background cite data xlink:href ping longdesc lowsrc dynsrc srcdoc'.split(' ');
+const HIDDEN = /[\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/u;
+const DOM_CODES = ['NO_ON_ATTR', 'SAFE_URL', 'ALLOWED_EL', 'NO_STYLE', 'LINK_SAFE', 'NO_CLOBBER', 'CODE_TEXT', 'BIDI_SAFE', 'NO_REMOTE_IMG', 'NO_NAV'];
+const REPORTED = ['NO_EXEC', 'NO_NET', ...DOM_CODES, 'NO_CRASH', 'IDEMPOTENT', 'COPY_EXACT', 'STREAM_SAFE', 'STREAM_EQUALS_COMPLETE', 'TEXT_ONLY', 'BUDGET', 'APPROVAL_FULL'];
+const NOT_HERE: Record<string, string> = { BUDGET: 'timing: bench/', APPROVAL_FULL: 'approval card' };
+
+const results = new Map<string, Map<string, boolean>>();
+const calls: string[] = [];
+let entries: CorpusEntry[] = [];
+const corpusText = await readCorpus();
+entries = corpusText.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as CorpusEntry);
+const markdownEntries = entries.filter((entry) => entry.surface === 'assistant_markdown');
+
+async function readCorpus(): Promise<string> {
+  const errors: string[] = [];
+  for (const path of CORPUS_PATHS) {
+    try {
+      return await commands.readFile(path);
+    } catch (error) {
+      errors.push(`${path}: ${String(error)}`);
+    }
+  }
+  throw new Error(`XSS corpus not found; expected shared/ beside the clone.\n${errors.join('\n')}`);
+}
+
+function record(entry: CorpusEntry, code: string, isPassing: boolean): void {
+  const byCode = results.get(entry.id) ?? new Map<string, boolean>();
+  byCode.set(code, (byCode.get(code) ?? true) && isPassing);
+  results.set(entry.id, byCode);
+}
+
+/** Returns the violated DOM invariant codes of a rendered subtree (root itself excluded). */
+function scanDom(root: Element): Set<string> {
+  const failed = new Set<string>();
+  for (const element of Array.from(root.querySelectorAll('*'))) {
+    const name = element.localName;
+    if (!ALLOWED.has(name)) failed.add('ALLOWED_EL');
+    if (['img', 'image', 'source', 'video', 'audio', 'picture', 'input', 'iframe', 'object', 'embed'].includes(name)) failed.add('NO_REMOTE_IMG');
+    if (['style', 'link'].includes(name)) failed.add('NO_STYLE');
+    if (['base', 'meta', 'form'].includes(name)) failed.add('NO_NAV');
+    for (const attribute of Array.from(element.attributes)) {
+      const attributeName = attribute.name.toLowerCase();
+      if (attributeName.startsWith('on')) failed.add('NO_ON_ATTR');
+      if (attributeName === 'style') failed.add('NO_STYLE');
+      if (attributeName === 'id' || attributeName === 'name') failed.add('NO_CLOBBER');
+      if (['srcset', 'poster', 'background', 'src'].includes(attributeName)) failed.add('NO_REMOTE_IMG');
+      if (attributeName === 'class' && !attribute.value.split(' ').every((token) => /^(?:ac-[a-z-]+|language-[a-z0-9+#-]+)$/.test(token))) failed.add('NO_STYLE');
+      if (URL_ATTRIBUTES.includes(attributeName) && !isSafeUrl(attribute.value, attributeName === 'href')) failed.add('SAFE_URL');
+    }
+    if (name === 'a' && !isSafeLink(element)) failed.add('LINK_SAFE');
+    if (name === 'a' && (HIDDEN.test(element.textContent) || HIDDEN.test(element.getAttribute('href') ?? ''))) failed.add('BIDI_SAFE');
+    if (name === 'code') {
+      if (HIDDEN.test(element.textContent)) failed.add('BIDI_SAFE');
+      if (Array.from(element.querySelectorAll('*')).some((child) => child.localName !== 'span' || child.className !== 'ac-invisible')) failed.add('CODE_TEXT');
+      if (Array.from(element.attributes).some((attribute) => attribute.name !== 'class' || !/^language-[a-z0-9+#-]+$/.test(attribute.value))) failed.add('CODE_TEXT');
+    }
+  }
+  return failed;
+}
+
+function isSafeUrl(value: string, isHref: boolean): boolean {
+  try {
+    const protocol = new URL(value, location.href).protocol;
+    return protocol === 'https:' || protocol === 'http:' || (isHref && protocol === 'mailto:');
+  } catch {
+    return false;
+  }
+}
+
+function isSafeLink(link: Element): boolean {
+  const rel = (link.getAttribute('rel') ?? '').split(/\s+/);
+  const href = link.getAttribute('href');
+  if (!href || link.getAttribute('target') !== '_blank' || !rel.includes('noopener') || !rel.includes('noreferrer')) return false;
+  if (link.hasAttribute('download') || link.hasAttribute('ping')) return false;
+  const url = new URL(href, location.href);
+  if (url.protocol === 'mailto:' || url.host === location.host) return link.getAttribute('title') === href;
+  const badge = link.nextElementSibling;
+  return badge?.className === 'ac-host' && badge.textContent === url.host && link.getAttribute('title') === url.href;
+}
+
+function unmarkInvisible(text: string): string {
+  return text.replace(/⟪U\+([0-9A-F]{4,6})⟫/g, (_marker, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)));
+}
+
+function serialize(fragment: DocumentFragment): string {
+  const holder = document.createElement('div');
+  holder.append(fragment);
+  return holder.innerHTML;
+}
+
+/** Seeded PRNG (mulberry32) so a failing stream can be replayed. */
+function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = Math.imul(state ^ (state >>> 15), 1 | state);
+    value ^= value + Math.imul(value ^ (value >>> 7), 61 | value);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function foreignResources(): string[] {
+  return performance.getEntriesByType('resource').map((resource) => resource.name).filter((name) => new URL(name).host !== location.host);
+}
+
+const originals = { alert: window.alert, confirm: window.confirm, prompt: window.prompt, print: window.print, open: window.open, write: document.write };
+const onViolation = (event: SecurityPolicyViolationEvent): void => void calls.push(`csp:${event.violatedDirective}`);
+
+beforeAll(() => {
+  window.alert = (message?: unknown) => void calls.push(`alert:${String(message)}`);
+  window.confirm = (message?: string) => (calls.push(`confirm:${String(message)}`), false);
+  window.prompt = (message?: string) => (calls.push(`prompt:${String(message)}`), null);
+  window.print = () => void calls.push('print');
+  window.open = (url?: string | URL) => (calls.push(`open:${String(url)}`), null);
+  document.write = (...text: string[]) => void calls.push(`write:${text.join('')}`);
+  document.addEventListener('securitypolicyviolation', onViolation);
+});
+
+afterAll(() => {
+  Object.assign(window, { alert: originals.alert, confirm: originals.confirm, prompt: originals.prompt, print: originals.print, open: originals.open });
+  document.write = originals.write;
+  document.removeEventListener('securitypolicyviolation', onViolation);
+  const rows = REPORTED.map((code) => {
+    const required = entries.filter((entry) => entry.must.includes(code));
+    const requiredMarkdown = required.filter((entry) => entry.surface === 'assistant_markdown');
+    const checked = markdownEntries.filter((entry) => results.get(entry.id)?.has(code));
+    const passed = checked.filter((entry) => results.get(entry.id)?.get(code) === true);
+    const passedRequired = requiredMarkdown.filter((entry) => results.get(entry.id)?.get(code) === true);
+    return {
+      code,
+      required: requiredMarkdown.length,
+      'required passing': NOT_HERE[code] ?? passedRequired.length,
+      'checked on': checked.length,
+      passing: passed.length,
+      'not for markdown': required.length - requiredMarkdown.length,
+    };
+  });
+  console.log(`XSS corpus: ${entries.length} entries, ${markdownEntries.length} assistant_markdown, ${entries.length - markdownEntries.length} tool_args_json (not for markdown)`);
+  console.table(rows);
+});
+
+describe('XSS corpus through the Markdown pipeline', () => {
+  test('the corpus has assistant_markdown entries', () => {
+    expect(markdownEntries.length).toBeGreaterThan(100);
+  });
+
+  test.each(markdownEntries.map((entry) => [entry.id, entry] as const))('%s', async (_id, entry) => {
+    const failures: string[] = [];
+    const check = (code: string, isPassing: boolean, detail = ''): void => {
+      record(entry, code, isPassing);
+      if (!isPassing) failures.push(`${code} ${detail}`.trim());
+    };
+    const callsBefore = calls.length;
+    const resourcesBefore = foreignResources().length;
+
+    let complete: ReturnType<typeof renderMarkdownWithCode> | undefined;
+    try {
+      complete = renderMarkdownWithCode(entry.markdown);
+    } catch (error) {
+      check('NO_CRASH', false, String(error));
+    }
+    const host = document.createElement('div');
+    document.body.append(host);
+    if (complete) {
+      host.append(complete.fragment);
+      const failed = scanDom(host);
+      for (const code of DOM_CODES) check(code, !failed.has(code), 'complete render');
+      const html = host.innerHTML;
+      const reparsed = document.createElement('div');
+      reparsed.innerHTML = html;
+      check('IDEMPOTENT', reparsed.innerHTML === html && serialize(sanitizeHtml(html)) === html);
+      const blocks = Array.from(host.querySelectorAll('pre > code'), (code) => unmarkInvisible(code.textContent));
+      check('COPY_EXACT', JSON.stringify(blocks) === JSON.stringify(complete.codeBlocks.map((block) => block.text)));
+      if (entry.must.includes('TEXT_ONLY')) check('TEXT_ONLY', host.querySelectorAll('*').length === host.querySelectorAll('p, br').length && host.textContent.includes(entry.markdown.trim().split('\n')[0] ?? ''));
+    }
+
+    const streamed = document.createElement('div');
+    document.body.append(streamed);
+    const random = createRandom(Number.parseInt(entry.id.replace(/\D/g, ''), 10) || 1);
+    try {
+      const stream = createStreamingMarkdown(streamed);
+      let renders = -1;
+      for (let end = 0; end < entry.markdown.length; ) {
+        end = Math.min(entry.markdown.length, end + 1 + Math.floor(random() * 16));
+        stream.update(entry.markdown.slice(0, end));
+        const stats = stream.stats;
+        if (stats.tailRenders === renders) continue;
+        renders = stats.tailRenders;
+        const failed = scanDom(streamed);
+        if (failed.size > 0) check('STREAM_SAFE', false, `at ${end}: ${[...failed].join(',')}`);
+      }
+      stream.finish();
+      const failed = scanDom(streamed);
+      check('STREAM_SAFE', failed.size === 0, [...failed].join(','));
+      if (complete && !complete.isFallback && !complete.isTruncated) check('STREAM_EQUALS_COMPLETE', streamed.innerHTML === host.innerHTML);
+    } catch (error) {
+      check('NO_CRASH', false, `stream: ${String(error)}`);
+    }
+
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    check('NO_EXEC', calls.length === callsBefore, calls.slice(callsBefore).join(' '));
+    check('NO_NET', foreignResources().length === resourcesBefore, foreignResources().slice(resourcesBefore).join(' '));
+    const control = document.createElement('div');
+    control.append(renderMarkdown('**ok**'));
+    check('NO_CRASH', control.innerHTML === '<p><strong>ok</strong></p>\n');
+    host.remove();
+    streamed.remove();
+    expect(failures).toEqual([]);
+  });
+});

@@ -1,0 +1,251 @@
+import type { Links, Token } from 'marked';
+import { closeOpenInline } from './close-open-inline.ts';
+import {
+  createNotice,
+  DEFAULT_MARKDOWN_STRINGS,
+  MARKDOWN_MAX_LENGTH,
+  renderMarkdownTokens,
+  truncateMarkdown,
+} from './render-markdown.ts';
+import type { CodeBlock, MarkdownStrings } from './render-markdown.ts';
+import { lexMarkdown } from './render-tokens-to-html.ts';
+
+/** Options for `createStreamingMarkdown`. */
+export interface StreamingMarkdownOptions {
+  /** Character limit; text beyond it is ignored and a notice is shown. Defaults to `MARKDOWN_MAX_LENGTH`. */
+  maxLength?: number;
+  /** Visible strings written by the renderer (placeholder text, truncation notice). */
+  strings?: Partial<MarkdownStrings>;
+}
+
+/** Counters for tests and benchmarks. */
+export interface StreamingMarkdownStats {
+  /** Top-level blocks rendered once and never touched again while streaming. */
+  blocksFinalized: number;
+  /** Renders of the open tail. */
+  tailRenders: number;
+  /** Characters handed to the lexer in total (flat per delta when blocks keep finishing). */
+  charactersLexed: number;
+}
+
+/** A Markdown message rendered incrementally into a container the caller owns. */
+export interface StreamingMarkdown {
+  /** Renders the message so far; `fullText` grows by appending (a shorter text starts over). */
+  update(fullText: string): void;
+  /** Renders the final tail without virtual closers and resolves late reference definitions. */
+  finish(): void;
+  /** Exact code sources, in document order of the container's `<pre>` elements. */
+  readonly codeBlocks: readonly CodeBlock[];
+  readonly stats: Readonly<StreamingMarkdownStats>;
+  /** Whether the message hit the length limit (a notice is shown after the content). */
+  readonly isTruncated: boolean;
+}
+
+interface Segment {
+  source: string;
+  nodes: Node[];
+  codeBlocks: CodeBlock[];
+  linkCount: number;
+}
+
+/** Tails up to this length re-render on every update. */
+const EAGER_TAIL_LENGTH = 2_048;
+/**
+ * Longer tails (one giant list, table or code block) re-render when enough work budget has
+ * accumulated: each appended character earns this many characters of tail rendering, so the
+ * total work stays linear in the message length whatever its shape.
+ */
+const WORK_PER_CHARACTER = 32;
+
+/**
+ * Renders a growing assistant message into `container`: finished top-level blocks are rendered
+ * once and never re-parsed or re-rendered while streaming; only the text after them (the open
+ * tail) is lexed and re-rendered on each `update`. A block is final when a later non-blank block
+ * has started on a complete line (lists, tables, fences and indented code can still grow until
+ * then); a reference definition stays in the tail until a blank line follows it. Definitions
+ * resolve for later text while streaming; links that point forward to a later definition resolve
+ * at `finish()`, which re-renders only the affected blocks. Scheduling (one update per animation
+ * frame) is the caller's job; every render goes through the same policy and sanitizer.
+ */
+export function createStreamingMarkdown(container: HTMLElement, options?: StreamingMarkdownOptions): StreamingMarkdown {
+  const strings: MarkdownStrings = { ...DEFAULT_MARKDOWN_STRINGS, ...options?.strings };
+  const maxLength = options?.maxLength ?? MARKDOWN_MAX_LENGTH;
+  const stats: StreamingMarkdownStats = { blocksFinalized: 0, tailRenders: 0, charactersLexed: 0 };
+  let segments: Segment[] = [];
+  let links: Links = Object.create(null) as Links;
+  let linkCount = 0;
+  let finalOffset = 0;
+  let tailNodes: Node[] = [];
+  let tailCodeBlocks: CodeBlock[] = [];
+  let budget = 0;
+  let seenLength = 0;
+  let text = '';
+  let notice: HTMLElement | undefined;
+  let isFinished = false;
+
+  function reset(): void {
+    for (const segment of segments) removeNodes(segment.nodes);
+    removeNodes(tailNodes);
+    notice?.remove();
+    segments = [];
+    links = Object.create(null) as Links;
+    linkCount = 0;
+    finalOffset = 0;
+    tailNodes = [];
+    tailCodeBlocks = [];
+    budget = 0;
+    text = '';
+    notice = undefined;
+    isFinished = false;
+  }
+
+  function insert(fragment: DocumentFragment, before: Node | null): Node[] {
+    const nodes = Array.from(fragment.childNodes);
+    container.insertBefore(fragment, before);
+    return nodes;
+  }
+
+  function addDefinitions(tokens: Token[]): void {
+    for (const token of tokens) {
+      if (token.type !== 'def' || Object.hasOwn(links, token.tag)) continue;
+      links[token.tag] = { href: token.href, title: token.title };
+      linkCount += 1;
+    }
+  }
+
+  function finalize(tokens: Token[], source: string): void {
+    const rendered = renderMarkdownTokens(tokens, { source, strings });
+    const nodes = insert(rendered.fragment, tailNodes[0] ?? notice ?? null);
+    addDefinitions(tokens);
+    segments.push({ source, nodes, codeBlocks: rendered.codeBlocks, linkCount });
+    stats.blocksFinalized += tokens.filter((token) => token.type !== 'space').length;
+  }
+
+  function renderTail(tail: string, isFinal: boolean): void {
+    const normalized = tail.includes('\r') ? tail.replace(/\r\n?/g, '\n') : tail;
+    let tokens: Token[] | undefined;
+    try {
+      tokens = lexMarkdown(normalized, links);
+      stats.charactersLexed += normalized.length;
+    } catch {
+      tokens = undefined;
+    }
+    let source = normalized;
+    if (tokens && !isFinal) {
+      const cut = findFinalBoundary(tokens, normalized);
+      if (cut.count > 0) {
+        finalize(tokens.slice(0, cut.count), normalized.slice(0, cut.offset));
+        finalOffset += originalLength(tail, cut.offset);
+        tokens = tokens.slice(cut.count);
+        source = normalized.slice(cut.offset);
+      }
+      const closed = tokens.at(-1)?.type === 'code' ? source : closeOpenInline(source);
+      if (closed !== source) tokens = lexQuietly(closed);
+    }
+    if (tokens && isFinal) addDefinitions(tokens);
+    const output = renderMarkdownTokens(tokens, { source, strings });
+    removeNodes(tailNodes);
+    tailNodes = insert(output.fragment, notice ?? null);
+    tailCodeBlocks = output.codeBlocks;
+    stats.tailRenders += 1;
+  }
+
+  function lexQuietly(source: string): Token[] | undefined {
+    try {
+      stats.charactersLexed += source.length;
+      return lexMarkdown(source, links);
+    } catch {
+      return undefined;
+    }
+  }
+
+  function showNotice(isTruncated: boolean): void {
+    if (!isTruncated || notice) return;
+    notice = createNotice(strings.truncated);
+    container.append(notice);
+  }
+
+  function resolveForwardReferences(): void {
+    for (const segment of segments) {
+      if (segment.linkCount === linkCount || !segment.source.includes('[')) continue;
+      const tokens = lexQuietly(segment.source);
+      if (!tokens) continue;
+      const rendered = renderMarkdownTokens(tokens, { source: segment.source, strings });
+      const next = segment.nodes.at(-1)?.nextSibling ?? null;
+      removeNodes(segment.nodes);
+      segment.nodes = insert(rendered.fragment, next);
+      segment.codeBlocks = rendered.codeBlocks;
+      segment.linkCount = linkCount;
+    }
+  }
+
+  return {
+    update(fullText: string): void {
+      if (isFinished || fullText.length < seenLength) reset();
+      seenLength = fullText.length;
+      const truncated = truncateMarkdown(fullText, maxLength);
+      if (truncated.text === text && tailNodes.length > 0) return;
+      budget = Math.min(budget + (truncated.text.length - text.length) * WORK_PER_CHARACTER, maxLength);
+      text = truncated.text;
+      const tailLength = text.length - finalOffset;
+      if (tailLength <= EAGER_TAIL_LENGTH || budget >= tailLength) {
+        if (tailLength > EAGER_TAIL_LENGTH) budget -= tailLength;
+        renderTail(text.slice(finalOffset), false);
+      }
+      showNotice(truncated.isTruncated);
+    },
+    finish(): void {
+      if (isFinished) return;
+      renderTail(text.slice(finalOffset), true);
+      resolveForwardReferences();
+      isFinished = true;
+    },
+    get codeBlocks(): readonly CodeBlock[] {
+      return [...segments.flatMap((segment) => segment.codeBlocks), ...tailCodeBlocks];
+    },
+    get stats(): Readonly<StreamingMarkdownStats> {
+      return { ...stats };
+    },
+    get isTruncated(): boolean {
+      return notice !== undefined;
+    },
+  };
+}
+
+/**
+ * How many leading tokens are final, and where the text after them starts: everything before the
+ * last non-blank token that starts on a complete line, as long as the raw texts line up with the
+ * source and the token just before the cut is not a reference definition (its title may follow).
+ */
+function findFinalBoundary(tokens: Token[], source: string): { count: number; offset: number } {
+  const lastNewline = source.lastIndexOf('\n');
+  const starts: number[] = [];
+  let offset = 0;
+  for (const token of tokens) {
+    if (!source.startsWith(token.raw, offset)) break;
+    starts.push(offset);
+    offset += token.raw.length;
+  }
+  for (let index = starts.length - 1; index > 0; index -= 1) {
+    const start = starts[index] ?? 0;
+    const token = tokens[index];
+    if (!token || token.type === 'space' || start > lastNewline) continue;
+    if (tokens[index - 1]?.type === 'def') continue;
+    return { count: index, offset: start };
+  }
+  return { count: 0, offset: 0 };
+}
+
+/** Length in the original tail of its first `normalizedLength` characters after CRLF/CR folding. */
+function originalLength(tail: string, normalizedLength: number): number {
+  if (!tail.includes('\r')) return normalizedLength;
+  let original = 0;
+  for (let count = 0; count < normalizedLength; count += 1) {
+    original += tail[original] === '\r' && tail[original + 1] === '\n' ? 2 : 1;
+  }
+  return original;
+}
+
+function removeNodes(nodes: Node[]): void {
+  for (const node of nodes) node.parentNode?.removeChild(node);
+}
