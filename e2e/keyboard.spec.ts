@@ -1,0 +1,45 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from './support/fixtures.ts';
+import { chat, openDemo, readState } from './support/chat.ts';
+
+/** The `part` (or tag) of the element that has focus, looking through shadow roots. */
+function focusedPart(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    let active: Element | null = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active?.getAttribute('part') ?? active?.localName ?? '';
+  });
+}
+
+/** Presses `key` until the focused element's part is `part` (at most `limit` presses). */
+async function tabTo(page: Page, part: string, key: 'Tab' | 'Shift+Tab', limit = 40): Promise<void> {
+  for (let presses = 0; presses < limit; presses += 1) {
+    if ((await focusedPart(page)) === part) return;
+    await page.keyboard.press(key);
+  }
+  expect(await focusedPart(page)).toBe(part);
+}
+
+test('keyboard only: type, send, reach Allow, approve, and land back in the composer', async ({ page, pageErrors: _errors }) => {
+  await openDemo(page);
+  const widget = chat(page);
+  // Start from the page, as a keyboard user does: Tab through the host page into the widget.
+  await page.locator('body').focus();
+  await tabTo(page, 'input', 'Tab', 60);
+  await page.keyboard.type('/approval');
+  await page.keyboard.press('Enter');
+  await expect(widget.approvalCards).toHaveCount(1);
+  await expect(widget.approvalCards.first()).toHaveAttribute('data-state', 'open');
+  expect(await focusedPart(page)).toBe('input');
+
+  await tabTo(page, 'allow-button', 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  await widget.waitForIdle();
+  await expect(widget.approvalCards.first()).toHaveAttribute('data-state', 'resolved');
+  expect((await readState(page)).interrupts).toEqual([expect.objectContaining({ decision: 'allow' })]);
+
+  await tabTo(page, 'input', 'Tab');
+  await page.keyboard.type('/echo typed without a mouse');
+  await page.keyboard.press('Enter');
+  await expect(widget.assistantMessages.last()).toHaveText(/typed without a mouse/);
+});

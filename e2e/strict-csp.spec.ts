@@ -1,0 +1,39 @@
+import { test, expect } from './support/fixtures.ts';
+import { chat, openDemo } from './support/chat.ts';
+
+test('the strict-CSP page with Trusted Types works with no violation reported', async ({ page, pageErrors: _errors }) => {
+  const response = await page.goto('/strict.html');
+  expect(response?.headers()['content-security-policy']).toBe(
+    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'none'; require-trusted-types-for 'script'; trusted-types agent-chat lit-html dompurify",
+  );
+  await openDemo(page, '/strict.html');
+  const widget = chat(page, '#strict-chat');
+
+  await widget.send('Hello under a strict policy');
+  await widget.waitForIdle();
+  await expect(widget.reasoning).toHaveCount(1);
+  await widget.send('/tool');
+  await widget.waitForIdle();
+  await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
+  await widget.send('/echo ## Code\n\n```js\nconsole.log(1)\n```\n\n[a link](https://example.com) <b>raw</b> ![img](https://attacker.example/x.png)');
+  await widget.waitForIdle();
+  const answer = widget.assistantMessages.last();
+  await expect(answer.locator('h2')).toHaveText('Code');
+  await expect(answer.locator('pre code')).toHaveText('console.log(1)');
+  await expect(answer.locator('a[href="https://example.com/"]')).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(answer).toContainText('<b>raw</b>');
+  await expect(answer.locator('img')).toHaveCount(0);
+
+  expect(await page.evaluate(() => (window as { cspViolations?: unknown[] }).cspViolations)).toEqual([]);
+  await expect(page.locator('#csp-violation-count')).toHaveText('0');
+  // The policy is really enforced: a string reaching an HTML sink is refused.
+  const sink = await page.evaluate(() => {
+    try {
+      document.createElement('div').innerHTML = '<b>x</b>';
+      return 'allowed';
+    } catch (error) {
+      return (error as Error).name;
+    }
+  });
+  expect(sink).toBe('TypeError');
+});
