@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import type { AgentClient } from '../src/index.ts';
 import { test, expect } from './support/fixtures.ts';
-import { openDemo, type DemoWindow } from './support/chat.ts';
+import { openDemo } from './support/chat.ts';
 import { inspectLastAnswer, type InvariantFailures } from './support/inspect-markdown.ts';
 
 interface CorpusEntry {
