@@ -1,6 +1,6 @@
 import type { ApprovalDecision, EventDataMap, ResolveInterruptResponse, SnapshotInterrupt } from '../../core/protocol.ts';
 import { isTerminalRunStatus } from '../../core/protocol.ts';
-import { fail } from '../http/problem-error.ts';
+import { fail, ProblemError } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import type { HandlerContext, Route } from './route-context.ts';
 import { requireObject, requireOwnedRun } from './route-context.ts';
@@ -19,7 +19,7 @@ export const resolveInterruptRoute: Route = {
   method: 'POST',
   template: '/runs/{runId}/interrupts/{interruptId}',
   handle: async (request, context) => {
-    const entry = requireOwnedRun(request, context);
+    const entry = requireOwnedInterruptRun(request, context);
     const answer = parseAnswer(request.body, context);
     const interruptId = request.params.interruptId ?? '';
     const runId = entry.record.runId;
@@ -33,7 +33,7 @@ export const resolveInterruptRoute: Route = {
           replayed = interrupt;
           return [];
         }
-        return fail({ code: 'INTERRUPT_ALREADY_RESOLVED', detail: 'Another answer was given first.', runId, extra: { interrupt } });
+        return fail({ code: 'INTERRUPT_ALREADY_RESOLVED', detail: 'Another answer was given first.', runId, details: { interrupt }, extra: { interrupt } });
       }
       if (interrupt.state === 'expired') return fail({ code: 'INTERRUPT_EXPIRED', detail: 'The request expired and was denied.', runId, extra: { interrupt } });
       if (interrupt.state === 'cancelled' || isTerminalRunStatus(s.status)) {
@@ -65,6 +65,16 @@ export const resolveInterruptRoute: Route = {
     sendJson(request.res, 200, response, headers);
   },
 };
+
+/** The caller's run, else `404 INTERRUPT_NOT_FOUND` (§11: also for another user's run, never 403). */
+function requireOwnedInterruptRun(request: Parameters<Route['handle']>[0], context: HandlerContext): ReturnType<typeof requireOwnedRun> {
+  try {
+    return requireOwnedRun(request, context);
+  } catch (error) {
+    if (error instanceof ProblemError && error.init.code === 'NOT_FOUND') return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this run.' });
+    throw error;
+  }
+}
 
 function parseAnswer(value: unknown, context: HandlerContext): Answer {
   const body = requireObject(value, 'body');
