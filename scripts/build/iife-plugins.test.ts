@@ -1,0 +1,25 @@
+import { describe, expect, test } from 'vitest';
+import { minifyCss } from './iife-plugins.ts';
+
+describe('minifyCss', () => {
+  test('drops comments and insignificant whitespace but keeps descendant and pseudo selectors apart', () => {
+    const css = `
+      /* tokens */
+      :host {
+        --agent-chat-offset: 24px;
+        color: var(--agent-chat-color-text);
+      }
+      .list :hover,
+      [part='button']::after {
+        margin: 0 auto;
+      }
+    `;
+    expect(minifyCss(css)).toBe(":host{--agent-chat-offset:24px;color:var(--agent-chat-color-text)}.list :hover,[part='button']::after{margin:0 auto}");
+  });
+
+  test('keeps media queries and nested rules intact', () => {
+    expect(minifyCss('@media (prefers-color-scheme: dark) {\n  :host(:not([theme="light"])) { color: #fff; }\n}')).toBe(
+      '@media (prefers-color-scheme:dark){:host(:not([theme="light"])){color:#fff}}',
+    );
+  });
+});
