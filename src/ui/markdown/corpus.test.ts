@@ -156,7 +156,9 @@ afterAll(() => {
     };
   });
   console.log(`XSS corpus: ${entries.length} entries, ${markdownEntries.length} assistant_markdown, ${entries.length - markdownEntries.length} tool_args_json (not for markdown)`);
-  console.table(rows);
+  const columns = Object.keys(rows[0] ?? {});
+  const lines = [columns, ...rows.map((row) => Object.values(row).map(String))].map((cells) => cells.map((cell, index) => cell.padEnd(index === 0 ? 24 : 18)).join(''));
+  console.log(lines.join('\n'));
 });
 
 describe('XSS corpus through the Markdown pipeline', () => {
@@ -226,5 +228,5 @@ describe('XSS corpus through the Markdown pipeline', () => {
     host.remove();
     streamed.remove();
     expect(failures).toEqual([]);
-  });
+  }, 120_000);
 });
