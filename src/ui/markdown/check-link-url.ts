@@ -33,8 +33,9 @@ const NAMED_REFERENCES: Record<string, string> = {
 export function checkLinkUrl(rawHref: string): CheckedLink | undefined {
   const decoded = decodeCharacterReferences(rawHref);
   if (decoded === undefined) return undefined;
+  if (CONTROL_CHARACTERS.test(decoded)) return undefined;
   const cleaned = stripInvisibleCharacters(decoded).trim();
-  if (cleaned === '' || CONTROL_CHARACTERS.test(cleaned)) return undefined;
+  if (cleaned === '') return undefined;
   let url: URL;
   try {
     url = new URL(cleaned, CHECK_BASE);

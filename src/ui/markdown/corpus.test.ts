@@ -19,7 +19,8 @@ interface CorpusEntry {
 const CORPUS_PATHS = ['../shared/corpus/xss-markdown.jsonl', 'src/ui/markdown/shared-corpus/xss-markdown.jsonl'];
 const ALLOWED = new Set('p br hr h1 h2 h3 h4 h5 h6 strong em del s code pre blockquote ul ol li a table thead tbody tr th td span sup sub'.split(' '));
 const URL_ATTRIBUTES = 'href src srcset action formaction poster background cite data xlink:href ping longdesc lowsrc dynsrc srcdoc'.split(' ');
-const HIDDEN = /[\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/u;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+const HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/u;
 const DOM_CODES = ['NO_ON_ATTR', 'SAFE_URL', 'ALLOWED_EL', 'NO_STYLE', 'LINK_SAFE', 'NO_CLOBBER', 'CODE_TEXT', 'BIDI_SAFE', 'NO_REMOTE_IMG', 'NO_NAV'];
 const REPORTED = ['NO_EXEC', 'NO_NET', ...DOM_CODES, 'NO_CRASH', 'IDEMPOTENT', 'COPY_EXACT', 'STREAM_SAFE', 'STREAM_EQUALS_COMPLETE', 'TEXT_ONLY', 'BUDGET', 'APPROVAL_FULL'];
 const NOT_HERE: Record<string, string> = { BUDGET: 'timing: bench/', APPROVAL_FULL: 'approval card' };

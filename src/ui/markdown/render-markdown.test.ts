@@ -56,6 +56,7 @@ const POLICY_CASES: PolicyCase[] = [
   { title: "ordered start", markdown: "3. three", expected: "<ol start=\"3\">\n<li>three</li>\n</ol>\n" },
   { title: "heading and quote", markdown: "## Title\n\n> quoted *text*", expected: "<h2>Title</h2>\n<blockquote>\n<p>quoted <em>text</em></p>\n</blockquote>\n" },
   { title: "image with data URL", markdown: "![](data:image/png;base64,AAAA)", expected: "<p><span class=\"ac-img\">image</span></p>\n" },
+  { title: "code with a terminal escape", markdown: "`\u001b[2J`", expected: "<p><code><span class=\"ac-invisible\">⟪U+001B⟫</span>[2J</code></p>\n" },
   { title: "scheme without host", markdown: "[x](https:foo)", expected: "<p>x</p>\n" },
   { title: "newline inside scheme", markdown: "[x](<java\nscript:alert(1)>)", expected: "<p>[x](&lt;java\nscript:alert(1)&gt;)</p>\n" },
   { title: "unknown named entity in URL", markdown: "[x](https://example.com/&bogus;)", expected: "<p>x</p>\n" },
