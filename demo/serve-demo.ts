@@ -74,7 +74,9 @@ export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticH
     if (path.startsWith('/vendor/')) {
       const rest = path.slice('/vendor/'.length);
       const vendor = VENDOR_PACKAGES.find((name) => rest.startsWith(`${name}/`));
-      if (vendor && ['.js', '.mjs'].includes(extname(rest))) return serveFile(request, response, modulesDir, rest);
+      if (vendor && ['.js', '.mjs'].includes(extname(rest))) {
+        return serveFile(request, response, join(modulesDir, vendor), rest.slice(vendor.length + 1));
+      }
     }
     return false;
   };
