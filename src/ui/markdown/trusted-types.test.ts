@@ -1,0 +1,22 @@
+import { expect, test } from 'vitest';
+import { renderMarkdown } from './render-markdown.ts';
+import { TRUSTED_TYPES_POLICY_NAME } from './sanitize-html.ts';
+
+test('renders under enforced Trusted Types with only the agent-chat policy allowed', () => {
+  const meta = document.createElement('meta');
+  meta.httpEquiv = 'Content-Security-Policy';
+  meta.content = `require-trusted-types-for 'script'; trusted-types ${TRUSTED_TYPES_POLICY_NAME}`;
+  document.head.append(meta);
+  const probe = document.createElement('div');
+  expect(() => {
+    probe.innerHTML = '<b>x</b>';
+  }).toThrow(TypeError);
+
+  const host = document.createElement('div');
+  document.body.append(host);
+  host.append(renderMarkdown('**bold** [link](https://example.com) <img src=x onerror=alert(1)>'));
+  expect(host.innerHTML).toBe(
+    '<p><strong>bold</strong> <a href="https://example.com/" title="https://example.com/" target="_blank" rel="noopener noreferrer">link</a><span class="ac-host">example.com</span> &lt;img src=x onerror=alert(1)&gt;</p>\n',
+  );
+  host.remove();
+});
