@@ -50,26 +50,41 @@ function record(entry: CorpusEntry, code: string, isPassing: boolean): void {
   results.set(entry.id, byCode);
 }
 
+const MEDIA = new Set(['img', 'image', 'source', 'video', 'audio', 'picture', 'input', 'iframe', 'object', 'embed']);
+const STYLING = new Set(['style', 'link']);
+const NAVIGATING = new Set(['base', 'meta', 'form']);
+const IMAGE_ATTRIBUTES = new Set(['srcset', 'poster', 'background', 'src']);
+const URL_ATTRIBUTE_SET = new Set(URL_ATTRIBUTES);
+const OUR_CLASS = /^(?:ac-[a-z-]+|language-[a-z0-9+#-]+)$/;
+
 /** Returns the violated DOM invariant codes of a rendered subtree (root itself excluded). */
 function scanDom(root: Element): Set<string> {
   const failed = new Set<string>();
-  for (const element of Array.from(root.querySelectorAll('*'))) {
+  const elements = root.getElementsByTagName('*');
+  for (let index = 0; index < elements.length; index += 1) {
+    const element = elements[index];
+    if (!element) continue;
     const name = element.localName;
     if (!ALLOWED.has(name)) failed.add('ALLOWED_EL');
-    if (['img', 'image', 'source', 'video', 'audio', 'picture', 'input', 'iframe', 'object', 'embed'].includes(name)) failed.add('NO_REMOTE_IMG');
-    if (['style', 'link'].includes(name)) failed.add('NO_STYLE');
-    if (['base', 'meta', 'form'].includes(name)) failed.add('NO_NAV');
-    for (const attribute of Array.from(element.attributes)) {
+    if (MEDIA.has(name)) failed.add('NO_REMOTE_IMG');
+    if (STYLING.has(name)) failed.add('NO_STYLE');
+    if (NAVIGATING.has(name)) failed.add('NO_NAV');
+    const attributes = element.attributes;
+    for (let position = 0; position < attributes.length; position += 1) {
+      const attribute = attributes[position];
+      if (!attribute) continue;
       const attributeName = attribute.name.toLowerCase();
       if (attributeName.startsWith('on')) failed.add('NO_ON_ATTR');
       if (attributeName === 'style') failed.add('NO_STYLE');
       if (attributeName === 'id' || attributeName === 'name') failed.add('NO_CLOBBER');
-      if (['srcset', 'poster', 'background', 'src'].includes(attributeName)) failed.add('NO_REMOTE_IMG');
-      if (attributeName === 'class' && !attribute.value.split(' ').every((token) => /^(?:ac-[a-z-]+|language-[a-z0-9+#-]+)$/.test(token))) failed.add('NO_STYLE');
-      if (URL_ATTRIBUTES.includes(attributeName) && !isSafeUrl(attribute.value, attributeName === 'href')) failed.add('SAFE_URL');
+      if (IMAGE_ATTRIBUTES.has(attributeName)) failed.add('NO_REMOTE_IMG');
+      if (attributeName === 'class' && !attribute.value.split(' ').every((token) => OUR_CLASS.test(token))) failed.add('NO_STYLE');
+      if (URL_ATTRIBUTE_SET.has(attributeName) && !isSafeUrl(attribute.value, attributeName === 'href')) failed.add('SAFE_URL');
     }
-    if (name === 'a' && !isSafeLink(element)) failed.add('LINK_SAFE');
-    if (name === 'a' && (HIDDEN.test(element.textContent) || HIDDEN.test(element.getAttribute('href') ?? ''))) failed.add('BIDI_SAFE');
+    if (name === 'a') {
+      if (!isSafeLink(element)) failed.add('LINK_SAFE');
+      if (HIDDEN.test(element.textContent) || HIDDEN.test(element.getAttribute('href') ?? '')) failed.add('BIDI_SAFE');
+    }
     if (name === 'code') {
       if (HIDDEN.test(element.textContent)) failed.add('BIDI_SAFE');
       if (Array.from(element.querySelectorAll('*')).some((child) => child.localName !== 'span' || child.className !== 'ac-invisible')) failed.add('CODE_TEXT');
