@@ -184,7 +184,8 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
       if (isFinished || fullText.length < seenLength) reset();
       seenLength = fullText.length;
       const truncated = truncateMarkdown(fullText, maxLength);
-      if (truncated.text === text && tailNodes.length > 0) return;
+      // Append-only contract: equal length means no new text (a full string compare would cost O(message)).
+      if (truncated.text.length === text.length && tailNodes.length > 0) return;
       budget = Math.min(budget + (truncated.text.length - text.length) * WORK_PER_CHARACTER, maxLength);
       text = truncated.text;
       const tailLength = text.length - finalOffset;
