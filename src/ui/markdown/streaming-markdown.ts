@@ -30,7 +30,10 @@ export interface StreamingMarkdownStats {
 
 /** A Markdown message rendered incrementally into a container the caller owns. */
 export interface StreamingMarkdown {
-  /** Renders the message so far; `fullText` grows by appending (a shorter text starts over). */
+  /**
+   * Renders the message so far. `fullText` grows by appending; a shorter text, or a changed text
+   * after `finish()`, starts the message over. Cheap enough to call once per animation frame.
+   */
   update(fullText: string): void;
   /** Renders the final tail without virtual closers and resolves late reference definitions. */
   finish(): void;
@@ -181,6 +184,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
 
   return {
     update(fullText: string): void {
+      if (isFinished && fullText.length === seenLength) return;
       if (isFinished || fullText.length < seenLength) reset();
       seenLength = fullText.length;
       const truncated = truncateMarkdown(fullText, maxLength);
