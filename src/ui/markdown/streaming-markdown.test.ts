@@ -118,6 +118,19 @@ describe('createStreamingMarkdown', () => {
     expect(container.innerHTML).toBe('<p>new</p>\n');
   });
 
+  test('the same text after finish() changes nothing; new text starts over', () => {
+    const container = document.createElement('div');
+    const stream = createStreamingMarkdown(container);
+    stream.update('one\n\ntwo');
+    stream.finish();
+    const first = container.firstChild;
+    stream.update('one\n\ntwo');
+    expect(container.firstChild).toBe(first);
+    stream.update('one\n\ntwo!');
+    expect(container.firstChild).not.toBe(first);
+    expect(container.innerHTML).toBe('<p>one</p>\n<p>two!</p>\n');
+  });
+
   test('code blocks of finished and open blocks are listed in document order', () => {
     const container = document.createElement('div');
     const stream = createStreamingMarkdown(container);
