@@ -6,6 +6,7 @@ import type { AgentClient } from '../src/index.ts';
 import { test, expect } from './support/fixtures.ts';
 import { openDemo } from './support/chat.ts';
 import { inspectLastAnswer, type InvariantFailures } from './support/inspect-markdown.ts';
+import { watchIntermediateRenders } from './support/watch-intermediate-renders.ts';
 
 interface CorpusEntry {
   id: string;
@@ -106,6 +107,7 @@ test('the hostile Markdown corpus streamed through /echo never executes, fetches
     }
     Object.assign(window, { xssMounts: mounts });
   }, WORKERS);
+  for (let index = 0; index < WORKERS; index += 1) await page.evaluate(watchIntermediateRenders, `xss-${index}`);
 
   const results = new Map<string, { status: string; failures: InvariantFailures }>();
   // Longest first: `/echo` streams 4 characters per delta, so the 10,000-character entries set the pace.
@@ -138,6 +140,7 @@ test('the hostile Markdown corpus streamed through /echo never executes, fetches
 
   const calls = await page.evaluate(() => (window as unknown as { xssCalls: string[] }).xssCalls);
   const sentinel = await page.evaluate(() => (window as unknown as { xssSentinel: string }).xssSentinel);
+  const streamViolations = await page.evaluate(() => (window as unknown as { xssStreamViolations?: string[] }).xssStreamViolations ?? []);
   const summary: Record<string, { checked: number; passed: number }> = {};
   const failed: Array<{ id: string; status: string; failures: InvariantFailures }> = [];
   for (const entry of echoed) {
@@ -150,11 +153,12 @@ test('the hostile Markdown corpus streamed through /echo never executes, fetches
     const relevant = Object.fromEntries(Object.entries(result.failures).filter(([code]) => entry.must.includes(code) || code === 'NO_CRASH'));
     if (result.status !== 'completed' || Object.keys(relevant).length > 0) failed.push({ id: entry.id, status: result.status, failures: relevant });
   }
-  const report = { corpus: corpus.length, echoed: echoed.length, skippedOverLength: corpus.length - echoed.length, perInvariant: summary, failed, offOrigin, calls, navigations, openers, sentinel };
+  const report = { corpus: corpus.length, echoed: echoed.length, skippedOverLength: corpus.length - echoed.length, perInvariant: summary, failed, streamViolations, offOrigin, calls, navigations, openers, sentinel };
   await testInfo.attach('xss-corpus-summary.json', { body: JSON.stringify(report, null, 2), contentType: 'application/json' });
   console.log(`xss corpus: ${echoed.length}/${corpus.length} entries through /echo; per invariant passed/checked: ${Object.entries(summary).map(([code, item]) => `${code} ${item.passed}/${item.checked}`).join(', ')}`);
 
   expect(failed).toEqual([]);
+  expect(streamViolations).toEqual([]);
   expect(offOrigin).toEqual([]);
   expect(calls).toEqual([]);
   expect(navigations).toEqual([]);
