@@ -89,3 +89,20 @@ test('the launcher opens the panel, focuses the composer, and Escape closes it b
   await expect(panel).toBeHidden();
   await expect(button).toBeFocused();
 });
+
+test('mount with sessionId restores that conversation', async ({ page, pageErrors: _errors }) => {
+  await openDemo(page);
+  await chat(page).send('/echo remember this');
+  await expect(chat(page).assistantMessages.last()).toHaveText(/remember this/);
+  await chat(page).waitForIdle();
+  const sessionId = await page.evaluate(() => (window as DemoWindow).agentChatDemo!.inline.client.getState().sessionId);
+  expect(sessionId).toMatch(/^ses_/);
+
+  await page.evaluate(async (id) => {
+    (window as DemoWindow).agentChatDemo!.inline.destroy();
+    sessionStorage.clear();
+    await window.AgentChat!.mount('#inline-chat', { endpoint: '/api/agent', sessionId: id as string }).ready;
+  }, sessionId);
+  await expect(chat(page).userMessages).toHaveText(['You /echo remember this']);
+  await expect(chat(page).assistantMessages).toHaveText([/remember this/]);
+});
