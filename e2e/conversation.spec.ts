@@ -68,3 +68,14 @@ test('Stop cancels the run and the transcript ends cleanly', async ({ page, page
   await expect(widget.assistantMessages.last()).toHaveText(/still works after Stop/);
   await widget.waitForIdle();
 });
+
+test("the demo's scenario buttons type the command into the composer", async ({ page, pageErrors: _errors }) => {
+  await openDemo(page);
+  const widget = chat(page);
+  await page.locator('button[data-scenario="/tool"]').click();
+  await expect(widget.input).toHaveValue('/tool');
+  await expect(widget.input).toBeFocused();
+  await page.keyboard.press('Enter');
+  await widget.waitForIdle();
+  await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
+});
