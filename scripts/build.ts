@@ -11,10 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { buildEsm, type EsmEntry } from './build/build-esm.ts';
 import { buildIife } from './build/build-iife.ts';
 import { createManifest } from './build/create-manifest.ts';
-import { formatKb, formatSizeTable } from './build/format-size-table.ts';
-
-/** The IIFE's gzip budget in bytes (1 KB = 1000 bytes). */
-export const IIFE_GZIP_BUDGET_BYTES = 55_000;
+import { checkSizeBudget, IIFE_GZIP_BUDGET_BYTES } from './build/check-size-budget.ts';
+import { formatSizeTable } from './build/format-size-table.ts';
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = join(rootDir, 'dist');
@@ -51,9 +49,9 @@ async function main(): Promise<void> {
 
   const iife = manifest.files[IIFE_FILE];
   if (!iife) fail(`build: ${IIFE_FILE} was not produced`);
-  const verdict = `${IIFE_FILE}: ${formatKb(iife.gzipBytes)} gzip, budget ${formatKb(IIFE_GZIP_BUDGET_BYTES)}`;
-  if (iife.gzipBytes > IIFE_GZIP_BUDGET_BYTES) fail(`build: size check FAILED — ${verdict}`);
-  console.log(`size check passed — ${verdict}`);
+  const verdict = checkSizeBudget({ name: IIFE_FILE, file: iife, budgetBytes: IIFE_GZIP_BUDGET_BYTES });
+  if (!verdict.isWithin) fail(`build: ${verdict.message}`);
+  console.log(verdict.message);
 }
 
 /** Every file under `dir`, as `/`-separated paths relative to it. */

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { checkSizeBudget, IIFE_GZIP_BUDGET_BYTES } from './check-size-budget.ts';
 import { createManifest, describeFile } from './create-manifest.ts';
 import { formatKb, formatSizeTable } from './format-size-table.ts';
 
@@ -55,5 +56,20 @@ describe('formatSizeTable', () => {
   test('formats kilobytes as thousands of bytes', () => {
     expect(formatKb(55_000)).toBe('55.00 KB');
     expect(formatKb(1)).toBe('0.00 KB');
+  });
+});
+
+describe('checkSizeBudget', () => {
+  const file = (gzipBytes: number) => ({ bytes: 3 * gzipBytes, gzipBytes, integrity: 'sha384-x' });
+
+  test('passes at exactly the budget and fails one byte over, naming both sizes', () => {
+    expect(checkSizeBudget({ name: 'agent-chat.js', file: file(55_000), budgetBytes: IIFE_GZIP_BUDGET_BYTES })).toEqual({
+      isWithin: true,
+      message: 'size check passed — agent-chat.js: 55.00 KB gzip (55000 bytes), budget 55.00 KB (55000 bytes)',
+    });
+    expect(checkSizeBudget({ name: 'agent-chat.js', file: file(55_001), budgetBytes: IIFE_GZIP_BUDGET_BYTES })).toEqual({
+      isWithin: false,
+      message: 'size check FAILED — agent-chat.js: 55.00 KB gzip (55001 bytes), budget 55.00 KB (55000 bytes)',
+    });
   });
 });
