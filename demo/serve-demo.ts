@@ -12,8 +12,8 @@ export interface DemoStaticOptions {
 /** Serves one request if it is a demo page or asset; resolves false to let the caller answer it. */
 export type DemoStaticHandler = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 
-/** The Trusted Types policy names the widget creates: its Markdown sanitizer, Lit, and DOMPurify. */
-export const TRUSTED_TYPES_POLICIES = 'agent-chat lit-html dompurify';
+/** The Trusted Types policies the widget creates: its Markdown sanitizer's and Lit's (DOMPurify is handed ours). */
+export const TRUSTED_TYPES_POLICIES = 'agent-chat lit-html';
 
 /** The policy `/strict.html` is served with (issue 6), listing the widget's Trusted Types policies. */
 export const STRICT_CSP = [
