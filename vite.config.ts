@@ -22,6 +22,8 @@ export default defineConfig({
         },
       },
       {
+        // The hostile-Markdown corpus is read at run time from ../shared, beside the checkout.
+        server: { fs: { allow: ['.', '../shared'] } },
         test: {
           name: 'ui',
           include: ['src/ui/**/*.test.ts'],

@@ -11,12 +11,8 @@ interface CorpusEntry {
   must: string[];
 }
 
-/**
- * Paths are resolved from the repository root. `shared/` sits beside the clone; Vite's
- * `server.fs` does not allow it yet, so `shared-corpus` (a relative symlink beside this file)
- * is the fallback that still reads the file at run time.
- */
-const CORPUS_PATHS = ['../shared/corpus/xss-markdown.jsonl', 'src/ui/markdown/shared-corpus/xss-markdown.jsonl'];
+/** Resolved from the repository root: `shared/` sits beside the checkout (vite.config.ts allows it). */
+const CORPUS_PATHS = ['../shared/corpus/xss-markdown.jsonl'];
 const ALLOWED = new Set('p br hr h1 h2 h3 h4 h5 h6 strong em del s code pre blockquote ul ol li a table thead tbody tr th td span sup sub'.split(' '));
 const URL_ATTRIBUTES = 'href src srcset action formaction poster background cite data xlink:href ping longdesc lowsrc dynsrc srcdoc'.split(' ');
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
