@@ -22,6 +22,13 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          name: 'scripts',
+          environment: 'node',
+          include: ['scripts/**/*.test.ts'],
+        },
+      },
+      {
         // The hostile-Markdown corpus is read at run time from ../shared, beside the checkout.
         server: { fs: { allow: ['.', '../shared'] } },
         test: {

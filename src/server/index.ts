@@ -1,0 +1,28 @@
+/** The public API of the reference server (Node only): the handler, the agent loop, models and tools. */
+export { createAgentHandler } from './create-agent-handler.ts';
+export type { AgentHandler, AgentHandlerOptions } from './create-agent-handler.ts';
+export { createRunEngine } from './agent-loop/create-run-engine.ts';
+export { DEFAULT_ENGINE_LIMITS } from './agent-loop/engine-options.ts';
+export type {
+  EngineLimits,
+  EngineLogEntry,
+  RunEngineOptions,
+  ToolCallInfo,
+  ToolCallOutcome,
+  ToolHookContext,
+  ToolHooks,
+} from './agent-loop/engine-options.ts';
+export { createScriptedModel } from './models/scripted-model.ts';
+export type { ScriptedModelOptions } from './models/scripted-model.ts';
+export { createOpenAiCompatibleModel } from './models/openai-compatible-model.ts';
+export type { OpenAiCompatibleModelOptions } from './models/openai-compatible-model.ts';
+export { createModelFromEnv } from './models/create-model-from-env.ts';
+export { ModelError } from './models/model-adapter.ts';
+export type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ToolSpec } from './models/model-adapter.ts';
+export { ToolError, ToolStoppedError, createToolRegistry } from './tools/tool-registry.ts';
+export type { ToolDefinition, ToolPolicy, ToolRunContext } from './tools/tool-registry.ts';
+export { createDemoTools } from './tools/demo-tools.ts';
+export { EventLogConflictError, createMemoryEventLog } from './runs/event-log.ts';
+export type { EventLog } from './runs/event-log.ts';
+export { RunClosedError } from './runs/run-handle.ts';
+export type { RunEngine, RunHandle, Subject } from './runs/run-handle.ts';
