@@ -1,7 +1,6 @@
 import type {
   AnyEventEnvelope,
   EventEnvelope,
-  InputContent,
   MessageStatus,
   RunSnapshot,
   RunStatus,
@@ -10,6 +9,7 @@ import type {
   SnapshotToolCall,
 } from '../protocol.ts';
 import { isTerminalRunStatus } from '../protocol.ts';
+import { pickDefined } from '../pick-defined.ts';
 
 /** Returns the snapshot of a run before its first event (`lastSeq` 0, cursor `"0"`). */
 export function createEmptyRunSnapshot(runId: string, sessionId: string): RunSnapshot {
@@ -75,13 +75,12 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
       const message: SnapshotMessage = {
         messageId: input.messageId,
         role: 'user',
-        content: joinText(input.content),
+        content: input.content.map((part) => part.text).join(''),
         status: 'complete',
         runId: s.runId,
         createdAt: event.timestamp,
+        ...pickDefined({ clientMessageId: input.clientMessageId, contextRefs: input.contextRefs }),
       };
-      if (input.clientMessageId !== undefined) message.clientMessageId = input.clientMessageId;
-      if (input.contextRefs !== undefined) message.contextRefs = input.contextRefs;
       return {
         ...s,
         agent,
@@ -103,20 +102,14 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
       return { ...s, step: null };
     case 'TEXT_MESSAGE_START': {
       const { messageId, role, parentMessageId, inputId, clientMessageId } = event.data;
-      const message: SnapshotMessage = { messageId, role, content: '', status: 'streaming', runId: s.runId, createdAt: event.timestamp };
-      if (parentMessageId !== undefined) message.parentMessageId = parentMessageId;
-      if (inputId !== undefined) message.inputId = inputId;
-      if (clientMessageId !== undefined) message.clientMessageId = clientMessageId;
+      const message = { ...startMessage(s, event, messageId, role), ...pickDefined({ parentMessageId, inputId, clientMessageId }) };
       const inputs = inputId === undefined
         ? s.inputs
-        : [...s.inputs, { inputId, messageId, ...(clientMessageId === undefined ? {} : { clientMessageId }), state: 'pending' as const }];
+        : [...s.inputs, { inputId, messageId, ...pickDefined({ clientMessageId }), state: 'pending' as const }];
       return { ...s, messages: [...s.messages, message], inputs };
     }
     case 'REASONING_MESSAGE_START':
-      return {
-        ...s,
-        messages: [...s.messages, { messageId: event.data.messageId, role: 'reasoning', content: '', status: 'streaming', runId: s.runId, createdAt: event.timestamp }],
-      };
+      return { ...s, messages: [...s.messages, startMessage(s, event, event.data.messageId, 'reasoning')] };
     case 'TEXT_MESSAGE_CONTENT':
     case 'REASONING_MESSAGE_CONTENT': {
       const { delta } = event.data;
@@ -125,16 +118,14 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
     case 'TEXT_MESSAGE_END': {
       const { finishReason } = event.data;
       const status: MessageStatus = finishReason === 'cancelled' ? 'cancelled' : finishReason === 'error' ? 'error' : 'complete';
-      return updateMessage(s, event.data.messageId, (m) => ({ ...m, status, ...(finishReason === undefined ? {} : { finishReason }) }));
+      return updateMessage(s, event.data.messageId, (m) => ({ ...m, status, ...pickDefined({ finishReason }) }));
     }
     case 'REASONING_MESSAGE_END':
     case 'REASONING_END':
       return updateMessage(s, event.data.messageId, (m) => (m.status === 'streaming' ? { ...m, status: 'complete' } : m));
     case 'TOOL_CALL_START': {
       const { toolCallId, toolCallName, parentMessageId, title } = event.data;
-      const call: SnapshotToolCall = { toolCallId, name: toolCallName, status: 'streaming_args' };
-      if (parentMessageId !== undefined) call.parentMessageId = parentMessageId;
-      if (title !== undefined) call.title = title;
+      const call: SnapshotToolCall = { toolCallId, name: toolCallName, status: 'streaming_args', ...pickDefined({ parentMessageId, title }) };
       return { ...s, toolCalls: [...s.toolCalls, call] };
     }
     case 'TOOL_CALL_ARGS': {
@@ -147,12 +138,12 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
     }
     case 'TOOL_CALL_PROGRESS': {
       const { message, fraction } = event.data;
-      const progress = { ...(message === undefined ? {} : { message }), ...(fraction === undefined ? {} : { fraction }) };
+      const progress = pickDefined({ message, fraction });
       return updateToolCall(s, event.data.toolCallId, (c) => ({ ...c, progress, status: 'running' }));
     }
     case 'TOOL_CALL_RESULT': {
       const { messageId, content, status, truncated } = event.data;
-      const result = { messageId, content, ...(truncated === undefined ? {} : { truncated }) };
+      const result = pickDefined({ messageId, content, truncated });
       return updateToolCall(s, event.data.toolCallId, (c) => ({ ...c, status, result }));
     }
     case 'INTERRUPT_REQUESTED': {
@@ -168,10 +159,7 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
       const interrupts = s.interrupts.map((i) => {
         if (i.id !== interruptId) return i;
         toolCallId = i.toolCallId;
-        const resolved: SnapshotInterrupt = { ...i, state: status, resolvedBy };
-        if (decision !== undefined) resolved.decision = decision;
-        if (editedArgsDigest !== undefined) resolved.editedArgsDigest = editedArgsDigest;
-        return resolved;
+        return { ...i, state: status, resolvedBy, ...pickDefined({ decision, editedArgsDigest }) };
       });
       const next = { ...s, interrupts };
       if (toolCallId === undefined) return next;
@@ -184,56 +172,52 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
     case 'NOTICE':
       return { ...s, notices: [...s.notices, event.data] };
     case 'RUN_FINISHED': {
-      const { outcome, usage, costUsd, unconsumedInputIds } = event.data;
-      const status: RunStatus = outcome.type === 'cancelled' ? 'cancelled' : 'completed';
-      return {
-        ...s,
-        status,
-        outcome,
-        usage: usage ?? s.usage,
-        costUsd: costUsd ?? s.costUsd,
-        unconsumedInputIds: unconsumedInputIds ?? [],
-        step: null,
-      };
+      const { outcome } = event.data;
+      return { ...endRun(s, event.data, outcome.type === 'cancelled' ? 'cancelled' : 'completed'), outcome };
     }
     case 'RUN_ERROR': {
-      const { code, message, retryable, correlationId, usage, costUsd, unconsumedInputIds } = event.data;
-      return {
-        ...s,
-        status: code === 'RUN_TIMEOUT' ? 'expired' : 'failed',
-        error: { code, message, retryable, ...(correlationId === undefined ? {} : { correlationId }) },
-        usage: usage ?? s.usage,
-        costUsd: costUsd ?? s.costUsd,
-        unconsumedInputIds: unconsumedInputIds ?? [],
-        step: null,
-      };
+      const { code, message, retryable, correlationId } = event.data;
+      const error = { code, message, retryable, ...pickDefined({ correlationId }) };
+      return { ...endRun(s, event.data, code === 'RUN_TIMEOUT' ? 'expired' : 'failed'), error };
     }
     default:
       return s;
   }
 }
 
-function joinText(content: readonly InputContent[]): string {
-  return content.map((part) => part.text).join('');
+function startMessage(s: RunSnapshot, event: EventEnvelope, messageId: string, role: SnapshotMessage['role']): SnapshotMessage {
+  return { messageId, role, content: '', status: 'streaming', runId: s.runId, createdAt: event.timestamp };
+}
+
+/** The fields `RUN_FINISHED` and `RUN_ERROR` both settle. */
+function endRun(
+  s: RunSnapshot,
+  data: { usage?: RunSnapshot['usage']; costUsd?: RunSnapshot['costUsd']; unconsumedInputIds?: string[] },
+  status: RunStatus,
+): RunSnapshot {
+  return {
+    ...s,
+    status,
+    usage: data.usage ?? s.usage,
+    costUsd: data.costUsd ?? s.costUsd,
+    unconsumedInputIds: data.unconsumedInputIds ?? [],
+    step: null,
+  };
 }
 
 function updateMessage(s: RunSnapshot, messageId: string, update: (m: SnapshotMessage) => SnapshotMessage): RunSnapshot {
-  const index = findLastIndex(s.messages, (m) => m.messageId === messageId);
-  if (index < 0) return s;
-  const messages = s.messages.slice();
-  messages[index] = update(messages[index] as SnapshotMessage);
-  return { ...s, messages };
+  return { ...s, messages: updateLast(s.messages, (m) => m.messageId === messageId, update) };
 }
 
 function updateToolCall(s: RunSnapshot, toolCallId: string, update: (c: SnapshotToolCall) => SnapshotToolCall): RunSnapshot {
-  const index = findLastIndex(s.toolCalls, (c) => c.toolCallId === toolCallId);
-  if (index < 0) return s;
-  const toolCalls = s.toolCalls.slice();
-  toolCalls[index] = update(toolCalls[index] as SnapshotToolCall);
-  return { ...s, toolCalls };
+  return { ...s, toolCalls: updateLast(s.toolCalls, (c) => c.toolCallId === toolCallId, update) };
 }
 
-function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i -= 1) if (predicate(items[i] as T)) return i;
-  return -1;
+/** Replaces the last item matching `isTarget` (items are unique by id); the same array when none does. */
+function updateLast<T>(items: T[], isTarget: (item: T) => boolean, update: (item: T) => T): T[] {
+  const index = items.findLastIndex(isTarget);
+  if (index < 0) return items;
+  const next = items.slice();
+  next[index] = update(items[index] as T);
+  return next;
 }
