@@ -1,5 +1,5 @@
 import { noChange } from 'lit';
-import { AsyncDirective, directive, PartType, type ChildPart, type PartInfo } from 'lit/async-directive.js';
+import { Directive, directive, PartType, type ChildPart, type PartInfo } from 'lit/directive.js';
 import { createStreamingMarkdown, type StreamingMarkdown } from '../markdown/streaming-markdown.ts';
 
 /** Labels the Markdown body writes itself. */
@@ -17,12 +17,11 @@ export interface MarkdownBodyLabels {
  * (the final text is rendered at once). Each code block gets a copy button that copies the
  * block's exact source, not its DOM text.
  */
-class MarkdownBodyDirective extends AsyncDirective {
+class MarkdownBodyDirective extends Directive {
   #container: HTMLDivElement | null = null;
   #renderer: StreamingMarkdown | null = null;
   #labels: MarkdownBodyLabels | null = null;
   #text = '';
-  #renderedText = '';
   #isFinished = false;
   #frame = 0;
 
@@ -55,17 +54,8 @@ class MarkdownBodyDirective extends AsyncDirective {
     return noChange;
   }
 
-  protected override disconnected(): void {
-    cancelAnimationFrame(this.#frame);
-    this.#frame = 0;
-  }
-
-  protected override reconnected(): void {
-    if (this.#renderedText !== this.#text) this.#schedule();
-  }
-
   #schedule(): void {
-    if (this.#frame !== 0 || !this.isConnected) return;
+    if (this.#frame !== 0) return;
     this.#frame = requestAnimationFrame(() => {
       this.#frame = 0;
       this.#flush();
@@ -79,7 +69,6 @@ class MarkdownBodyDirective extends AsyncDirective {
     if (!renderer) return;
     renderer.update(this.#text);
     if (this.#isFinished) renderer.finish();
-    this.#renderedText = this.#text;
     this.#addCopyButtons();
   }
 
