@@ -29,44 +29,58 @@ export interface MountOptions {
   renderers?: AgentChatElement['renderers'];
 }
 
-const KNOWN_OPTIONS = [
-  'endpoint', 'agentVersion', 'sessionId', 'locale', 'theme', 'strings', 'persist', 'mode',
-  'selectAttachments', 'getReferences', 'renderers',
-] as const;
+const isString = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
+const isFunction = (value: unknown): boolean => typeof value === 'function';
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+const oneOf = (...allowed: string[]): OptionRule => [
+  (value) => allowed.includes(value as string),
+  (value) => `one of ${allowed.map((item) => `"${item}"`).join(', ')}, not ${JSON.stringify(value)}`,
+];
+
+/** How to check one option: a test, and what the option must be (said when the test fails). */
+type OptionRule = [isValid: (value: unknown) => boolean, expected: string | ((value: unknown) => string)];
+
+/** Every option in documentation order, with its check (`endpoint` is also required and parsed). */
+const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
+  endpoint: [isString, 'a non-empty string'],
+  agentVersion: [isString, 'a non-empty string: an agent version id such as "agv_34"'],
+  sessionId: [isString, 'a non-empty string: a session id such as "ses_01G…" returned by the server'],
+  locale: [isString, 'a non-empty string: a BCP 47 tag such as "en" or "zh-CN"'],
+  theme: oneOf('light', 'dark', 'auto'),
+  strings: [isObject, 'an object of string overrides, e.g. { send: "Ask" }'],
+  persist: [(value) => typeof value === 'boolean', 'true or false'],
+  mode: oneOf('inline', 'launcher'),
+  selectAttachments: [isFunction, 'a function'],
+  getReferences: [isFunction, 'a function'],
+  renderers: [(value) => typeof value === 'object' && value !== null, 'an object mapping tool names to render functions'],
+};
 
 /**
  * Checks `options` from untyped callers (the script-tag global) and returns them typed. Throws a
  * `TypeError` whose message names the option and says what to pass instead.
  */
 export function validateMountOptions(options: unknown): MountOptions {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  if (!isObject(options)) {
     throw new TypeError('AgentChat.mount: pass an options object as the second argument, e.g. mount("#chat", { endpoint: "/api/agent" }).');
   }
   const record = options as Record<string, unknown>;
-  const unknown = Object.keys(record).filter((key) => !(KNOWN_OPTIONS as readonly string[]).includes(key));
+  const known = Object.keys(OPTION_RULES);
+  const unknown = Object.keys(record).filter((key) => !known.includes(key));
   if (unknown.length > 0) {
-    throw new TypeError(`AgentChat.mount: unknown option ${unknown.map((key) => `"${key}"`).join(', ')}; the options are ${KNOWN_OPTIONS.join(', ')}.`);
+    throw new TypeError(`AgentChat.mount: unknown option ${unknown.map((key) => `"${key}"`).join(', ')}; the options are ${known.join(', ')}.`);
   }
-  if (typeof record.endpoint !== 'string' || record.endpoint.trim() === '') {
+  if (!isString(record.endpoint)) {
     throw new TypeError('AgentChat.mount: options.endpoint is required: the base URL of your agent proxy, e.g. "/api/agent".');
   }
-  checkEndpoint(record.endpoint);
-  checkOptionalString(record, 'agentVersion', 'an agent version id such as "agv_34"');
-  checkOptionalString(record, 'sessionId', 'a session id such as "ses_01G…" returned by the server');
-  checkOptionalString(record, 'locale', 'a BCP 47 tag such as "en" or "zh-CN"');
-  checkOneOf(record, 'theme', ['light', 'dark', 'auto']);
-  checkOneOf(record, 'mode', ['inline', 'launcher']);
-  if (record.persist !== undefined && typeof record.persist !== 'boolean') {
-    throw new TypeError('AgentChat.mount: options.persist must be true or false.');
-  }
-  if (record.strings !== undefined) checkStrings(record.strings);
-  for (const hook of ['selectAttachments', 'getReferences'] as const) {
-    if (record[hook] !== undefined && typeof record[hook] !== 'function') {
-      throw new TypeError(`AgentChat.mount: options.${hook} must be a function.`);
+  checkEndpoint(record.endpoint as string);
+  for (const [key, [isValid, expected]] of Object.entries(OPTION_RULES)) {
+    const value = record[key];
+    if (value !== undefined && !isValid(value)) {
+      throw new TypeError(`AgentChat.mount: options.${key} must be ${typeof expected === 'string' ? expected : expected(value)}.`);
     }
   }
-  if (record.renderers !== undefined && (typeof record.renderers !== 'object' || record.renderers === null)) {
-    throw new TypeError('AgentChat.mount: options.renderers must be an object mapping tool names to render functions.');
+  for (const [key, value] of Object.entries(record.strings ?? {})) {
+    if (typeof value !== 'string') throw new TypeError(`AgentChat.mount: options.strings.${key} must be a string.`);
   }
   return record as unknown as MountOptions;
 }
@@ -106,30 +120,5 @@ function checkEndpoint(endpoint: string): void {
   }
   if (url.search || url.hash) {
     throw new TypeError('AgentChat.mount: options.endpoint must not carry a query or fragment (never put tokens in URLs); authenticate with your own cookie or session.');
-  }
-}
-
-function checkOptionalString(record: Record<string, unknown>, key: string, example: string): void {
-  const value = record[key];
-  if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) {
-    throw new TypeError(`AgentChat.mount: options.${key} must be a non-empty string: ${example}.`);
-  }
-}
-
-function checkOneOf(record: Record<string, unknown>, key: string, allowed: readonly string[]): void {
-  const value = record[key];
-  if (value !== undefined && !allowed.includes(value as string)) {
-    throw new TypeError(`AgentChat.mount: options.${key} must be one of ${allowed.map((item) => `"${item}"`).join(', ')}, not ${JSON.stringify(value)}.`);
-  }
-}
-
-function checkStrings(strings: unknown): void {
-  if (typeof strings !== 'object' || strings === null || Array.isArray(strings)) {
-    throw new TypeError('AgentChat.mount: options.strings must be an object of string overrides, e.g. { send: "Ask" }.');
-  }
-  for (const [key, value] of Object.entries(strings)) {
-    if (typeof value !== 'string') {
-      throw new TypeError(`AgentChat.mount: options.strings.${key} must be a string.`);
-    }
   }
 }
