@@ -1,4 +1,4 @@
-import { adoptStyles } from 'lit';
+import { adoptStyles, html, render } from 'lit';
 import { launcherStyles } from './launcher.styles.ts';
 
 /** Labels of the launcher button (the widget's own strings do not cover it). */
@@ -44,75 +44,54 @@ export interface Launcher {
  * so it works under `style-src 'self'` and host CSS cannot reach it). Escape closes the panel.
  */
 export function createLauncher(options: CreateLauncherOptions): Launcher {
-  const document = options.container.ownerDocument;
+  const { container, panelContent, strings } = options;
+  const document = container.ownerDocument;
   const host = document.createElement('div');
   host.setAttribute('data-agent-chat-launcher', '');
   if (options.theme) host.setAttribute('theme', options.theme);
   const root = host.attachShadow({ mode: 'open' });
   adoptStyles(root, [launcherStyles]);
+  host.append(panelContent);
 
-  const panel = document.createElement('div');
-  panel.setAttribute('part', 'launcher-panel');
-  panel.id = 'panel';
-  panel.setAttribute('role', 'dialog');
-  panel.setAttribute('aria-label', options.strings.launcherPanel);
-  panel.hidden = true;
-  panel.append(document.createElement('slot'));
-
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.setAttribute('part', 'launcher-button');
-  button.setAttribute('aria-controls', 'panel');
-  button.append(createChatIcon(document));
-  root.append(panel, button);
-  host.append(options.panelContent);
-
-  const render = (isOpen: boolean): void => {
-    panel.hidden = !isOpen;
-    button.setAttribute('aria-expanded', String(isOpen));
-    button.setAttribute('aria-label', isOpen ? options.strings.launcherClose : options.strings.launcherOpen);
+  let isOpen = false;
+  const update = (next: boolean): void => {
+    isOpen = next;
+    render(
+      html`<div part="launcher-panel" id="panel" role="dialog" aria-label=${strings.launcherPanel} ?hidden=${!isOpen}><slot></slot></div>
+        <button type="button" part="launcher-button" aria-controls="panel" aria-expanded=${isOpen}
+          aria-label=${isOpen ? strings.launcherClose : strings.launcherOpen} @click=${() => (isOpen ? launcher.close() : launcher.open())}>
+          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z"></path></svg>
+        </button>`,
+      root,
+    );
   };
   const launcher: Launcher = {
     host,
-    isOpen: () => !panel.hidden,
+    isOpen: () => isOpen,
     open() {
-      render(true);
+      update(true);
       // The widget's public `input` part is its composer; focus lands where the person types.
-      const input = options.panelContent.shadowRoot?.querySelector<HTMLElement>('[part~="input"]');
-      (input ?? options.panelContent).focus();
+      const input = panelContent.shadowRoot?.querySelector<HTMLElement>('[part~="input"]');
+      (input ?? panelContent).focus();
     },
     close() {
       const hadFocus = host.matches(':focus-within') && document.activeElement !== null;
-      render(false);
-      if (hadFocus) button.focus();
+      update(false);
+      if (hadFocus) root.querySelector('button')?.focus();
     },
     destroy() {
-      button.removeEventListener('click', onClick);
       host.removeEventListener('keydown', onKeydown);
       host.remove();
     },
   };
-  const onClick = (): void => (launcher.isOpen() ? launcher.close() : launcher.open());
   const onKeydown = (event: KeyboardEvent): void => {
-    if (event.key === 'Escape' && launcher.isOpen()) {
+    if (event.key === 'Escape' && isOpen) {
       event.stopPropagation();
       launcher.close();
     }
   };
-  button.addEventListener('click', onClick);
   host.addEventListener('keydown', onKeydown);
-  render(false);
-  options.container.append(host);
+  update(false);
+  container.append(host);
   return launcher;
-}
-
-function createChatIcon(document: Document): SVGSVGElement {
-  const namespace = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(namespace, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('aria-hidden', 'true');
-  const path = document.createElementNS(namespace, 'path');
-  path.setAttribute('d', 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z');
-  svg.append(path);
-  return svg;
 }
