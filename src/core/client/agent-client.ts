@@ -105,12 +105,12 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   });
 
   function assertAlive(): void {
-    if (isDisposed) throw createClientError('CLIENT_DISPOSED', 'This chat client was disposed.');
+    if (isDisposed) throw createClientError('CLIENT_DISPOSED');
   }
 
   /** Records a failure in state (resetting everything first on IDENTITY_CHANGED) and returns it. */
   function fail(error: unknown, source: 'request' | 'stream', retryable?: boolean, change = {}): unknown {
-    if (isDisposed) return createClientError('CLIENT_DISPOSED', 'This chat client was disposed.');
+    if (isDisposed) return createClientError('CLIENT_DISPOSED');
     if (isAgentError(error) && error.code === 'ABORTED' && epoch.signal.aborted) return error;
     if (isAgentError(error) && error.code === 'IDENTITY_CHANGED') {
       dropEverything();
@@ -120,6 +120,19 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     }
     store.update({ ...change, error: toClientError(error, source, retryable) });
     return error;
+  }
+
+  /** Records a failed request in state and rethrows it (the `.catch` of every action's request). */
+  function failRequest(error: unknown): never {
+    throw fail(error, 'request');
+  }
+
+  function setHostSignals(change: { isVisible?: boolean; isOnline?: boolean }): void {
+    if (isDisposed) return;
+    const next = { isVisible, isOnline, ...change };
+    if (next.isVisible === isVisible && next.isOnline === isOnline) return;
+    ({ isVisible, isOnline } = next);
+    follower.setHostSignals(next);
   }
 
   function dropEverything(): void {
@@ -176,10 +189,10 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       try {
         const response = await transport.request<BootstrapResponse>({ method: 'GET', path: '/bootstrap', retry: { maxAttempts: 3 }, signal });
         boot = response.body as BootstrapResponse;
-        if (!isProtocolV1(boot)) throw createClientError('PROTOCOL_MISMATCH', 'The endpoint is not an agent-chat protocol v1 server.');
+        if (!isProtocolV1(boot)) throw createClientError('PROTOCOL_MISMATCH');
       } catch (error) {
         const mismatch = isAgentError(error) && MISMATCH_CODES.has(error.code)
-          ? createClientError('PROTOCOL_MISMATCH', 'The endpoint is not an agent-chat protocol v1 server.')
+          ? createClientError('PROTOCOL_MISMATCH')
           : error;
         const failure = fail(mismatch, 'request', undefined, { connection: 'error' });
         bootstrapError = store.model().error;
@@ -209,7 +222,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   function activeRun(): RunSnapshot {
     const { followedRunId } = store.model();
     const run = followedRunId === null ? undefined : store.getRun(followedRunId);
-    if (run === undefined || isTerminalRunStatus(run.status)) throw createClientError('RUN_NOT_ACTIVE', 'There is no active run.');
+    if (run === undefined || isTerminalRunStatus(run.status)) throw createClientError('RUN_NOT_ACTIVE');
     return run;
   }
 
@@ -220,7 +233,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     const run = store.model().runs.find((r) => r.interrupts.some((i) => i.id === interruptId && i.state === 'open'));
     const interrupt = run?.interrupts.find((i) => i.id === interruptId);
     if (run === undefined || interrupt === undefined) {
-      throw createClientError('INTERRUPT_UNKNOWN', `No open interrupt ${interruptId} in this conversation.`);
+      throw createClientError('INTERRUPT_UNKNOWN');
     }
     const body: ResolveInterruptRequest = { decision, argsDigest: interrupt.argsDigest ?? '' };
     store.update({ submittingInterruptIds: [...store.model().submittingInterruptIds, interruptId] });
@@ -236,7 +249,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
         () => undefined,
         (error: unknown) => {
           store.update({ submittingInterruptIds: store.model().submittingInterruptIds.filter((id) => id !== interruptId) });
-          throw fail(error, 'request');
+          failRequest(error);
         },
       )
       .finally(() => approvals.delete(interruptId));
@@ -247,15 +260,13 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   async function postToRun(path: string, body: string, idempotencyKey?: string): Promise<void> {
     await transport
       .request({ method: 'POST', path, body, retry: { maxAttempts: options.createAttempts ?? 8 }, signal: epoch.signal, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) })
-      .catch((error: unknown) => {
-        throw fail(error, 'request');
-      });
+      .catch(failRequest);
   }
 
   async function retry(): Promise<void> {
     assertAlive();
     const { pendingSend, error, followedRunId, bootstrap: boot } = store.model();
-    if (sender.isUnresolved()) throw createClientError('SEND_IN_PROGRESS', 'A message is still being sent.');
+    if (sender.isUnresolved()) throw createClientError('SEND_IN_PROGRESS');
     if (pendingSend?.status === 'failed') {
       await sender.retryFailed();
     } else if (boot === null) {
@@ -267,7 +278,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       const text = store.getRun(error.runId)?.messages.find((m) => m.role === 'user')?.content ?? '';
       await sender.send(text, sender.lastOptions());
     } else {
-      throw createClientError('NOTHING_TO_RETRY', 'There is no failed action to retry.');
+      throw createClientError('NOTHING_TO_RETRY');
     }
   }
 
@@ -290,19 +301,15 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     async restore(sessionId) {
       assertAlive();
       if (sender.hasOpenCreate()) {
-        throw createClientError('SEND_IN_PROGRESS', 'A message is still being sent; the session cannot change until it is answered.');
+        throw createClientError('SEND_IN_PROGRESS');
       }
       await ensureBootstrap();
-      await loadSession(sessionId).catch((error: unknown) => {
-        throw fail(error, 'request');
-      });
+      await loadSession(sessionId).catch(failRequest);
     },
     async connect(runId) {
       assertAlive();
       await ensureBootstrap();
-      await follower.attach(runId).catch((error: unknown) => {
-        throw fail(error, 'request');
-      });
+      await follower.attach(runId).catch(failRequest);
     },
     retry,
     subscribe: (listener) => (isDisposed ? () => undefined : store.subscribe(listener)),
@@ -310,16 +317,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     resetIdentity() {
       if (!isDisposed) dropEverything();
     },
-    setVisibility(visible) {
-      if (isDisposed || visible === isVisible) return;
-      isVisible = visible;
-      follower.setHostSignals({ isVisible, isOnline });
-    },
-    setOnline(online) {
-      if (isDisposed || online === isOnline) return;
-      isOnline = online;
-      follower.setHostSignals({ isVisible, isOnline });
-    },
+    setVisibility: (visible) => setHostSignals({ isVisible: visible }),
+    setOnline: (online) => setHostSignals({ isOnline: online }),
     discardPendingSend() {
       if (!isDisposed) sender.discard();
     },

@@ -13,9 +13,20 @@ export type ClientErrorCode =
   | 'PENDING_SEND_EXPIRED'
   | 'STREAM_STALLED';
 
-/** Builds an `AgentError` for a misuse or a client-side condition (status null, no request). */
-export function createClientError(code: ClientErrorCode, message: string, retryable = false): AgentError {
-  return new AgentError({ code, message, retryable });
+const MESSAGES: Record<ClientErrorCode, string> = {
+  SEND_IN_PROGRESS: 'A message is still being sent.',
+  INTERRUPT_UNKNOWN: 'That approval is not open in this conversation.',
+  CLIENT_DISPOSED: 'This chat client was disposed.',
+  PROTOCOL_MISMATCH: 'The endpoint is not an agent-chat protocol v1 server.',
+  RUN_NOT_ACTIVE: 'There is no active run.',
+  NOTHING_TO_RETRY: 'There is nothing to retry.',
+  PENDING_SEND_EXPIRED: 'A message from before the reload was not confirmed in time; send it again?',
+  STREAM_STALLED: 'The connection made no progress; reconnect to try again.',
+};
+
+/** Builds the `AgentError` of a misuse or a client-side condition (status null, no request), with the code's one message. */
+export function createClientError(code: ClientErrorCode, init: { retryable?: boolean; runId?: string } = {}): AgentError {
+  return new AgentError({ code, message: MESSAGES[code], ...init });
 }
 
 /** Turns any failure into the `ClientError` the UI shows. */

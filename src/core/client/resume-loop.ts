@@ -1,12 +1,14 @@
 import type { EventEnvelope, RunResource } from '../protocol.ts';
 import { isTerminalEvent, isTerminalRunStatus } from '../protocol.ts';
-import { parseSseStream } from '../sse/parse-sse-stream.ts';
+import { createSseParser } from '../sse/parse-sse-stream.ts';
+import type { SseFrame } from '../sse/parse-sse-stream.ts';
 import { AgentError, isAgentError } from '../transport/agent-error.ts';
 import { computeBackoffDelay, sleep } from '../transport/backoff.ts';
 import type { TransportClock } from '../transport/clock.ts';
 import type { HttpTransport } from '../transport/http-transport.ts';
 import { isRetryableError } from '../transport/http-transport.ts';
 import { linkSignals } from '../transport/link-signals.ts';
+import { createClientError } from './client-errors.ts';
 
 /** Where the loop starts reading: the last applied `seq` and its cursor (`0`/`"0"` before any). */
 export interface ResumePosition {
@@ -78,7 +80,7 @@ export async function runResumeLoop(options: ResumeLoopOptions): Promise<void> {
       continue;
     }
     if (clock.now() - lastProgressAt > stallTimeoutMs) {
-      throw new AgentError({ code: 'STREAM_STALLED', message: 'The connection made no progress; reconnect to try again.', retryable: true, runId: options.runId });
+      throw createClientError('STREAM_STALLED', { retryable: true, runId: options.runId });
     }
     // A clean close (drain, max duration, watchdog) reconnects at once the first time.
     const isImmediate = outcome.kind === 'closed' && failures === 0;
@@ -118,27 +120,31 @@ async function readOnce(options: ResumeLoopOptions, position: ResumePosition): P
     }
     options.onPhase('streaming');
     armWatchdog();
-    const touched = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          armWatchdog();
-          controller.enqueue(chunk);
-        },
-      }),
-    );
-    for await (const frame of parseSseStream(touched, { signal: linked.signal })) {
-      const event = parseEventEnvelope(frame.data);
-      if (event === null) return { kind: 'resync', progressed };
-      if (event.runId !== runId || event.seq <= position.lastSeq) continue;
-      if (event.seq > position.lastSeq + 1) return { kind: 'resync', progressed };
-      options.onEvent(event);
-      position.lastSeq = event.seq;
-      position.cursor = event.cursor;
-      progressed = true;
-      // The terminal event is the log's last entry: stop reading, whatever might follow it.
-      if (isTerminalEvent(event)) return { kind: 'terminal' };
+    const frames: SseFrame[] = [];
+    const parser = createSseParser({ onFrame: (frame) => frames.push(frame) });
+    const reader = response.body.getReader();
+    // Aborting (caller, watchdog, or the end of this attempt) cancels the body, which closes the connection.
+    linked.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
+    while (true) {
+      const chunk = await reader.read();
+      throwIfAborted(options.signal);
+      if (chunk.done) return { kind: 'closed', progressed };
+      armWatchdog();
+      parser.push(chunk.value);
+      for (const frame of frames.splice(0)) {
+        throwIfAborted(options.signal);
+        const event = parseEventEnvelope(frame.data);
+        if (event === null) return { kind: 'resync', progressed };
+        if (event.runId !== runId || event.seq <= position.lastSeq) continue;
+        if (event.seq > position.lastSeq + 1) return { kind: 'resync', progressed };
+        options.onEvent(event);
+        position.lastSeq = event.seq;
+        position.cursor = event.cursor;
+        progressed = true;
+        // The terminal event is the log's last entry: stop reading, whatever might follow it.
+        if (isTerminalEvent(event)) return { kind: 'terminal' };
+      }
     }
-    return { kind: 'closed', progressed };
   } catch (caught) {
     throwIfAborted(options.signal);
     if (isIdle) return { kind: 'closed', progressed };

@@ -1,3 +1,4 @@
+import { pickDefined } from '../pick-defined.ts';
 import type { BootstrapResponse, CreateRunRequest, CreateRunResponse } from '../protocol.ts';
 import { createEmptyRunSnapshot } from '../state/run-reducer.ts';
 import { AgentError, isAgentError } from '../transport/agent-error.ts';
@@ -87,7 +88,7 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
         frozen = null;
         persistence.clearPendingCreate();
       }
-      if (settings.isDisposed()) throw createClientError('CLIENT_DISPOSED', 'This chat client was disposed.');
+      if (settings.isDisposed()) throw createClientError('CLIENT_DISPOSED');
       const { optimistic } = store.model();
       store.update({
         pendingSend: { clientMessageId: create.clientMessageId, text: create.text, status: 'failed' },
@@ -105,22 +106,20 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
   }
 
   async function send(text: string, options: SendOptions): Promise<{ runId: string }> {
-    if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS', 'A message is still being sent.');
+    if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS');
     isCreateUnresolved = true;
     try {
       const boot = await settings.ensureBootstrap();
       const clientMessageId = `cm_${settings.ids()}`;
       const key = createIdempotencyKey(settings.ids);
       const { sessionId } = store.model();
+      const { modelId, reasoningEffort, limits } = options;
+      const runOptions = pickDefined({ modelId, reasoningEffort, limits });
       const request: CreateRunRequest = {
         ...(sessionId === null ? {} : { sessionId }),
         agentVersionId: settings.agentVersionFor(boot),
-        input: {
-          clientMessageId,
-          content: [{ type: 'text', text }],
-          ...(options.contextRefs === undefined ? {} : { contextRefs: options.contextRefs }),
-        },
-        ...(hasRunOptions(options) ? { options: runOptionsOf(options) } : {}),
+        input: { clientMessageId, content: [{ type: 'text', text }], ...pickDefined({ contextRefs: options.contextRefs }) },
+        ...(Object.keys(runOptions).length === 0 ? {} : { options: runOptions }),
       };
       lastOptions = options;
       return await submit({ key, body: JSON.stringify(request), sessionId, createdAt: context.clock.now(), clientMessageId, text });
@@ -132,10 +131,10 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
   return {
     send,
     async retryFailed() {
-      if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS', 'A message is still being sent.');
+      if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS');
       if (frozen !== null) return submit(frozen);
       const text = store.model().pendingSend?.text;
-      if (text === undefined) throw createClientError('NOTHING_TO_RETRY', 'There is no failed send to retry.');
+      if (text === undefined) throw createClientError('NOTHING_TO_RETRY');
       return send(text, lastOptions);
     },
     resumePending(boot) {
@@ -149,7 +148,7 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
         persistence.clearPendingCreate();
         store.update({
           pendingSend: input === null ? null : { clientMessageId: input.clientMessageId, text: input.text, status: 'failed' },
-          error: toClientError(createClientError('PENDING_SEND_EXPIRED', 'A message from before the reload was not confirmed in time; send it again?', true), 'request'),
+          error: toClientError(createClientError('PENDING_SEND_EXPIRED', { retryable: true }), 'request'),
         });
         return true;
       }
@@ -176,18 +175,6 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
 function activeRunIdOf(error: AgentError): string | null {
   const id = error.details.activeRunId ?? error.runId;
   return typeof id === 'string' ? id : null;
-}
-
-function hasRunOptions(options: SendOptions): boolean {
-  return options.modelId !== undefined || options.reasoningEffort !== undefined || options.limits !== undefined;
-}
-
-function runOptionsOf(options: SendOptions): NonNullable<CreateRunRequest['options']> {
-  return {
-    ...(options.modelId === undefined ? {} : { modelId: options.modelId }),
-    ...(options.reasoningEffort === undefined ? {} : { reasoningEffort: options.reasoningEffort }),
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-  };
 }
 
 function readCreateInput(body: string): { clientMessageId: string; text: string } | null {

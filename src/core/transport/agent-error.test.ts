@@ -3,7 +3,6 @@ import type { ProblemDetails } from '../protocol.ts';
 import {
   AgentError,
   agentErrorFromAbort,
-  agentErrorFromHttpStatus,
   agentErrorFromNetworkFailure,
   agentErrorFromProblem,
   agentErrorFromResponse,
@@ -143,7 +142,7 @@ describe('agentErrorFromResponse', () => {
   });
 });
 
-describe('agentErrorFromProblem and agentErrorFromHttpStatus', () => {
+describe('agentErrorFromProblem', () => {
   it('uses the status default for retryable when the body gives no hint', () => {
     const context = { status: 500, requestId: null, retryAfterMs: null };
     expect(agentErrorFromProblem({ code: 'INTERNAL', title: 'Internal error' }, context).retryable).toBe(true);
@@ -153,7 +152,7 @@ describe('agentErrorFromProblem and agentErrorFromHttpStatus', () => {
 
   it('names well-known statuses and leaves the rest HTTP_ERROR', () => {
     const codes = [401, 403, 404, 405, 409, 413, 415, 429, 500, 503].map(
-      (status) => agentErrorFromHttpStatus({ status, requestId: null, retryAfterMs: null }).code,
+      (status) => agentErrorFromProblem({}, { status, requestId: null, retryAfterMs: null }).code,
     );
     expect(codes).toStrictEqual([
       'UNAUTHENTICATED',

@@ -75,17 +75,8 @@ export class AgentError extends Error {
 
   /** Returns the serializable fields, for logs and for state the UI renders. */
   toJSON(): AgentErrorJson {
-    return {
-      name: 'AgentError',
-      code: this.code,
-      message: this.message,
-      status: this.status,
-      requestId: this.requestId,
-      retryable: this.retryable,
-      retryAfterMs: this.retryAfterMs,
-      runId: this.runId,
-      details: this.details,
-    };
+    // The own fields are exactly the JSON form but for `message`, which `Error` keeps non-enumerable.
+    return { ...this, message: this.message };
   }
 }
 
@@ -96,12 +87,13 @@ export function isAgentError(value: unknown): value is AgentError {
 
 /**
  * Builds an error from a parsed JSON error body: an RFC 9457 `ProblemDetails`, or any JSON
- * object (`code`, `message` or `error` are used when present). Unknown top-level members are
+ * object (`code`, `message` or `error` are used when present); `{}` for a body that is not JSON
+ * (e.g. a proxy's HTML 502 page) gives the status's code and an `HTTP 502 Bad Gateway` message. Unknown top-level members are
  * kept in `details` beside the body's own `details` (which wins on a clash). The header's
  * request id wins over the body's; the larger of the header's and the body's retry delay wins.
  */
 export function agentErrorFromProblem(body: Record<string, unknown>, context: HttpErrorContext): AgentError {
-  const code = readString(body.code) ?? codeForStatus(context.status);
+  const code = readString(body.code) ?? STATUS_CODES[context.status] ?? 'HTTP_ERROR';
   const bodyRetryAfterMs = typeof body.retryAfterMs === 'number' && body.retryAfterMs >= 0 ? body.retryAfterMs : null;
   const retryAfterMs =
     context.retryAfterMs === null ? bodyRetryAfterMs : Math.max(context.retryAfterMs, bodyRetryAfterMs ?? 0);
@@ -118,30 +110,17 @@ export function agentErrorFromProblem(body: Record<string, unknown>, context: Ht
       describeStatus(context),
     status: context.status,
     requestId: context.requestId ?? readString(body.requestId),
-    retryable: typeof body.retryable === 'boolean' ? body.retryable : isRetryableResponse(context.status, code),
+    retryable: typeof body.retryable === 'boolean' ? body.retryable : isRetryableStatus(context.status, code),
     retryAfterMs,
     runId: readString(body.runId),
     details,
   });
 }
 
-/** Builds an error for an HTTP error whose body is not JSON (e.g. a proxy's HTML 502 page). */
-export function agentErrorFromHttpStatus(context: HttpErrorContext): AgentError {
-  const code = codeForStatus(context.status);
-  return new AgentError({
-    code,
-    message: describeStatus(context),
-    status: context.status,
-    requestId: context.requestId,
-    retryable: isRetryableResponse(context.status, code),
-    retryAfterMs: context.retryAfterMs,
-  });
-}
-
 /**
  * Reads an error response's body and builds its error: JSON bodies (`application/problem+json`,
- * `application/json`, any `+json`) through {@link agentErrorFromProblem}, anything else through
- * {@link agentErrorFromHttpStatus}. `Retry-After` is read relative to `nowMs`. Never rejects.
+ * `application/json`, any `+json`) through {@link agentErrorFromProblem}, anything else as an
+ * empty body. `Retry-After` is read relative to `nowMs`. Never rejects.
  */
 export async function agentErrorFromResponse(response: Response, options: { nowMs: number }): Promise<AgentError> {
   const context: HttpErrorContext = {
@@ -152,11 +131,7 @@ export async function agentErrorFromResponse(response: Response, options: { nowM
   };
   const contentType = response.headers.get('content-type') ?? '';
   const text = await response.text().catch(() => '');
-  if (/json/i.test(contentType)) {
-    const body = parseJsonObject(text);
-    if (body !== null) return agentErrorFromProblem(body, context);
-  }
-  return agentErrorFromHttpStatus(context);
+  return agentErrorFromProblem((/json/i.test(contentType) && parseJsonObject(text)) || {}, context);
 }
 
 /** Builds the error for a request that got no response (`NETWORK_ERROR`, retryable). */
@@ -195,11 +170,8 @@ const STATUS_CODES: Record<number, ProblemCode> = {
   429: 'RATE_LIMITED',
 };
 
-function codeForStatus(status: number): AgentErrorCode {
-  return STATUS_CODES[status] ?? 'HTTP_ERROR';
-}
-
-function isRetryableResponse(status: number, code: string): boolean {
+/** Whether a status (with its code) may be retried with the same key and body (PROTOCOL §3.10): 5xx, 429, `409 IDEMPOTENCY_KEY_IN_USE`. */
+export function isRetryableStatus(status: number, code: string): boolean {
   return status >= 500 || status === 429 || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_USE');
 }
 

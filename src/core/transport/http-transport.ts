@@ -6,6 +6,7 @@ import {
   agentErrorFromResponse,
   agentErrorFromTimeout,
   isAgentError,
+  isRetryableStatus,
 } from './agent-error.ts';
 import { computeBackoffDelay, sleep } from './backoff.ts';
 import { createSystemClock } from './clock.ts';
@@ -118,8 +119,7 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
  */
 export function isRetryableError(error: AgentError): boolean {
   if (error.code === 'NETWORK_ERROR' || error.code === 'TIMEOUT') return true;
-  if (error.status === null) return false;
-  return error.status >= 500 || error.status === 429 || (error.status === 409 && error.code === 'IDEMPOTENCY_KEY_IN_USE');
+  return error.status !== null && isRetryableStatus(error.status, error.code);
 }
 
 /** Creates the transport; it holds no connection or state between calls. */
