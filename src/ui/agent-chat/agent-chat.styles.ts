@@ -2,9 +2,12 @@ import { css } from 'lit';
 
 /** Layout of the element: status line, scrolling transcript, jump button, error box. */
 export const agentChatStyles = css`
-  .status {
+  .status,
+  .error-reference {
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);
+  }
+  .status {
     padding: 0 12px;
   }
   .status:not(:empty) {
@@ -39,9 +42,6 @@ export const agentChatStyles = css`
     gap: 4px;
     justify-items: start;
   }
-  .error p {
-    margin: 0;
-  }
   .error-title {
     font-weight: 600;
     color: var(--agent-chat-color-danger);
@@ -51,8 +51,6 @@ export const agentChatStyles = css`
     flex-wrap: wrap;
     align-items: center;
     gap: 6px;
-    font-size: 12px;
-    color: var(--agent-chat-color-text-muted);
   }
   .reference {
     user-select: all;

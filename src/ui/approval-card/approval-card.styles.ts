@@ -15,15 +15,12 @@ export const approvalCardStyles = css`
     border-color: var(--agent-chat-color-border);
   }
   .approval-title {
-    margin: 0;
     font-size: 14px;
-    font-weight: 600;
   }
-  .approval-message,
-  .approval-expiry,
-  .approval-outcome,
-  .approval-warning {
-    margin: 0;
+  .approval-title,
+  .approval-key,
+  .approval-outcome[data-state='resolved'] {
+    font-weight: 600;
   }
   .approval-warning {
     color: var(--agent-chat-color-danger);
@@ -45,24 +42,16 @@ export const approvalCardStyles = css`
     max-height: 200px;
     overflow: auto;
   }
-  .approval-key {
-    font-weight: 600;
-  }
   .approval-gap {
     color: var(--agent-chat-color-text-muted);
     font-style: italic;
   }
   .approval-long summary {
-    cursor: pointer;
-    color: var(--agent-chat-color-text-muted);
     font-size: 12px;
   }
   .approval-actions {
     display: flex;
     align-items: center;
     gap: 8px;
-  }
-  .approval-outcome[data-state='resolved'] {
-    font-weight: 600;
   }
 `;

@@ -35,9 +35,7 @@ export const composerStyles = css`
   textarea[aria-invalid='true'] {
     border-color: var(--agent-chat-color-danger);
   }
-  .send-button,
-  .stop-button,
-  .attach-button {
+  .composer-row > button {
     min-height: 36px;
   }
   .attach-button {
@@ -45,7 +43,6 @@ export const composerStyles = css`
     padding: 0 12px;
   }
   .limit {
-    margin: 0;
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);
     text-align: end;
@@ -53,22 +50,8 @@ export const composerStyles = css`
   .limit[data-over='true'] {
     color: var(--agent-chat-color-danger);
   }
-  .attachments {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 6px;
-    margin: 0;
-    padding: 0;
-    list-style: none;
-  }
   .attachment {
-    display: inline-flex;
-    align-items: center;
-    gap: 4px;
     padding: 0 0 0 8px;
-    border: 1px solid var(--agent-chat-color-border);
-    border-radius: 999px;
-    font-size: 12px;
   }
   .attachment-remove {
     border: 0;

@@ -82,9 +82,9 @@ export class ComposerController implements ReactiveController {
     const canAttach = this.#actions.getSelectAttachments() !== undefined;
     return html`<form part="composer" class="composer" @submit=${(event: Event) => this.#onSubmit(event, view)}>
       ${this.attachments.length > 0
-        ? html`<ul class="attachments">
+        ? html`<ul class="attachments chips">
             ${this.attachments.map(
-              (ref) => html`<li class="attachment">
+              (ref) => html`<li class="attachment chip">
                 <span dir="auto">${ref.title ?? ref.ref}</span>
                 <button type="button" class="attachment-remove" aria-label=${formatString(strings.removeAttachment, { title: ref.title ?? ref.ref })} @click=${() => this.#remove(ref)}>×</button>
               </li>`,

@@ -4,8 +4,8 @@ import { css } from 'lit';
  * The launcher's floating button and panel. Custom properties (defaults here):
  * `--agent-chat-launcher-offset` (24px), `--agent-chat-launcher-size` (56px),
  * `--agent-chat-launcher-panel-width` (400px), `--agent-chat-launcher-panel-height` (600px),
- * `--agent-chat-launcher-z-index` (2147483000), `--agent-chat-launcher-color` (#0550ae),
- * `--agent-chat-launcher-on-color` (#ffffff). Parts: `launcher-button`, `launcher-panel`.
+ * `--agent-chat-launcher-z-index` (2147483000), `--agent-chat-launcher-color` (#0550ae, dark
+ * #4493f8), `--agent-chat-launcher-on-color` (#ffffff, dark #0d1117). Parts: `launcher-button`, `launcher-panel`.
  */
 export const launcherStyles = css`
   :host {
@@ -15,9 +15,9 @@ export const launcherStyles = css`
     --agent-chat-launcher-panel-width: 400px;
     --agent-chat-launcher-panel-height: 600px;
     --agent-chat-launcher-z-index: 2147483000;
-    --agent-chat-launcher-color: #0550ae;
-    --agent-chat-launcher-on-color: #ffffff;
-    --agent-chat-launcher-focus: #0969da;
+    --agent-chat-launcher-color: light-dark(#0550ae, #4493f8);
+    --agent-chat-launcher-on-color: light-dark(#ffffff, #0d1117);
+    --agent-chat-launcher-focus: light-dark(#0969da, #79c0ff);
     position: fixed;
     inset-inline-end: var(--agent-chat-launcher-offset);
     bottom: var(--agent-chat-launcher-offset);
@@ -25,18 +25,13 @@ export const launcherStyles = css`
     display: block;
     font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
     font-size: 14px;
+    color-scheme: light dark;
+  }
+  :host([theme='light']) {
+    color-scheme: light;
   }
   :host([theme='dark']) {
-    --agent-chat-launcher-color: #4493f8;
-    --agent-chat-launcher-on-color: #0d1117;
-    --agent-chat-launcher-focus: #79c0ff;
-  }
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light'])) {
-      --agent-chat-launcher-color: #4493f8;
-      --agent-chat-launcher-on-color: #0d1117;
-      --agent-chat-launcher-focus: #79c0ff;
-    }
+    color-scheme: dark;
   }
   [part='launcher-button'] {
     display: grid;

@@ -2,16 +2,16 @@ import { css } from 'lit';
 
 /** Styles of transcript rows, messages (`::part(message)`), rendered Markdown and source cards. */
 export const messageListStyles = css`
-  .row,
-  .message {
+  .row {
     min-width: 0;
   }
-  .tool-row {
-    display: grid;
-    gap: 6px;
-  }
+  .tool-row,
   .message {
     display: grid;
+    gap: 6px;
+    min-width: 0;
+  }
+  .message {
     gap: 4px;
     overflow-wrap: anywhere;
   }
@@ -25,9 +25,10 @@ export const messageListStyles = css`
   .message.user .message-body {
     white-space: pre-wrap;
   }
-  .message-note {
-    margin: 0;
+  .message-note,
+  .markdown :is(.ac-host, .ac-img) {
     font-size: 12px;
+    color: var(--agent-chat-color-text-muted);
   }
   .markdown {
     display: contents;
@@ -38,19 +39,10 @@ export const messageListStyles = css`
   .markdown > :last-child {
     margin-bottom: 0;
   }
-  .markdown p,
-  .markdown ul,
-  .markdown ol,
-  .markdown blockquote,
-  .markdown table {
+  .markdown :is(p, ul, ol, blockquote, table, pre) {
     margin: 0 0 8px;
   }
-  .markdown h1,
-  .markdown h2,
-  .markdown h3,
-  .markdown h4,
-  .markdown h5,
-  .markdown h6 {
+  .markdown :is(h1, h2, h3, h4, h5, h6) {
     margin: 12px 0 6px;
     font-size: 15px;
     line-height: 1.35;
@@ -64,18 +56,18 @@ export const messageListStyles = css`
   .markdown a {
     color: var(--agent-chat-color-accent);
   }
-  .markdown pre {
-    margin: 0 0 8px;
-    padding: 8px;
-    overflow: auto;
-    background: var(--agent-chat-color-surface);
-    border: 1px solid var(--agent-chat-color-border);
-    border-radius: 6px;
-  }
+  .markdown pre,
   .markdown :not(pre) > code {
     padding: 1px 4px;
     background: var(--agent-chat-color-surface);
     border-radius: 4px;
+  }
+  .markdown pre {
+    position: relative;
+    padding: 8px;
+    overflow: auto;
+    border: 1px solid var(--agent-chat-color-border);
+    border-radius: 6px;
   }
   .markdown blockquote {
     padding-inline-start: 10px;
@@ -87,37 +79,16 @@ export const messageListStyles = css`
     display: block;
     overflow: auto;
   }
-  .markdown th,
-  .markdown td {
+  .markdown :is(th, td) {
     border: 1px solid var(--agent-chat-color-border);
     padding: 4px 8px;
   }
   .references,
   .context-refs {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 6px;
-    margin: 4px 0 0;
-    padding: 0;
-    list-style: none;
-  }
-  .reference-card,
-  .context-ref {
-    display: inline-flex;
-    gap: 6px;
-    padding: 2px 8px;
-    border: 1px solid var(--agent-chat-color-border);
-    border-radius: 999px;
-    font-size: 12px;
-    color: var(--agent-chat-color-text);
-    text-decoration: none;
+    margin-top: 4px;
   }
   .reference-card:hover {
     border-color: var(--agent-chat-color-accent);
-  }
-
-  .markdown .ac-code {
-    position: relative;
   }
   .markdown .ac-code-lang {
     display: block;
@@ -131,11 +102,6 @@ export const messageListStyles = css`
     padding: 0 8px;
     font-size: 11px;
     user-select: none;
-  }
-  .markdown .ac-host,
-  .markdown .ac-img {
-    font-size: 12px;
-    color: var(--agent-chat-color-text-muted);
   }
   .markdown .ac-host {
     margin-inline-start: 4px;

@@ -96,9 +96,9 @@ function renderMessage(message: SnapshotMessage, options: MessageListOptions): T
     ${message.status === 'cancelled' ? html`<p class="message-note muted">${strings.messageCancelled}</p>` : nothing}
     ${message.status === 'error' ? html`<p class="message-note muted">${strings.messageFailed}</p>` : nothing}
     ${references.length > 0
-      ? html`<nav class="references" aria-label=${strings.sources}>
+      ? html`<nav class="references chips" aria-label=${strings.sources}>
           ${references.map(
-            (reference) => html`<a class="reference-card" href=${reference.url} target="_blank" rel="noopener noreferrer">
+            (reference) => html`<a class="reference-card chip" href=${reference.url} target="_blank" rel="noopener noreferrer">
               <span dir="auto">${reference.title}</span> <span class="muted">${reference.host}</span>
             </a>`,
           )}
@@ -109,8 +109,8 @@ function renderMessage(message: SnapshotMessage, options: MessageListOptions): T
 
 function renderContextRefs(refs: ContextRef[] | undefined): TemplateResult | typeof nothing {
   if (!refs || refs.length === 0) return nothing;
-  return html`<ul class="context-refs">
-    ${refs.map((ref) => html`<li class="context-ref" dir="auto">${ref.title ?? ref.ref}</li>`)}
+  return html`<ul class="context-refs chips">
+    ${refs.map((ref) => html`<li class="context-ref chip" dir="auto">${ref.title ?? ref.ref}</li>`)}
   </ul>`;
 }
 

@@ -1,10 +1,11 @@
 import { css } from 'lit';
 
 /**
- * The widget's public theming tokens with their defaults (light, dark, and `auto` following
- * `prefers-color-scheme`), host isolation, and the base rules every piece shares (buttons, focus
- * ring, visually hidden text). Sizes are px so the host page's `html { font-size }` never
- * rescales the widget.
+ * The widget's public theming tokens with their defaults, host isolation, and the base rules every
+ * piece shares (buttons, focus ring, visually hidden text, chips). Each colour is
+ * declared once as `light-dark(light, dark)`; the theme only sets `color-scheme` (`auto` follows
+ * `prefers-color-scheme`). Sizes are px so the host page's `html { font-size }` never rescales
+ * the widget.
  */
 export const hostStyles = css`
   :host {
@@ -16,18 +17,18 @@ export const hostStyles = css`
     --agent-chat-height: 560px;
     --agent-chat-radius: 8px;
     --agent-chat-spacing: 8px;
-    --agent-chat-color-background: #ffffff;
-    --agent-chat-color-surface: #f6f8fa;
-    --agent-chat-color-user-message: #eaf1fb;
-    --agent-chat-color-text: #1f2328;
-    --agent-chat-color-text-muted: #57606a;
-    --agent-chat-color-border: #d0d7de;
-    --agent-chat-color-accent: #0550ae;
-    --agent-chat-color-on-accent: #ffffff;
-    --agent-chat-color-danger: #b42318;
-    --agent-chat-color-success: #1a7f37;
-    --agent-chat-color-warning: #8a4b00;
-    --agent-chat-color-focus: #0969da;
+    --agent-chat-color-background: light-dark(#ffffff, #0d1117);
+    --agent-chat-color-surface: light-dark(#f6f8fa, #161b22);
+    --agent-chat-color-user-message: light-dark(#eaf1fb, #1c2a3d);
+    --agent-chat-color-text: light-dark(#1f2328, #e6edf3);
+    --agent-chat-color-text-muted: light-dark(#57606a, #9da7b3);
+    --agent-chat-color-border: light-dark(#d0d7de, #3d444d);
+    --agent-chat-color-accent: light-dark(#0550ae, #79c0ff);
+    --agent-chat-color-on-accent: light-dark(#ffffff, #0d1117);
+    --agent-chat-color-danger: light-dark(#b42318, #ff8a80);
+    --agent-chat-color-success: light-dark(#1a7f37, #56d364);
+    --agent-chat-color-warning: light-dark(#8a4b00, #e3b341);
+    --agent-chat-color-focus: light-dark(#0969da, #79c0ff);
     display: flex;
     flex-direction: column;
     box-sizing: border-box;
@@ -39,46 +40,20 @@ export const hostStyles = css`
     font-size: var(--agent-chat-font-size);
     line-height: var(--agent-chat-line-height);
     text-align: start;
+    color-scheme: light dark;
+  }
+  :host([theme='light']) {
     color-scheme: light;
+  }
+  :host([theme='dark']) {
+    color-scheme: dark;
   }
   :host([hidden]) {
     display: none;
   }
-  :host([theme='dark']) {
-    --agent-chat-color-background: #0d1117;
-    --agent-chat-color-surface: #161b22;
-    --agent-chat-color-user-message: #1c2a3d;
-    --agent-chat-color-text: #e6edf3;
-    --agent-chat-color-text-muted: #9da7b3;
-    --agent-chat-color-border: #3d444d;
-    --agent-chat-color-accent: #79c0ff;
-    --agent-chat-color-on-accent: #0d1117;
-    --agent-chat-color-danger: #ff8a80;
-    --agent-chat-color-success: #56d364;
-    --agent-chat-color-warning: #e3b341;
-    --agent-chat-color-focus: #79c0ff;
-    color-scheme: dark;
-  }
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light']):not([theme='dark'])) {
-      --agent-chat-color-background: #0d1117;
-      --agent-chat-color-surface: #161b22;
-      --agent-chat-color-user-message: #1c2a3d;
-      --agent-chat-color-text: #e6edf3;
-      --agent-chat-color-text-muted: #9da7b3;
-      --agent-chat-color-border: #3d444d;
-      --agent-chat-color-accent: #79c0ff;
-      --agent-chat-color-on-accent: #0d1117;
-      --agent-chat-color-danger: #ff8a80;
-      --agent-chat-color-success: #56d364;
-      --agent-chat-color-warning: #e3b341;
-      --agent-chat-color-focus: #79c0ff;
-      color-scheme: dark;
-    }
-  }
   *,
-  *::before,
-  *::after {
+  ::before,
+  ::after {
     box-sizing: border-box;
   }
   button {
@@ -110,6 +85,14 @@ export const hostStyles = css`
     font-family: var(--agent-chat-mono-font-family);
     font-size: 12px;
   }
+  p,
+  h3 {
+    margin: 0;
+  }
+  summary {
+    cursor: pointer;
+    color: var(--agent-chat-color-text-muted);
+  }
   .visually-hidden {
     position: absolute;
     width: 1px;
@@ -127,5 +110,24 @@ export const hostStyles = css`
   .escape {
     color: var(--agent-chat-color-danger);
     font-weight: 600;
+  }
+  .chips {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  .chip {
+    display: inline-flex;
+    align-items: center;
+    gap: 6px;
+    padding: 2px 8px;
+    border: 1px solid var(--agent-chat-color-border);
+    border-radius: 999px;
+    font-size: 12px;
+    color: var(--agent-chat-color-text);
+    text-decoration: none;
   }
 `;

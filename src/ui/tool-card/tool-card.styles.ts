@@ -28,12 +28,10 @@ export const toolCardStyles = css`
   .tool-status[data-status='completed'] {
     color: var(--agent-chat-color-success);
   }
-  .tool-status[data-status='failed'],
-  .tool-status[data-status='denied'] {
+  .tool-status:is([data-status='failed'], [data-status='denied']) {
     color: var(--agent-chat-color-danger);
   }
-  .tool-status[data-status='awaiting_approval'],
-  .tool-status[data-status='unknown'] {
+  .tool-status:is([data-status='awaiting_approval'], [data-status='unknown']) {
     color: var(--agent-chat-color-warning);
   }
   .tool-progress {
@@ -44,10 +42,6 @@ export const toolCardStyles = css`
   .tool-progress progress {
     flex: 1;
     accent-color: var(--agent-chat-color-accent);
-  }
-  .tool-section summary {
-    cursor: pointer;
-    color: var(--agent-chat-color-text-muted);
   }
   .tool-text {
     margin: 4px 0 0;
