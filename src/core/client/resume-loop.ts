@@ -2,7 +2,8 @@ import type { EventEnvelope, RunResource } from '../protocol.ts';
 import { isTerminalEvent, isTerminalRunStatus } from '../protocol.ts';
 import { createSseParser } from '../sse/parse-sse-stream.ts';
 import type { SseFrame } from '../sse/parse-sse-stream.ts';
-import { AgentError, isAgentError } from '../transport/agent-error.ts';
+import { agentFailure, isAgentError } from '../transport/agent-error.ts';
+import type { AgentError } from '../transport/agent-error.ts';
 import { computeBackoffDelay, sleep } from '../transport/backoff.ts';
 import type { TransportClock } from '../transport/clock.ts';
 import type { HttpTransport } from '../transport/http-transport.ts';
@@ -150,7 +151,7 @@ async function readOnce(options: ResumeLoopOptions, position: ResumePosition): P
     if (isIdle) return { kind: 'closed', progressed };
     const error = isAgentError(caught)
       ? caught
-      : new AgentError({ code: 'NETWORK_ERROR', message: 'The event stream broke off.', retryable: true, cause: caught });
+      : agentFailure('NETWORK_ERROR', { cause: caught });
     if (isCursorProblem(error)) return { kind: 'resync', progressed };
     if (!isRetryableError(error) || isFatalStreamError(error)) throw error;
     return { kind: 'failed', progressed, error };
@@ -174,7 +175,7 @@ async function resync(options: ResumeLoopOptions, position: ResumePosition): Pro
       });
       const snapshot = response.body;
       if (snapshot === null || typeof snapshot.lastSeq !== 'number') {
-        throw new AgentError({ code: 'INVALID_RESPONSE', message: 'The run snapshot was empty.', status: response.status, requestId: response.requestId });
+        throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.requestId });
       }
       options.onSnapshot(snapshot);
       position.lastSeq = snapshot.lastSeq;
@@ -223,6 +224,6 @@ function isFatalStreamError(error: AgentError): boolean {
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) {
-    throw new AgentError({ code: 'ABORTED', message: 'The stream was closed by the client.', cause: signal.reason });
+    throw agentFailure('ABORTED', { cause: signal.reason });
   }
 }

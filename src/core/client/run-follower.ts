@@ -1,7 +1,7 @@
 import type { EventEnvelope, RunResource, RunSnapshot } from '../protocol.ts';
 import { isTerminalRunStatus } from '../protocol.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../state/run-reducer.ts';
-import { AgentError } from '../transport/agent-error.ts';
+import { agentFailure } from '../transport/agent-error.ts';
 import type { ClientContext } from './client-context.ts';
 import { runErrorOf } from './client-errors.ts';
 import { runResumeLoop } from './resume-loop.ts';
@@ -99,7 +99,7 @@ export function createRunFollower(
       retry: { maxAttempts: 3 },
       signal: context.signal(),
     });
-    if (response.body === null) throw new AgentError({ code: 'INVALID_RESPONSE', message: 'The run snapshot was empty.', requestId: response.requestId });
+    if (response.body === null) throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.requestId });
     const snapshot = fromRunResource(response.body);
     if (snapshot.sessionId !== store.model().sessionId) {
       store.update({ sessionId: snapshot.sessionId, history: [], runs: [], optimistic: null });

@@ -1,7 +1,8 @@
 import { pickDefined } from '../pick-defined.ts';
 import type { BootstrapResponse, CreateRunRequest, CreateRunResponse } from '../protocol.ts';
 import { createEmptyRunSnapshot } from '../state/run-reducer.ts';
-import { AgentError, isAgentError } from '../transport/agent-error.ts';
+import { agentFailure, isAgentError } from '../transport/agent-error.ts';
+import type { AgentError } from '../transport/agent-error.ts';
 import { isRetryableError } from '../transport/http-transport.ts';
 import type { SendOptions } from './agent-client-types.ts';
 import type { ClientContext } from './client-context.ts';
@@ -71,7 +72,7 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
       });
       const created = response.body;
       if (created === null || typeof created.runId !== 'string') {
-        throw new AgentError({ code: 'INVALID_RESPONSE', message: 'The server did not return a run.', status: response.status, requestId: response.requestId });
+        throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.requestId });
       }
       // The runId is known: this action never POSTs again, whatever happens to the stream.
       frozen = null;

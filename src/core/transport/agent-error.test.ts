@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { ProblemDetails } from '../protocol.ts';
 import {
   AgentError,
-  agentErrorFromAbort,
-  agentErrorFromNetworkFailure,
   agentErrorFromProblem,
   agentErrorFromResponse,
   agentErrorFromTimeout,
+  agentFailure,
   isAgentError,
 } from './agent-error.ts';
 
@@ -172,7 +171,7 @@ describe('agentErrorFromProblem', () => {
 describe('failures without a response', () => {
   it('network failure is NETWORK_ERROR and retryable', () => {
     const cause = new TypeError('fetch failed');
-    const error = agentErrorFromNetworkFailure(cause);
+    const error = agentFailure('NETWORK_ERROR', { cause });
     expect([error.code, error.retryable, error.status, error.cause]).toStrictEqual(['NETWORK_ERROR', true, null, cause]);
   });
 
@@ -187,7 +186,7 @@ describe('failures without a response', () => {
   });
 
   it('abort is ABORTED and never retryable', () => {
-    const error = agentErrorFromAbort('user left');
+    const error = agentFailure('ABORTED', { cause: 'user left' });
     expect([error.code, error.retryable, error.cause]).toStrictEqual(['ABORTED', false, 'user left']);
   });
 });

@@ -134,9 +134,21 @@ export async function agentErrorFromResponse(response: Response, options: { nowM
   return agentErrorFromProblem((/json/i.test(contentType) && parseJsonObject(text)) || {}, context);
 }
 
-/** Builds the error for a request that got no response (`NETWORK_ERROR`, retryable). */
-export function agentErrorFromNetworkFailure(cause: unknown): AgentError {
-  return new AgentError({ code: 'NETWORK_ERROR', message: 'The server could not be reached.', retryable: true, cause });
+/** Failures the client names itself, with no problem body: no response, an abort, an unreadable answer. */
+export type AgentFailureCode = 'NETWORK_ERROR' | 'ABORTED' | 'INVALID_RESPONSE';
+
+const FAILURE_MESSAGES: Record<AgentFailureCode, string> = {
+  NETWORK_ERROR: 'The server could not be reached.',
+  ABORTED: 'The request was aborted.',
+  INVALID_RESPONSE: 'The server sent an answer this client cannot read.',
+};
+
+/**
+ * Builds the error of a failure without a problem body, with the code's one message; only
+ * `NETWORK_ERROR` is retryable. `init` adds the facts (e.g. `cause`, `status`, `requestId`).
+ */
+export function agentFailure(code: AgentFailureCode, init: Omit<AgentErrorInit, 'code' | 'message'> = {}): AgentError {
+  return new AgentError({ code, message: FAILURE_MESSAGES[code], retryable: code === 'NETWORK_ERROR', ...init });
 }
 
 /** Builds the error for an attempt that outlived its timeout (`TIMEOUT`, retryable). */
@@ -148,11 +160,6 @@ export function agentErrorFromTimeout(timeoutMs: number, cause?: unknown): Agent
     details: { timeoutMs },
     cause,
   });
-}
-
-/** Builds the error for a request its caller aborted (`ABORTED`, never retryable). */
-export function agentErrorFromAbort(reason?: unknown): AgentError {
-  return new AgentError({ code: 'ABORTED', message: 'The request was aborted.', retryable: false, cause: reason });
 }
 
 const PROBLEM_MEMBERS = new Set([

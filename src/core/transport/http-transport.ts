@@ -1,13 +1,6 @@
 import { HEADERS, PROTOCOL_MAJOR } from '../protocol.ts';
-import {
-  AgentError,
-  agentErrorFromAbort,
-  agentErrorFromNetworkFailure,
-  agentErrorFromResponse,
-  agentErrorFromTimeout,
-  isAgentError,
-  isRetryableStatus,
-} from './agent-error.ts';
+import { agentErrorFromResponse, agentErrorFromTimeout, agentFailure, isAgentError, isRetryableStatus } from './agent-error.ts';
+import type { AgentError } from './agent-error.ts';
 import { computeBackoffDelay, sleep } from './backoff.ts';
 import { createSystemClock } from './clock.ts';
 import type { TransportClock } from './clock.ts';
@@ -163,10 +156,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       isSettled = true;
       return result;
     } catch (error) {
-      if (callerSignal?.aborted) throw agentErrorFromAbort(callerSignal.reason);
+      if (callerSignal?.aborted) throw agentFailure('ABORTED', { cause: callerSignal.reason });
       if (isAgentError(error)) throw error;
       if (timeoutController.signal.aborted) throw agentErrorFromTimeout(timeoutMs, error);
-      throw agentErrorFromNetworkFailure(error);
+      throw agentFailure('NETWORK_ERROR', { cause: error });
     } finally {
       if (timer !== undefined) clock.clearTimeout(timer);
       // A stream's body keeps using the linked signal, so the caller's abort must still reach it.
@@ -200,7 +193,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const maxAttempts = Math.max(1, Math.floor(request.retry?.maxAttempts ?? 1));
       const shouldRetry = request.retry?.shouldRetry ?? isRetryableError;
       for (let attemptNumber = 1; ; attemptNumber += 1) {
-        if (request.signal?.aborted) throw agentErrorFromAbort(request.signal.reason);
+        if (request.signal?.aborted) throw agentFailure('ABORTED', { cause: request.signal.reason });
         try {
           return await attempt<T>(request, url, headers);
         } catch (caught) {
@@ -211,7 +204,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           try {
             await sleep(Math.max(jitterMs, error.retryAfterMs ?? 0), { signal: request.signal, clock });
           } catch (reason) {
-            throw agentErrorFromAbort(reason);
+            throw agentFailure('ABORTED', { cause: reason });
           }
         }
       }
@@ -221,7 +214,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const url = buildUrl(request.path);
       const headers = buildHeaders('text/event-stream', request.headers);
       if (request.lastEventId !== undefined) headers.set('Last-Event-ID', request.lastEventId);
-      if (request.signal.aborted) throw agentErrorFromAbort(request.signal.reason);
+      if (request.signal.aborted) throw agentFailure('ABORTED', { cause: request.signal.reason });
       return withTimeout(
         { signal: request.signal, timeoutMs: request.timeoutMs ?? defaultTimeoutMs, keepLinked: true },
         async (signal) => {
@@ -229,12 +222,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           if (!response.ok) throw await agentErrorFromResponse(response, { nowMs: clock.now() });
           if (response.status !== 204 && !/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
             await response.body?.cancel().catch(() => undefined);
-            throw new AgentError({
-              code: 'INVALID_RESPONSE',
-              message: 'The events endpoint did not answer with an event stream.',
-              status: response.status,
-              requestId: response.headers.get(HEADERS.requestId),
-            });
+            throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.headers.get(HEADERS.requestId) });
           }
           return response;
         },
@@ -248,7 +236,7 @@ function parseJsonBody<T>(text: string, status: number, requestId: string | null
   try {
     return JSON.parse(text) as T;
   } catch (cause) {
-    throw new AgentError({ code: 'INVALID_RESPONSE', message: 'The server answered with invalid JSON.', status, requestId, cause });
+    throw agentFailure('INVALID_RESPONSE', { status, requestId, cause });
   }
 }
 
