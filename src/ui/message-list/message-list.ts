@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
+import { keyed } from 'lit/directives/keyed.js';
 import type { ApprovalDecision, ClientState, ContextRef, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
 import { renderApprovalCard } from '../approval-card/approval-card.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
@@ -30,8 +30,10 @@ export interface MessageListOptions {
 }
 
 /**
- * Renders the transcript rows keyed by message, tool call and interrupt id, so each assistant
- * message keeps its one streaming Markdown renderer for its whole life.
+ * Renders the transcript rows in reading order, each keyed by its message, tool call or interrupt
+ * id. New rows arrive at the end while a run streams, so every row keeps its DOM (and each
+ * assistant message its one streaming Markdown renderer); a row whose position ever goes to
+ * another item is rebuilt rather than reused, so no state carries over to the wrong message.
  */
 export function renderMessageList(options: MessageListOptions): TemplateResult {
   const { state } = options;
@@ -39,7 +41,7 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
   const pending = state.pendingSend;
   const isPendingShown =
     pending?.status === 'sending' && !state.messages.some((message) => message.clientMessageId === pending.clientMessageId);
-  return html`${repeat(items, (item) => item.key, (item) => renderItem(item, options))}
+  return html`${items.map((item) => keyed(item.key, renderItem(item, options)))}
     ${isPendingShown
       ? html`<article part="message user-message" class="message user" data-status="sending">
           <div class="message-body" dir="auto">${pending.text}</div>
