@@ -79,12 +79,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     backoff: options.backoff,
     persistence: createClientPersistence(options.storage, options.storagePrefix),
     transport: createHttpTransport({
-      endpoint: options.endpoint,
-      fetch: options.fetch,
+      ...options,
       clock,
-      random: options.random,
-      credentials: options.credentials,
-      backoff: options.backoff,
       defaultTimeoutMs: options.requestTimeoutMs,
       getIdentity: () => store.model().bootstrap?.identity.identityId ?? null,
     }),

@@ -104,11 +104,9 @@ function deriveState(model: ClientModel): ClientState {
   // A decision stays "submitting" until the stream shows the interrupt resolved (read-your-writes).
   const openIds = new Set(transcript.interrupts.filter((i) => i.state === 'open').map((i) => i.id));
   return {
+    ...transcript,
     connection: model.connection,
     sessionId: model.sessionId,
-    messages: transcript.messages,
-    toolCalls: transcript.toolCalls,
-    interrupts: transcript.interrupts,
     run: followed === undefined ? null : { runId: followed.runId, status: followed.status, lastSeq: followed.lastSeq },
     pendingSend: model.pendingSend,
     submittingInterruptIds: model.submittingInterruptIds.filter((id) => openIds.has(id)),

@@ -131,11 +131,18 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
 
   function buildHeaders(accept: string, extra: Record<string, string> | undefined): Headers {
     const headers = new Headers(extra);
-    headers.set('Accept', accept);
-    headers.set('Agent-Protocol', String(PROTOCOL_MAJOR));
+    headers.set('accept', accept);
+    headers.set(HEADERS.protocol, String(PROTOCOL_MAJOR));
     const identity = options.getIdentity?.() ?? null;
-    if (identity !== null) headers.set('X-Agent-Identity', identity);
+    if (identity !== null) headers.set(HEADERS.identity, identity);
     return headers;
+  }
+
+  /** Fetches and turns any non-2xx answer into its `AgentError`. */
+  async function fetchOk(url: string, init: RequestInit): Promise<Response> {
+    const response = await doFetch(url, init);
+    if (!response.ok) throw await agentErrorFromResponse(response, { nowMs: clock.now() });
+    return response;
   }
 
   /** Runs `work` under a timeout linked to the caller's signal and maps every failure to an AgentError. */
@@ -173,9 +180,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       async (signal) => {
         const init: RequestInit = { method: request.method, headers, credentials, signal };
         if (request.body !== undefined) init.body = request.body;
-        const response = await doFetch(url, init);
+        const response = await fetchOk(url, init);
         const requestId = response.headers.get(HEADERS.requestId);
-        if (!response.ok) throw await agentErrorFromResponse(response, { nowMs: clock.now() });
         const text = await response.text();
         return { status: response.status, headers: response.headers, body: parseJsonBody<T>(text, response.status, requestId), requestId };
       },
@@ -188,8 +194,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     async request<T>(request: TransportRequest): Promise<TransportResponse<T>> {
       const url = buildUrl(request.path);
       const headers = buildHeaders('application/json', request.headers);
-      if (request.body !== undefined) headers.set('Content-Type', 'application/json');
-      if (request.idempotencyKey !== undefined) headers.set('Idempotency-Key', `"${request.idempotencyKey}"`);
+      if (request.body !== undefined) headers.set('content-type', 'application/json');
+      if (request.idempotencyKey !== undefined) headers.set(HEADERS.idempotencyKey, `"${request.idempotencyKey}"`);
       const maxAttempts = Math.max(1, Math.floor(request.retry?.maxAttempts ?? 1));
       const shouldRetry = request.retry?.shouldRetry ?? isRetryableError;
       for (let attemptNumber = 1; ; attemptNumber += 1) {
@@ -213,13 +219,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     async openStream(request: OpenStreamRequest): Promise<Response> {
       const url = buildUrl(request.path);
       const headers = buildHeaders('text/event-stream', request.headers);
-      if (request.lastEventId !== undefined) headers.set('Last-Event-ID', request.lastEventId);
+      if (request.lastEventId !== undefined) headers.set(HEADERS.lastEventId, request.lastEventId);
       if (request.signal.aborted) throw agentFailure('ABORTED', { cause: request.signal.reason });
       return withTimeout(
         { signal: request.signal, timeoutMs: request.timeoutMs ?? defaultTimeoutMs, keepLinked: true },
         async (signal) => {
-          const response = await doFetch(url, { method: 'GET', headers, credentials, signal });
-          if (!response.ok) throw await agentErrorFromResponse(response, { nowMs: clock.now() });
+          const response = await fetchOk(url, { method: 'GET', headers, credentials, signal });
           if (response.status !== 204 && !/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
             await response.body?.cancel().catch(() => undefined);
             throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.headers.get(HEADERS.requestId) });
