@@ -20,7 +20,7 @@ export function createRandomUuid(random: () => number): string {
 export function createIdempotencyKey(ids: () => string): string {
   const key = ids();
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-    throw new TypeError(`ids() must return 16–255 characters of [A-Za-z0-9_.:-] to be an idempotency key, got "${key}"`);
+    throw new TypeError(`ids() returned "${key}", not an idempotency key`);
   }
   return key;
 }

@@ -162,34 +162,25 @@ async function readOnce(options: ResumeLoopOptions, position: ResumePosition): P
   }
 }
 
-/** Replaces the run's state with its snapshot; true when the snapshot is already terminal. */
+/**
+ * Replaces the run's state with its snapshot; true when the snapshot is already terminal. The
+ * transport retries retryable failures (with backoff and `Retry-After`) until the caller aborts.
+ */
 async function resync(options: ResumeLoopOptions, position: ResumePosition): Promise<boolean> {
-  let attempt = 0;
-  while (true) {
-    throwIfAborted(options.signal);
-    try {
-      const response = await options.transport.request<RunResource>({
-        method: 'GET',
-        path: `/runs/${encodeURIComponent(options.runId)}`,
-        signal: options.signal,
-      });
-      const snapshot = response.body;
-      if (snapshot === null || typeof snapshot.lastSeq !== 'number') {
-        throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.requestId });
-      }
-      options.onSnapshot(snapshot);
-      position.lastSeq = snapshot.lastSeq;
-      position.cursor = snapshot.resumeCursor;
-      return isTerminalRunStatus(snapshot.status);
-    } catch (caught) {
-      throwIfAborted(options.signal);
-      const error = caught as AgentError;
-      if (!isRetryableError(error)) throw error;
-      const delayMs = Math.max(computeBackoffDelay(attempt, { ...options.backoff, random: options.random }), error.retryAfterMs ?? 0);
-      attempt += 1;
-      await sleep(delayMs, { signal: options.signal, clock: options.clock }).catch(() => throwIfAborted(options.signal));
-    }
+  const response = await options.transport.request<RunResource>({
+    method: 'GET',
+    path: `/runs/${encodeURIComponent(options.runId)}`,
+    retry: { maxAttempts: Infinity },
+    signal: options.signal,
+  });
+  const snapshot = response.body;
+  if (snapshot === null || typeof snapshot.lastSeq !== 'number') {
+    throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.requestId });
   }
+  options.onSnapshot(snapshot);
+  position.lastSeq = snapshot.lastSeq;
+  position.cursor = snapshot.resumeCursor;
+  return isTerminalRunStatus(snapshot.status);
 }
 
 /** Parses one SSE `data` payload into an event envelope, or null when it is not one. */
