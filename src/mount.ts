@@ -18,6 +18,8 @@ export interface MountedAgentChat {
 }
 
 const TAG_NAME = 'agent-chat';
+/** Options that are properties of the element itself; one left undefined keeps the element's default. */
+const ELEMENT_OPTIONS = ['locale', 'theme', 'strings', 'selectAttachments', 'getReferences', 'renderers'] as const;
 const mounts = new WeakMap<Element, MountedAgentChat>();
 
 /**
@@ -42,12 +44,9 @@ export function mount(target: string | Element, options: MountOptions): MountedA
   });
   const element = document.createElement(TAG_NAME) as AgentChatElement;
   element.client = client;
-  if (valid.locale !== undefined) element.locale = valid.locale;
-  if (valid.theme !== undefined) element.theme = valid.theme;
-  if (valid.strings !== undefined) element.strings = valid.strings;
-  if (valid.selectAttachments !== undefined) element.selectAttachments = valid.selectAttachments;
-  if (valid.getReferences !== undefined) element.getReferences = valid.getReferences;
-  if (valid.renderers !== undefined) element.renderers = valid.renderers;
+  for (const key of ELEMENT_OPTIONS) {
+    if (valid[key] !== undefined) Object.assign(element, { [key]: valid[key] });
+  }
 
   let launcher: Launcher | null = null;
   if (valid.mode === 'launcher') {

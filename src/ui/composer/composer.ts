@@ -1,5 +1,4 @@
 import { html, nothing, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
-import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import type { ContextRef } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
@@ -101,7 +100,7 @@ export class ComposerController implements ReactiveController {
           dir="auto"
           aria-label=${strings.composerLabel}
           aria-invalid=${isOverLimit ? 'true' : 'false'}
-          aria-describedby=${ifDefined(isLimitShown ? 'composer-limit' : undefined)}
+          aria-describedby=${isLimitShown ? 'composer-limit' : nothing}
           placeholder=${strings.composerPlaceholder}
           .value=${live(this.text)}
           @input=${this.#onInput}

@@ -1,6 +1,7 @@
 import type { Token } from 'marked';
 import { lexMarkdown, renderTokensToHtml } from './render-tokens-to-html.ts';
 import type { CodeBlock, MarkdownStrings } from './render-tokens-to-html.ts';
+import { capText } from '../text/visible-text.ts';
 import { sanitizeHtml } from './sanitize-html.ts';
 
 export type { CodeBlock, MarkdownStrings } from './render-tokens-to-html.ts';
@@ -48,7 +49,7 @@ export function renderMarkdown(markdown: string, options?: RenderMarkdownOptions
  */
 export function renderMarkdownWithCode(markdown: string, options?: RenderMarkdownOptions): RenderedMarkdown {
   const strings = { ...DEFAULT_MARKDOWN_STRINGS, ...options?.strings };
-  const { text, isTruncated } = truncateMarkdown(markdown, options?.maxLength ?? MARKDOWN_MAX_LENGTH);
+  const { text, isTruncated } = capText(markdown, options?.maxLength ?? MARKDOWN_MAX_LENGTH);
   let tokens: Token[] | undefined;
   try {
     tokens = lexMarkdown(text);
@@ -78,12 +79,6 @@ export function renderMarkdownTokens(
   }
 }
 
-/** Cuts `markdown` to at most `maxLength` characters without splitting a surrogate pair. */
-export function truncateMarkdown(markdown: string, maxLength: number): { text: string; isTruncated: boolean } {
-  if (markdown.length <= maxLength) return { text: markdown, isTruncated: false };
-  const end = isHighSurrogate(markdown.charCodeAt(maxLength - 1)) ? maxLength - 1 : maxLength;
-  return { text: markdown.slice(0, end), isTruncated: true };
-}
 
 /** Builds the visible truncation notice element (`<p class="ac-notice">`). */
 export function createNotice(text: string): HTMLParagraphElement {
@@ -100,10 +95,6 @@ function renderPlainText(text: string): { fragment: DocumentFragment; codeBlocks
   paragraph.textContent = text;
   fragment.append(paragraph);
   return { fragment, codeBlocks: [] };
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** Depth of the token tree, measured without recursion so a deep tree cannot overflow the stack. */

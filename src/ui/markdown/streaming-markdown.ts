@@ -5,8 +5,8 @@ import {
   DEFAULT_MARKDOWN_STRINGS,
   MARKDOWN_MAX_LENGTH,
   renderMarkdownTokens,
-  truncateMarkdown,
 } from './render-markdown.ts';
+import { capText } from '../text/visible-text.ts';
 import type { CodeBlock, MarkdownStrings } from './render-markdown.ts';
 import { lexMarkdown } from './render-tokens-to-html.ts';
 
@@ -187,7 +187,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
       if (isFinished && fullText.length === seenLength) return;
       if (isFinished || fullText.length < seenLength) reset();
       seenLength = fullText.length;
-      const truncated = truncateMarkdown(fullText, maxLength);
+      const truncated = capText(fullText, maxLength);
       // Append-only contract: equal length means no new text (a full string compare would cost O(message)).
       if (truncated.text.length === text.length && tailNodes.length > 0) return;
       budget = Math.min(budget + (truncated.text.length - text.length) * WORK_PER_CHARACTER, maxLength);
