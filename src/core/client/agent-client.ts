@@ -132,7 +132,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   }
 
   function dropEverything(): void {
-    epoch.abort(new Error('identity reset'));
+    epoch.abort();
     epoch = new AbortController();
     follower.stop();
     sender.reset();
@@ -321,7 +321,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     dispose() {
       if (isDisposed) return;
       isDisposed = true;
-      epoch.abort(new Error('disposed'));
+      epoch.abort();
       follower.stop();
       store.clearListeners();
     },

@@ -105,7 +105,7 @@ async function readOnce(options: ResumeLoopOptions, position: ResumePosition): P
     if (watchdog !== undefined) clock.clearTimeout(watchdog);
     watchdog = clock.setTimeout(() => {
       isIdle = true;
-      attempt.abort(new Error('stream idle'));
+      attempt.abort();
     }, options.idleTimeoutMs);
   };
   try {
@@ -157,7 +157,7 @@ async function readOnce(options: ResumeLoopOptions, position: ResumePosition): P
     return { kind: 'failed', progressed, error };
   } finally {
     if (watchdog !== undefined) clock.clearTimeout(watchdog);
-    attempt.abort(new Error('attempt over'));
+    attempt.abort();
     linked.dispose();
   }
 }

@@ -45,7 +45,7 @@ export function createRunFollower(
   }
 
   function stop(): void {
-    loop?.abort(new Error('stop following'));
+    loop?.abort();
     loop = null;
   }
 

@@ -111,9 +111,6 @@ export function createSseParser(options: SseParserOptions): SseParser {
           retry = Number.parseInt(value, 10);
           onRetry?.(retry);
         }
-        return;
-      default:
-        return;
     }
   }
 
@@ -147,14 +144,10 @@ export function createSseParser(options: SseParserOptions): SseParser {
       feedText(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
     },
     end() {
-      if (isEnded) return;
-      feedText(decoder.decode());
+      // Spec: "Once the end of the file is reached, any pending data must be discarded." Nothing is
+      // processed after this, so the buffer and the open block are simply never read again (a
+      // dangling partial UTF-8 sequence could only have become U+FFFD, never a line end).
       isEnded = true;
-      // Spec: "Once the end of the file is reached, any pending data must be discarded."
-      buffer = '';
-      dataLines = null;
-      blockId = undefined;
-      eventType = '';
     },
   };
 }

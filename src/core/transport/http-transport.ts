@@ -154,7 +154,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     const timeoutController = new AbortController();
     const timer =
       timeoutMs > 0 && Number.isFinite(timeoutMs)
-        ? clock.setTimeout(() => timeoutController.abort(new Error(`timeout after ${timeoutMs} ms`)), timeoutMs)
+        ? clock.setTimeout(() => timeoutController.abort(), timeoutMs)
         : undefined;
     const linked = linkSignals([callerSignal, timeoutController.signal]);
     let isSettled = false;
