@@ -3,6 +3,7 @@
  * (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation).
  * Bytes in, frames out, incrementally: chunk boundaries never change the result.
  */
+import { pickDefined } from '../pick-defined.ts';
 
 /** One dispatched SSE event (a block of fields ended by a blank line that carried `data`). */
 export interface SseFrame {
@@ -71,17 +72,12 @@ export function createSseParser(options: SseParserOptions): SseParser {
   let retry: number | undefined;
 
   function dispatch(): void {
-    const lines = dataLines;
-    const id = blockId;
+    const frame: SseFrame | null =
+      dataLines === null ? null : { event: eventType || 'message', data: dataLines.join('\n'), lastEventId, ...pickDefined({ id: blockId, retry }) };
     dataLines = null;
     blockId = undefined;
-    const event = eventType === '' ? 'message' : eventType;
     eventType = '';
-    if (lines === null) return;
-    const frame: SseFrame = { event, data: lines.join('\n'), lastEventId };
-    if (id !== undefined) frame.id = id;
-    if (retry !== undefined) frame.retry = retry;
-    onFrame(frame);
+    if (frame !== null) onFrame(frame);
   }
 
   function processLine(line: string): void {
