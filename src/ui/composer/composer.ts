@@ -1,5 +1,4 @@
 import { html, nothing, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
-import { live } from 'lit/directives/live.js';
 import type { ContextRef } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
@@ -102,7 +101,7 @@ export class ComposerController implements ReactiveController {
           aria-invalid=${isOverLimit ? 'true' : 'false'}
           aria-describedby=${isLimitShown ? 'composer-limit' : nothing}
           placeholder=${strings.composerPlaceholder}
-          .value=${live(this.text)}
+          .value=${this.text}
           @input=${this.#onInput}
           @keydown=${(event: KeyboardEvent) => this.#onKeydown(event, view)}
         ></textarea>

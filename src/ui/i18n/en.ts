@@ -13,7 +13,6 @@ export interface AgentChatStrings {
   you: string;
   assistant: string;
   sending: string;
-  sendFailed: string;
   reasoning: string;
   reasoningStreaming: string;
   toolArguments: string;
@@ -72,7 +71,6 @@ export const EN_STRINGS: AgentChatStrings = {
   you: 'You',
   assistant: 'Assistant',
   sending: 'Sending…',
-  sendFailed: 'Not sent',
   reasoning: 'Reasoning',
   reasoningStreaming: 'Thinking…',
   toolArguments: 'Arguments',

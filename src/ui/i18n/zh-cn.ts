@@ -15,7 +15,6 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   you: '你',
   assistant: '助手',
   sending: '发送中…',
-  sendFailed: '未发送',
   reasoning: '思考过程',
   reasoningStreaming: '思考中…',
   toolArguments: '参数',
