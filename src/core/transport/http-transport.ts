@@ -10,7 +10,7 @@ import { linkSignals } from './link-signals.ts';
 export interface HttpTransportOptions {
   /** The base the protocol lives under, e.g. `'/api/agent'` or `'http://127.0.0.1:4176/api/agent'`. */
   endpoint: string;
-  /** Default `globalThis.fetch`, looked up at call time. */
+  /** Default `globalThis.fetch`, looked up at call time; like every real fetch it must honour `init.signal` (timeouts and aborts rely on it). */
   fetch?: typeof fetch;
   /** Default the system clock; used for timeouts, backoff sleeps and `Retry-After` dates. */
   clock?: TransportClock;
@@ -159,7 +159,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     const linked = linkSignals([callerSignal, timeoutController.signal]);
     let isSettled = false;
     try {
-      const result = await raceAbort(work(linked.signal), linked.signal);
+      const result = await work(linked.signal);
       isSettled = true;
       return result;
     } catch (error) {
@@ -243,26 +243,4 @@ function parseJsonBody<T>(text: string, status: number, requestId: string | null
   } catch (cause) {
     throw agentFailure('INVALID_RESPONSE', { status, requestId, cause });
   }
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts (for fetches that ignore signals). */
-function raceAbort<R>(promise: Promise<R>, signal: AbortSignal): Promise<R> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<R>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
