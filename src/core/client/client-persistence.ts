@@ -42,28 +42,17 @@ export const DEFAULT_STORAGE_PREFIX = 'agent-chat:';
 export function createClientPersistence(storage: ClientStorage | undefined, prefix = DEFAULT_STORAGE_PREFIX): ClientPersistence {
   const pendingKey = `${prefix}pending-create`;
   const activeKey = `${prefix}active-run`;
-  const read = (key: string): unknown => {
+  // Quota, a disabled storage or an unreadable record: the client still works, it just will not survive a reload.
+  const safely = (action: () => unknown): unknown => {
     try {
-      const text = storage?.getItem(key) ?? null;
-      return text === null ? null : JSON.parse(text);
+      return action();
     } catch {
       return null;
     }
   };
-  const write = (key: string, value: unknown): void => {
-    try {
-      storage?.setItem(key, JSON.stringify(value));
-    } catch {
-      // Quota or a disabled storage: the send still works, it just will not survive a reload.
-    }
-  };
-  const remove = (key: string): void => {
-    try {
-      storage?.removeItem(key);
-    } catch {
-      // Same as write: never let storage break the client.
-    }
-  };
+  const read = (key: string): unknown => safely(() => JSON.parse(storage?.getItem(key) ?? 'null'));
+  const write = (key: string, value: unknown): void => void safely(() => storage?.setItem(key, JSON.stringify(value)));
+  const remove = (key: string): void => void safely(() => storage?.removeItem(key));
   return {
     readPendingCreate() {
       const value = read(pendingKey) as Partial<PendingCreateRecord> | null;

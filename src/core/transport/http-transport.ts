@@ -196,7 +196,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const headers = buildHeaders('application/json', request.headers);
       if (request.body !== undefined) headers.set('content-type', 'application/json');
       if (request.idempotencyKey !== undefined) headers.set(HEADERS.idempotencyKey, `"${request.idempotencyKey}"`);
-      const maxAttempts = Math.max(1, Math.floor(request.retry?.maxAttempts ?? 1));
+      const maxAttempts = request.retry?.maxAttempts ?? 1;
       const shouldRetry = request.retry?.shouldRetry ?? isRetryableError;
       for (let attemptNumber = 1; ; attemptNumber += 1) {
         if (request.signal?.aborted) throw agentFailure('ABORTED', { cause: request.signal.reason });
