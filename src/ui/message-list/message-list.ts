@@ -31,9 +31,10 @@ export interface MessageListOptions {
 
 /**
  * Renders the transcript rows in reading order, each keyed by its message, tool call or interrupt
- * id. New rows arrive at the end while a run streams, so every row keeps its DOM (and each
- * assistant message its one streaming Markdown renderer); a row whose position ever goes to
- * another item is rebuilt rather than reused, so no state carries over to the wrong message.
+ * id. While a run streams, new rows arrive at the end, so every row keeps its DOM (and each
+ * assistant message its one streaming Markdown renderer). When an item lands earlier (a tool call
+ * or approval listed last until its message appears), the rows after it are rebuilt rather than
+ * reused, so no state carries over to another item.
  */
 export function renderMessageList(options: MessageListOptions): TemplateResult {
   const { state } = options;
