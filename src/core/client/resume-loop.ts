@@ -44,11 +44,8 @@ export interface ResumeLoopOptions {
 /** Default reconnect budget: past it the user is asked instead of retrying silently (§3.9). */
 export const DEFAULT_STALL_TIMEOUT_MS = 10 * 60_000;
 
-type AttemptOutcome =
-  | { kind: 'terminal' }
-  | { kind: 'resync'; progressed: boolean }
-  | { kind: 'closed'; progressed: boolean }
-  | { kind: 'failed'; progressed: boolean; error: AgentError };
+/** How one stream attempt ended: the run is over, its state needs a resync, a clean close, or a retryable failure. */
+type AttemptOutcome = 'terminal' | 'resync' | 'closed' | AgentError;
 
 /**
  * Follows one run's event log until its terminal event (PROTOCOL §3.9): reads
@@ -69,14 +66,15 @@ export async function runResumeLoop(options: ResumeLoopOptions): Promise<void> {
   while (true) {
     throwIfAborted(signal);
     options.onPhase(phase);
+    const seqBefore = position.lastSeq;
     const outcome = await readOnce(options, position);
-    if (outcome.kind === 'terminal') return;
-    if (outcome.progressed) {
+    if (outcome === 'terminal') return;
+    if (position.lastSeq > seqBefore) {
       failures = 0;
       lastProgressAt = clock.now();
     }
     phase = 'reconnecting';
-    if (outcome.kind === 'resync') {
+    if (outcome === 'resync') {
       if (await resync(options, position)) return;
       continue;
     }
@@ -84,11 +82,11 @@ export async function runResumeLoop(options: ResumeLoopOptions): Promise<void> {
       throw createClientError('STREAM_STALLED', { retryable: true, runId: options.runId });
     }
     // A clean close (drain, max duration, watchdog) reconnects at once the first time.
-    const isImmediate = outcome.kind === 'closed' && failures === 0;
-    const retryAfterMs = outcome.kind === 'failed' ? outcome.error.retryAfterMs ?? 0 : 0;
-    const backoffAttempt = outcome.kind === 'closed' ? failures - 1 : failures;
+    const isClosed = outcome === 'closed';
+    const backoffAttempt = isClosed ? failures - 1 : failures;
     failures += 1;
-    if (isImmediate) continue;
+    if (backoffAttempt < 0) continue;
+    const retryAfterMs = isClosed ? 0 : outcome.retryAfterMs ?? 0;
     const delayMs = Math.max(computeBackoffDelay(backoffAttempt, { ...options.backoff, random: options.random }), retryAfterMs);
     await sleep(delayMs, { signal, clock }).catch(() => throwIfAborted(signal));
   }
@@ -98,7 +96,6 @@ async function readOnce(options: ResumeLoopOptions, position: ResumePosition): P
   const { runId, transport, clock } = options;
   const attempt = new AbortController();
   const linked = linkSignals([options.signal, attempt.signal]);
-  let progressed = false;
   let isIdle = false;
   let watchdog: unknown;
   const armWatchdog = (): void => {
@@ -117,7 +114,7 @@ async function readOnce(options: ResumeLoopOptions, position: ResumePosition): P
     });
     if (response.status === 204 || response.body === null) {
       await response.body?.cancel().catch(() => undefined);
-      return { kind: 'terminal' };
+      return 'terminal';
     }
     options.onPhase('streaming');
     armWatchdog();
@@ -129,32 +126,29 @@ async function readOnce(options: ResumeLoopOptions, position: ResumePosition): P
     while (true) {
       const chunk = await reader.read();
       throwIfAborted(options.signal);
-      if (chunk.done) return { kind: 'closed', progressed };
+      if (chunk.done) return 'closed';
       armWatchdog();
       parser.push(chunk.value);
       for (const frame of frames.splice(0)) {
         throwIfAborted(options.signal);
         const event = parseEventEnvelope(frame.data);
-        if (event === null) return { kind: 'resync', progressed };
+        if (event === null) return 'resync';
         if (event.runId !== runId || event.seq <= position.lastSeq) continue;
-        if (event.seq > position.lastSeq + 1) return { kind: 'resync', progressed };
+        if (event.seq > position.lastSeq + 1) return 'resync';
         options.onEvent(event);
         position.lastSeq = event.seq;
         position.cursor = event.cursor;
-        progressed = true;
         // The terminal event is the log's last entry: stop reading, whatever might follow it.
-        if (isTerminalEvent(event)) return { kind: 'terminal' };
+        if (isTerminalEvent(event)) return 'terminal';
       }
     }
   } catch (caught) {
     throwIfAborted(options.signal);
-    if (isIdle) return { kind: 'closed', progressed };
-    const error = isAgentError(caught)
-      ? caught
-      : agentFailure('NETWORK_ERROR', { cause: caught });
-    if (isCursorProblem(error)) return { kind: 'resync', progressed };
+    if (isIdle) return 'closed';
+    const error = isAgentError(caught) ? caught : agentFailure('NETWORK_ERROR', { cause: caught });
+    if (isCursorProblem(error)) return 'resync';
     if (!isRetryableError(error) || isFatalStreamError(error)) throw error;
-    return { kind: 'failed', progressed, error };
+    return error;
   } finally {
     if (watchdog !== undefined) clock.clearTimeout(watchdog);
     attempt.abort();
