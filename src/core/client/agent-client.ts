@@ -335,7 +335,6 @@ function createDefaultIds(): () => string {
 }
 
 function isProtocolV1(boot: BootstrapResponse | null): boolean {
-  if (boot === null || typeof boot !== 'object') return false;
-  const supported = boot.protocol?.supported;
-  return Array.isArray(supported) && supported.includes('1') && typeof boot.identity?.identityId === 'string' && typeof boot.agent?.versionId === 'string';
+  const supported: unknown = boot?.protocol?.supported;
+  return Array.isArray(supported) && supported.includes('1') && typeof boot?.identity?.identityId === 'string' && typeof boot.agent?.versionId === 'string';
 }

@@ -179,24 +179,21 @@ async function resync(options: ResumeLoopOptions, position: ResumePosition): Pro
 
 /** Parses one SSE `data` payload into an event envelope, or null when it is not one. */
 export function parseEventEnvelope(data: string): EventEnvelope | null {
-  let value: unknown;
   try {
-    value = JSON.parse(data);
+    const event = JSON.parse(data) as Partial<EventEnvelope> | null;
+    const isValid =
+      typeof event?.seq === 'number' &&
+      Number.isInteger(event.seq) &&
+      event.seq >= 1 &&
+      typeof event.cursor === 'string' &&
+      typeof event.type === 'string' &&
+      typeof event.runId === 'string' &&
+      typeof event.data === 'object' &&
+      event.data !== null;
+    return isValid ? (event as EventEnvelope) : null;
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null) return null;
-  const event = value as Partial<EventEnvelope>;
-  const isValid =
-    typeof event.seq === 'number' &&
-    Number.isInteger(event.seq) &&
-    event.seq >= 1 &&
-    typeof event.cursor === 'string' &&
-    typeof event.type === 'string' &&
-    typeof event.runId === 'string' &&
-    typeof event.data === 'object' &&
-    event.data !== null;
-  return isValid ? (event as EventEnvelope) : null;
 }
 
 function isCursorProblem(error: AgentError): boolean {
