@@ -4,6 +4,7 @@ import { chromium } from 'playwright';
 import { chromiumLaunchOptions } from '../scripts/chromium.ts';
 import type { RestoreResult, ScrollResult, StreamResult } from './pages/long-session-entry.ts';
 import { buildPageScript } from './support/build-page-script.ts';
+import { describeMachine } from './support/describe-machine.ts';
 import { formatMs, formatRatio, formatTable } from './support/format-table.ts';
 import { generateMarkdown } from './support/generate-markdown.ts';
 import { openBenchPage } from './support/open-bench-page.ts';
@@ -25,6 +26,7 @@ const SCROLL_STEP_PX = 120;
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const script = await buildPageScript({ rootDir, entry: 'bench/pages/long-session-entry.ts' });
+console.log(describeMachine());
 const browser = await chromium.launch(chromiumLaunchOptions());
 const bench = await openBenchPage(browser, script);
 const answer = generateMarkdown({ length: ANSWER_LENGTH, seed: 7 });

@@ -5,6 +5,7 @@ import { chromiumLaunchOptions } from '../scripts/chromium.ts';
 import type { PageRunResult } from './pages/measure-in-page.ts';
 import type { OursResult } from './pages/stream-render-entry.ts';
 import { buildPageScript } from './support/build-page-script.ts';
+import { describeMachine } from './support/describe-machine.ts';
 import { formatMs, formatRatio, formatTable } from './support/format-table.ts';
 import { generateMarkdown } from './support/generate-markdown.ts';
 import { openBenchPage } from './support/open-bench-page.ts';
@@ -31,6 +32,7 @@ interface Measured {
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const script = await buildPageScript({ rootDir, entry: 'bench/pages/stream-render-entry.ts' });
+console.log(describeMachine());
 const browser = await chromium.launch(chromiumLaunchOptions());
 const bench = await openBenchPage(browser, script);
 
