@@ -64,8 +64,6 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   const store = createClientStore();
   let epoch = new AbortController();
   let isDisposed = false;
-  let isVisible = options.visibility ?? true;
-  let isOnline = options.online ?? true;
   let bootstrapping: Promise<BootstrapResponse> | null = null;
   let bootstrapError: ClientError | null = null;
   let hasResumedPersisted = false;
@@ -89,7 +87,11 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     onEvent: options.onEvent,
   };
   const { persistence, transport } = context;
-  const follower = createRunFollower(context, { idleTimeoutMs: options.idleTimeoutMs, isVisible, isOnline });
+  const follower = createRunFollower(context, {
+    idleTimeoutMs: options.idleTimeoutMs,
+    isVisible: options.visibility ?? true,
+    isOnline: options.online ?? true,
+  });
   const sender = createRunSender(context, {
     ids,
     follower,
@@ -121,14 +123,6 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   /** Records a failed request in state and rethrows it (the `.catch` of every action's request). */
   function failRequest(error: unknown): never {
     throw fail(error, 'request');
-  }
-
-  function setHostSignals(change: { isVisible?: boolean; isOnline?: boolean }): void {
-    if (isDisposed) return;
-    const next = { isVisible, isOnline, ...change };
-    if (next.isVisible === isVisible && next.isOnline === isOnline) return;
-    ({ isVisible, isOnline } = next);
-    follower.setHostSignals(next);
   }
 
   function dropEverything(): void {
@@ -313,8 +307,12 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     resetIdentity() {
       if (!isDisposed) dropEverything();
     },
-    setVisibility: (visible) => setHostSignals({ isVisible: visible }),
-    setOnline: (online) => setHostSignals({ isOnline: online }),
+    setVisibility(visible) {
+      if (!isDisposed) follower.setHostSignals({ isVisible: visible });
+    },
+    setOnline(online) {
+      if (!isDisposed) follower.setHostSignals({ isOnline: online });
+    },
     discardPendingSend() {
       if (!isDisposed) sender.discard();
     },

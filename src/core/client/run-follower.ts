@@ -16,8 +16,8 @@ export interface RunFollower {
   stop(): void;
   /** True while a stream loop runs. */
   isStreaming(): boolean;
-  /** Applies the host's visibility and network state, closing or reopening the stream. */
-  setHostSignals(signals: { isVisible: boolean; isOnline: boolean }): void;
+  /** Applies a change of the host's visibility or network state, closing or reopening the stream (no-op when nothing changed). */
+  setHostSignals(signals: { isVisible?: boolean; isOnline?: boolean }): void;
 }
 
 /**
@@ -116,8 +116,9 @@ export function createRunFollower(
     stop,
     isStreaming: () => loop !== null,
     setHostSignals(signals) {
-      isVisible = signals.isVisible;
-      isOnline = signals.isOnline;
+      const next = { isVisible, isOnline, ...signals };
+      if (next.isVisible === isVisible && next.isOnline === isOnline) return;
+      ({ isVisible, isOnline } = next);
       const { followedRunId } = store.model();
       if (followedRunId !== null) follow(followedRunId);
       else store.update({ connection: isOnline ? 'idle' : 'offline' });

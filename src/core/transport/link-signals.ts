@@ -14,21 +14,15 @@ export interface LinkedSignal {
 export function linkSignals(signals: ReadonlyArray<AbortSignal | undefined>): LinkedSignal {
   const controller = new AbortController();
   const present = signals.filter((signal): signal is AbortSignal => signal !== undefined);
-  const alreadyAborted = present.find((signal) => signal.aborted);
-  if (alreadyAborted) {
-    controller.abort(alreadyAborted.reason);
-    return { signal: controller.signal, dispose: () => undefined };
+  function onAbort(this: AbortSignal): void {
+    controller.abort(this.reason);
+    dispose();
   }
-  const listeners = present.map((signal) => {
-    const listener = (): void => {
-      controller.abort(signal.reason);
-      dispose();
-    };
-    signal.addEventListener('abort', listener, { once: true });
-    return { signal, listener };
-  });
   function dispose(): void {
-    for (const { signal, listener } of listeners) signal.removeEventListener('abort', listener);
+    for (const signal of present) signal.removeEventListener('abort', onAbort);
   }
+  const alreadyAborted = present.find((signal) => signal.aborted);
+  if (alreadyAborted) controller.abort(alreadyAborted.reason);
+  else for (const signal of present) signal.addEventListener('abort', onAbort, { once: true });
   return { signal: controller.signal, dispose };
 }
