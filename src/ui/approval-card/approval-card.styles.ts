@@ -38,17 +38,6 @@ export const approvalCardStyles = css`
     white-space: pre-wrap;
     overflow-wrap: anywhere;
   }
-  .approval-full {
-    max-height: 200px;
-    overflow: auto;
-  }
-  .approval-gap {
-    color: var(--agent-chat-color-text-muted);
-    font-style: italic;
-  }
-  .approval-long summary {
-    font-size: 12px;
-  }
   .approval-actions {
     display: flex;
     align-items: center;

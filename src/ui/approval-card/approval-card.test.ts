@@ -69,22 +69,26 @@ describe('approval card', () => {
     });
   }
 
-  it('keeps padded values short beside the buttons: head and tail shown, the whole value one click away', async () => {
+  it('folds a padded value behind its key and length beside the buttons, the whole value one click away', async () => {
     const { root, emit } = await mountAgentChat();
     const command = `echo hi${' '.repeat(2_000)}; rm -rf /`;
     await emit(approvalState({}, { command, note: 'x\u0000y\u202Ez' }));
     const card = root.querySelector('[part="approval-card"]') as HTMLElement;
-    const values = Array.from(card.querySelectorAll('.approval-args > .approval-long > .approval-value, .approval-args > pre.approval-value'));
     const json = JSON.stringify(command);
     expect(json.length).toBeGreaterThan(APPROVAL_VALUE_PREVIEW_CHARS);
-    expect(values[0]?.textContent).toBe(`"command": ${json.slice(0, 160)} … ${json.length - 320} more characters … ${json.slice(-160)}`);
-    expect(values[0]?.textContent?.endsWith('; rm -rf /"')).toBe(true);
-    expect(card.querySelector('.approval-long summary')?.textContent).toBe(`Show all ${json.length} characters`);
-    expect(card.querySelector('.approval-full')?.textContent).toBe(json);
-    expect(values[1]?.textContent).toBe('"note": "x\\u0000y⟪U+202E⟫z"');
+    const details = card.querySelector('.approval-args > details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')?.textContent).toBe(`"command": Show all ${json.length} characters`);
+    expect(details.querySelector('.approval-value')?.textContent).toBe(json);
+    const values = Array.from(card.querySelectorAll('.approval-args > pre.approval-value'));
+    expect(values.length).toBe(1);
+    expect(values[0]?.textContent).toBe('"note": "x\\u0000y⟪U+202E⟫z"');
     expect(card.querySelector('.approval-warning')?.textContent).toBe('Contains hidden or control characters (shown as ⟪U+…⟫).');
     const args = card.querySelector('.approval-args') as HTMLElement;
     const allow = card.querySelector('[part="allow-button"]') as HTMLElement;
+    expect(allow.getBoundingClientRect().top - args.getBoundingClientRect().bottom).toBeLessThan(120);
+    details.open = true;
+    expect(args.getBoundingClientRect().height).toBeLessThanOrEqual(280);
     expect(allow.getBoundingClientRect().top - args.getBoundingClientRect().bottom).toBeLessThan(120);
   });
 

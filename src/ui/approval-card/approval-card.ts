@@ -5,9 +5,8 @@ import { formatString } from '../i18n/resolve-strings.ts';
 import { renderVisibleText } from '../text/render-visible-text.ts';
 import { formatJsonText, hasHiddenCharacters } from '../text/visible-text.ts';
 
-/** A value longer than this is shown as its head and tail, with the whole of it one click away. */
+/** A value longer than this is folded into a `<details>` (its key and length shown), so padding cannot push the other values away from the buttons. */
 export const APPROVAL_VALUE_PREVIEW_CHARS = 400;
-const PREVIEW_EDGE_CHARS = 160;
 
 /** What `renderApprovalCard` needs. */
 export interface ApprovalCardOptions {
@@ -22,8 +21,8 @@ export interface ApprovalCardOptions {
 
 /**
  * Renders an approval request: the complete arguments as plain text (hidden and control
- * characters spelled out), each long value shown by its head and tail so padding cannot push the
- * real values away from the buttons, Allow / Deny (disabled while the decision is submitted),
+ * characters spelled out), each long value folded behind its key and length so padding cannot push
+ * the other values away from the buttons, Allow / Deny (disabled while the decision is submitted),
  * the expiry, and once answered the outcome. It is pure state: a reload rebuilds it unchanged.
  */
 export function renderApprovalCard(options: ApprovalCardOptions): TemplateResult {
@@ -77,17 +76,13 @@ function toJson(value: unknown): string {
 
 function renderEntry(entry: ArgumentEntry, strings: AgentChatStrings): TemplateResult {
   const key = entry.key === null ? nothing : html`<span class="approval-key">${renderVisibleText(entry.key)}:</span> `;
-  if (entry.value.length <= APPROVAL_VALUE_PREVIEW_CHARS) {
-    return html`<pre class="approval-value">${key}${renderVisibleText(entry.value)}</pre>`;
-  }
-  const hidden = entry.value.length - 2 * PREVIEW_EDGE_CHARS;
-  return html`<div class="approval-long">
-    <pre class="approval-value">${key}${renderVisibleText(entry.value.slice(0, PREVIEW_EDGE_CHARS))}<span class="approval-gap"> ${formatString(strings.hiddenMiddle, { count: hidden })} </span>${renderVisibleText(entry.value.slice(-PREVIEW_EDGE_CHARS))}</pre>
-    <details>
-      <summary>${formatString(strings.showFullValue, { count: entry.value.length })}</summary>
-      <pre class="approval-value approval-full" tabindex="0">${renderVisibleText(entry.value)}</pre>
-    </details>
-  </div>`;
+  const value = renderVisibleText(entry.value);
+  return entry.value.length > APPROVAL_VALUE_PREVIEW_CHARS
+    ? html`<details>
+        <summary>${key}${formatString(strings.showFullValue, { count: entry.value.length })}</summary>
+        <pre class="approval-value">${value}</pre>
+      </details>`
+    : html`<pre class="approval-value">${key}${value}</pre>`;
 }
 
 function renderExpiry(expiresAt: string | undefined, locale: string, strings: AgentChatStrings): TemplateResult | typeof nothing {

@@ -39,7 +39,6 @@ export interface AgentChatStrings {
   approvalCancelled: string;
   approvalSubmitting: string;
   showFullValue: string;
-  hiddenMiddle: string;
   hiddenCharacters: string;
   sources: string;
   errorTitle: string;
@@ -97,7 +96,6 @@ export const EN_STRINGS: AgentChatStrings = {
   approvalCancelled: 'Cancelled',
   approvalSubmitting: 'Submitting…',
   showFullValue: 'Show all {count} characters',
-  hiddenMiddle: '… {count} more characters …',
   hiddenCharacters: 'Contains hidden or control characters (shown as ⟪U+…⟫).',
   sources: 'Sources',
   errorTitle: 'Something went wrong',

@@ -41,7 +41,6 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   approvalCancelled: '已取消',
   approvalSubmitting: '提交中…',
   showFullValue: '显示全部 {count} 个字符',
-  hiddenMiddle: '……另有 {count} 个字符……',
   hiddenCharacters: '包含隐藏字符或控制字符（显示为 ⟪U+…⟫）。',
   sources: '来源',
   errorTitle: '出错了',
