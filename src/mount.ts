@@ -1,7 +1,7 @@
 import { createAgentClient, type AgentClientHandle, type ClientStorage } from './core/index.ts';
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
 import { createLauncher, resolveLauncherStrings, type Launcher } from './ui/launcher/create-launcher.ts';
-import { describeElement, resolveMountTarget, validateMountOptions, type MountOptions } from './mount-options.ts';
+import { resolveMountTarget, validateMountOptions, type MountOptions } from './mount-options.ts';
 
 /** What `mount` returns: the element, its client, and the way to take both down again. */
 export interface MountedAgentChat {
@@ -33,7 +33,7 @@ export function mount(target: string | Element, options: MountOptions): MountedA
   const host = resolveMountTarget(target, document);
   const valid = validateMountOptions(options);
   if (mounts.has(host)) {
-    throw new Error(`AgentChat.mount: ${describeElement(host)} already has a chat mounted; call destroy() on the earlier mount before mounting again, or mount into another element.`);
+    throw new Error('AgentChat.mount: the target already has a chat; destroy() that mount first.');
   }
 
   const defined = ensureDefined();
