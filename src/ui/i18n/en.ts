@@ -19,7 +19,6 @@ export interface AgentChatStrings {
   toolResult: string;
   toolProgress: string;
   toolTruncated: string;
-  toolTruncatedByServer: string;
   toolStatusStreamingArgs: string;
   toolStatusPending: string;
   toolStatusAwaitingApproval: string;
@@ -75,8 +74,7 @@ export const EN_STRINGS: AgentChatStrings = {
   toolArguments: 'Arguments',
   toolResult: 'Result',
   toolProgress: 'Progress',
-  toolTruncated: 'Truncated: only the first {count} characters are shown.',
-  toolTruncatedByServer: 'Truncated: the tool returned more than is shown.',
+  toolTruncated: 'Truncated: the result is longer than shown.',
   toolStatusStreamingArgs: 'Preparing',
   toolStatusPending: 'Pending',
   toolStatusAwaitingApproval: 'Waiting for approval',

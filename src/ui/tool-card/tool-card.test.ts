@@ -56,13 +56,13 @@ describe('renderToolCard', () => {
   it('caps a long result at 16,000 characters with a visible note', () => {
     const card = renderCard({ status: 'completed', result: { messageId: 'm1', content: 'x'.repeat(20_000) } });
     expect(card.querySelector('details[open] pre')?.textContent).toBe('x'.repeat(TOOL_RESULT_MAX_CHARS));
-    expect(card.querySelector('.truncation-note')?.textContent).toBe('Truncated: only the first 16000 characters are shown.');
+    expect(card.querySelector('.truncation-note')?.textContent).toBe('Truncated: the result is longer than shown.');
   });
 
   it('shows the note when the server truncated the result', () => {
     const card = renderCard({ status: 'completed', result: { messageId: 'm1', content: '{"rows":[1,2]}', truncated: true } });
     expect(card.querySelector('details[open] pre')?.textContent).toBe('{\n  "rows": [\n    1,\n    2\n  ]\n}');
-    expect(card.querySelector('.truncation-note')?.textContent).toBe('Truncated: the tool returned more than is shown.');
+    expect(card.querySelector('.truncation-note')?.textContent).toBe('Truncated: the result is longer than shown.');
   });
 
   it('spells out hidden characters in arguments', () => {

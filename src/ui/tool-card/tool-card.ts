@@ -1,6 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { SnapshotToolCall, ToolCallStatus } from '../../core/index.ts';
-import { formatString } from '../i18n/resolve-strings.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { renderVisibleText } from '../text/render-visible-text.ts';
 import { capText, formatJsonText } from '../text/visible-text.ts';
@@ -62,11 +61,7 @@ export function renderToolCard({ toolCall, strings }: ToolCardOptions): Template
       ? html`<details class="tool-section" open>
           <summary>${strings.toolResult}</summary>
           <pre class="tool-text" tabindex="0">${renderVisibleText(shown.text)}</pre>
-          ${shown.isTruncated
-            ? html`<p class="truncation-note">${formatString(strings.toolTruncated, { count: shown.text.length })}</p>`
-            : result.truncated
-              ? html`<p class="truncation-note">${strings.toolTruncatedByServer}</p>`
-              : nothing}
+          ${shown.isTruncated || result.truncated ? html`<p class="truncation-note">${strings.toolTruncated}</p>` : nothing}
         </details>`
       : nothing}
   </article>`;
