@@ -44,8 +44,6 @@ const FOLLOW_THRESHOLD_PX = 24;
  *
  * @event agent-chat-send - Before a message is sent; `detail: { text, contextRefs }`.
  * @event agent-chat-approve - An approval was answered; `detail: { interruptId, decision }`.
- * @event agent-chat-stop - The person pressed Stop.
- * @event agent-chat-retry - The person pressed Retry on an error.
  * @event agent-chat-error - A new error is shown; `detail` is the `ClientError`.
  *
  * @csspart transcript - The scrolling conversation log.
@@ -264,12 +262,10 @@ export class AgentChatElement extends LitElement {
   }
 
   #stop(): void {
-    this.#emit('agent-chat-stop', null);
     void this.client?.cancel().catch(() => undefined);
   }
 
   #retry = (): void => {
-    this.#emit('agent-chat-retry', null);
     void this.client?.retry().catch(() => undefined);
   };
 
