@@ -21,7 +21,7 @@ export interface AgentClientOptions {
   endpoint: string;
   fetch?: typeof fetch;
   clock?: TransportClock;
-  /** Id source for client message ids and idempotency keys (default `crypto.randomUUID`). */
+  /** Id source for client message ids and idempotency keys (default random UUIDv4s from `crypto.getRandomValues`). */
   ids?: () => string;
   /** Uniform [0, 1) source for backoff jitter. */
   random?: () => number;
@@ -60,7 +60,7 @@ const MISMATCH_CODES = new Set(['NOT_FOUND', 'PROTOCOL_VERSION_UNSUPPORTED', 'IN
  * State changes are delivered synchronously to subscribers as immutable snapshots.
  */
 export function createAgentClient(options: AgentClientOptions): AgentClientHandle {
-  const ids = options.ids ?? createDefaultIds();
+  const ids = options.ids ?? createRandomUuid;
   const store = createClientStore();
   let epoch = new AbortController();
   let isDisposed = false;
@@ -143,8 +143,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     store.update({ connection: 'connecting' });
     const path = `/sessions/${encodeURIComponent(sessionId)}`;
     const [session, page] = await Promise.all([
-      transport.request<SessionResource>({ method: 'GET', path, retry: { maxAttempts: 3 }, signal: epoch.signal }),
-      transport.request<SessionMessagesResponse>({ method: 'GET', path: `${path}/messages`, retry: { maxAttempts: 3 }, signal: epoch.signal }),
+      transport.request<SessionResource>({ method: 'GET', path, attempts: 3, signal: epoch.signal }),
+      transport.request<SessionMessagesResponse>({ method: 'GET', path: `${path}/messages`, attempts: 3, signal: epoch.signal }),
     ]);
     sessionAgentVersionId = session.body?.agentVersionId ?? null;
     store.update({
@@ -177,7 +177,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     const pending = (async () => {
       let boot: BootstrapResponse;
       try {
-        const response = await transport.request<BootstrapResponse>({ method: 'GET', path: '/bootstrap', retry: { maxAttempts: 3 }, signal });
+        const response = await transport.request<BootstrapResponse>({ method: 'GET', path: '/bootstrap', attempts: 3, signal });
         boot = response.body as BootstrapResponse;
         if (!isProtocolV1(boot)) throw createClientError('PROTOCOL_MISMATCH');
       } catch (error) {
@@ -232,7 +232,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
         method: 'POST',
         path: `/runs/${encodeURIComponent(run.runId)}/interrupts/${encodeURIComponent(interruptId)}`,
         body: JSON.stringify(body),
-        retry: { maxAttempts: 4 },
+        attempts: 4,
         signal: epoch.signal,
       })
       .then(
@@ -249,7 +249,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
 
   async function postToRun(path: string, body: string, idempotencyKey?: string): Promise<void> {
     await transport
-      .request({ method: 'POST', path, body, retry: { maxAttempts: options.createAttempts ?? 8 }, signal: epoch.signal, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) })
+      .request({ method: 'POST', path, body, attempts: options.createAttempts ?? 8, signal: epoch.signal, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) })
       .catch(failRequest);
   }
 
@@ -324,12 +324,6 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       store.clearListeners();
     },
   };
-}
-
-/** Random UUIDv4s from the platform's CSPRNG (never from the jitter source, which tests pin). */
-function createDefaultIds(): () => string {
-  const randomUuid = globalThis.crypto?.randomUUID?.bind(globalThis.crypto);
-  return randomUuid === undefined ? () => createRandomUuid(Math.random) : () => randomUuid();
 }
 
 function isProtocolV1(boot: BootstrapResponse | null): boolean {

@@ -15,13 +15,13 @@ export type ClientErrorCode =
 
 const MESSAGES: Record<ClientErrorCode, string> = {
   SEND_IN_PROGRESS: 'A message is still being sent.',
-  INTERRUPT_UNKNOWN: 'That approval is not open in this conversation.',
-  CLIENT_DISPOSED: 'This chat client was disposed.',
-  PROTOCOL_MISMATCH: 'The endpoint is not an agent-chat protocol v1 server.',
-  RUN_NOT_ACTIVE: 'There is no active run.',
-  NOTHING_TO_RETRY: 'There is nothing to retry.',
-  PENDING_SEND_EXPIRED: 'A message from before the reload was not confirmed in time; send it again?',
-  STREAM_STALLED: 'The connection made no progress; reconnect to try again.',
+  INTERRUPT_UNKNOWN: 'That approval is not open.',
+  CLIENT_DISPOSED: 'The client was disposed.',
+  PROTOCOL_MISMATCH: 'Not an agent-chat v1 server.',
+  RUN_NOT_ACTIVE: 'No run is active.',
+  NOTHING_TO_RETRY: 'Nothing to retry.',
+  PENDING_SEND_EXPIRED: 'Your message was not confirmed; send it again.',
+  STREAM_STALLED: 'The connection stalled.',
 };
 
 /** Builds the `AgentError` of a misuse or a client-side condition (status null, no request), with the code's one message. */
@@ -33,7 +33,7 @@ export function createClientError(code: ClientErrorCode, init: { retryable?: boo
 export function toClientError(error: unknown, source: ClientError['source'], retryable?: boolean): ClientError {
   const agentError = isAgentError(error)
     ? error
-    : new AgentError({ code: 'INTERNAL', message: 'Something went wrong in the chat client.', cause: error });
+    : new AgentError({ code: 'INTERNAL', message: 'Something went wrong.', cause: error });
   const clientError: ClientError = {
     code: agentError.code,
     message: agentError.message,

@@ -42,9 +42,11 @@ describe('createClientPersistence', () => {
 
 describe('idempotency keys', () => {
   it('builds UUIDv4 strings that are valid keys', () => {
-    const uuid = createRandomUuid(() => 0.5);
-    expect(uuid).toBe('80808080-8080-4080-8080-808080808080');
+    const uuid = createRandomUuid(() => 0x5a);
+    expect(uuid).toBe('baaaaaaa-baaa-4aaa-aaaa-baaaaaaaaaaa');
     expect(IDEMPOTENCY_KEY_PATTERN.test(uuid)).toBe(true);
+    expect(createRandomUuid(() => 0xff)).toBe('efffffff-efff-4fff-bfff-efffffffffff');
+    expect(createRandomUuid()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('rejects an id source that cannot make a valid key', () => {

@@ -2,15 +2,13 @@
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
 
 /**
- * Returns a random UUIDv4 string built from `random` (uniform in [0, 1)). It is the default id of
- * the client's `ids` option and a valid idempotency key.
+ * Returns a random UUIDv4 string, each hex digit from one `randomByte()` (default the platform's
+ * CSPRNG, `crypto.getRandomValues`, which unlike `crypto.randomUUID` exists outside secure
+ * contexts too). It is the default id of the client's `ids` option and a valid idempotency key.
  */
-export function createRandomUuid(random: () => number): string {
-  const bytes = Array.from({ length: 16 }, () => Math.floor(random() * 256) & 0xff);
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = bytes.map((byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+export function createRandomUuid(randomByte: () => number = () => globalThis.crypto.getRandomValues(new Uint8Array(1))[0] ?? 0): string {
+  // The template's 0/1 digits become any hex digit; its 8 (the variant) becomes 8–b; its 4 (the version) stays.
+  return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (digit) => (Number(digit) ^ (randomByte() & (15 >> (Number(digit) / 4)))).toString(16));
 }
 
 /**

@@ -164,7 +164,7 @@ async function resync(options: ResumeLoopOptions, position: ResumePosition): Pro
   const response = await options.transport.request<RunResource>({
     method: 'GET',
     path: `/runs/${encodeURIComponent(options.runId)}`,
-    retry: { maxAttempts: Infinity },
+    attempts: Infinity,
     signal: options.signal,
   });
   const snapshot = response.body;

@@ -96,7 +96,7 @@ export function createRunFollower(
     const response = await context.transport.request<RunResource>({
       method: 'GET',
       path: `/runs/${encodeURIComponent(runId)}`,
-      retry: { maxAttempts: 3 },
+      attempts: 3,
       signal: context.signal(),
     });
     if (response.body === null) throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.requestId });

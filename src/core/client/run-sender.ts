@@ -67,7 +67,7 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
         path: '/runs',
         body: create.body,
         idempotencyKey: create.key,
-        retry: { maxAttempts: settings.createAttempts },
+        attempts: settings.createAttempts,
         signal: context.signal(),
       });
       const created = response.body;

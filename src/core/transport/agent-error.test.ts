@@ -4,7 +4,6 @@ import {
   AgentError,
   agentErrorFromProblem,
   agentErrorFromResponse,
-  agentErrorFromTimeout,
   agentFailure,
   isAgentError,
 } from './agent-error.ts';
@@ -19,7 +18,7 @@ function problemResponse(body: unknown, init: { status: number; headers?: Record
 }
 
 describe('AgentError', () => {
-  it('defaults every optional field and serializes without the cause', () => {
+  it('defaults every optional field and keeps message and cause out of its own enumerable fields', () => {
     const cause = new Error('socket hang up');
     const error = new AgentError({ code: 'NETWORK_ERROR', message: 'down', cause });
     expect(error).toBeInstanceOf(Error);
@@ -27,10 +26,10 @@ describe('AgentError', () => {
     expect(error.cause).toBe(cause);
     expect(isAgentError(error)).toBe(true);
     expect(isAgentError(new Error('x'))).toBe(false);
+    expect(error.message).toBe('down');
     expect(JSON.parse(JSON.stringify(error))).toStrictEqual({
       name: 'AgentError',
       code: 'NETWORK_ERROR',
-      message: 'down',
       status: null,
       requestId: null,
       retryable: false,
@@ -58,7 +57,7 @@ describe('agentErrorFromResponse', () => {
     const error = await agentErrorFromResponse(problemResponse(problem, { status: 409, headers: { 'x-request-id': 'req_header' } }), {
       nowMs: NOW,
     });
-    expect(error.toJSON()).toStrictEqual({
+    expect({ ...error, message: error.message }).toStrictEqual({
       name: 'AgentError',
       code: 'RUN_ALREADY_ACTIVE',
       message: 'Session ses_1 already has an active run.',
@@ -67,8 +66,13 @@ describe('agentErrorFromResponse', () => {
       retryable: false,
       retryAfterMs: null,
       runId: 'run_7',
-      details: { activeRunId: 'run_7' },
+      details: { ...problem, activeRunId: 'run_7' },
     });
+  });
+
+  it('finds a top-level activeRunId in details when the body has no details member', () => {
+    const error = agentErrorFromProblem({ code: 'RUN_ALREADY_ACTIVE', activeRunId: 'run_8' }, { status: 409, requestId: null, retryAfterMs: null });
+    expect(error.details).toStrictEqual({ code: 'RUN_ALREADY_ACTIVE', activeRunId: 'run_8' });
   });
 
   it('falls back to the body requestId and takes the longer of header and body retry delays', async () => {
@@ -96,13 +100,14 @@ describe('agentErrorFromResponse', () => {
     expect([error.code, error.retryable, error.retryAfterMs]).toStrictEqual(['AGENT_UNAVAILABLE', true, 8000]);
   });
 
-  it('keeps extension members of a plain JSON error body in details', async () => {
+  it('keeps the members of a plain JSON error body in details', async () => {
     const response = new Response(JSON.stringify({ error: 'Too many requests', limit: 10 }), {
       status: 429,
       statusText: 'Too Many Requests',
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
-    expect((await agentErrorFromResponse(response, { nowMs: NOW })).toJSON()).toStrictEqual({
+    const error = await agentErrorFromResponse(response, { nowMs: NOW });
+    expect({ ...error, message: error.message }).toStrictEqual({
       name: 'AgentError',
       code: 'RATE_LIMITED',
       message: 'Too many requests',
@@ -111,7 +116,7 @@ describe('agentErrorFromResponse', () => {
       retryable: true,
       retryAfterMs: null,
       runId: null,
-      details: { limit: 10 },
+      details: { error: 'Too many requests', limit: 10 },
     });
   });
 
@@ -121,10 +126,11 @@ describe('agentErrorFromResponse', () => {
       statusText: 'Bad Gateway',
       headers: { 'content-type': 'text/html', 'x-request-id': 'req_edge' },
     });
-    expect((await agentErrorFromResponse(response, { nowMs: NOW })).toJSON()).toStrictEqual({
+    const error = await agentErrorFromResponse(response, { nowMs: NOW });
+    expect({ ...error, message: error.message }).toStrictEqual({
       name: 'AgentError',
       code: 'HTTP_ERROR',
-      message: 'HTTP 502 Bad Gateway',
+      message: 'HTTP 502',
       status: 502,
       requestId: 'req_edge',
       retryable: true,
@@ -175,13 +181,13 @@ describe('failures without a response', () => {
     expect([error.code, error.retryable, error.status, error.cause]).toStrictEqual(['NETWORK_ERROR', true, null, cause]);
   });
 
-  it('timeout is TIMEOUT, retryable, and names its limit', () => {
-    const error = agentErrorFromTimeout(1500);
+  it('timeout is TIMEOUT and retryable', () => {
+    const error = agentFailure('TIMEOUT');
     expect([error.code, error.retryable, error.message, error.details]).toStrictEqual([
       'TIMEOUT',
       true,
-      'The server did not answer within 1500 ms.',
-      { timeoutMs: 1500 },
+      'The server did not answer in time.',
+      {},
     ]);
   });
 

@@ -21,23 +21,9 @@ export interface AgentErrorInit {
   cause?: unknown;
 }
 
-/** The JSON form of an {@link AgentError} (`cause` is left out: it may not be serializable). */
-export interface AgentErrorJson {
-  name: 'AgentError';
-  code: AgentErrorCode;
-  message: string;
-  status: number | null;
-  requestId: string | null;
-  retryable: boolean;
-  retryAfterMs: number | null;
-  runId: string | null;
-  details: Record<string, unknown>;
-}
-
 /** The facts about an HTTP error response that do not come from its body. */
 export interface HttpErrorContext {
   status: number;
-  statusText?: string;
   /** `X-Request-Id` of the response, when present. */
   requestId: string | null;
   /** Parsed `Retry-After`, when present. */
@@ -54,29 +40,18 @@ export interface HttpErrorContext {
  */
 export class AgentError extends Error {
   override readonly name = 'AgentError';
-  readonly code: AgentErrorCode;
-  readonly status: number | null;
-  readonly requestId: string | null;
-  readonly retryable: boolean;
-  readonly retryAfterMs: number | null;
-  readonly runId: string | null;
-  readonly details: Record<string, unknown>;
+  declare readonly code: AgentErrorCode;
+  declare readonly status: number | null;
+  declare readonly requestId: string | null;
+  declare readonly retryable: boolean;
+  declare readonly retryAfterMs: number | null;
+  declare readonly runId: string | null;
+  declare readonly details: Record<string, unknown>;
 
   constructor(init: AgentErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.code = init.code;
-    this.status = init.status ?? null;
-    this.requestId = init.requestId ?? null;
-    this.retryable = init.retryable ?? false;
-    this.retryAfterMs = init.retryAfterMs ?? null;
-    this.runId = init.runId ?? null;
-    this.details = init.details ?? {};
-  }
-
-  /** Returns the serializable fields, for logs and for state the UI renders. */
-  toJSON(): AgentErrorJson {
-    // The own fields are exactly the JSON form but for `message`, which `Error` keeps non-enumerable.
-    return { ...this, message: this.message };
+    super(init.message, init);
+    // `super` took `message` and `cause` (non-enumerable); assigning them again keeps them so.
+    Object.assign(this, { status: null, requestId: null, retryable: false, retryAfterMs: null, runId: null, details: {} }, init);
   }
 }
 
@@ -88,32 +63,23 @@ export function isAgentError(value: unknown): value is AgentError {
 /**
  * Builds an error from a parsed JSON error body: an RFC 9457 `ProblemDetails`, or any JSON
  * object (`code`, `message` or `error` are used when present); `{}` for a body that is not JSON
- * (e.g. a proxy's HTML 502 page) gives the status's code and an `HTTP 502 Bad Gateway` message. Unknown top-level members are
- * kept in `details` beside the body's own `details` (which wins on a clash). The header's
- * request id wins over the body's; the larger of the header's and the body's retry delay wins.
+ * (e.g. a proxy's HTML 502 page) gives the status's code and an `HTTP 502` message. `details` holds
+ * every member of the body, with the body's own `details` spread over them (so `activeRunId` is found
+ * at the top level or inside `details`). The header's request id wins over the body's; the larger of
+ * the header's and the body's retry delay wins.
  */
 export function agentErrorFromProblem(body: Record<string, unknown>, context: HttpErrorContext): AgentError {
   const code = readString(body.code) ?? STATUS_CODES[context.status] ?? 'HTTP_ERROR';
-  const bodyRetryAfterMs = typeof body.retryAfterMs === 'number' && body.retryAfterMs >= 0 ? body.retryAfterMs : null;
-  const retryAfterMs =
-    context.retryAfterMs === null ? bodyRetryAfterMs : Math.max(context.retryAfterMs, bodyRetryAfterMs ?? 0);
-  const details: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) if (!PROBLEM_MEMBERS.has(key)) details[key] = value;
-  if (isPlainObject(body.details)) Object.assign(details, body.details);
+  const retryAfterMs = Math.max(context.retryAfterMs ?? -1, typeof body.retryAfterMs === 'number' ? body.retryAfterMs : -1);
   return new AgentError({
     code,
-    message:
-      readString(body.detail) ??
-      readString(body.message) ??
-      readString(body.error) ??
-      readString(body.title) ??
-      describeStatus(context),
+    message: readString(body.detail) ?? readString(body.message) ?? readString(body.error) ?? readString(body.title) ?? `HTTP ${context.status}`,
     status: context.status,
     requestId: context.requestId ?? readString(body.requestId),
     retryable: typeof body.retryable === 'boolean' ? body.retryable : isRetryableStatus(context.status, code),
-    retryAfterMs,
+    retryAfterMs: retryAfterMs < 0 ? null : retryAfterMs,
     runId: readString(body.runId),
-    details,
+    details: { ...body, ...(isPlainObject(body.details) && body.details) },
   });
 }
 
@@ -125,7 +91,6 @@ export function agentErrorFromProblem(body: Record<string, unknown>, context: Ht
 export async function agentErrorFromResponse(response: Response, options: { nowMs: number }): Promise<AgentError> {
   const context: HttpErrorContext = {
     status: response.status,
-    statusText: response.statusText,
     requestId: response.headers.get(HEADERS.requestId),
     retryAfterMs: parseRetryAfter(response.headers.get(HEADERS.retryAfter), options.nowMs),
   };
@@ -134,37 +99,23 @@ export async function agentErrorFromResponse(response: Response, options: { nowM
   return agentErrorFromProblem((/json/i.test(contentType) && parseJsonObject(text)) || {}, context);
 }
 
-/** Failures the client names itself, with no problem body: no response, an abort, an unreadable answer. */
-export type AgentFailureCode = 'NETWORK_ERROR' | 'ABORTED' | 'INVALID_RESPONSE';
+/** Failures the client names itself, with no problem body: no response or none in time, an abort, an unreadable answer. */
+export type AgentFailureCode = 'NETWORK_ERROR' | 'TIMEOUT' | 'ABORTED' | 'INVALID_RESPONSE';
 
 const FAILURE_MESSAGES: Record<AgentFailureCode, string> = {
   NETWORK_ERROR: 'The server could not be reached.',
+  TIMEOUT: 'The server did not answer in time.',
   ABORTED: 'The request was aborted.',
-  INVALID_RESPONSE: 'The server sent an answer this client cannot read.',
+  INVALID_RESPONSE: 'The server sent an unreadable answer.',
 };
 
 /**
  * Builds the error of a failure without a problem body, with the code's one message; only
- * `NETWORK_ERROR` is retryable. `init` adds the facts (e.g. `cause`, `status`, `requestId`).
+ * `NETWORK_ERROR` and `TIMEOUT` are retryable. `init` adds the facts (e.g. `cause`, `status`, `requestId`).
  */
 export function agentFailure(code: AgentFailureCode, init: Omit<AgentErrorInit, 'code' | 'message'> = {}): AgentError {
-  return new AgentError({ code, message: FAILURE_MESSAGES[code], retryable: code === 'NETWORK_ERROR', ...init });
+  return new AgentError({ code, message: FAILURE_MESSAGES[code], retryable: code === 'NETWORK_ERROR' || code === 'TIMEOUT', ...init });
 }
-
-/** Builds the error for an attempt that outlived its timeout (`TIMEOUT`, retryable). */
-export function agentErrorFromTimeout(timeoutMs: number, cause?: unknown): AgentError {
-  return new AgentError({
-    code: 'TIMEOUT',
-    message: `The server did not answer within ${timeoutMs} ms.`,
-    retryable: true,
-    details: { timeoutMs },
-    cause,
-  });
-}
-
-const PROBLEM_MEMBERS = new Set([
-  'type', 'title', 'status', 'code', 'detail', 'message', 'error', 'requestId', 'retryable', 'retryAfterMs', 'runId', 'details',
-]);
 
 /** Codes for statuses whose meaning needs no body (PROTOCOL §3.14); the rest are `HTTP_ERROR`. */
 const STATUS_CODES: Record<number, ProblemCode> = {
@@ -180,11 +131,6 @@ const STATUS_CODES: Record<number, ProblemCode> = {
 /** Whether a status (with its code) may be retried with the same key and body (PROTOCOL §3.10): 5xx, 429, `409 IDEMPOTENCY_KEY_IN_USE`. */
 export function isRetryableStatus(status: number, code: string): boolean {
   return status >= 500 || status === 429 || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_USE');
-}
-
-function describeStatus(context: HttpErrorContext): string {
-  const statusText = context.statusText?.trim();
-  return statusText ? `HTTP ${context.status} ${statusText}` : `HTTP ${context.status}`;
 }
 
 function readString(value: unknown): string | null {

@@ -98,7 +98,7 @@ describe('http transport over real fetch', () => {
     });
     const transport = createHttpTransport({ endpoint, random: () => 0 });
     const body = '{"input":{"content":[{"type":"text","text":"Grüße 👋"}]}}';
-    const response = await transport.request<{ runId: string }>({ method: 'POST', path: '/runs', body, idempotencyKey: 'key_1', retry: { maxAttempts: 3 } });
+    const response = await transport.request<{ runId: string }>({ method: 'POST', path: '/runs', body, idempotencyKey: 'key_1', attempts: 3 });
     expect([response.status, response.body, response.requestId]).toStrictEqual([201, { runId: 'run_1' }, 'req_2']);
     expect(received).toStrictEqual([
       { body, key: '"key_1"' },

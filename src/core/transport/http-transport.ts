@@ -1,5 +1,5 @@
 import { HEADERS, PROTOCOL_MAJOR } from '../protocol.ts';
-import { agentErrorFromResponse, agentErrorFromTimeout, agentFailure, isAgentError, isRetryableStatus } from './agent-error.ts';
+import { agentErrorFromResponse, agentFailure, isAgentError, isRetryableStatus } from './agent-error.ts';
 import type { AgentError } from './agent-error.ts';
 import { computeBackoffDelay, sleep } from './backoff.ts';
 import { createSystemClock } from './clock.ts';
@@ -28,17 +28,6 @@ export interface HttpTransportOptions {
   maxRetryAfterMs?: number;
 }
 
-/** When and how often {@link HttpTransport.request} retries. */
-export interface RetryPolicy {
-  /** Total attempts including the first (1 = never retry). */
-  maxAttempts: number;
-  /**
-   * Decides whether a failed attempt (1-based `attempt`) is retried; replaces
-   * {@link isRetryableError}, which callers can compose with. Never consulted after the caller aborted.
-   */
-  shouldRetry?: (error: AgentError, attempt: number) => boolean;
-}
-
 /** One JSON call. */
 export interface TransportRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -48,20 +37,17 @@ export interface TransportRequest {
   body?: string;
   /** Sent as `Idempotency-Key` in the sf-string form (`"…"`), identical on every attempt. */
   idempotencyKey?: string;
-  /** Extra headers (they can add to, not replace, the protocol headers). */
-  headers?: Record<string, string>;
   /** The caller's cancel: aborting rejects with `ABORTED` and stops all retries. */
   signal?: AbortSignal;
   /** Per-attempt timeout in ms (default the transport's; `0` disables). */
   timeoutMs?: number;
-  /** Without it the call is tried once. */
-  retry?: RetryPolicy;
+  /** Total attempts including the first (default 1: never retry); only retryable failures ({@link isRetryableError}) are retried. */
+  attempts?: number;
 }
 
 /** A successful (2xx) answer. */
 export interface TransportResponse<T> {
   status: number;
-  headers: Headers;
   /** The parsed JSON body; null for an empty body (e.g. `204`). */
   body: T | null;
   /** `X-Request-Id` of the response. */
@@ -78,15 +64,12 @@ export interface OpenStreamRequest {
   signal: AbortSignal;
   /** Timeout for the response headers only, in ms (default the transport's; `0` disables). */
   timeoutMs?: number;
-  headers?: Record<string, string>;
 }
 
 /** JSON requests and the SSE GET of the agent protocol, over an injected fetch. */
 export interface HttpTransport {
-  /** The endpoint without trailing slashes. */
-  readonly endpoint: string;
   /**
-   * Sends one request, retrying per `retry`; resolves with any 2xx and rejects with an
+   * Sends one request, retrying up to `attempts`; resolves with any 2xx and rejects with an
    * `AgentError` otherwise: the problem body's code for HTTP errors, `NETWORK_ERROR`, `TIMEOUT`,
    * `ABORTED`, or `INVALID_RESPONSE` for a 2xx body that is not JSON. A retry waits the
    * full-jitter backoff, and at least the error's `retryAfterMs`.
@@ -117,21 +100,15 @@ export function isRetryableError(error: AgentError): boolean {
 
 /** Creates the transport; it holds no connection or state between calls. */
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
-  const endpoint = options.endpoint.replace(/\/+$/, '');
+  const endpoint = `${options.endpoint.replace(/\/+$/, '')}/v${PROTOCOL_MAJOR}`;
   const clock = options.clock ?? createSystemClock();
   const credentials = options.credentials ?? 'same-origin';
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
 
-  function buildUrl(path: string): string {
-    if (!path.startsWith('/')) throw new TypeError(`Transport path must start with "/": ${path}`);
-    return `${endpoint}/v${PROTOCOL_MAJOR}${path}`;
-  }
-
-  function buildHeaders(accept: string, extra: Record<string, string> | undefined): Headers {
-    const headers = new Headers(extra);
-    headers.set('accept', accept);
+  function buildHeaders(accept: string): Headers {
+    const headers = new Headers({ accept });
     headers.set(HEADERS.protocol, String(PROTOCOL_MAJOR));
     const identity = options.getIdentity?.() ?? null;
     if (identity !== null) headers.set(HEADERS.identity, identity);
@@ -165,7 +142,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     } catch (error) {
       if (callerSignal?.aborted) throw agentFailure('ABORTED', { cause: callerSignal.reason });
       if (isAgentError(error)) throw error;
-      if (timeoutController.signal.aborted) throw agentErrorFromTimeout(timeoutMs, error);
+      if (timeoutController.signal.aborted) throw agentFailure('TIMEOUT', { cause: error });
       throw agentFailure('NETWORK_ERROR', { cause: error });
     } finally {
       if (timer !== undefined) clock.clearTimeout(timer);
@@ -183,28 +160,25 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         const response = await fetchOk(url, init);
         const requestId = response.headers.get(HEADERS.requestId);
         const text = await response.text();
-        return { status: response.status, headers: response.headers, body: parseJsonBody<T>(text, response.status, requestId), requestId };
+        return { status: response.status, body: parseJsonBody<T>(text, response.status, requestId), requestId };
       },
     );
   }
 
   return {
-    endpoint,
-
     async request<T>(request: TransportRequest): Promise<TransportResponse<T>> {
-      const url = buildUrl(request.path);
-      const headers = buildHeaders('application/json', request.headers);
+      const url = endpoint + request.path;
+      const headers = buildHeaders('application/json');
       if (request.body !== undefined) headers.set('content-type', 'application/json');
       if (request.idempotencyKey !== undefined) headers.set(HEADERS.idempotencyKey, `"${request.idempotencyKey}"`);
-      const maxAttempts = request.retry?.maxAttempts ?? 1;
-      const shouldRetry = request.retry?.shouldRetry ?? isRetryableError;
+      const maxAttempts = request.attempts ?? 1;
       for (let attemptNumber = 1; ; attemptNumber += 1) {
         if (request.signal?.aborted) throw agentFailure('ABORTED', { cause: request.signal.reason });
         try {
           return await attempt<T>(request, url, headers);
         } catch (caught) {
           const error = caught as AgentError;
-          if (request.signal?.aborted || attemptNumber >= maxAttempts || !shouldRetry(error, attemptNumber)) throw error;
+          if (request.signal?.aborted || attemptNumber >= maxAttempts || !isRetryableError(error)) throw error;
           if (error.retryAfterMs !== null && error.retryAfterMs > maxRetryAfterMs) throw error;
           const jitterMs = computeBackoffDelay(attemptNumber - 1, { ...options.backoff, random: options.random });
           try {
@@ -217,8 +191,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     },
 
     async openStream(request: OpenStreamRequest): Promise<Response> {
-      const url = buildUrl(request.path);
-      const headers = buildHeaders('text/event-stream', request.headers);
+      const url = endpoint + request.path;
+      const headers = buildHeaders('text/event-stream');
       if (request.lastEventId !== undefined) headers.set(HEADERS.lastEventId, request.lastEventId);
       if (request.signal.aborted) throw agentFailure('ABORTED', { cause: request.signal.reason });
       return withTimeout(
