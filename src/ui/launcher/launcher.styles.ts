@@ -17,14 +17,11 @@ export const launcherStyles = css`
     --agent-chat-launcher-z-index: 2147483000;
     --agent-chat-launcher-color: light-dark(#0550ae, #4493f8);
     --agent-chat-launcher-on-color: light-dark(#ffffff, #0d1117);
-    --agent-chat-launcher-focus: light-dark(#0969da, #79c0ff);
     position: fixed;
     inset-inline-end: var(--agent-chat-launcher-offset);
     bottom: var(--agent-chat-launcher-offset);
     z-index: var(--agent-chat-launcher-z-index);
     display: block;
-    font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
-    font-size: 14px;
     color-scheme: light dark;
   }
   :host([theme='light']) {
@@ -46,10 +43,9 @@ export const launcherStyles = css`
     color: var(--agent-chat-launcher-on-color);
     box-shadow: 0 4px 16px rgb(0 0 0 / 0.25);
     cursor: pointer;
-    font: inherit;
   }
   [part='launcher-button']:focus-visible {
-    outline: 3px solid var(--agent-chat-launcher-focus);
+    outline: 3px solid var(--agent-chat-launcher-color);
     outline-offset: 3px;
   }
   [part='launcher-button'] svg {

@@ -97,12 +97,9 @@ export const hostStyles = css`
     position: absolute;
     width: 1px;
     height: 1px;
-    margin: -1px;
-    padding: 0;
     overflow: hidden;
     clip-path: inset(50%);
     white-space: nowrap;
-    border: 0;
   }
   .muted {
     color: var(--agent-chat-color-text-muted);
