@@ -13,17 +13,10 @@ export interface ToolCardOptions {
   strings: AgentChatStrings;
 }
 
-const STATUS_STRING: Record<ToolCallStatus, keyof AgentChatStrings> = {
-  streaming_args: 'toolStatusStreamingArgs',
-  pending: 'toolStatusPending',
-  awaiting_approval: 'toolStatusAwaitingApproval',
-  running: 'toolStatusRunning',
-  completed: 'toolStatusCompleted',
-  failed: 'toolStatusFailed',
-  denied: 'toolStatusDenied',
-  cancelled: 'toolStatusCancelled',
-  unknown: 'toolStatusUnknown',
-};
+/** The string key of a status label: `running` → `toolStatusRunning`, `awaiting_approval` → `toolStatusAwaitingApproval`. */
+function statusKey(status: ToolCallStatus): keyof AgentChatStrings {
+  return `toolStatus${status.replace(/(?:^|_)(\w)/g, (_, letter: string) => letter.toUpperCase())}` as keyof AgentChatStrings;
+}
 
 /**
  * Renders one tool call as a card: title and name, status, progress, arguments and result as
@@ -40,7 +33,7 @@ export function renderToolCard({ toolCall, strings }: ToolCardOptions): Template
     <header class="tool-header">
       <span class="tool-title" dir="auto">${renderVisibleText(toolCall.title ?? toolCall.name)}</span>
       ${toolCall.title ? html`<code class="tool-name">${renderVisibleText(toolCall.name)}</code>` : nothing}
-      <span class="tool-status" data-status=${status}>${strings[STATUS_STRING[status]]}</span>
+      <span class="tool-status" data-status=${status}>${strings[statusKey(status)]}</span>
     </header>
     ${progress && status === 'running'
       ? html`<div class="tool-progress">
