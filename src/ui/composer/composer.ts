@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
+import { html, nothing, type ReactiveElement, type TemplateResult } from 'lit';
 import type { ContextRef } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
@@ -29,7 +29,7 @@ export interface ComposerView {
  * character counter near the limit; reference chips from the product's picker. The text is cleared
  * only after the send resolves, so a failed send keeps it; focus returns to the textarea after.
  */
-export class ComposerController implements ReactiveController {
+export class ComposerController {
   text = '';
   attachments: ContextRef[] = [];
   isSending = false;
@@ -39,10 +39,7 @@ export class ComposerController implements ReactiveController {
   constructor(host: ReactiveElement, actions: ComposerActions) {
     this.#host = host;
     this.#actions = actions;
-    host.addController(this);
   }
-
-  hostConnected(): void {}
 
   /** Puts `text` back into an empty composer (a send that failed after the text was cleared). */
   restore(text: string): void {
