@@ -1,4 +1,6 @@
-import type { ApprovalDecision, BootstrapResponse, ContextRef, ReasoningEffort } from '../protocol.ts';
+import type { ApprovalDecision, BootstrapResponse, ContextRef, EventEnvelope, ReasoningEffort } from '../protocol.ts';
+import type { TransportClock } from '../transport/clock.ts';
+import type { ClientStorage } from './client-persistence.ts';
 import type { ClientState } from './client-state.ts';
 
 /** Options of one `send`. */
@@ -43,4 +45,40 @@ export interface AgentClient {
   setOnline(online: boolean): void;
   /** Closes streams and timers; every later call rejects with `CLIENT_DISPOSED`. */
   dispose(): void;
+}
+
+/** Options of `createAgentClient`; everything but `endpoint` has a default. */
+export interface AgentClientOptions {
+  /** The base the protocol lives under, e.g. `'/api/agent'` (the client adds `/v1/…`). */
+  endpoint: string;
+  fetch?: typeof fetch;
+  clock?: TransportClock;
+  /** Id source for client message ids and idempotency keys (default random UUIDv4s from `crypto.getRandomValues`). */
+  ids?: () => string;
+  /** Uniform [0, 1) source for backoff jitter. */
+  random?: () => number;
+  /** Opt-in persistence (e.g. `sessionStorage`): the pending create and the active run survive a reload. */
+  storage?: ClientStorage;
+  storagePrefix?: string;
+  /** Pins new sessions to this agent version instead of the bootstrap's. */
+  agentVersion?: string;
+  /** Initial host signals (default visible and online). */
+  visibility?: boolean;
+  online?: boolean;
+  credentials?: RequestCredentials;
+  /** Stream watchdog in ms (default `bootstrap.stream.clientIdleTimeoutSec`). */
+  idleTimeoutMs?: number;
+  /** Attempts of a create (same key and body each time) before the send is shown as failed (default 8). */
+  createAttempts?: number;
+  /** Per-request timeout in ms (default the transport's 30 s). */
+  requestTimeoutMs?: number;
+  backoff?: { baseMs?: number; capMs?: number };
+  /** Observes every event the client applies, once each, in order (logging, tests). */
+  onEvent?: (event: EventEnvelope) => void;
+}
+
+/** An `AgentClient` plus the additions this implementation offers. */
+export interface AgentClientHandle extends AgentClient {
+  /** Drops a failed send's text and its frozen key (the user cleared the composer). */
+  discardPendingSend(): void;
 }

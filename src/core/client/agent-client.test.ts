@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope, RunResource } from '../protocol.ts';
 import { createAgentClient } from './agent-client.ts';
-import type { AgentClientHandle, AgentClientOptions } from './agent-client.ts';
+import type { AgentClientHandle, AgentClientOptions } from './agent-client-types.ts';
 import type { ClientState } from './client-state.ts';
 import { createRecordingFetch } from './test-support/record-fetch.ts';
 import type { RecordingFetch } from './test-support/record-fetch.ts';

@@ -1,57 +1,18 @@
-import type { BootstrapResponse, EventEnvelope, ResolveInterruptRequest, RunSnapshot, SessionMessagesResponse, SessionResource } from '../protocol.ts';
+import type { BootstrapResponse, ResolveInterruptRequest, RunSnapshot, SessionMessagesResponse, SessionResource } from '../protocol.ts';
 import { isTerminalRunStatus } from '../protocol.ts';
 import { isAgentError } from '../transport/agent-error.ts';
 import { createSystemClock } from '../transport/clock.ts';
-import type { TransportClock } from '../transport/clock.ts';
 import { createHttpTransport } from '../transport/http-transport.ts';
-import type { AgentClient, SendOptions } from './agent-client-types.ts';
-import type { ClientContext } from './client-context.ts';
+import type { AgentClientHandle, AgentClientOptions, SendOptions } from './agent-client-types.ts';
+import type { ClientContext, ClientSettings } from './client-context.ts';
 import { createClientError, toClientError } from './client-errors.ts';
 import { createClientPersistence } from './client-persistence.ts';
-import type { ClientStorage } from './client-persistence.ts';
 import type { ClientError } from './client-state.ts';
 import { createClientStore, createInitialClientModel } from './client-store.ts';
 import { createIdempotencyKey, createRandomUuid } from './create-idempotency-key.ts';
 import { createRunFollower } from './run-follower.ts';
 import { createRunSender } from './run-sender.ts';
 
-/** Options of {@link createAgentClient}; everything but `endpoint` has a default. */
-export interface AgentClientOptions {
-  /** The base the protocol lives under, e.g. `'/api/agent'` (the client adds `/v1/…`). */
-  endpoint: string;
-  fetch?: typeof fetch;
-  clock?: TransportClock;
-  /** Id source for client message ids and idempotency keys (default random UUIDv4s from `crypto.getRandomValues`). */
-  ids?: () => string;
-  /** Uniform [0, 1) source for backoff jitter. */
-  random?: () => number;
-  /** Opt-in persistence (e.g. `sessionStorage`): the pending create and the active run survive a reload. */
-  storage?: ClientStorage;
-  storagePrefix?: string;
-  /** Pins new sessions to this agent version instead of the bootstrap's. */
-  agentVersion?: string;
-  /** Initial host signals (default visible and online). */
-  visibility?: boolean;
-  online?: boolean;
-  credentials?: RequestCredentials;
-  /** Stream watchdog in ms (default `bootstrap.stream.clientIdleTimeoutSec`). */
-  idleTimeoutMs?: number;
-  /** Attempts of a create (same key and body each time) before the send is shown as failed (default 8). */
-  createAttempts?: number;
-  /** Per-request timeout in ms (default the transport's 30 s). */
-  requestTimeoutMs?: number;
-  backoff?: { baseMs?: number; capMs?: number };
-  /** Observes every event the client applies, once each, in order (logging, tests). */
-  onEvent?: (event: EventEnvelope) => void;
-}
-
-/** An `AgentClient` plus the additions this implementation offers. */
-export interface AgentClientHandle extends AgentClient {
-  /** Drops a failed send's text and its frozen key (the user cleared the composer). */
-  discardPendingSend(): void;
-}
-
-const KEY_TTL_MARGIN_MS = 60 * 60_000;
 const MISMATCH_CODES = new Set(['NOT_FOUND', 'PROTOCOL_VERSION_UNSUPPORTED', 'INVALID_RESPONSE', 'METHOD_NOT_ALLOWED', 'HTTP_ERROR']);
 
 /**
@@ -60,47 +21,38 @@ const MISMATCH_CODES = new Set(['NOT_FOUND', 'PROTOCOL_VERSION_UNSUPPORTED', 'IN
  * State changes are delivered synchronously to subscribers as immutable snapshots.
  */
 export function createAgentClient(options: AgentClientOptions): AgentClientHandle {
-  const ids = options.ids ?? createRandomUuid;
+  const settings: ClientSettings = {
+    ...options,
+    ids: options.ids ?? createRandomUuid,
+    clock: options.clock ?? createSystemClock(),
+    random: options.random ?? Math.random,
+    createAttempts: options.createAttempts ?? 8,
+  };
   const store = createClientStore();
   let epoch = new AbortController();
   let isDisposed = false;
   let bootstrapping: Promise<BootstrapResponse> | null = null;
   let bootstrapError: ClientError | null = null;
   let hasResumedPersisted = false;
-  let sessionAgentVersionId: string | null = null;
   const approvals = new Map<string, Promise<void>>();
-  const clock = options.clock ?? createSystemClock();
+  const persistence = createClientPersistence(options.storage, options.storagePrefix);
+  const transport = createHttpTransport({
+    ...settings,
+    defaultTimeoutMs: options.requestTimeoutMs,
+    getIdentity: () => store.model().bootstrap?.identity.identityId ?? null,
+  });
   const context: ClientContext = {
+    settings,
     store,
-    clock,
-    random: options.random ?? Math.random,
-    backoff: options.backoff,
-    persistence: createClientPersistence(options.storage, options.storagePrefix),
-    transport: createHttpTransport({
-      ...options,
-      clock,
-      defaultTimeoutMs: options.requestTimeoutMs,
-      getIdentity: () => store.model().bootstrap?.identity.identityId ?? null,
-    }),
+    persistence,
+    transport,
     signal: () => epoch.signal,
     fail,
-    onEvent: options.onEvent,
-  };
-  const { persistence, transport } = context;
-  const follower = createRunFollower(context, {
-    idleTimeoutMs: options.idleTimeoutMs,
-    isVisible: options.visibility ?? true,
-    isOnline: options.online ?? true,
-  });
-  const sender = createRunSender(context, {
-    ids,
-    follower,
-    ensureBootstrap,
-    agentVersionFor: (boot) => (store.model().sessionId === null ? null : sessionAgentVersionId) ?? options.agentVersion ?? boot.agent.versionId,
-    createAttempts: options.createAttempts ?? 8,
-    keyTtlMarginMs: KEY_TTL_MARGIN_MS,
     isDisposed: () => isDisposed,
-  });
+    ensureBootstrap,
+  };
+  const follower = createRunFollower(context);
+  let sender = createRunSender(context, follower);
 
   function assertAlive(): void {
     if (isDisposed) throw createClientError('CLIENT_DISPOSED');
@@ -129,9 +81,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     epoch.abort();
     epoch = new AbortController();
     follower.stop();
-    sender.reset();
+    sender = createRunSender(context, follower);
     bootstrapping = null;
-    sessionAgentVersionId = null;
     approvals.clear();
     persistence.clearPendingCreate();
     persistence.clearActiveRun();
@@ -146,9 +97,9 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       transport.request<SessionResource>({ method: 'GET', path, attempts: 3, signal: epoch.signal }),
       transport.request<SessionMessagesResponse>({ method: 'GET', path: `${path}/messages`, attempts: 3, signal: epoch.signal }),
     ]);
-    sessionAgentVersionId = session.body?.agentVersionId ?? null;
     store.update({
       sessionId,
+      agentVersionId: session.body?.agentVersionId ?? null,
       // The wire gives settled history newest first; the transcript reads oldest first.
       history: (page.body?.items ?? []).slice().reverse(),
       runs: [],
@@ -249,7 +200,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
 
   async function postToRun(path: string, body: string, idempotencyKey?: string): Promise<void> {
     await transport
-      .request({ method: 'POST', path, body, attempts: options.createAttempts ?? 8, signal: epoch.signal, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) })
+      .request({ method: 'POST', path, body, attempts: settings.createAttempts, signal: epoch.signal, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) })
       .catch(failRequest);
   }
 
@@ -266,7 +217,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       follower.follow(followedRunId);
     } else if (error?.source === 'run' && error.retryable && error.runId !== undefined) {
       const text = store.getRun(error.runId)?.messages.find((m) => m.role === 'user')?.content ?? '';
-      await sender.send(text, sender.lastOptions());
+      await sender.send(text);
     } else {
       throw createClientError('NOTHING_TO_RETRY');
     }
@@ -286,7 +237,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     async addInput(text) {
       assertAlive();
       const path = `/runs/${encodeURIComponent(activeRun().runId)}/inputs`;
-      await postToRun(path, JSON.stringify({ clientMessageId: `cm_${ids()}`, content: [{ type: 'text', text }] }), createIdempotencyKey(ids));
+      await postToRun(path, JSON.stringify({ clientMessageId: `cm_${settings.ids()}`, content: [{ type: 'text', text }] }), createIdempotencyKey(settings.ids));
     },
     async restore(sessionId) {
       assertAlive();

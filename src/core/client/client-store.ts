@@ -18,6 +18,8 @@ export interface ClientModel {
   submittingInterruptIds: readonly string[];
   error: ClientError | null;
   bootstrap: BootstrapResponse | null;
+  /** The agent version the loaded session is pinned to (new runs in it use it), if known. */
+  agentVersionId: string | null;
 }
 
 /** Holds the model, derives immutable states and notifies listeners. */
@@ -48,6 +50,7 @@ export function createInitialClientModel(): ClientModel {
     submittingInterruptIds: [],
     error: null,
     bootstrap: null,
+    agentVersionId: null,
   };
 }
 

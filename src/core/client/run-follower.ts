@@ -24,19 +24,17 @@ export interface RunFollower {
  * Creates the follower. Events go through the shared reducer, one snapshot per run; a resync
  * replaces the run's snapshot wholesale. The stream's fatal errors reach `context.fail`.
  */
-export function createRunFollower(
-  context: ClientContext,
-  settings: { idleTimeoutMs?: number; isVisible: boolean; isOnline: boolean },
-): RunFollower {
-  const { store, persistence } = context;
+export function createRunFollower(context: ClientContext): RunFollower {
+  const { store, persistence, transport, settings } = context;
   let loop: AbortController | null = null;
-  let { isVisible, isOnline } = settings;
+  let isVisible = settings.visibility ?? true;
+  let isOnline = settings.online ?? true;
 
   function applyEvent(event: EventEnvelope): void {
     const run = store.getRun(event.runId) ?? createEmptyRunSnapshot(event.runId, event.sessionId);
     const next = reduceRun(run, event);
     if (next === run) return;
-    context.onEvent?.(event);
+    settings.onEvent?.(event);
     const { optimistic } = store.model();
     const isEchoed = optimistic !== null && next.messages.some((m) => m.clientMessageId === optimistic.clientMessageId);
     const runError = next.error !== null && run.error === null ? runErrorOf(next) : null;
@@ -64,17 +62,16 @@ export function createRunFollower(
     const controller = new AbortController();
     loop = controller;
     const stream = store.model().bootstrap?.stream;
+    // The loop takes its clock, jitter source and backoff from the client's settings.
     runResumeLoop({
-      transport: context.transport,
+      ...settings,
+      transport,
       runId,
       start: { lastSeq: run.lastSeq, cursor: run.resumeCursor },
       onEvent: applyEvent,
       onSnapshot: (resource) => store.putRun(fromRunResource(resource)),
       onPhase: (phase) => store.update({ connection: phase }),
       idleTimeoutMs: settings.idleTimeoutMs ?? (stream?.clientIdleTimeoutSec ?? 45) * 1000,
-      clock: context.clock,
-      random: context.random,
-      backoff: context.backoff,
       signal: controller.signal,
     }).then(
       () => {
@@ -93,7 +90,7 @@ export function createRunFollower(
 
   async function attach(runId: string): Promise<void> {
     store.update({ connection: 'connecting' });
-    const response = await context.transport.request<RunResource>({
+    const response = await transport.request<RunResource>({
       method: 'GET',
       path: `/runs/${encodeURIComponent(runId)}`,
       attempts: 3,

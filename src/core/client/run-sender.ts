@@ -13,7 +13,8 @@ import type { RunFollower } from './run-follower.ts';
 
 /** Creates runs: one frozen `{key, body}` per user action, until a definitive answer. */
 export interface RunSender {
-  send(text: string, options: SendOptions): Promise<{ runId: string }>;
+  /** Sends `text` as a new run; without `options` it reuses the latest send's (a retry of a failed run). */
+  send(text: string, options?: SendOptions): Promise<{ runId: string }>;
   /** Re-sends a failed send: the frozen key and body if its failure was not definitive, else anew. */
   retryFailed(): Promise<{ runId: string }>;
   /** After a reload: re-sends a persisted pending create; false when there was none. */
@@ -23,30 +24,16 @@ export interface RunSender {
   /** True while a create may still have landed: unresolved, or failed without a definitive answer. */
   hasOpenCreate(): boolean;
   discard(): void;
-  /** The options of the latest send (a retry of a failed run reuses them). */
-  lastOptions(): SendOptions;
-  /** Forgets everything (identity reset). */
-  reset(): void;
 }
 
-/** What the sender needs beyond the shared context. */
-export interface RunSenderSettings {
-  ids: () => string;
-  follower: RunFollower;
-  ensureBootstrap: () => Promise<BootstrapResponse>;
-  /** The agent version new runs are pinned to: the session's, else the option's, else bootstrap's. */
-  agentVersionFor: (boot: BootstrapResponse) => string;
-  createAttempts: number;
-  /** How long before the key TTL ends a persisted create stops being re-sent. */
-  keyTtlMarginMs: number;
-  isDisposed: () => boolean;
-}
+/** How long before the key TTL ends a persisted create stops being re-sent (at most a tenth of the TTL). */
+const KEY_TTL_MARGIN_MS = 60 * 60_000;
 
 type FrozenCreate = PendingCreateRecord & { clientMessageId: string; text: string };
 
-/** Creates the sender (PROTOCOL §3.10 client rules). */
-export function createRunSender(context: ClientContext, settings: RunSenderSettings): RunSender {
-  const { store, persistence } = context;
+/** Creates the sender (PROTOCOL §3.10 client rules); a new identity gets a new sender. */
+export function createRunSender(context: ClientContext, follower: RunFollower): RunSender {
+  const { store, persistence, settings } = context;
   let isCreateUnresolved = false;
   let frozen: FrozenCreate | null = null;
   let lastOptions: SendOptions = {};
@@ -59,7 +46,7 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
       pendingSend: { clientMessageId: create.clientMessageId, text: create.text, status: 'sending' },
       optimistic: { messageId: create.clientMessageId, clientMessageId: create.clientMessageId, role: 'user', content: create.text, status: 'complete' },
       error: null,
-      ...(settings.follower.isStreaming() ? {} : { connection: 'connecting' as const }),
+      ...(follower.isStreaming() ? {} : { connection: 'connecting' as const }),
     });
     try {
       const response = await context.transport.request<CreateRunResponse>({
@@ -81,49 +68,50 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
       if (created.sessionId !== store.model().sessionId) store.update({ sessionId: created.sessionId, history: [], runs: [] });
       if (store.getRun(created.runId) === undefined) store.putRun(createEmptyRunSnapshot(created.runId, created.sessionId));
       store.update({ pendingSend: null });
-      settings.follower.follow(created.runId);
+      follower.follow(created.runId);
       return { runId: created.runId };
     } catch (error) {
       const isDefinitive = !isAgentError(error) || !isRetryableError(error);
-      if (isDefinitive || settings.isDisposed()) {
+      if (isDefinitive || context.isDisposed()) {
         frozen = null;
         persistence.clearPendingCreate();
       }
-      if (settings.isDisposed()) throw createClientError('CLIENT_DISPOSED');
+      if (context.isDisposed()) throw createClientError('CLIENT_DISPOSED');
       const { optimistic } = store.model();
       store.update({
         pendingSend: { clientMessageId: create.clientMessageId, text: create.text, status: 'failed' },
         optimistic: optimistic === null ? null : { ...optimistic, status: 'error' },
-        ...(settings.follower.isStreaming() ? {} : { connection: 'idle' as const }),
+        ...(follower.isStreaming() ? {} : { connection: 'idle' as const }),
       });
       const isAlreadyActive = isAgentError(error) && error.code === 'RUN_ALREADY_ACTIVE';
       context.fail(error, 'request', isAgentError(error) && (error.retryable || isAlreadyActive));
       const activeRunId = isAlreadyActive ? activeRunIdOf(error as AgentError) : null;
-      if (activeRunId !== null) await settings.follower.attach(activeRunId).catch(() => undefined);
+      if (activeRunId !== null) await follower.attach(activeRunId).catch(() => undefined);
       throw error;
     } finally {
       isCreateUnresolved = false;
     }
   }
 
-  async function send(text: string, options: SendOptions): Promise<{ runId: string }> {
+  async function send(text: string, options = lastOptions): Promise<{ runId: string }> {
     if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS');
     isCreateUnresolved = true;
     try {
-      const boot = await settings.ensureBootstrap();
+      const boot = await context.ensureBootstrap();
       const clientMessageId = `cm_${settings.ids()}`;
       const key = createIdempotencyKey(settings.ids);
-      const { sessionId } = store.model();
+      const { sessionId, agentVersionId } = store.model();
       const { modelId, reasoningEffort, limits } = options;
       const runOptions = pickDefined({ modelId, reasoningEffort, limits });
       const request: CreateRunRequest = {
         ...(sessionId === null ? {} : { sessionId }),
-        agentVersionId: settings.agentVersionFor(boot),
+        // The session's version, else the option's, else the bootstrap's.
+        agentVersionId: (sessionId === null ? null : agentVersionId) ?? settings.agentVersion ?? boot.agent.versionId,
         input: { clientMessageId, content: [{ type: 'text', text }], ...pickDefined({ contextRefs: options.contextRefs }) },
         ...(Object.keys(runOptions).length === 0 ? {} : { options: runOptions }),
       };
       lastOptions = options;
-      return await submit({ key, body: JSON.stringify(request), sessionId, createdAt: context.clock.now(), clientMessageId, text });
+      return await submit({ key, body: JSON.stringify(request), sessionId, createdAt: settings.clock.now(), clientMessageId, text });
     } finally {
       isCreateUnresolved = false;
     }
@@ -136,14 +124,14 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
       if (frozen !== null) return submit(frozen);
       const text = store.model().pendingSend?.text;
       if (text === undefined) throw createClientError('NOTHING_TO_RETRY');
-      return send(text, lastOptions);
+      return send(text);
     },
     resumePending(boot) {
       const pending = persistence.readPendingCreate();
       if (pending === null) return false;
       const input = readCreateInput(pending.body);
       const ttlMs = boot.limits.idempotencyKeyTtlSec * 1000;
-      const isExpired = context.clock.now() - pending.createdAt > ttlMs - Math.min(settings.keyTtlMarginMs, ttlMs / 10);
+      const isExpired = settings.clock.now() - pending.createdAt > ttlMs - Math.min(KEY_TTL_MARGIN_MS, ttlMs / 10);
       if (pending.sessionId !== null) store.update({ sessionId: pending.sessionId });
       if (isExpired || input === null) {
         persistence.clearPendingCreate();
@@ -157,18 +145,12 @@ export function createRunSender(context: ClientContext, settings: RunSenderSetti
       return true;
     },
     isUnresolved: () => isCreateUnresolved,
-    lastOptions: () => lastOptions,
     hasOpenCreate: () => isCreateUnresolved || frozen !== null,
     discard() {
       if (isCreateUnresolved) return;
       frozen = null;
       persistence.clearPendingCreate();
       store.update({ pendingSend: null, optimistic: null });
-    },
-    reset() {
-      frozen = null;
-      isCreateUnresolved = false;
-      lastOptions = {};
     },
   };
 }
