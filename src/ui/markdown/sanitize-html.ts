@@ -22,7 +22,7 @@ const SAFE_URI = /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 
 const CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
   ALLOWED_TAGS,
-  ALLOWED_ATTR: ['href', 'title', 'target', 'rel', 'class', 'start'],
+  ALLOWED_ATTR: ['href', 'title', 'class', 'start'],
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
   ALLOW_UNKNOWN_PROTOCOLS: false,
@@ -90,18 +90,13 @@ function getPurifier(): Purifier {
       data.keepAttr = checkLinkUrl(data.attrValue) !== undefined;
     }
   });
+  // `target` and `rel` are never let through; a link that kept its checked `href` gets both.
   instance.addHook('afterSanitizeAttributes', (node) => {
-    if (node.nodeName !== 'A') {
-      node.removeAttribute('target');
-      node.removeAttribute('rel');
-      return;
-    }
+    if (node.nodeName !== 'A') return;
     if (node.hasAttribute('href')) {
       node.setAttribute('target', '_blank');
       node.setAttribute('rel', 'noopener noreferrer');
     } else {
-      node.removeAttribute('target');
-      node.removeAttribute('rel');
       node.removeAttribute('title');
     }
   });
