@@ -1,5 +1,5 @@
 import { noChange } from 'lit';
-import { Directive, directive, PartType, type ChildPart, type PartInfo } from 'lit/directive.js';
+import { Directive, directive, type ChildPart } from 'lit/directive.js';
 import { createStreamingMarkdown, type StreamingMarkdown } from '../markdown/streaming-markdown.ts';
 
 /** Labels the Markdown body writes itself. */
@@ -24,11 +24,6 @@ class MarkdownBodyDirective extends Directive {
   #text = '';
   #isFinished = false;
   #frame = 0;
-
-  constructor(partInfo: PartInfo) {
-    super(partInfo);
-    if (partInfo.type !== PartType.CHILD) throw new Error('markdownBody() belongs in a child position');
-  }
 
   render(_text: string, _isFinished: boolean, _labels: MarkdownBodyLabels): unknown {
     return noChange;

@@ -55,6 +55,8 @@ describe('message list', () => {
         { title: 'Evil', url: 'javascript:alert(1)' },
         { title: 'Data', url: 'data:text/html,<b>x</b>' },
         { title: 'Broken', url: 'not a url' },
+        { title: 'Mail', url: 'mailto:a@example.com' },
+        { title: 'Relative', url: '/docs' },
       ];
     });
     await emit({ messages: [createMessage({ messageId: 'a1', content: 'Answer' })] });

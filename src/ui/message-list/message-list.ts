@@ -2,6 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import type { ApprovalDecision, ClientState, ContextRef, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
 import { renderApprovalCard } from '../approval-card/approval-card.ts';
+import { checkLinkUrl } from '../markdown/check-link-url.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
 import { renderToolCard } from '../tool-card/tool-card.ts';
@@ -117,14 +118,10 @@ function renderContextRefs(refs: ContextRef[] | undefined): TemplateResult | typ
   </ul>`;
 }
 
-/** Keeps only references whose URL parses as http(s), with the host shown beside the title. */
+/** Keeps only references to absolute http(s) URLs (the Markdown link check, which gives those a host), with the host shown beside the title. */
 function safeReferences(references: MessageReference[]): Array<MessageReference & { host: string }> {
   return references.flatMap((reference) => {
-    try {
-      const url = new URL(reference.url);
-      return url.protocol === 'http:' || url.protocol === 'https:' ? [{ title: reference.title, url: url.href, host: url.host }] : [];
-    } catch {
-      return [];
-    }
+    const checked = checkLinkUrl(reference.url);
+    return checked?.host ? [{ title: reference.title, url: checked.href, host: checked.host }] : [];
   });
 }
