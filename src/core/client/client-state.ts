@@ -58,19 +58,3 @@ export interface ClientState {
   /** Bootstrap answer: identity, capabilities, limits, stream settings; null before `bootstrap()`. */
   bootstrap: BootstrapResponse | null;
 }
-
-/** The state of a client that has done nothing yet. */
-export function createInitialClientState(): ClientState {
-  return {
-    connection: 'idle',
-    sessionId: null,
-    messages: [],
-    toolCalls: [],
-    interrupts: [],
-    run: null,
-    pendingSend: null,
-    submittingInterruptIds: [],
-    error: null,
-    bootstrap: null,
-  };
-}

@@ -54,6 +54,11 @@ export function createInitialClientModel(): ClientModel {
   };
 }
 
+/** The state of a client that has done nothing yet. */
+export function createInitialClientState(): ClientState {
+  return deriveState(createInitialClientModel());
+}
+
 /**
  * Creates the store. A state is derived lazily and cached until the next change, so `getState()`
  * returns the same object between changes. A listener that throws does not stop the others.
