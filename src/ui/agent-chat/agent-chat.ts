@@ -121,7 +121,7 @@ export class AgentChatElement extends LitElement {
   #reasoningOverrides = new Map<string, boolean>();
   #announced: Set<string> | null = null;
   #observedState: ClientState | null = null;
-  #lastErrorKey = '';
+  #lastError: ClientError | null = null;
   #restoredSendId = '';
   #isPinned = true;
   #resizeObserver: ResizeObserver | null = null;
@@ -238,12 +238,11 @@ export class AgentChatElement extends LitElement {
       const last = fresh.at(-1);
       if (last) this.announcement = announceText(last.content);
     }
-    const errorKey = state.error ? `${state.error.code}|${state.error.reference ?? ''}|${state.error.message}` : '';
-    if (state.error && errorKey !== this.#lastErrorKey) {
+    if (state.error && state.error !== this.#lastError) {
       this.isReferenceCopied = false;
       this.#emit('agent-chat-error', state.error);
     }
-    this.#lastErrorKey = errorKey;
+    this.#lastError = state.error;
     const pending = state.pendingSend;
     if (pending?.status === 'failed' && pending.clientMessageId !== this.#restoredSendId) {
       this.#restoredSendId = pending.clientMessageId;
