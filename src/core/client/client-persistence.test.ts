@@ -11,10 +11,11 @@ describe('createClientPersistence', () => {
   it('round-trips the pending create and the active run under the prefix, and clears them', () => {
     const storage = createMemoryStorage();
     const persistence = createClientPersistence(storage, 'x:');
-    persistence.writePendingCreate({ key: 'k'.repeat(16), body: '{"a":1}', sessionId: null, createdAt: 5 });
+    const pending = { key: 'k'.repeat(16), body: '{"a":1}', sessionId: null, createdAt: 5, clientMessageId: 'cm_1', text: 'Hi' };
+    persistence.writePendingCreate(pending);
     persistence.writeActiveRun({ sessionId: 'ses_1', runId: 'run_1' });
     expect([...storage.items.keys()]).toEqual(['x:pending-create', 'x:active-run']);
-    expect(persistence.readPendingCreate()).toEqual({ key: 'k'.repeat(16), body: '{"a":1}', sessionId: null, createdAt: 5 });
+    expect(persistence.readPendingCreate()).toStrictEqual(pending);
     expect(persistence.readActiveRun()).toEqual({ sessionId: 'ses_1', runId: 'run_1' });
     persistence.clearPendingCreate();
     persistence.clearActiveRun();
@@ -28,6 +29,12 @@ describe('createClientPersistence', () => {
     const persistence = createClientPersistence(storage);
     expect(persistence.readPendingCreate()).toBe(null);
     expect(persistence.readActiveRun()).toBe(null);
+    storage.items.set('agent-chat:pending-create', '{"key":"kkkkkkkkkkkkkkkk","body":"{}","createdAt":5}');
+    storage.items.set('agent-chat:active-run', '5');
+    expect(persistence.readPendingCreate()).toBe(null);
+    expect(persistence.readActiveRun()).toBe(null);
+    storage.items.set('agent-chat:pending-create', '{"key":"kkkkkkkkkkkkkkkk","body":"{}","createdAt":5,"clientMessageId":"cm_1","text":"Hi","sessionId":7}');
+    expect(persistence.readPendingCreate()?.sessionId).toBe(null);
     const broken = createClientPersistence({ getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('quota'); }, removeItem: () => { throw new Error('denied'); } });
     expect(() => broken.writeActiveRun({ sessionId: 's', runId: 'r' })).not.toThrow();
     expect(broken.readActiveRun()).toBe(null);

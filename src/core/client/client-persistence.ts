@@ -13,6 +13,9 @@ export interface PendingCreateRecord {
   sessionId: string | null;
   /** Epoch ms when the user pressed send (the key's age). */
   createdAt: number;
+  /** The user message's id and text (also inside `body`), shown again as a failed send if the key expired. */
+  clientMessageId: string;
+  text: string;
 }
 
 /** The run the tab follows, so a reload reconnects to it. */
@@ -50,22 +53,21 @@ export function createClientPersistence(storage: ClientStorage | undefined, pref
       return null;
     }
   };
-  const read = (key: string): unknown => safely(() => JSON.parse(storage?.getItem(key) ?? 'null'));
+  /** The stored record, or null when it is missing, unreadable, or a field has the wrong type. */
+  const read = <T>(key: string, types: Record<string, string>): T | null => {
+    const value = safely(() => JSON.parse(storage?.getItem(key) ?? 'null')) as Record<string, unknown> | null;
+    return value !== null && Object.entries(types).every(([field, type]) => typeof value[field] === type) ? (value as T) : null;
+  };
   const write = (key: string, value: unknown): void => void safely(() => storage?.setItem(key, JSON.stringify(value)));
   const remove = (key: string): void => void safely(() => storage?.removeItem(key));
   return {
     readPendingCreate() {
-      const value = read(pendingKey) as Partial<PendingCreateRecord> | null;
-      if (value === null || typeof value.key !== 'string' || typeof value.body !== 'string' || typeof value.createdAt !== 'number') return null;
-      return { key: value.key, body: value.body, sessionId: typeof value.sessionId === 'string' ? value.sessionId : null, createdAt: value.createdAt };
+      const value = read<PendingCreateRecord>(pendingKey, { key: 'string', body: 'string', createdAt: 'number', clientMessageId: 'string', text: 'string' });
+      return value && { ...value, sessionId: typeof value.sessionId === 'string' ? value.sessionId : null };
     },
     writePendingCreate: (record) => write(pendingKey, record),
     clearPendingCreate: () => remove(pendingKey),
-    readActiveRun() {
-      const value = read(activeKey) as Partial<ActiveRunRecord> | null;
-      if (value === null || typeof value.sessionId !== 'string' || typeof value.runId !== 'string') return null;
-      return { sessionId: value.sessionId, runId: value.runId };
-    },
+    readActiveRun: () => read<ActiveRunRecord>(activeKey, { sessionId: 'string', runId: 'string' }),
     writeActiveRun: (record) => write(activeKey, record),
     clearActiveRun: () => remove(activeKey),
   };

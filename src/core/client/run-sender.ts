@@ -29,19 +29,18 @@ export interface RunSender {
 /** How long before the key TTL ends a persisted create stops being re-sent (at most a tenth of the TTL). */
 const KEY_TTL_MARGIN_MS = 60 * 60_000;
 
-type FrozenCreate = PendingCreateRecord & { clientMessageId: string; text: string };
 
 /** Creates the sender (PROTOCOL §3.10 client rules); a new identity gets a new sender. */
 export function createRunSender(context: ClientContext, follower: RunFollower): RunSender {
   const { store, persistence, settings } = context;
   let isCreateUnresolved = false;
-  let frozen: FrozenCreate | null = null;
+  let frozen: PendingCreateRecord | null = null;
   let lastOptions: SendOptions = {};
 
-  async function submit(create: FrozenCreate): Promise<{ runId: string }> {
+  async function submit(create: PendingCreateRecord): Promise<{ runId: string }> {
     frozen = create;
     isCreateUnresolved = true;
-    persistence.writePendingCreate({ key: create.key, body: create.body, sessionId: create.sessionId, createdAt: create.createdAt });
+    persistence.writePendingCreate(create);
     store.update({
       pendingSend: { clientMessageId: create.clientMessageId, text: create.text, status: 'sending' },
       optimistic: { messageId: create.clientMessageId, clientMessageId: create.clientMessageId, role: 'user', content: create.text, status: 'complete' },
@@ -129,19 +128,18 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
     resumePending(boot) {
       const pending = persistence.readPendingCreate();
       if (pending === null) return false;
-      const input = readCreateInput(pending.body);
       const ttlMs = boot.limits.idempotencyKeyTtlSec * 1000;
       const isExpired = settings.clock.now() - pending.createdAt > ttlMs - Math.min(KEY_TTL_MARGIN_MS, ttlMs / 10);
       if (pending.sessionId !== null) store.update({ sessionId: pending.sessionId });
-      if (isExpired || input === null) {
+      if (isExpired) {
         persistence.clearPendingCreate();
         store.update({
-          pendingSend: input === null ? null : { clientMessageId: input.clientMessageId, text: input.text, status: 'failed' },
+          pendingSend: { clientMessageId: pending.clientMessageId, text: pending.text, status: 'failed' },
           error: toClientError(createClientError('PENDING_SEND_EXPIRED', { retryable: true }), 'request'),
         });
-        return true;
+      } else {
+        submit(pending).catch(() => undefined);
       }
-      submit({ ...pending, ...input }).catch(() => undefined);
       return true;
     },
     isUnresolved: () => isCreateUnresolved,
@@ -158,13 +156,4 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
 function activeRunIdOf(error: AgentError): string | null {
   const id = error.details.activeRunId ?? error.runId;
   return typeof id === 'string' ? id : null;
-}
-
-function readCreateInput(body: string): { clientMessageId: string; text: string } | null {
-  try {
-    const request = JSON.parse(body) as CreateRunRequest;
-    return { clientMessageId: request.input.clientMessageId ?? '', text: request.input.content.map((part) => part.text).join('') };
-  } catch {
-    return null;
-  }
 }
