@@ -1,3 +1,4 @@
+import { pickDefined } from '../pick-defined.ts';
 import { HEADERS, PROTOCOL_MAJOR } from '../protocol.ts';
 import { agentErrorFromResponse, agentFailure, isAgentError, isRetryableStatus } from './agent-error.ts';
 import type { AgentError } from './agent-error.ts';
@@ -107,27 +108,15 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
 
-  function buildHeaders(accept: string): Headers {
-    const headers = new Headers({ accept });
-    headers.set(HEADERS.protocol, String(PROTOCOL_MAJOR));
-    const identity = options.getIdentity?.() ?? null;
-    if (identity !== null) headers.set(HEADERS.identity, identity);
-    return headers;
-  }
-
-  /** Fetches and turns any non-2xx answer into its `AgentError`. */
-  async function fetchOk(url: string, init: RequestInit): Promise<Response> {
-    const response = await doFetch(url, init);
-    if (!response.ok) throw await agentErrorFromResponse(response, { nowMs: clock.now() });
-    return response;
-  }
-
-  /** Runs `work` under a timeout linked to the caller's signal and maps every failure to an AgentError. */
-  async function withTimeout<R>(
-    settings: { signal: AbortSignal | undefined; timeoutMs: number; keepLinked?: boolean },
-    work: (signal: AbortSignal) => Promise<R>,
-  ): Promise<R> {
-    const { signal: callerSignal, timeoutMs } = settings;
+  /**
+   * Makes one attempt under its timeout (linked to the caller's signal): sends the protocol headers
+   * plus the call's own (undefined ones left out), turns a non-2xx answer into its `AgentError`, then
+   * lets `read` take the response. Every failure comes out as an `AgentError`.
+   */
+  async function fetchOnce<R>(call: AttemptCall, read: (response: Response) => Promise<R>): Promise<R> {
+    const { signal: callerSignal } = call;
+    if (callerSignal?.aborted) throw agentFailure('ABORTED', { cause: callerSignal.reason });
+    const timeoutMs = call.timeoutMs ?? defaultTimeoutMs;
     const timeoutController = new AbortController();
     const timer =
       timeoutMs > 0 && Number.isFinite(timeoutMs)
@@ -136,7 +125,19 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     const linked = linkSignals([callerSignal, timeoutController.signal]);
     let isSettled = false;
     try {
-      const result = await work(linked.signal);
+      const response = await doFetch(endpoint + call.path, {
+        method: call.method ?? 'GET',
+        headers: pickDefined({
+          ...call.headers,
+          [HEADERS.protocol]: String(PROTOCOL_MAJOR),
+          [HEADERS.identity]: options.getIdentity?.() ?? undefined,
+        }) as Record<string, string>,
+        body: call.body,
+        credentials,
+        signal: linked.signal,
+      });
+      if (!response.ok) throw await agentErrorFromResponse(response, { nowMs: clock.now() });
+      const result = await read(response);
       isSettled = true;
       return result;
     } catch (error) {
@@ -147,67 +148,59 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     } finally {
       if (timer !== undefined) clock.clearTimeout(timer);
       // A stream's body keeps using the linked signal, so the caller's abort must still reach it.
-      if (!(settings.keepLinked && isSettled)) linked.dispose();
+      if (!(call.keepLinked && isSettled)) linked.dispose();
     }
-  }
-
-  async function attempt<T>(request: TransportRequest, url: string, headers: Headers): Promise<TransportResponse<T>> {
-    return withTimeout(
-      { signal: request.signal, timeoutMs: request.timeoutMs ?? defaultTimeoutMs },
-      async (signal) => {
-        const init: RequestInit = { method: request.method, headers, credentials, signal };
-        if (request.body !== undefined) init.body = request.body;
-        const response = await fetchOk(url, init);
-        const requestId = response.headers.get(HEADERS.requestId);
-        const text = await response.text();
-        return { status: response.status, body: parseJsonBody<T>(text, response.status, requestId), requestId };
-      },
-    );
   }
 
   return {
     async request<T>(request: TransportRequest): Promise<TransportResponse<T>> {
-      const url = endpoint + request.path;
-      const headers = buildHeaders('application/json');
-      if (request.body !== undefined) headers.set('content-type', 'application/json');
-      if (request.idempotencyKey !== undefined) headers.set(HEADERS.idempotencyKey, `"${request.idempotencyKey}"`);
-      const maxAttempts = request.attempts ?? 1;
-      for (let attemptNumber = 1; ; attemptNumber += 1) {
-        if (request.signal?.aborted) throw agentFailure('ABORTED', { cause: request.signal.reason });
+      const headers = {
+        accept: 'application/json',
+        'content-type': request.body === undefined ? undefined : 'application/json',
+        [HEADERS.idempotencyKey]: request.idempotencyKey === undefined ? undefined : `"${request.idempotencyKey}"`,
+      };
+      for (let attempt = 1; ; attempt += 1) {
         try {
-          return await attempt<T>(request, url, headers);
+          return await fetchOnce({ ...request, headers }, async (response) => {
+            const requestId = response.headers.get(HEADERS.requestId);
+            const text = await response.text();
+            return { status: response.status, body: parseJsonBody<T>(text, response.status, requestId), requestId };
+          });
         } catch (caught) {
           const error = caught as AgentError;
-          if (request.signal?.aborted || attemptNumber >= maxAttempts || !isRetryableError(error)) throw error;
-          if (error.retryAfterMs !== null && error.retryAfterMs > maxRetryAfterMs) throw error;
-          const jitterMs = computeBackoffDelay(attemptNumber - 1, { ...options.backoff, random: options.random });
-          try {
-            await sleep(Math.max(jitterMs, error.retryAfterMs ?? 0), { signal: request.signal, clock });
-          } catch (reason) {
+          const retryAfterMs = error.retryAfterMs ?? 0;
+          if (request.signal?.aborted || attempt >= (request.attempts ?? 1) || !isRetryableError(error) || retryAfterMs > maxRetryAfterMs) throw error;
+          const jitterMs = computeBackoffDelay(attempt - 1, { ...options.backoff, random: options.random });
+          await sleep(Math.max(jitterMs, retryAfterMs), { signal: request.signal, clock }).catch((reason: unknown) => {
             throw agentFailure('ABORTED', { cause: reason });
-          }
+          });
         }
       }
     },
 
-    async openStream(request: OpenStreamRequest): Promise<Response> {
-      const url = endpoint + request.path;
-      const headers = buildHeaders('text/event-stream');
-      if (request.lastEventId !== undefined) headers.set(HEADERS.lastEventId, request.lastEventId);
-      if (request.signal.aborted) throw agentFailure('ABORTED', { cause: request.signal.reason });
-      return withTimeout(
-        { signal: request.signal, timeoutMs: request.timeoutMs ?? defaultTimeoutMs, keepLinked: true },
-        async (signal) => {
-          const response = await fetchOk(url, { method: 'GET', headers, credentials, signal });
-          if (response.status !== 204 && !/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
-            await response.body?.cancel().catch(() => undefined);
-            throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.headers.get(HEADERS.requestId) });
-          }
-          return response;
-        },
-      );
+    openStream(request: OpenStreamRequest): Promise<Response> {
+      const headers = { accept: 'text/event-stream', [HEADERS.lastEventId]: request.lastEventId };
+      return fetchOnce({ ...request, headers, keepLinked: true }, async (response) => {
+        if (response.status !== 204 && !/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
+          await response.body?.cancel().catch(() => undefined);
+          throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.headers.get(HEADERS.requestId) });
+        }
+        return response;
+      });
     },
   };
+}
+
+/** One attempt of {@link HttpTransport.request} or {@link HttpTransport.openStream}. */
+interface AttemptCall {
+  path: string;
+  method?: string;
+  body?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  headers: Record<string, string | undefined>;
+  /** Leaves the linked signal attached after success (a stream's body still needs the caller's abort). */
+  keepLinked?: boolean;
 }
 
 function parseJsonBody<T>(text: string, status: number, requestId: string | null): T | null {
