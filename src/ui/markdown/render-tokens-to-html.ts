@@ -38,7 +38,8 @@ const ENCODE_LOOSE = /[<>"']|&(?!(?:#\d{1,7}|#[Xx][a-fA-F0-9]{1,6}|\w+);)/g;
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 let engine: Marked | undefined;
-let context: RenderContext | undefined;
+/** The render in progress (the renderer hooks below only run inside `renderTokensToHtml`). */
+let context: RenderContext = { codeBlocks: [], strings: { image: '', truncated: '' } };
 
 /**
  * Lexes Markdown (GFM) into block tokens with the private `Marked` instance. `links` seeds the
@@ -79,13 +80,9 @@ function escapeLoose(text: string): string {
 }
 
 function getEngine(): Marked {
-  engine ??= new Marked({ async: false, gfm: true, breaks: false, pedantic: false, silent: false, renderer: POLICY_RENDERER });
+  // marked's defaults are the policy's: synchronous GFM, no soft breaks, not pedantic, throwing on errors.
+  engine ??= new Marked({ renderer: POLICY_RENDERER });
   return engine;
-}
-
-function requireContext(): RenderContext {
-  if (!context) throw new Error('agent-chat markdown: renderer used outside renderTokensToHtml');
-  return context;
 }
 
 function hostBadge(host: string): string {
@@ -100,9 +97,10 @@ const POLICY_RENDERER: RendererObject = {
   code({ text, lang }: Tokens.Code): string {
     const candidate = (lang ?? '').trim().split(/\s/, 1)[0]?.toLowerCase() ?? '';
     const language = LANGUAGE_PATTERN.test(candidate) ? candidate : '';
-    requireContext().codeBlocks.push({ text, language, hasHiddenCharacters: hasInvisibleCharacters(text) });
-    const label = language ? `<span class="ac-code-lang">${escapeHtml(language)}</span>` : '';
-    const languageClass = language ? ` class="language-${escapeHtml(language)}"` : '';
+    context.codeBlocks.push({ text, language, hasHiddenCharacters: hasInvisibleCharacters(text) });
+    // LANGUAGE_PATTERN admits nothing that needs escaping.
+    const label = language ? `<span class="ac-code-lang">${language}</span>` : '';
+    const languageClass = language ? ` class="language-${language}"` : '';
     return `<pre class="ac-code">${label}<code${languageClass}>${markInvisibleCharacters(escapeHtml(text))}</code></pre>\n`;
   },
   codespan({ text }: Tokens.Codespan): string {
@@ -123,7 +121,7 @@ const POLICY_RENDERER: RendererObject = {
     const alt = this.parser.parseInline(token.tokens, this.parser.textRenderer).trim();
     const checked = checkLinkUrl(token.href);
     const title = checked ? ` title="${escapeHtml(checked.title)}"` : '';
-    return `<span class="ac-img"${title}>${escapeLoose(alt || requireContext().strings.image)}${hostBadge(checked?.host ?? '')}</span>`;
+    return `<span class="ac-img"${title}>${escapeLoose(alt || context.strings.image)}${hostBadge(checked?.host ?? '')}</span>`;
   },
   checkbox({ checked }: Tokens.Checkbox): string {
     return checked ? '<span class="ac-task ac-task-done">☑</span> ' : '<span class="ac-task">☐</span> ';
