@@ -129,7 +129,7 @@ export function fromRunResource(resource: RunResource): RunSnapshot {
 }
 
 function toEpochMs(value: unknown): number | null {
-  if (typeof value === 'number') return value;
-  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  // Anything but a number or a date string (null, a missing field) parses to NaN, hence null.
+  const ms = typeof value === 'number' ? value : Date.parse(String(value));
   return Number.isNaN(ms) ? null : ms;
 }

@@ -5,9 +5,8 @@
  * the past gives `0`. Returns `null` for a missing, empty or malformed value.
  */
 export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | null {
-  if (value === null || value === undefined) return null;
-  const trimmed = value.trim();
-  if (trimmed === '') return null;
+  const trimmed = value?.trim();
+  if (!trimmed) return null;
   if (/^[0-9]+$/.test(trimmed)) return Number.parseInt(trimmed, 10) * 1000;
   // IMF-fixdate and RFC 850 dates name the weekday and end in GMT; this keeps loose Date.parse input out.
   if (!/^[A-Za-z]{3,9}, .*GMT$/.test(trimmed)) return null;
