@@ -1,8 +1,7 @@
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
-import type { LauncherStrings } from './ui/launcher/create-launcher.ts';
 
-/** The widget's strings a product may override (every key optional). */
-export type MountStrings = NonNullable<AgentChatElement['strings']> & Partial<LauncherStrings>;
+/** The widget's strings a product may override (every key optional; the launcher's labels included). */
+export type MountStrings = NonNullable<AgentChatElement['strings']>;
 
 /** Options of `mount`: where the agent lives, how the widget looks, and the product hooks. */
 export interface MountOptions {

@@ -1,6 +1,7 @@
 import { createAgentClient, type AgentClientHandle, type ClientStorage } from './core/index.ts';
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
-import { createLauncher, resolveLauncherStrings, type Launcher } from './ui/launcher/create-launcher.ts';
+import { resolveStrings } from './ui/i18n/resolve-strings.ts';
+import { createLauncher, type Launcher } from './ui/launcher/create-launcher.ts';
 import { resolveMountTarget, validateMountOptions, type MountOptions } from './mount-options.ts';
 
 /** What `mount` returns: the element, its client, and the way to take both down again. */
@@ -54,7 +55,7 @@ export function mount(target: string | Element, options: MountOptions): MountedA
     launcher = createLauncher({
       container: host,
       panelContent: element,
-      strings: resolveLauncherStrings(locale, valid.strings),
+      strings: resolveStrings(locale, valid.strings),
       ...(valid.theme ? { theme: valid.theme } : {}),
     });
   } else {

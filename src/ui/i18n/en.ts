@@ -52,6 +52,9 @@ export interface AgentChatStrings {
   offline: string;
   messageCancelled: string;
   messageFailed: string;
+  launcherOpen: string;
+  launcherClose: string;
+  launcherPanel: string;
 }
 
 /** The built-in English strings. */
@@ -108,4 +111,7 @@ export const EN_STRINGS: AgentChatStrings = {
   offline: 'Offline. Waiting for the network…',
   messageCancelled: 'Stopped',
   messageFailed: 'This answer did not finish.',
+  launcherOpen: 'Open chat',
+  launcherClose: 'Close chat',
+  launcherPanel: 'Chat',
 };

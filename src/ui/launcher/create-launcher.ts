@@ -1,20 +1,9 @@
 import { adoptStyles, html, render } from 'lit';
+import type { AgentChatStrings } from '../i18n/en.ts';
 import { launcherStyles } from './launcher.styles.ts';
 
-/** Labels of the launcher button (the widget's own strings do not cover it). */
-export interface LauncherStrings {
-  launcherOpen: string;
-  launcherClose: string;
-  launcherPanel: string;
-}
-
-/** The launcher's default labels per built-in locale (`zh*` → Simplified Chinese). */
-export function resolveLauncherStrings(locale: string, overrides?: Partial<LauncherStrings>): LauncherStrings {
-  const base: LauncherStrings = locale.toLowerCase().startsWith('zh')
-    ? { launcherOpen: '打开聊天', launcherClose: '关闭聊天', launcherPanel: '聊天' }
-    : { launcherOpen: 'Open chat', launcherClose: 'Close chat', launcherPanel: 'Chat' };
-  return { ...base, ...overrides };
-}
+/** Labels of the launcher's button and panel (part of the widget's strings, so each locale has them). */
+export type LauncherStrings = Pick<AgentChatStrings, 'launcherOpen' | 'launcherClose' | 'launcherPanel'>;
 
 /** Options of {@link createLauncher}. */
 export interface CreateLauncherOptions {
@@ -60,7 +49,7 @@ export function createLauncher(options: CreateLauncherOptions): Launcher {
       html`<div part="launcher-panel" id="panel" role="dialog" aria-label=${strings.launcherPanel} ?hidden=${!isOpen}><slot></slot></div>
         <button type="button" part="launcher-button" aria-controls="panel" aria-expanded=${isOpen}
           aria-label=${isOpen ? strings.launcherClose : strings.launcherOpen} @click=${() => (isOpen ? launcher.close() : launcher.open())}>
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z"></path></svg>
+          <svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 4h18v13H9l-5 4v-4H3z"></path></svg>
         </button>`,
       root,
     );
