@@ -10,7 +10,7 @@ import { css } from 'lit';
 export const hostStyles = css`
   :host {
     all: initial;
-    --agent-chat-font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif;
+    --agent-chat-font-family: system-ui, sans-serif;
     --agent-chat-mono-font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
     --agent-chat-font-size: 14px;
     --agent-chat-line-height: 1.5;
