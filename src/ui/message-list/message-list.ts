@@ -89,6 +89,7 @@ function renderMessage(message: SnapshotMessage, options: MessageListOptions): T
   }
   const isFinished = message.status !== 'streaming';
   const references = isFinished && options.getReferences ? safeReferences(options.getReferences(message)) : [];
+  const note = message.status === 'cancelled' ? strings.messageCancelled : message.status === 'error' ? strings.messageFailed : '';
   return html`<article part="message assistant-message" class="message assistant" data-status=${message.status}>
     <span class="visually-hidden">${strings.assistant}</span>
     <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, {
@@ -97,8 +98,7 @@ function renderMessage(message: SnapshotMessage, options: MessageListOptions): T
       image: strings.markdownImage,
       truncated: strings.markdownTruncated,
     })}</div>
-    ${message.status === 'cancelled' ? html`<p class="message-note muted">${strings.messageCancelled}</p>` : nothing}
-    ${message.status === 'error' ? html`<p class="message-note muted">${strings.messageFailed}</p>` : nothing}
+    ${note ? html`<p class="message-note muted">${note}</p>` : nothing}
     ${references.length > 0
       ? html`<nav class="references chips" aria-label=${strings.sources}>
           ${references.map(
