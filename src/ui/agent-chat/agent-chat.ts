@@ -128,14 +128,10 @@ export class AgentChatElement extends LitElement {
 
   constructor() {
     super();
-    this.client = undefined;
+    // client, strings, selectAttachments, getReferences and renderers start undefined.
     this.locale = typeof navigator === 'undefined' ? 'en' : navigator.language;
     this.theme = 'auto';
-    this.strings = undefined;
     this.collapseReasoning = true;
-    this.selectAttachments = undefined;
-    this.getReferences = undefined;
-    this.renderers = undefined;
     this.announcement = '';
     this.isJumpShown = false;
     this.isReferenceCopied = false;

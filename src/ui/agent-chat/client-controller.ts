@@ -45,14 +45,10 @@ export class ClientController implements ReactiveController {
       this.state = state;
       this.#host.requestUpdate();
     });
-    document.addEventListener('visibilitychange', this.#onVisibility);
-    window.addEventListener('online', this.#onOnline);
-    window.addEventListener('offline', this.#onOffline);
+    for (const [target, name, listener] of this.#signals) target.addEventListener(name, listener);
     this.#unsubscribe = () => {
       unsubscribe();
-      document.removeEventListener('visibilitychange', this.#onVisibility);
-      window.removeEventListener('online', this.#onOnline);
-      window.removeEventListener('offline', this.#onOffline);
+      for (const [target, name, listener] of this.#signals) target.removeEventListener(name, listener);
     };
     this.state = client.getState();
     client.setVisibility(document.visibilityState !== 'hidden');
@@ -65,7 +61,10 @@ export class ClientController implements ReactiveController {
     this.#unsubscribe = null;
   }
 
-  #onVisibility = (): void => this.#client?.setVisibility(document.visibilityState !== 'hidden');
-  #onOnline = (): void => this.#client?.setOnline(true);
-  #onOffline = (): void => this.#client?.setOnline(false);
+  /** The page signals the client hears while bound: where each event fires and what it tells the client. */
+  #signals: Array<[EventTarget, string, () => void]> = [
+    [document, 'visibilitychange', () => this.#client?.setVisibility(document.visibilityState !== 'hidden')],
+    [window, 'online', () => this.#client?.setOnline(true)],
+    [window, 'offline', () => this.#client?.setOnline(false)],
+  ];
 }
