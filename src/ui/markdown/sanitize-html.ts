@@ -75,10 +75,9 @@ function getPurifier(): Purifier {
   instance.addHook('uponSanitizeElement', (node) => {
     if (node.nodeType !== Node.TEXT_NODE) return;
     const text = node as Text;
-    const isInLink = text.parentElement?.closest('a') != null;
-    const isInCode = text.parentElement?.closest('code') != null;
-    if (isInCode) return;
-    const cleaned = isInLink ? stripInvisibleCharacters(text.data) : stripProseControls(text.data);
+    const parent = text.parentElement;
+    if (parent?.closest('code')) return;
+    const cleaned = parent?.closest('a') ? stripInvisibleCharacters(text.data) : stripProseControls(text.data);
     if (cleaned !== text.data) text.data = cleaned;
   });
   instance.addHook('uponSanitizeAttribute', (_node, data) => {
