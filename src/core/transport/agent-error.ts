@@ -1,4 +1,3 @@
-import { HEADERS } from '../protocol.ts';
 import type { ProblemCode } from '../protocol.ts';
 import { parseRetryAfter } from './parse-retry-after.ts';
 
@@ -91,8 +90,8 @@ export function agentErrorFromProblem(body: Record<string, unknown>, context: Ht
 export async function agentErrorFromResponse(response: Response, options: { nowMs: number }): Promise<AgentError> {
   const context: HttpErrorContext = {
     status: response.status,
-    requestId: response.headers.get(HEADERS.requestId),
-    retryAfterMs: parseRetryAfter(response.headers.get(HEADERS.retryAfter), options.nowMs),
+    requestId: response.headers.get('x-request-id'),
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), options.nowMs),
   };
   const contentType = response.headers.get('content-type') ?? '';
   const text = await response.text().catch(() => '');

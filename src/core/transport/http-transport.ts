@@ -1,5 +1,5 @@
 import { pickDefined } from '../pick-defined.ts';
-import { HEADERS, PROTOCOL_MAJOR } from '../protocol.ts';
+import { PROTOCOL_MAJOR } from '../protocol.ts';
 import { agentErrorFromResponse, agentFailure, isAgentError, isRetryableStatus } from './agent-error.ts';
 import type { AgentError } from './agent-error.ts';
 import { computeBackoffDelay, sleep } from './backoff.ts';
@@ -127,10 +127,11 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     try {
       const response = await doFetch(endpoint + call.path, {
         method: call.method ?? 'GET',
+        // Header names are the wire names of protocol.ts `HEADERS`, written out so the bundle carries only these.
         headers: pickDefined({
           ...call.headers,
-          [HEADERS.protocol]: String(PROTOCOL_MAJOR),
-          [HEADERS.identity]: options.getIdentity?.() ?? undefined,
+          'agent-protocol': String(PROTOCOL_MAJOR),
+          'x-agent-identity': options.getIdentity?.() ?? undefined,
         }) as Record<string, string>,
         body: call.body,
         credentials,
@@ -157,12 +158,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const headers = {
         accept: 'application/json',
         'content-type': request.body === undefined ? undefined : 'application/json',
-        [HEADERS.idempotencyKey]: request.idempotencyKey === undefined ? undefined : `"${request.idempotencyKey}"`,
+        'idempotency-key': request.idempotencyKey === undefined ? undefined : `"${request.idempotencyKey}"`,
       };
       for (let attempt = 1; ; attempt += 1) {
         try {
           return await fetchOnce({ ...request, headers }, async (response) => {
-            const requestId = response.headers.get(HEADERS.requestId);
+            const requestId = response.headers.get('x-request-id');
             const text = await response.text();
             return { status: response.status, body: parseJsonBody<T>(text, response.status, requestId), requestId };
           });
@@ -179,11 +180,11 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     },
 
     openStream(request: OpenStreamRequest): Promise<Response> {
-      const headers = { accept: 'text/event-stream', [HEADERS.lastEventId]: request.lastEventId };
+      const headers = { accept: 'text/event-stream', 'last-event-id': request.lastEventId };
       return fetchOnce({ ...request, headers, keepLinked: true }, async (response) => {
         if (response.status !== 204 && !/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
           await response.body?.cancel().catch(() => undefined);
-          throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.headers.get(HEADERS.requestId) });
+          throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.headers.get('x-request-id') });
         }
         return response;
       });
