@@ -143,7 +143,7 @@ describe('agentErrorFromResponse', () => {
   it('treats a JSON content type with an unparsable body as a non-JSON error', async () => {
     const response = new Response('{oops', { status: 404, headers: { 'content-type': 'application/problem+json' } });
     const error = await agentErrorFromResponse(response, { nowMs: NOW });
-    expect([error.code, error.message, error.retryable]).toStrictEqual(['NOT_FOUND', 'HTTP 404', false]);
+    expect([error.code, error.message, error.retryable]).toStrictEqual(['HTTP_ERROR', 'HTTP 404', false]);
   });
 });
 
@@ -162,11 +162,11 @@ describe('agentErrorFromProblem', () => {
     expect(codes).toStrictEqual([
       'UNAUTHENTICATED',
       'FORBIDDEN',
-      'NOT_FOUND',
-      'METHOD_NOT_ALLOWED',
       'HTTP_ERROR',
-      'PAYLOAD_TOO_LARGE',
-      'UNSUPPORTED_MEDIA_TYPE',
+      'HTTP_ERROR',
+      'HTTP_ERROR',
+      'HTTP_ERROR',
+      'HTTP_ERROR',
       'RATE_LIMITED',
       'HTTP_ERROR',
       'HTTP_ERROR',

@@ -116,14 +116,10 @@ export function agentFailure(code: AgentFailureCode, init: Omit<AgentErrorInit, 
   return new AgentError({ code, message: FAILURE_MESSAGES[code], retryable: code === 'NETWORK_ERROR' || code === 'TIMEOUT', ...init });
 }
 
-/** Codes for statuses whose meaning needs no body (PROTOCOL §3.14); the rest are `HTTP_ERROR`. */
+/** Codes for the statuses a caller acts on without a body (sign-in, access, slow down); the rest are `HTTP_ERROR`. */
 const STATUS_CODES: Record<number, ProblemCode> = {
   401: 'UNAUTHENTICATED',
   403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMITED',
 };
 
