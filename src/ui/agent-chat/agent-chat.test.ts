@@ -1,6 +1,6 @@
 import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { FakeAgentClient } from '../test-support/fake-agent-client.ts';
 import { createMessage, mountAgentChat, nextFrame } from '../test-support/mount-agent-chat.ts';
 import { createSampleState } from '../test-support/sample-state.ts';
@@ -57,20 +57,18 @@ describe('<agent-chat> reasoning', () => {
     const { root, emit } = await mountAgentChat();
     const reasoning = createMessage({ messageId: 'r1', role: 'reasoning', content: 'Thinking it through', status: 'streaming' });
     await emit({ messages: [reasoning] });
-    const toggle = () => root.querySelector('[part="reasoning"] button') as HTMLButtonElement;
-    const body = () => root.querySelector('[part="reasoning"] .reasoning-body') as HTMLElement;
-    expect(toggle().getAttribute('aria-expanded')).toBe('true');
-    expect(toggle().textContent?.trim()).toBe('Thinking…');
-    expect(body().hidden).toBe(false);
-    expect(body().textContent).toBe('Thinking it through');
+    const panel = () => root.querySelector('[part="reasoning"]') as HTMLDetailsElement;
+    const summary = () => panel().querySelector('summary') as HTMLElement;
+    expect(panel().open).toBe(true);
+    expect(summary().textContent).toBe('Thinking…');
+    expect(panel().querySelector('.reasoning-body')?.textContent).toBe('Thinking it through');
     await emit({ messages: [{ ...reasoning, status: 'complete' }, createMessage({ messageId: 'a1', content: 'An', status: 'streaming' })] });
-    expect(toggle().getAttribute('aria-expanded')).toBe('false');
-    expect(toggle().textContent?.trim()).toBe('Reasoning');
-    expect(body().hidden).toBe(true);
-    toggle().click();
+    expect(panel().open).toBe(false);
+    expect(summary().textContent).toBe('Reasoning');
+    summary().focus();
+    await userEvent.keyboard('{Enter}');
     await emit({});
-    expect(toggle().getAttribute('aria-expanded')).toBe('true');
-    expect(body().hidden).toBe(false);
+    expect(panel().open).toBe(true);
   });
 
   it('stays open when collapseReasoning is false', async () => {
@@ -83,7 +81,7 @@ describe('<agent-chat> reasoning', () => {
         createMessage({ messageId: 'a1', content: 'Answer' }),
       ],
     });
-    expect(root.querySelector('[part="reasoning"] button')?.getAttribute('aria-expanded')).toBe('true');
+    expect((root.querySelector('[part="reasoning"]') as HTMLDetailsElement).open).toBe(true);
   });
 });
 

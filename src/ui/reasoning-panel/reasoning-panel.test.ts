@@ -5,20 +5,16 @@ import { createMessage } from '../test-support/mount-agent-chat.ts';
 import { renderReasoningPanel } from './reasoning-panel.ts';
 
 describe('renderReasoningPanel', () => {
-  it('renders a labelled toggle tied to its body and reports toggles', () => {
+  it('renders a closed details with its label and plain-text body, and reports a click instead of toggling', () => {
     const container = document.createElement('div');
     const toggles: Array<[string, boolean]> = [];
     const message = createMessage({ messageId: 'r1', role: 'reasoning', content: 'Step <1>\u202E' });
     render(renderReasoningPanel({ message, isOpen: false, strings: EN_STRINGS, onToggle: (id, isOpen) => toggles.push([id, isOpen]) }), container);
-    const button = container.querySelector('button') as HTMLButtonElement;
-    const body = container.querySelector('.reasoning-body') as HTMLElement;
-    expect([button.textContent?.trim(), button.getAttribute('aria-expanded'), button.getAttribute('aria-controls')]).toEqual([
-      'Reasoning',
-      'false',
-      'reasoning-r1',
-    ]);
-    expect([body.id, body.hidden, body.textContent]).toEqual(['reasoning-r1', true, 'Step <1>⟪U+202E⟫']);
-    button.click();
+    const details = container.querySelector('details[part="reasoning"]') as HTMLDetailsElement;
+    const summary = details.querySelector('summary') as HTMLElement;
+    expect([summary.textContent, details.open, details.querySelector('.reasoning-body')?.textContent]).toEqual(['Reasoning', false, 'Step <1>⟪U+202E⟫']);
+    summary.click();
     expect(toggles).toEqual([['r1', true]]);
+    expect(details.open).toBe(false);
   });
 });

@@ -12,21 +12,18 @@ export interface ReasoningPanelOptions {
 }
 
 /**
- * Renders a reasoning message as a collapsible panel: a toggle button with `aria-expanded` and the
- * reasoning as plain text. Whether it is open is the caller's decision (it streams open and
- * collapses once the answer starts, unless the person toggled it).
+ * Renders a reasoning message as a collapsible panel: a native `<details>` whose summary is the
+ * label and whose body is the reasoning as plain text. Whether it is open is the caller's decision
+ * (it streams open and collapses once the answer starts, unless the person toggled it), so a click
+ * on the summary (or Enter/Space on it) reports the wish instead of toggling natively.
  */
 export function renderReasoningPanel({ message, isOpen, strings, onToggle }: ReasoningPanelOptions): TemplateResult {
-  const bodyId = `reasoning-${message.messageId}`;
-  return html`<section part="reasoning" class="reasoning" data-status=${message.status}>
-    <button
-      class="reasoning-toggle"
-      aria-expanded=${isOpen ? 'true' : 'false'}
-      aria-controls=${bodyId}
-      @click=${() => onToggle(message.messageId, !isOpen)}
-    >
-      ${message.status === 'streaming' ? strings.reasoningStreaming : strings.reasoning}
-    </button>
-    <div id=${bodyId} class="reasoning-body" dir="auto" ?hidden=${!isOpen}>${renderVisibleText(message.content)}</div>
-  </section>`;
+  const toggle = (event: Event): void => {
+    event.preventDefault();
+    onToggle(message.messageId, !isOpen);
+  };
+  return html`<details part="reasoning" class="reasoning" data-status=${message.status} ?open=${isOpen}>
+    <summary @click=${toggle}>${message.status === 'streaming' ? strings.reasoningStreaming : strings.reasoning}</summary>
+    <div class="reasoning-body" dir="auto">${renderVisibleText(message.content)}</div>
+  </details>`;
 }
