@@ -10,18 +10,15 @@ function readFixture(name: string): Uint8Array {
 interface ParseResult {
   frames: SseFrame[];
   comments: string[];
-  retries: number[];
 }
 
 function parseChunks(chunks: Array<Uint8Array | string>): ParseResult {
-  const result: ParseResult = { frames: [], comments: [], retries: [] };
+  const result: ParseResult = { frames: [], comments: [] };
   const parser = createSseParser({
     onFrame: (frame) => result.frames.push(frame),
     onComment: (text) => result.comments.push(text),
-    onRetry: (ms) => result.retries.push(ms),
   });
   for (const chunk of chunks) parser.push(chunk);
-  parser.end();
   return result;
 }
 
@@ -84,7 +81,6 @@ const FIXTURES: Array<{ name: string; expected: ParseResult; json?: Array<Record
         retry: 3000,
       })),
       comments: ['open', 'hb 1795966815000'],
-      retries: [3000],
     },
     json: [
       envelope(1, 'RUN_STARTED', {
@@ -107,7 +103,6 @@ const FIXTURES: Array<{ name: string; expected: ParseResult; json?: Array<Record
         { event: 'mixed', data: 'lf\ncr\ncrlf', lastEventId: 'b' },
       ],
       comments: ['comment with crlf'],
-      retries: [],
     },
   },
   {
@@ -123,7 +118,6 @@ const FIXTURES: Array<{ name: string; expected: ParseResult; json?: Array<Record
         { event: 'message', data: 'colon: inside: value', lastEventId: '' },
       ],
       comments: [],
-      retries: [],
     },
   },
   {
@@ -137,7 +131,6 @@ const FIXTURES: Array<{ name: string; expected: ParseResult; json?: Array<Record
         { event: 'message', data: 'last complete', lastEventId: '9', id: '9', retry: 250 },
       ],
       comments: [],
-      retries: [1500, 250],
     },
   },
 ];
@@ -207,20 +200,13 @@ describe('createSseParser rules', () => {
     expect(parseChunks([new Uint8Array([0x64, 0x61, 0x74, 0x61, 0x3a, 0xf0, 0x9f])]).frames).toStrictEqual([]);
   });
 
-  it('keeps the last event id across frames and reports retry only for digit strings', () => {
+  it('keeps the last event id across frames and sets retry only from digit strings', () => {
     const result = parseChunks(['id: 1\ndata: a\n\ndata: b\n\nretry: 0\ndata: c\n\n']);
     expect(result.frames).toStrictEqual([
       { event: 'message', data: 'a', lastEventId: '1', id: '1' },
       { event: 'message', data: 'b', lastEventId: '1' },
       { event: 'message', data: 'c', lastEventId: '1', retry: 0 },
     ]);
-    expect(result.retries).toStrictEqual([0]);
-  });
-
-  it('refuses push after end', () => {
-    const parser = createSseParser({ onFrame: () => undefined });
-    parser.end();
-    expect(() => parser.push('data: a\n\n')).toThrow('SSE parser: push() after end()');
   });
 });
 

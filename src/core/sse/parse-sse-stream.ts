@@ -28,16 +28,17 @@ export interface SseParserOptions {
   onFrame: (frame: SseFrame) => void;
   /** Called for each comment line (`:` first) with the text after the colon, one leading space removed. */
   onComment?: (text: string) => void;
-  /** Called each time a valid `retry` field (ASCII digits only) sets the reconnection time. */
-  onRetry?: (ms: number) => void;
 }
 
-/** An incremental SSE parser: feed it chunks, then end it once. */
+/**
+ * An incremental SSE parser: feed it chunks. At the end of the stream simply stop feeding it: an
+ * unterminated line and an undispatched block are then never dispatched, which is the spec's
+ * "any pending data must be discarded" (a dangling partial UTF-8 sequence could only have become
+ * U+FFFD, never a line end).
+ */
 export interface SseParser {
-  /** Feeds bytes (decoded as streaming UTF-8) or already-decoded text. Throws after `end()`. */
+  /** Feeds bytes (decoded as streaming UTF-8) or already-decoded text. */
   push(chunk: Uint8Array | string): void;
-  /** Ends the stream: an unterminated line and an undispatched block are discarded (per spec). */
-  end(): void;
 }
 
 /** Options of {@link parseSseStream}. */
@@ -45,7 +46,6 @@ export interface ParseSseStreamOptions {
   /** Aborting cancels the body and makes the iteration reject with `signal.reason`. */
   signal?: AbortSignal;
   onComment?: (text: string) => void;
-  onRetry?: (ms: number) => void;
 }
 
 /**
@@ -58,13 +58,12 @@ export interface ParseSseStreamOptions {
  * removed. A blank line dispatches the block unless it had no `data` field at all.
  */
 export function createSseParser(options: SseParserOptions): SseParser {
-  const { onFrame, onComment, onRetry } = options;
+  const { onFrame, onComment } = options;
   // ignoreBOM: the BOM is stripped below for bytes and strings alike, exactly once.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let buffer = '';
   let isAtStreamStart = true;
   let isAfterCarriageReturn = false;
-  let isEnded = false;
   let dataLines: string[] | null = null;
   let eventType = '';
   let blockId: string | undefined;
@@ -105,7 +104,6 @@ export function createSseParser(options: SseParserOptions): SseParser {
       case 'retry':
         if (/^[0-9]+$/.test(value)) {
           retry = Number.parseInt(value, 10);
-          onRetry?.(retry);
         }
     }
   }
@@ -136,14 +134,7 @@ export function createSseParser(options: SseParserOptions): SseParser {
 
   return {
     push(chunk) {
-      if (isEnded) throw new Error('SSE parser: push() after end()');
       feedText(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    },
-    end() {
-      // Spec: "Once the end of the file is reached, any pending data must be discarded." Nothing is
-      // processed after this, so the buffer and the open block are simply never read again (a
-      // dangling partial UTF-8 sequence could only have become U+FFFD, never a line end).
-      isEnded = true;
     },
   };
 }
@@ -166,7 +157,6 @@ export async function* parseSseStream(
   const parser = createSseParser({
     onFrame: (frame) => frames.push(frame),
     onComment: options.onComment,
-    onRetry: options.onRetry,
   });
   const reader = body.getReader();
   const onAbort = (): void => {
@@ -185,12 +175,8 @@ export async function* parseSseStream(
         throw error;
       }
       signal?.throwIfAborted();
-      if (result.done) {
-        parser.end();
-        isDone = true;
-      } else {
-        parser.push(result.value);
-      }
+      if (result.done) isDone = true;
+      else parser.push(result.value);
       while (frames.length > 0) {
         yield frames.shift() as SseFrame;
         signal?.throwIfAborted();
