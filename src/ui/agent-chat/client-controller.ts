@@ -2,16 +2,15 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { AgentClient, ClientState } from '../../core/index.ts';
 
 /**
- * Binds a Lit host to an `AgentClient`: subscribes while the host is connected, keeps the latest
- * state and requests an update on every change, and feeds the page's visibility and online
+ * Binds a Lit host to an `AgentClient`: subscribes while the host is connected and requests an
+ * update on every change (the client's `getState()` returns the same object until the next
+ * change, so the host reads it when it renders), and feeds the page's visibility and online
  * signals into the client (the core reads no browser globals). It holds no protocol logic.
  */
 export class ClientController implements ReactiveController {
-  /** The latest state of the bound client; null while no client is bound. */
-  state: ClientState | null = null;
   #host: ReactiveControllerHost;
   #client: AgentClient | undefined;
-  #unsubscribe: (() => void) | null = null;
+  #unbind: (() => void) | null = null;
   #isConnected = false;
 
   constructor(host: ReactiveControllerHost) {
@@ -19,46 +18,39 @@ export class ClientController implements ReactiveController {
     host.addController(this);
   }
 
+  /** The current state of the bound client; null while no client is bound. */
+  get state(): ClientState | null {
+    return this.#client?.getState() ?? null;
+  }
+
   /** Binds `client` (or nothing), leaving the previous one; called when the host's property changes. */
   setClient(client: AgentClient | undefined): void {
     if (client === this.#client) return;
-    this.#unbind();
+    const isConnected = this.#isConnected;
+    this.hostDisconnected();
     this.#client = client;
-    this.state = client ? client.getState() : null;
-    if (this.#isConnected) this.#bind();
+    if (isConnected) this.hostConnected();
   }
 
   hostConnected(): void {
     this.#isConnected = true;
-    this.#bind();
-  }
-
-  hostDisconnected(): void {
-    this.#isConnected = false;
-    this.#unbind();
-  }
-
-  #bind(): void {
     const client = this.#client;
-    if (!client || this.#unsubscribe) return;
-    const unsubscribe = client.subscribe((state) => {
-      this.state = state;
-      this.#host.requestUpdate();
-    });
+    if (!client || this.#unbind) return;
+    const unsubscribe = client.subscribe(() => this.#host.requestUpdate());
     for (const [target, name, listener] of this.#signals) target.addEventListener(name, listener);
-    this.#unsubscribe = () => {
+    this.#unbind = () => {
       unsubscribe();
       for (const [target, name, listener] of this.#signals) target.removeEventListener(name, listener);
     };
-    this.state = client.getState();
     client.setVisibility(document.visibilityState !== 'hidden');
     client.setOnline(navigator.onLine);
     this.#host.requestUpdate();
   }
 
-  #unbind(): void {
-    this.#unsubscribe?.();
-    this.#unsubscribe = null;
+  hostDisconnected(): void {
+    this.#isConnected = false;
+    this.#unbind?.();
+    this.#unbind = null;
   }
 
   /** The page signals the client hears while bound: where each event fires and what it tells the client. */
