@@ -95,7 +95,7 @@ export class ComposerController {
           rows="1"
           dir="auto"
           aria-label=${strings.composerLabel}
-          aria-invalid=${isOverLimit ? 'true' : 'false'}
+          aria-invalid=${isOverLimit}
           aria-describedby=${isLimitShown ? 'composer-limit' : nothing}
           placeholder=${strings.composerPlaceholder}
           .value=${this.text}
@@ -110,7 +110,7 @@ export class ComposerController {
           : nothing}
       </div>
       ${isLimitShown
-        ? html`<p id="composer-limit" class="limit" data-over=${isOverLimit ? 'true' : 'false'}>
+        ? html`<p id="composer-limit" class="limit" data-over=${isOverLimit}>
             ${formatString(isOverLimit ? strings.inputOverLimit : strings.inputLimit, { count, max: maxInputChars })}
           </p>`
         : nothing}
