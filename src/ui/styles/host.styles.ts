@@ -51,9 +51,7 @@ export const hostStyles = css`
   :host([hidden]) {
     display: none;
   }
-  *,
-  ::before,
-  ::after {
+  * {
     box-sizing: border-box;
   }
   button {
