@@ -21,9 +21,15 @@ export const agentChatStyles = css`
     overscroll-behavior: contain;
     padding: 12px;
   }
-  .transcript-content {
-    display: grid;
-    gap: 12px;
+  /* Block flow, not grid: a grid re-sizes every row when the last one grows, which made each
+     streamed update cost grow with the length of the conversation (bench/long-session). Rows
+     off screen skip layout and paint until they scroll into view. */
+  .transcript-content > * + * {
+    margin-top: 12px;
+  }
+  .transcript-content > * {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 160px;
   }
   .jump-button {
     align-self: center;

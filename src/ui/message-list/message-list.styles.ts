@@ -16,7 +16,8 @@ export const messageListStyles = css`
     overflow-wrap: anywhere;
   }
   .message.user {
-    justify-self: end;
+    width: fit-content;
+    margin-inline-start: auto;
     max-width: 85%;
     background: var(--agent-chat-color-user-message);
     border-radius: var(--agent-chat-radius);
@@ -31,7 +32,7 @@ export const messageListStyles = css`
     color: var(--agent-chat-color-text-muted);
   }
   .markdown {
-    display: contents;
+    display: block;
   }
   .markdown > :first-child {
     margin-top: 0;
