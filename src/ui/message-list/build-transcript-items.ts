@@ -9,22 +9,23 @@ export type TranscriptItem =
 /**
  * Orders the state into transcript rows: each message followed by the tool calls it parented
  * (each with its approvals), then tool calls and interrupts that belong to no shown message.
+ * Tool calls and approvals are indexed once, so the cost grows with the rows, not their product.
  */
 export function buildTranscriptItems(state: Pick<ClientState, 'messages' | 'toolCalls' | 'interrupts'>): TranscriptItem[] {
   const messageIds = new Set(state.messages.map((message) => message.messageId));
   const toolCallIds = new Set(state.toolCalls.map((toolCall) => toolCall.toolCallId));
+  const interruptsByToolCall = groupBy(state.interrupts, (interrupt) => interrupt.toolCallId);
+  const toolCallsByMessage = groupBy(state.toolCalls, (toolCall) => toolCall.parentMessageId);
   const toolItem = (toolCall: SnapshotToolCall): TranscriptItem => ({
     kind: 'tool',
     key: `tool:${toolCall.toolCallId}`,
     toolCall,
-    interrupts: state.interrupts.filter((interrupt) => interrupt.toolCallId === toolCall.toolCallId),
+    interrupts: interruptsByToolCall.get(toolCall.toolCallId) ?? [],
   });
   const items: TranscriptItem[] = [];
   for (const message of state.messages) {
     items.push({ kind: 'message', key: `message:${message.messageId}`, message });
-    for (const toolCall of state.toolCalls) {
-      if (toolCall.parentMessageId === message.messageId) items.push(toolItem(toolCall));
-    }
+    for (const toolCall of toolCallsByMessage.get(message.messageId) ?? []) items.push(toolItem(toolCall));
   }
   for (const toolCall of state.toolCalls) {
     if (!toolCall.parentMessageId || !messageIds.has(toolCall.parentMessageId)) items.push(toolItem(toolCall));
@@ -37,6 +38,18 @@ export function buildTranscriptItems(state: Pick<ClientState, 'messages' | 'tool
   return items;
 }
 
+function groupBy<T>(values: readonly T[], keyOf: (value: T) => string | undefined): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const value of values) {
+    const key = keyOf(value);
+    if (key === undefined) continue;
+    const group = groups.get(key);
+    if (group) group.push(value);
+    else groups.set(key, [value]);
+  }
+  return groups;
+}
+
 /**
  * Returns whether the answer after the reasoning message at `index` has started: a later
  * assistant message of the same run already has text.
@@ -44,7 +57,9 @@ export function buildTranscriptItems(state: Pick<ClientState, 'messages' | 'tool
 export function hasAnswerStarted(messages: readonly SnapshotMessage[], index: number): boolean {
   const reasoning = messages[index];
   if (!reasoning) return false;
-  return messages
-    .slice(index + 1)
-    .some((message) => message.role === 'assistant' && message.content.length > 0 && message.runId === reasoning.runId);
+  for (let next = index + 1; next < messages.length; next++) {
+    const message = messages[next] as SnapshotMessage;
+    if (message.role === 'assistant' && message.content.length > 0 && message.runId === reasoning.runId) return true;
+  }
+  return false;
 }

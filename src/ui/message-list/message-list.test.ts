@@ -98,4 +98,35 @@ describe('message list', () => {
       'This answer did not finish.',
     ]);
   });
+
+  it('templates only the row that changed: a finished tool card is not rendered again while the next answer streams', async () => {
+    const rendered: string[] = [];
+    const { root, emit } = await mountAgentChat((element) => {
+      element.renderers = {
+        weather: (toolCall) => {
+          rendered.push(toolCall.status);
+          return html`<div class="weather">Weather: ${toolCall.status}</div>`;
+        },
+      };
+    });
+    const toolCall = { toolCallId: 't1', name: 'weather', status: 'completed' as const, parentMessageId: 'a1' };
+    const first = createMessage({ messageId: 'a1', content: 'Looking' });
+    await emit({ messages: [first, createMessage({ messageId: 'a2', content: 'It', status: 'streaming' })], toolCalls: [toolCall] });
+    const firstRow = root.querySelector('[part~="assistant-message"]');
+    await emit({ messages: [first, createMessage({ messageId: 'a2', content: 'It is sunny', status: 'streaming' })], toolCalls: [toolCall] });
+    expect(rendered).toEqual(['completed']);
+    expect(root.querySelector('[part~="assistant-message"]')).toBe(firstRow);
+    await emit({ messages: [first, createMessage({ messageId: 'a2', content: 'It is sunny' })], toolCalls: [{ ...toolCall, status: 'failed' }] });
+    expect(rendered).toEqual(['completed', 'failed']);
+    expect(root.querySelector('.weather')?.textContent).toBe('Weather: failed');
+  });
+
+  it('renders an approval again when its submitting flag changes, though the interrupt object is the same', async () => {
+    const { root, emit } = await mountAgentChat();
+    const interrupt = { id: 'i1', reason: 'confirmation' as const, state: 'open' as const, message: 'Go?' };
+    await emit({ interrupts: [interrupt], submittingInterruptIds: [] });
+    expect(root.querySelector('.approval-card [role="status"]')).toBe(null);
+    await emit({ interrupts: [interrupt], submittingInterruptIds: ['i1'] });
+    expect(root.querySelector('.approval-card [role="status"]')?.textContent).toBe('Submitting…');
+  });
 });

@@ -1,6 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { keyed } from 'lit/directives/keyed.js';
-import type { ApprovalDecision, ClientState, ContextRef, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
+import type { ApprovalDecision, ClientState, ContextRef, SnapshotInterrupt, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
 import { renderApprovalCard } from '../approval-card/approval-card.ts';
 import { checkLinkUrl } from '../markdown/check-link-url.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
@@ -8,6 +7,7 @@ import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
 import { renderToolCard } from '../tool-card/tool-card.ts';
 import { buildTranscriptItems, type TranscriptItem } from './build-transcript-items.ts';
 import { markdownBody } from './markdown-body.ts';
+import { transcriptRow } from './transcript-row.ts';
 
 /** A source card for an assistant message; only http(s) URLs are shown. */
 export interface MessageReference {
@@ -18,7 +18,13 @@ export interface MessageReference {
 /** Renders a product's own card for one tool call (trusted product code, never model output). */
 export type ToolCardRenderer = (toolCall: SnapshotToolCall) => TemplateResult | Node;
 
-/** What `renderMessageList` needs. */
+/**
+ * What `renderMessageList` needs. A row is templated again only when its own inputs change by
+ * identity (its message or tool call and approvals, `strings`, `locale`, its renderer,
+ * `getReferences`, its submitting and open flags), so a product that changes what a callback
+ * returns passes a new function. `onToggleReasoning` and `onDecide` may be new closures on every
+ * render but must do the same thing: an unchanged row keeps the ones it rendered with.
+ */
 export interface MessageListOptions {
   state: ClientState;
   strings: AgentChatStrings;
@@ -33,9 +39,10 @@ export interface MessageListOptions {
 /**
  * Renders the transcript rows in reading order, each keyed by its message, tool call or interrupt
  * id. While a run streams, new rows arrive at the end, so every row keeps its DOM (and each
- * assistant message its one streaming Markdown renderer). When an item lands earlier (a tool call
- * or approval listed last until its message appears), the rows after it are rebuilt rather than
- * reused, so no state carries over to another item.
+ * assistant message its one streaming Markdown renderer), and only rows whose inputs changed are
+ * templated again (one per streamed delta). When an item lands earlier (a tool call or approval
+ * listed last until its message appears), the rows after it are rebuilt rather than reused, so no
+ * state carries over to another item.
  */
 export function renderMessageList(options: MessageListOptions): TemplateResult {
   const { state } = options;
@@ -43,7 +50,12 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
   const pending = state.pendingSend;
   const isPendingShown =
     pending?.status === 'sending' && !state.messages.some((message) => message.clientMessageId === pending.clientMessageId);
-  return html`${items.map((item) => keyed(item.key, renderItem(item, options)))}
+  let messageIndex = 0;
+  const rows = items.map((item) => {
+    const index = item.kind === 'message' ? messageIndex++ : -1;
+    return transcriptRow(item.key, rowInputs(item, index, options), () => renderItem(item, index, options));
+  });
+  return html`${rows}
     ${isPendingShown
       ? html`<article part="message user-message" class="message user" data-status="sending">
           <div class="message-body" dir="auto">${pending.text}</div>
@@ -52,10 +64,29 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
       : nothing}`;
 }
 
-function renderItem(item: TranscriptItem, options: MessageListOptions): TemplateResult {
+/** Everything a row's template reads, by identity or as a derived primitive. */
+function rowInputs(item: TranscriptItem, index: number, options: MessageListOptions): unknown[] {
+  const { strings, locale, state } = options;
+  if (item.kind === 'message') {
+    const { message } = item;
+    if (message.role === 'reasoning') return [message, strings, options.isReasoningOpen(message, index)];
+    return [message, strings, message.role === 'assistant' ? options.getReferences : undefined];
+  }
+  const submitting = (interrupt: SnapshotInterrupt) => state.submittingInterruptIds.includes(interrupt.id);
+  if (item.kind === 'interrupt') return [item.interrupt, strings, locale, submitting(item.interrupt)];
+  return [
+    item.toolCall,
+    strings,
+    locale,
+    options.renderers?.[item.toolCall.name],
+    ...item.interrupts.flatMap((interrupt) => [interrupt, submitting(interrupt)]),
+  ];
+}
+
+function renderItem(item: TranscriptItem, index: number, options: MessageListOptions): TemplateResult {
   const { state, strings, locale, onDecide } = options;
-  if (item.kind === 'message') return renderMessage(item.message, options);
-  const approval = (interrupt: (typeof state.interrupts)[number], toolCall: SnapshotToolCall | undefined) =>
+  if (item.kind === 'message') return renderMessage(item.message, index, options);
+  const approval = (interrupt: SnapshotInterrupt, toolCall: SnapshotToolCall | undefined) =>
     renderApprovalCard({
       interrupt,
       toolCall,
@@ -72,10 +103,9 @@ function renderItem(item: TranscriptItem, options: MessageListOptions): Template
   </div>`;
 }
 
-function renderMessage(message: SnapshotMessage, options: MessageListOptions): TemplateResult {
+function renderMessage(message: SnapshotMessage, index: number, options: MessageListOptions): TemplateResult {
   const { strings } = options;
   if (message.role === 'reasoning') {
-    const index = options.state.messages.indexOf(message);
     return html`<div class="row">
       ${renderReasoningPanel({ message, isOpen: options.isReasoningOpen(message, index), strings, onToggle: options.onToggleReasoning })}
     </div>`;
