@@ -38,11 +38,11 @@ export function buildTranscriptItems(state: Pick<ClientState, 'messages' | 'tool
   return items;
 }
 
-function groupBy<T>(values: readonly T[], keyOf: (value: T) => string | undefined): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
+/** Groups values by a key (values without one land under `undefined`, which no lookup asks for). */
+function groupBy<T>(values: readonly T[], keyOf: (value: T) => string | undefined): Map<string | undefined, T[]> {
+  const groups = new Map<string | undefined, T[]>();
   for (const value of values) {
     const key = keyOf(value);
-    if (key === undefined) continue;
     const group = groups.get(key);
     if (group) group.push(value);
     else groups.set(key, [value]);
@@ -57,9 +57,7 @@ function groupBy<T>(values: readonly T[], keyOf: (value: T) => string | undefine
 export function hasAnswerStarted(messages: readonly SnapshotMessage[], index: number): boolean {
   const reasoning = messages[index];
   if (!reasoning) return false;
-  for (let next = index + 1; next < messages.length; next++) {
-    const message = messages[next] as SnapshotMessage;
-    if (message.role === 'assistant' && message.content.length > 0 && message.runId === reasoning.runId) return true;
-  }
-  return false;
+  return messages.some(
+    (message, next) => next > index && message.role === 'assistant' && message.content.length > 0 && message.runId === reasoning.runId,
+  );
 }

@@ -31,9 +31,6 @@ export const messageListStyles = css`
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);
   }
-  .markdown {
-    display: block;
-  }
   .markdown > :first-child {
     margin-top: 0;
   }

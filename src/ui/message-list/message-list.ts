@@ -72,15 +72,18 @@ function rowInputs(item: TranscriptItem, index: number, options: MessageListOpti
     if (message.role === 'reasoning') return [message, strings, options.isReasoningOpen(message, index)];
     return [message, strings, message.role === 'assistant' ? options.getReferences : undefined];
   }
-  const submitting = (interrupt: SnapshotInterrupt) => state.submittingInterruptIds.includes(interrupt.id);
-  if (item.kind === 'interrupt') return [item.interrupt, strings, locale, submitting(item.interrupt)];
+  if (item.kind === 'interrupt') return [item.interrupt, strings, locale, isSubmitting(state, item.interrupt)];
   return [
     item.toolCall,
     strings,
     locale,
     options.renderers?.[item.toolCall.name],
-    ...item.interrupts.flatMap((interrupt) => [interrupt, submitting(interrupt)]),
+    ...item.interrupts.flatMap((interrupt) => [interrupt, isSubmitting(state, interrupt)]),
   ];
+}
+
+function isSubmitting(state: ClientState, interrupt: SnapshotInterrupt): boolean {
+  return state.submittingInterruptIds.includes(interrupt.id);
 }
 
 function renderItem(item: TranscriptItem, index: number, options: MessageListOptions): TemplateResult {
@@ -90,7 +93,7 @@ function renderItem(item: TranscriptItem, index: number, options: MessageListOpt
     renderApprovalCard({
       interrupt,
       toolCall,
-      isSubmitting: state.submittingInterruptIds.includes(interrupt.id),
+      isSubmitting: isSubmitting(state, interrupt),
       strings,
       locale,
       onDecide,
