@@ -8,6 +8,16 @@ function serialize(fragment: DocumentFragment): string {
   return holder.innerHTML;
 }
 
+/** The container's HTML with the renderer's own chunk and tail wrappers taken out. */
+function unwrapped(container: HTMLElement): string {
+  return Array.from(container.children, (child) => (child.matches('div.ac-done, div.ac-tail') ? child.innerHTML : child.outerHTML)).join('');
+}
+
+/** Top-level Markdown blocks (and the text between them) in document order, across the wrappers. */
+function blockNodes(container: HTMLElement): ChildNode[] {
+  return Array.from(container.children).flatMap((child) => Array.from(child.childNodes));
+}
+
 function streamInChunks(markdown: string, chunk: number, container = document.createElement('div')) {
   const stream = createStreamingMarkdown(container);
   for (let end = chunk; end < markdown.length + chunk; end += chunk) stream.update(markdown.slice(0, end));
@@ -33,7 +43,7 @@ const DOCUMENTS: Array<[string, string]> = [
 describe('createStreamingMarkdown', () => {
   test.each(DOCUMENTS)('%s: the finished stream equals the one-shot render for every chunk size', (_title, markdown) => {
     const expected = serialize(renderMarkdown(markdown));
-    for (const chunk of [1, 2, 3, 7, 16]) expect(streamInChunks(markdown, chunk).container.innerHTML).toBe(expected);
+    for (const chunk of [1, 2, 3, 7, 16]) expect(unwrapped(streamInChunks(markdown, chunk).container)).toBe(expected);
   });
 
   test('finished blocks are rendered once: their nodes survive later updates untouched', () => {
@@ -42,13 +52,31 @@ describe('createStreamingMarkdown', () => {
     stream.update('First para.\n\nSecond');
     expect(stream.stats).toEqual({ blocksFinalized: 0, tailRenders: 1, charactersLexed: 19 });
     stream.update('First para.\n\nSecond para.\n\nThird');
-    const first = container.firstChild;
+    const first = blockNodes(container)[0];
     expect(first?.textContent).toBe('First para.');
     stream.update('First para.\n\nSecond para.\n\nThird para.');
     stream.finish();
-    expect(container.firstChild).toBe(first);
+    expect(blockNodes(container)[0]).toBe(first);
     expect(stream.stats).toEqual({ blocksFinalized: 1, tailRenders: 4, charactersLexed: 19 + 32 + 25 + 25 });
-    expect(container.innerHTML).toBe('<p>First para.</p>\n<p>Second para.</p>\n<p>Third para.</p>\n');
+    // The container serialized: finished blocks in their chunk, the rest in the tail.
+    expect(container.innerHTML).toBe('<div class="ac-done"><p>First para.</p>\n</div><div class="ac-tail"><p>Second para.</p>\n<p>Third para.</p>\n</div>');
+  });
+
+  test('finished blocks fill chunks of 32 and only the tail wrapper is replaced', () => {
+    const container = document.createElement('div');
+    const stream = createStreamingMarkdown(container);
+    const paragraphs = Array.from({ length: 70 }, (_, index) => `p${index}\n\n`).join('');
+    let tail: Element | null = null;
+    for (let end = 1; end <= paragraphs.length; end += 1) {
+      stream.update(paragraphs.slice(0, end));
+      tail ??= container.lastElementChild;
+      expect(container.lastElementChild).toBe(tail);
+    }
+    const chunks = Array.from(container.children, (child) => [child.className, child.children.length]);
+    expect(chunks).toEqual([['ac-done', 32], ['ac-done', 32], ['ac-done', 5], ['ac-tail', 1]]);
+    stream.finish();
+    expect(unwrapped(container)).toBe(serialize(renderMarkdown(paragraphs)));
+    expect(container.querySelectorAll(':scope > div').length).toBe(4);
   });
 
   test('lexing work per character does not grow with the message length', () => {
@@ -64,7 +92,8 @@ describe('createStreamingMarkdown', () => {
     const container = document.createElement('div');
     const stream = createStreamingMarkdown(container);
     stream.update('```js\nlet a = 1;\nlet b');
-    expect(container.innerHTML).toBe('<pre class="ac-code"><span class="ac-code-lang">js</span><code class="language-js">let a = 1;\nlet b</code></pre>\n');
+    // The container serialized: an open block lives in the tail wrapper.
+    expect(container.innerHTML).toBe('<div class="ac-tail"><pre class="ac-code"><span class="ac-code-lang">js</span><code class="language-js">let a = 1;\nlet b</code></pre>\n</div>');
     expect(stream.codeBlocks).toEqual([{ text: 'let a = 1;\nlet b', language: 'js', hasHiddenCharacters: false }]);
   });
 
@@ -76,7 +105,7 @@ describe('createStreamingMarkdown', () => {
   ])('an open inline construct is closed virtually mid-stream: %s', (partial, expected) => {
     const container = document.createElement('div');
     createStreamingMarkdown(container).update(partial);
-    expect(container.innerHTML).toBe(expected);
+    expect(unwrapped(container)).toBe(expected);
   });
 
   test('the final render shows unterminated emphasis literally, as Markdown does', () => {
@@ -84,7 +113,7 @@ describe('createStreamingMarkdown', () => {
     const stream = createStreamingMarkdown(container);
     stream.update('Some **bold');
     stream.finish();
-    expect(container.innerHTML).toBe('<p>Some **bold</p>\n');
+    expect(unwrapped(container)).toBe('<p>Some **bold</p>\n');
   });
 
   test('a forward reference resolves at finish, re-rendering only the block that uses it', () => {
@@ -93,11 +122,12 @@ describe('createStreamingMarkdown', () => {
     const markdown = 'see [x][r]\n\nmiddle\n\n[r]: https://example.com\n\nend';
     stream.update('see [x][r]\n\nmiddle\n\n');
     stream.update(markdown);
-    const middle = container.childNodes[2];
-    expect(container.innerHTML).toBe('<p>see [x][r]</p>\n<p>middle</p>\n<p>end</p>\n');
+    const middle = blockNodes(container)[2];
+    expect(unwrapped(container)).toBe('<p>see [x][r]</p>\n<p>middle</p>\n<p>end</p>\n');
     stream.finish();
-    expect(container.childNodes[2]).toBe(middle);
-    expect(container.innerHTML).toBe(serialize(renderMarkdown(markdown)));
+    expect(blockNodes(container)[2]).toBe(middle);
+    expect(middle?.textContent).toBe('middle');
+    expect(unwrapped(container)).toBe(serialize(renderMarkdown(markdown)));
   });
 
   test('text past the limit is ignored and a notice follows the content', () => {
@@ -107,7 +137,8 @@ describe('createStreamingMarkdown', () => {
     stream.update('first\n\nsecond and more');
     stream.finish();
     expect(stream.isTruncated).toBe(true);
-    expect(container.innerHTML).toBe('<p>first</p>\n<p>secon</p>\n<p class="ac-notice">cut</p>');
+    // The container serialized: the notice follows the wrappers.
+    expect(container.innerHTML).toBe('<div class="ac-tail"><p>first</p>\n<p>secon</p>\n</div><p class="ac-notice">cut</p>');
   });
 
   test('a shorter text starts the message over', () => {
@@ -115,7 +146,8 @@ describe('createStreamingMarkdown', () => {
     const stream = createStreamingMarkdown(container);
     stream.update('one\n\ntwo');
     stream.update('new');
-    expect(container.innerHTML).toBe('<p>new</p>\n');
+    // The container serialized: the old chunk is gone, only the tail remains.
+    expect(container.innerHTML).toBe('<div class="ac-tail"><p>new</p>\n</div>');
   });
 
   test('the same text after finish() changes nothing; new text starts over', () => {
@@ -123,12 +155,12 @@ describe('createStreamingMarkdown', () => {
     const stream = createStreamingMarkdown(container);
     stream.update('one\n\ntwo');
     stream.finish();
-    const first = container.firstChild;
+    const first = blockNodes(container)[0];
     stream.update('one\n\ntwo');
-    expect(container.firstChild).toBe(first);
+    expect(blockNodes(container)[0]).toBe(first);
     stream.update('one\n\ntwo!');
-    expect(container.firstChild).not.toBe(first);
-    expect(container.innerHTML).toBe('<p>one</p>\n<p>two!</p>\n');
+    expect(blockNodes(container)[0]).not.toBe(first);
+    expect(unwrapped(container)).toBe('<p>one</p>\n<p>two!</p>\n');
   });
 
   test('code blocks of finished and open blocks are listed in document order', () => {
@@ -149,6 +181,6 @@ describe('createStreamingMarkdown', () => {
     stream.update(`ok\n\n${deep}`);
     stream.update(`ok\n\n${deep}\n\nafter`);
     stream.finish();
-    expect(container.innerHTML).toBe(`<p>ok</p>\n<p class="ac-plain">${'&gt;'.repeat(1900)}x\n\nafter</p>`);
+    expect(unwrapped(container)).toBe(`<p>ok</p>\n<p class="ac-plain">${'&gt;'.repeat(1900)}x\n\nafter</p>`);
   });
 });

@@ -46,6 +46,8 @@ export interface StreamingMarkdown {
 
 interface Segment {
   source: string;
+  /** The chunk wrapper holding this segment's nodes. */
+  chunk: HTMLElement;
   nodes: Node[];
   codeBlocks: CodeBlock[];
   linkCount: number;
@@ -59,6 +61,12 @@ const EAGER_TAIL_LENGTH = 2_048;
  * total work stays linear in the message length whatever its shape.
  */
 const WORK_PER_CHARACTER = 32;
+/** Finished blocks per chunk wrapper, so no box the browser re-styles or lays out grows without bound. */
+const BLOCKS_PER_CHUNK = 32;
+/** Class of the wrappers holding finished blocks (the widget's own structure, never model content). */
+export const DONE_CHUNK_CLASS = 'ac-done';
+/** Class of the wrapper holding the open tail, the only part replaced while streaming. */
+export const TAIL_CLASS = 'ac-tail';
 
 /**
  * Renders a growing assistant message into `container`: finished top-level blocks are rendered
@@ -69,6 +77,8 @@ const WORK_PER_CHARACTER = 32;
  * resolve for later text while streaming; links that point forward to a later definition resolve
  * at `finish()`, which re-renders only the affected blocks. Scheduling (one update per animation
  * frame) is the caller's job; every render goes through the same policy and sanitizer.
+ * Finished blocks go into `<div class="ac-done">` chunks of up to 32 blocks, the tail into one
+ * `<div class="ac-tail">` after them, so an update replaces only the tail's contents.
  */
 export function createStreamingMarkdown(container: HTMLElement, options?: StreamingMarkdownOptions): StreamingMarkdown {
   const strings: MarkdownStrings = { ...DEFAULT_MARKDOWN_STRINGS, ...options?.strings };
@@ -78,7 +88,10 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
   let links: Links = Object.create(null) as Links;
   let linkCount = 0;
   let finalOffset = 0;
-  let tailNodes: Node[] = [];
+  const tailBox = createWrapper(TAIL_CLASS);
+  let hasTail = false;
+  let chunk: HTMLElement | undefined;
+  let chunkBlocks = 0;
   let tailCodeBlocks: CodeBlock[] = [];
   let budget = 0;
   let seenLength = 0;
@@ -87,14 +100,17 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
   let isFinished = false;
 
   function reset(): void {
-    for (const segment of segments) removeNodes(segment.nodes);
-    removeNodes(tailNodes);
+    for (const segment of segments) segment.chunk.remove();
+    tailBox.remove();
+    tailBox.replaceChildren();
     notice?.remove();
     segments = [];
     links = Object.create(null) as Links;
     linkCount = 0;
     finalOffset = 0;
-    tailNodes = [];
+    hasTail = false;
+    chunk = undefined;
+    chunkBlocks = 0;
     tailCodeBlocks = [];
     budget = 0;
     text = '';
@@ -102,10 +118,18 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
     isFinished = false;
   }
 
-  function insert(fragment: DocumentFragment, before: Node | null): Node[] {
+  function insert(parent: Node, fragment: DocumentFragment, before: Node | null): Node[] {
     const nodes = Array.from(fragment.childNodes);
-    container.insertBefore(fragment, before);
+    parent.insertBefore(fragment, before);
     return nodes;
+  }
+
+  function openChunk(): HTMLElement {
+    if (chunk && chunkBlocks < BLOCKS_PER_CHUNK) return chunk;
+    chunk = createWrapper(DONE_CHUNK_CLASS);
+    chunkBlocks = 0;
+    container.insertBefore(chunk, tailBox.parentNode === container ? tailBox : (notice ?? null));
+    return chunk;
   }
 
   function addDefinitions(tokens: Token[]): void {
@@ -118,10 +142,13 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
 
   function finalize(tokens: Token[], source: string): void {
     const rendered = renderMarkdownTokens(tokens, { source, strings });
-    const nodes = insert(rendered.fragment, tailNodes[0] ?? notice ?? null);
+    const blocks = tokens.filter((token) => token.type !== 'space').length;
+    const target = openChunk();
+    const nodes = insert(target, rendered.fragment, null);
+    chunkBlocks += blocks;
     addDefinitions(tokens);
-    segments.push({ source, nodes, codeBlocks: rendered.codeBlocks, linkCount });
-    stats.blocksFinalized += tokens.filter((token) => token.type !== 'space').length;
+    segments.push({ source, chunk: target, nodes, codeBlocks: rendered.codeBlocks, linkCount });
+    stats.blocksFinalized += blocks;
   }
 
   function renderTail(tail: string, isFinal: boolean): void {
@@ -147,8 +174,9 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
     }
     if (tokens && isFinal) addDefinitions(tokens);
     const output = renderMarkdownTokens(tokens, { source, strings });
-    removeNodes(tailNodes);
-    tailNodes = insert(output.fragment, notice ?? null);
+    tailBox.replaceChildren(output.fragment);
+    if (tailBox.parentNode !== container) container.insertBefore(tailBox, notice ?? null);
+    hasTail = true;
     tailCodeBlocks = output.codeBlocks;
     stats.tailRenders += 1;
   }
@@ -176,7 +204,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
       const rendered = renderMarkdownTokens(tokens, { source: segment.source, strings });
       const next = segment.nodes.at(-1)?.nextSibling ?? null;
       removeNodes(segment.nodes);
-      segment.nodes = insert(rendered.fragment, next);
+      segment.nodes = insert(segment.chunk, rendered.fragment, next);
       segment.codeBlocks = rendered.codeBlocks;
       segment.linkCount = linkCount;
     }
@@ -189,7 +217,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
       seenLength = fullText.length;
       const truncated = capText(fullText, maxLength);
       // Append-only contract: equal length means no new text (a full string compare would cost O(message)).
-      if (truncated.text.length === text.length && tailNodes.length > 0) return;
+      if (truncated.text.length === text.length && hasTail) return;
       budget = Math.min(budget + (truncated.text.length - text.length) * WORK_PER_CHARACTER, maxLength);
       text = truncated.text;
       const tailLength = text.length - finalOffset;
@@ -249,6 +277,12 @@ function originalLength(tail: string, normalizedLength: number): number {
     original += tail[original] === '\r' && tail[original + 1] === '\n' ? 2 : 1;
   }
   return original;
+}
+
+function createWrapper(className: string): HTMLElement {
+  const wrapper = document.createElement('div');
+  wrapper.className = className;
+  return wrapper;
 }
 
 function removeNodes(nodes: Node[]): void {

@@ -31,11 +31,23 @@ export const messageListStyles = css`
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);
   }
-  .markdown > :first-child {
+  .ac-done,
+  .ac-tail {
+    contain: layout style;
+  }
+  .ac-done {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 400px;
+  }
+  .markdown > :first-child > :first-child {
     margin-top: 0;
   }
-  .markdown > :last-child {
+  .markdown > :last-child,
+  .markdown > :last-child > :last-child {
     margin-bottom: 0;
+  }
+  .markdown > * + * > :is(h1, h2, h3, h4, h5, h6):first-child {
+    margin-top: 4px;
   }
   .markdown :is(p, ul, ol, blockquote, table, pre) {
     margin: 0 0 8px;
