@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { build, type Plugin } from 'vite';
+import type { Plugin } from 'vite';
 import { buildIife } from '../scripts/build/build-iife.ts';
 import { ensureBuild } from '../scripts/build/ensure-build.ts';
+import { buildPageScript } from './support/build-page-script.ts';
 import { formatKb, formatRatio, formatTable } from './support/format-table.ts';
 
 // `npm run bench:size`: gzip (level 9) and brotli (quality 11) size of dist/agent-chat.js next to
@@ -114,31 +115,8 @@ async function buildFloor(): Promise<string> {
         ? "import * as lit from 'lit';\nimport * as marked from 'marked';\nimport DOMPurify from 'dompurify';\nglobalThis.agentChatBenchFloor = { lit, marked, DOMPurify };\n"
         : null,
   };
-  const outDir = await mkdtemp(join(tmpdir(), 'agent-chat-bench-floor-'));
-  try {
-    // The same settings as scripts/build/build-iife.ts: es2022, minified, production, one file.
-    await build({
-      configFile: false,
-      root: rootDir,
-      logLevel: 'warn',
-      publicDir: false,
-      plugins: [floorEntry],
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-      build: {
-        outDir,
-        emptyOutDir: true,
-        target: 'es2022',
-        minify: true,
-        sourcemap: false,
-        copyPublicDir: false,
-        lib: { entry: 'agent-chat-bench-floor', formats: ['iife'], name: 'AgentChatBenchFloor', fileName: () => 'floor.js' },
-        rolldownOptions: { output: { codeSplitting: false } },
-      },
-    });
-    return await readFile(join(outDir, 'floor.js'), 'utf8');
-  } finally {
-    await rm(outDir, { recursive: true, force: true });
-  }
+  // The same settings as scripts/build/build-iife.ts: es2022, minified, production, one file.
+  return buildPageScript({ rootDir, entry: 'agent-chat-bench-floor', plugins: [floorEntry] });
 }
 
 /** Installs the pinned peers into a temporary folder and measures their browser files; [] when offline. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'vite';
+import { build, type Plugin } from 'vite';
 
 /** Options of {@link buildPageScript}. */
 export interface BuildPageScriptOptions {
@@ -10,6 +10,8 @@ export interface BuildPageScriptOptions {
   rootDir: string;
   /** The entry module, relative to `rootDir`. */
   entry: string;
+  /** Extra Vite plugins, e.g. one that provides a virtual entry. */
+  plugins?: Plugin[];
 }
 
 /**
@@ -25,6 +27,7 @@ export async function buildPageScript(options: BuildPageScriptOptions): Promise<
       root: options.rootDir,
       logLevel: 'warn',
       publicDir: false,
+      plugins: options.plugins ?? [],
       define: { 'process.env.NODE_ENV': JSON.stringify('production') },
       build: {
         outDir,
