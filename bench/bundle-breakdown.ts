@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import type { Rolldown } from 'vite';
-import { dropLazyDefine, minifyCssTemplates } from '../scripts/build/iife-plugins.ts';
+import { iifePlugins } from '../scripts/build/iife-plugins.ts';
 
 /**
  * `tsx bench/bundle-breakdown.ts`: which source module costs how much of the script-tag IIFE.
@@ -18,7 +18,7 @@ const output = await build({
   root: rootDir,
   logLevel: 'silent',
   publicDir: false,
-  plugins: [dropLazyDefine(), minifyCssTemplates()],
+  plugins: iifePlugins(),
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
     write: false,
@@ -33,34 +33,39 @@ const result = (Array.isArray(output) ? output[0] : output) as Rolldown.Rolldown
 const chunk = result.output[0];
 if (!chunk.map) throw new Error('bundle-breakdown: the build produced no source map');
 
-const textBySource = attributeBytes(chunk.code, chunk.map.mappings, chunk.map.sources);
-const modules = [...textBySource].map(([source, text]) => ({ source, raw: text.length, gzip: gzipLength(text) }));
+const pieces = attributeBytes(chunk.code, chunk.map.mappings, chunk.map.sources);
+const wholeGzip = gzipLength(chunk.code);
+const modules = [...new Set(pieces.map((piece) => piece.source))].map((source) => {
+  const own = pieces.filter((piece) => piece.source === source).map((piece) => piece.text).join('');
+  const rest = pieces.filter((piece) => piece.source !== source).map((piece) => piece.text).join('');
+  return { source, raw: own.length, gzip: gzipLength(own), marginal: wholeGzip - gzipLength(rest) };
+});
 modules.sort((a, b) => b.raw - a.raw);
 
-const groups = new Map<string, { raw: number; gzip: number }>();
+const groups = new Map<string, { raw: number; gzip: number; marginal: number }>();
 for (const entry of modules) {
   const group = groupOf(entry.source);
-  const current = groups.get(group) ?? { raw: 0, gzip: 0 };
-  groups.set(group, { raw: current.raw + entry.raw, gzip: current.gzip + entry.gzip });
+  const current = groups.get(group) ?? { raw: 0, gzip: 0, marginal: 0 };
+  groups.set(group, { raw: current.raw + entry.raw, gzip: current.gzip + entry.gzip, marginal: current.marginal + entry.marginal });
 }
 
-console.log(`${'group'.padEnd(44)}${'raw'.padStart(9)}${'gzip alone'.padStart(12)}`);
+console.log(`${'group'.padEnd(44)}${'raw'.padStart(9)}${'gzip alone'.padStart(12)}${'in bundle'.padStart(11)}`);
 for (const [group, size] of [...groups].sort((a, b) => b[1].raw - a[1].raw)) {
-  console.log(`${group.padEnd(44)}${String(size.raw).padStart(9)}${String(size.gzip).padStart(12)}`);
+  console.log(`${group.padEnd(44)}${String(size.raw).padStart(9)}${String(size.gzip).padStart(12)}${String(size.marginal).padStart(11)}`);
 }
 console.log('');
 for (const entry of modules.slice(0, 60)) {
-  console.log(`${entry.source.padEnd(60)}${String(entry.raw).padStart(9)}${String(entry.gzip).padStart(8)}`);
+  console.log(`${entry.source.padEnd(60)}${String(entry.raw).padStart(9)}${String(entry.gzip).padStart(8)}${String(entry.marginal).padStart(8)}`);
 }
-console.log(`bundle-breakdown: agent-chat.js is ${chunk.code.length} bytes, ${gzipLength(chunk.code)} bytes gzip`);
+console.log(`bundle-breakdown: agent-chat.js is ${chunk.code.length} bytes, ${wholeGzip} bytes gzip`);
 
 function gzipLength(text: string): number {
   return gzipSync(text, { level: 9 }).length;
 }
 
-/** Splits the generated code into pieces per original source, following the VLQ mappings. */
-function attributeBytes(code: string, mappings: string, sources: readonly string[]): Map<string, string> {
-  const pieces = new Map<string, string[]>();
+/** Splits the generated code, in order, into pieces each tagged with its original source. */
+function attributeBytes(code: string, mappings: string, sources: readonly string[]): Array<{ source: string; text: string }> {
+  const pieces: Array<{ source: string; text: string }> = [];
   const lines = code.split('\n');
   let sourceIndex = 0;
   mappings.split(';').forEach((lineMappings, lineNumber) => {
@@ -73,15 +78,15 @@ function attributeBytes(code: string, mappings: string, sources: readonly string
       if (values.length > 1) sourceIndex += values[1] ?? 0;
       segments.push({ column, source: values.length > 1 ? sourceIndex : -1 });
     }
+    pieces.push({ source: '(unmapped)', text: line.slice(0, segments[0]?.column ?? line.length) });
     segments.forEach((segment, index) => {
       const end = segments[index + 1]?.column ?? line.length;
-      const name = segment.source >= 0 ? shortName(sources[segment.source] ?? '?') : '(unmapped)';
-      const list = pieces.get(name) ?? [];
-      list.push(line.slice(segment.column, end));
-      pieces.set(name, list);
+      const source = segment.source >= 0 ? shortName(sources[segment.source] ?? '?') : '(unmapped)';
+      pieces.push({ source, text: line.slice(segment.column, end) });
     });
+    if (lineNumber < lines.length - 1) pieces.push({ source: '(unmapped)', text: '\n' });
   });
-  return new Map([...pieces].map(([name, list]) => [name, list.join('')]));
+  return pieces;
 }
 
 function decodeVlq(segment: string): number[] {

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'vite';
-import { dropLazyDefine, minifyCssTemplates } from './iife-plugins.ts';
+import { iifePlugins } from './iife-plugins.ts';
 
 /** Options of {@link buildIife}. */
 export interface BuildIifeOptions {
@@ -31,7 +31,7 @@ export async function buildIife(options: BuildIifeOptions): Promise<void> {
     root: options.rootDir,
     logLevel: 'warn',
     publicDir: false,
-    plugins: [dropLazyDefine(), minifyCssTemplates()],
+    plugins: iifePlugins(),
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       outDir: options.outDir,

@@ -1,5 +1,5 @@
-import { Marked } from 'marked';
-import type { Links, RendererObject, Token, Tokens, TokensList } from 'marked';
+import { getDefaults, Lexer, Parser, Renderer } from 'marked';
+import type { Links, Token, Tokens, TokensList } from 'marked';
 import { checkLinkUrl } from './check-link-url.ts';
 import { hasInvisibleCharacters, markInvisibleCharacters } from './invisible-characters.ts';
 
@@ -37,18 +37,18 @@ const ENCODE_ALL = /[&<>"']/g;
 const ENCODE_LOOSE = /[<>"']|&(?!(?:#\d{1,7}|#[Xx][a-fA-F0-9]{1,6}|\w+);)/g;
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-let engine: Marked | undefined;
+let parser: Parser | undefined;
 /** The render in progress (the renderer hooks below only run inside `renderTokensToHtml`). */
 let context: RenderContext = { codeBlocks: [], strings: { image: '', truncated: '' } };
 
 /**
- * Lexes Markdown (GFM) into block tokens with the private `Marked` instance. `links` seeds the
- * reference definitions known from earlier text (first definition wins, as in one document).
- * Throws what marked throws (e.g. RangeError on pathological nesting); callers catch.
+ * Lexes Markdown (GFM) into block tokens with marked's own defaults, never the host page's global
+ * `marked` settings. `links` seeds the reference definitions known from earlier text (first
+ * definition wins, as in one document). Throws what marked throws (e.g. RangeError on pathological
+ * nesting); callers catch.
  */
 export function lexMarkdown(source: string, links?: Links): TokensList {
-  const marked = getEngine();
-  const lexer = new marked.Lexer(marked.defaults);
+  const lexer = new Lexer(getDefaults());
   if (links) Object.assign(lexer.tokens.links, links);
   return lexer.lex(source);
 }
@@ -59,12 +59,13 @@ export function lexMarkdown(source: string, links?: Links): TokensList {
  * still goes through `sanitizeHtml`; never assign it to live DOM. Throws on parser errors.
  */
 export function renderTokensToHtml(tokens: Token[], strings: MarkdownStrings): TokensHtml {
-  const marked = getEngine();
+  // marked's defaults are the policy's: synchronous GFM, no soft breaks, not pedantic, throwing on errors.
+  parser ??= new Parser({ ...getDefaults(), renderer: new PolicyRenderer() });
   const codeBlocks: CodeBlock[] = [];
   const previous = context;
   context = { codeBlocks, strings };
   try {
-    return { html: marked.parser(tokens), codeBlocks };
+    return { html: parser.parse(tokens), codeBlocks };
   } finally {
     context = previous;
   }
@@ -79,22 +80,17 @@ function escapeLoose(text: string): string {
   return text.replace(ENCODE_LOOSE, (character) => HTML_ESCAPES[character] ?? character);
 }
 
-function getEngine(): Marked {
-  // marked's defaults are the policy's: synchronous GFM, no soft breaks, not pedantic, throwing on errors.
-  engine ??= new Marked({ renderer: POLICY_RENDERER });
-  return engine;
-}
-
 function hostBadge(host: string): string {
   return host ? `<span class="ac-host">${escapeHtml(host)}</span>` : '';
 }
 
-const POLICY_RENDERER: RendererObject = {
-  html(token: Tokens.HTML | Tokens.Tag): string {
+/** marked's HTML renderer with every token kind that could carry markup or a URL put under the policy. */
+class PolicyRenderer extends Renderer {
+  override html(token: Tokens.HTML | Tokens.Tag): string {
     const text = escapeHtml(token.text.replace(/\n+$/, ''));
     return token.block ? `<p class="ac-raw">${text}</p>\n` : text;
-  },
-  code({ text, lang }: Tokens.Code): string {
+  }
+  override code({ text, lang }: Tokens.Code): string {
     const candidate = (lang ?? '').trim().split(/\s/, 1)[0]?.toLowerCase() ?? '';
     const language = LANGUAGE_PATTERN.test(candidate) ? candidate : '';
     context.codeBlocks.push({ text, language, hasHiddenCharacters: hasInvisibleCharacters(text) });
@@ -102,33 +98,33 @@ const POLICY_RENDERER: RendererObject = {
     const label = language ? `<span class="ac-code-lang">${language}</span>` : '';
     const languageClass = language ? ` class="language-${language}"` : '';
     return `<pre class="ac-code">${label}<code${languageClass}>${markInvisibleCharacters(escapeHtml(text))}</code></pre>\n`;
-  },
-  codespan({ text }: Tokens.Codespan): string {
+  }
+  override codespan({ text }: Tokens.Codespan): string {
     return `<code>${markInvisibleCharacters(escapeHtml(text))}</code>`;
-  },
-  text(token: Tokens.Text | Tokens.Escape): string {
+  }
+  override text(token: Tokens.Text | Tokens.Escape): string {
     if ('tokens' in token && token.tokens) return this.parser.parseInline(token.tokens);
     return 'escaped' in token && token.escaped ? escapeHtml(token.text) : escapeLoose(token.text);
-  },
-  link(token: Tokens.Link): string {
+  }
+  override link(token: Tokens.Link): string {
     const inner = this.parser.parseInline(token.tokens);
     const checked = checkLinkUrl(token.href);
     if (!checked) return inner;
     const attributes = `href="${escapeHtml(checked.href)}" title="${escapeHtml(checked.title)}" target="_blank" rel="noopener noreferrer"`;
     return `<a ${attributes}>${inner}</a>${hostBadge(checked.host)}`;
-  },
-  image(token: Tokens.Image): string {
+  }
+  override image(token: Tokens.Image): string {
     const alt = this.parser.parseInline(token.tokens, this.parser.textRenderer).trim();
     const checked = checkLinkUrl(token.href);
     const title = checked ? ` title="${escapeHtml(checked.title)}"` : '';
     return `<span class="ac-img"${title}>${escapeLoose(alt || context.strings.image)}${hostBadge(checked?.host ?? '')}</span>`;
-  },
-  checkbox({ checked }: Tokens.Checkbox): string {
+  }
+  override checkbox({ checked }: Tokens.Checkbox): string {
     return checked ? '<span class="ac-task ac-task-done">☑</span> ' : '<span class="ac-task">☐</span> ';
-  },
-  tablecell(token: Tokens.TableCell): string {
+  }
+  override tablecell(token: Tokens.TableCell): string {
     const tag = token.header ? 'th' : 'td';
     const align = token.align ? ` class="ac-align-${token.align}"` : '';
     return `<${tag}${align}>${this.parser.parseInline(token.tokens)}</${tag}>\n`;
-  },
-};
+  }
+}
