@@ -1,4 +1,4 @@
-import { getDefaults, Lexer, Parser, Renderer } from 'marked';
+import { getDefaults, Lexer } from 'marked';
 import type { Links, Token, Tokens, TokensList } from 'marked';
 import { checkLinkUrl } from './check-link-url.ts';
 import { hasInvisibleCharacters, markInvisibleCharacters } from './invisible-characters.ts';
@@ -37,10 +37,6 @@ const ENCODE_ALL = /[&<>"']/g;
 const ENCODE_LOOSE = /[<>"']|&(?!(?:#\d{1,7}|#[Xx][a-fA-F0-9]{1,6}|\w+);)/g;
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-let parser: Parser | undefined;
-/** The render in progress (the renderer hooks below only run inside `renderTokensToHtml`). */
-let context: RenderContext = { codeBlocks: [], strings: { image: '', truncated: '' } };
-
 /**
  * Lexes Markdown (GFM) into block tokens with marked's own defaults, never the host page's global
  * `marked` settings. `links` seeds the reference definitions known from earlier text (first
@@ -55,20 +51,13 @@ export function lexMarkdown(source: string, links?: Links): TokensList {
 
 /**
  * Renders tokens to an HTML string under the policy: raw HTML as escaped text, images as
- * placeholders, only checked links, code as text with hidden characters marked. The output
- * still goes through `sanitizeHtml`; never assign it to live DOM. Throws on parser errors.
+ * placeholders, only checked links, code as text with hidden characters marked; every other token
+ * as marked's own renderer writes it. The output still goes through `sanitizeHtml`; never assign it
+ * to live DOM. Throws on a token type it does not know.
  */
 export function renderTokensToHtml(tokens: Token[], strings: MarkdownStrings): TokensHtml {
-  // marked's defaults are the policy's: synchronous GFM, no soft breaks, not pedantic, throwing on errors.
-  parser ??= new Parser({ ...getDefaults(), renderer: new PolicyRenderer() });
-  const codeBlocks: CodeBlock[] = [];
-  const previous = context;
-  context = { codeBlocks, strings };
-  try {
-    return { html: parser.parse(tokens), codeBlocks };
-  } finally {
-    context = previous;
-  }
+  const context: RenderContext = { codeBlocks: [], strings };
+  return { html: renderAll(tokens, context), codeBlocks: context.codeBlocks };
 }
 
 /** Escapes text for HTML element content and quoted attribute values. */
@@ -80,51 +69,108 @@ function escapeLoose(text: string): string {
   return text.replace(ENCODE_LOOSE, (character) => HTML_ESCAPES[character] ?? character);
 }
 
-function hostBadge(host: string): string {
-  return host ? `<span class="ac-host">${escapeHtml(host)}</span>` : '';
+function renderAll(tokens: Token[], context: RenderContext): string {
+  return tokens.map((token) => renderToken(token, context)).join('');
 }
 
-/** marked's HTML renderer with every token kind that could carry markup or a URL put under the policy. */
-class PolicyRenderer extends Renderer {
-  override html(token: Tokens.HTML | Tokens.Tag): string {
-    const text = escapeHtml(token.text.replace(/\n+$/, ''));
-    return token.block ? `<p class="ac-raw">${text}</p>\n` : text;
+function renderToken(token: Token, context: RenderContext): string {
+  const inner = (list: Token[]): string => renderAll(list, context);
+  switch (token.type) {
+    case 'space':
+    case 'def':
+      return '';
+    case 'hr':
+      return '<hr>\n';
+    case 'br':
+      return '<br>';
+    case 'heading': {
+      const { depth, tokens } = token as Tokens.Heading;
+      return `<h${depth}>${inner(tokens)}</h${depth}>\n`;
+    }
+    case 'paragraph':
+      return `<p>${inner((token as Tokens.Paragraph).tokens)}</p>\n`;
+    case 'blockquote':
+      return `<blockquote>\n${inner((token as Tokens.Blockquote).tokens)}</blockquote>\n`;
+    case 'strong':
+    case 'em':
+    case 'del':
+      return `<${token.type}>${inner((token as Tokens.Strong).tokens)}</${token.type}>`;
+    case 'list': {
+      const { ordered, start, items } = token as Tokens.List;
+      const tag = ordered ? 'ol' : 'ul';
+      const body = items.map((item) => `<li>${inner(item.tokens)}</li>\n`).join('');
+      return `<${tag}${ordered && start !== 1 ? ` start="${start}"` : ''}>\n${body}</${tag}>\n`;
+    }
+    case 'table': {
+      const { header, rows } = token as Tokens.Table;
+      const row = (cells: Tokens.TableCell[]): string => `<tr>\n${cells.map((cell) => renderCell(cell, context)).join('')}</tr>\n`;
+      const body = rows.map(row).join('');
+      return `<table>\n<thead>\n${row(header)}</thead>\n${body && `<tbody>${body}</tbody>`}</table>\n`;
+    }
+    case 'checkbox':
+      return token.checked ? '<span class="ac-task ac-task-done">☑</span> ' : '<span class="ac-task">☐</span> ';
+    case 'html': {
+      const text = escapeHtml(token.text.replace(/\n+$/, ''));
+      return token.block ? `<p class="ac-raw">${text}</p>\n` : text;
+    }
+    case 'code':
+      return renderCode(token as Tokens.Code, context);
+    case 'codespan':
+      return `<code>${markInvisibleCharacters(escapeHtml(token.text))}</code>`;
+    case 'text':
+    case 'escape': {
+      const { tokens, escaped, text } = token as Tokens.Text;
+      if (tokens) return inner(tokens);
+      return escaped ? escapeHtml(text) : escapeLoose(text);
+    }
+    case 'link': {
+      const { tokens, href } = token as Tokens.Link;
+      const text = inner(tokens);
+      const checked = checkLinkUrl(href);
+      if (!checked) return text;
+      const attributes = `href="${escapeHtml(checked.href)}" title="${escapeHtml(checked.title)}" target="_blank" rel="noopener noreferrer"`;
+      return `<a ${attributes}>${text}</a>${hostBadge(checked.host)}`;
+    }
+    case 'image': {
+      const { tokens, href } = token as Tokens.Image;
+      const alt = plainText(tokens).trim();
+      const checked = checkLinkUrl(href);
+      const title = checked ? ` title="${escapeHtml(checked.title)}"` : '';
+      return `<span class="ac-img"${title}>${escapeLoose(alt || context.strings.image)}${hostBadge(checked?.host ?? '')}</span>`;
+    }
+    default:
+      throw new Error(`Token with "${token.type}" type was not found.`);
   }
-  override code({ text, lang }: Tokens.Code): string {
-    const candidate = (lang ?? '').trim().split(/\s/, 1)[0]?.toLowerCase() ?? '';
-    const language = LANGUAGE_PATTERN.test(candidate) ? candidate : '';
-    context.codeBlocks.push({ text, language, hasHiddenCharacters: hasInvisibleCharacters(text) });
-    // LANGUAGE_PATTERN admits nothing that needs escaping.
-    const label = language ? `<span class="ac-code-lang">${language}</span>` : '';
-    const languageClass = language ? ` class="language-${language}"` : '';
-    return `<pre class="ac-code">${label}<code${languageClass}>${markInvisibleCharacters(escapeHtml(text))}</code></pre>\n`;
-  }
-  override codespan({ text }: Tokens.Codespan): string {
-    return `<code>${markInvisibleCharacters(escapeHtml(text))}</code>`;
-  }
-  override text(token: Tokens.Text | Tokens.Escape): string {
-    if ('tokens' in token && token.tokens) return this.parser.parseInline(token.tokens);
-    return 'escaped' in token && token.escaped ? escapeHtml(token.text) : escapeLoose(token.text);
-  }
-  override link(token: Tokens.Link): string {
-    const inner = this.parser.parseInline(token.tokens);
-    const checked = checkLinkUrl(token.href);
-    if (!checked) return inner;
-    const attributes = `href="${escapeHtml(checked.href)}" title="${escapeHtml(checked.title)}" target="_blank" rel="noopener noreferrer"`;
-    return `<a ${attributes}>${inner}</a>${hostBadge(checked.host)}`;
-  }
-  override image(token: Tokens.Image): string {
-    const alt = this.parser.parseInline(token.tokens, this.parser.textRenderer).trim();
-    const checked = checkLinkUrl(token.href);
-    const title = checked ? ` title="${escapeHtml(checked.title)}"` : '';
-    return `<span class="ac-img"${title}>${escapeLoose(alt || context.strings.image)}${hostBadge(checked?.host ?? '')}</span>`;
-  }
-  override checkbox({ checked }: Tokens.Checkbox): string {
-    return checked ? '<span class="ac-task ac-task-done">☑</span> ' : '<span class="ac-task">☐</span> ';
-  }
-  override tablecell(token: Tokens.TableCell): string {
-    const tag = token.header ? 'th' : 'td';
-    const align = token.align ? ` class="ac-align-${token.align}"` : '';
-    return `<${tag}${align}>${this.parser.parseInline(token.tokens)}</${tag}>\n`;
-  }
+}
+
+function renderCode({ text, lang }: Tokens.Code, context: RenderContext): string {
+  const candidate = (lang ?? '').trim().split(/\s/, 1)[0]?.toLowerCase() ?? '';
+  const language = LANGUAGE_PATTERN.test(candidate) ? candidate : '';
+  context.codeBlocks.push({ text, language, hasHiddenCharacters: hasInvisibleCharacters(text) });
+  // LANGUAGE_PATTERN admits nothing that needs escaping.
+  const label = language ? `<span class="ac-code-lang">${language}</span>` : '';
+  const languageClass = language ? ` class="language-${language}"` : '';
+  return `<pre class="ac-code">${label}<code${languageClass}>${markInvisibleCharacters(escapeHtml(text))}</code></pre>\n`;
+}
+
+function renderCell(cell: Tokens.TableCell, context: RenderContext): string {
+  const tag = cell.header ? 'th' : 'td';
+  const align = cell.align ? ` class="ac-align-${cell.align}"` : '';
+  return `<${tag}${align}>${renderAll(cell.tokens, context)}</${tag}>\n`;
+}
+
+/** The plain text of inline tokens, as marked's text renderer gives it (for an image's alt text). */
+function plainText(tokens: Token[]): string {
+  return tokens
+    .map((token) => {
+      if (token.type === 'br') return '\n';
+      if (token.type === 'checkbox') return token.raw;
+      const { tokens, text } = token as { tokens?: Token[]; text?: string };
+      return token.type !== 'text' && tokens ? plainText(tokens) : (text ?? '');
+    })
+    .join('');
+}
+
+function hostBadge(host: string): string {
+  return host ? `<span class="ac-host">${escapeHtml(host)}</span>` : '';
 }
