@@ -3,6 +3,7 @@ import { isTerminalRunStatus } from '../protocol.ts';
 import { isAgentError } from '../transport/agent-error.ts';
 import { createSystemClock } from '../transport/clock.ts';
 import { createHttpTransport } from '../transport/http-transport.ts';
+import type { TransportRequest, TransportResponse } from '../transport/http-transport.ts';
 import type { AgentClientHandle, AgentClientOptions, SendOptions } from './agent-client-types.ts';
 import type { ClientContext, ClientSettings } from './client-context.ts';
 import { createClientError, toClientError } from './client-errors.ts';
@@ -46,13 +47,22 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     store,
     persistence,
     transport,
-    signal: () => epoch.signal,
+    request,
+    get,
     fail,
     isDisposed: () => isDisposed,
     ensureBootstrap,
   };
   const follower = createRunFollower(context);
   let sender = createRunSender(context, follower);
+
+  function request<T>(call: Omit<TransportRequest, 'signal'>): Promise<TransportResponse<T>> {
+    return transport.request<T>({ ...call, signal: epoch.signal });
+  }
+
+  function get<T>(path: string): Promise<TransportResponse<T>> {
+    return request<T>({ method: 'GET', path, attempts: 3 });
+  }
 
   function assertAlive(): void {
     if (isDisposed) throw createClientError('CLIENT_DISPOSED');
@@ -93,10 +103,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     follower.stop();
     store.update({ connection: 'connecting' });
     const path = `/sessions/${encodeURIComponent(sessionId)}`;
-    const [session, page] = await Promise.all([
-      transport.request<SessionResource>({ method: 'GET', path, attempts: 3, signal: epoch.signal }),
-      transport.request<SessionMessagesResponse>({ method: 'GET', path: `${path}/messages`, attempts: 3, signal: epoch.signal }),
-    ]);
+    const [session, page] = await Promise.all([get<SessionResource>(path), get<SessionMessagesResponse>(`${path}/messages`)]);
     store.update({
       sessionId,
       agentVersionId: session.body?.agentVersionId ?? null,
@@ -124,12 +131,10 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
 
   async function bootstrap(): Promise<BootstrapResponse> {
     assertAlive();
-    const signal = epoch.signal;
     const pending = (async () => {
       let boot: BootstrapResponse;
       try {
-        const response = await transport.request<BootstrapResponse>({ method: 'GET', path: '/bootstrap', attempts: 3, signal });
-        boot = response.body as BootstrapResponse;
+        boot = (await get<BootstrapResponse>('/bootstrap')).body as BootstrapResponse;
         if (!isProtocolV1(boot)) throw createClientError('PROTOCOL_MISMATCH');
       } catch (error) {
         const mismatch = isAgentError(error) && MISMATCH_CODES.has(error.code)
@@ -178,14 +183,12 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     }
     const body: ResolveInterruptRequest = { decision, argsDigest: interrupt.argsDigest ?? '' };
     store.update({ submittingInterruptIds: [...store.model().submittingInterruptIds, interruptId] });
-    const pending = transport
-      .request({
-        method: 'POST',
-        path: `/runs/${encodeURIComponent(run.runId)}/interrupts/${encodeURIComponent(interruptId)}`,
-        body: JSON.stringify(body),
-        attempts: 4,
-        signal: epoch.signal,
-      })
+    const pending = request({
+      method: 'POST',
+      path: `/runs/${encodeURIComponent(run.runId)}/interrupts/${encodeURIComponent(interruptId)}`,
+      body: JSON.stringify(body),
+      attempts: 4,
+    })
       .then(
         () => undefined,
         (error: unknown) => {
@@ -199,9 +202,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   }
 
   async function postToRun(path: string, body: string, idempotencyKey?: string): Promise<void> {
-    await transport
-      .request({ method: 'POST', path, body, attempts: settings.createAttempts, signal: epoch.signal, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) })
-      .catch(failRequest);
+    await request({ method: 'POST', path, body, idempotencyKey, attempts: settings.createAttempts }).catch(failRequest);
   }
 
   async function retry(): Promise<void> {

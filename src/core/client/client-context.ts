@@ -1,5 +1,5 @@
 import type { BootstrapResponse } from '../protocol.ts';
-import type { HttpTransport } from '../transport/http-transport.ts';
+import type { HttpTransport, TransportRequest, TransportResponse } from '../transport/http-transport.ts';
 import type { AgentClientOptions } from './agent-client-types.ts';
 import type { ClientPersistence } from './client-persistence.ts';
 import type { ClientModel, ClientStore } from './client-store.ts';
@@ -13,8 +13,10 @@ export interface ClientContext {
   store: ClientStore;
   transport: Pick<HttpTransport, 'request' | 'openStream'>;
   persistence: ClientPersistence;
-  /** The signal of the current identity epoch: aborted by `resetIdentity()` and `dispose()`. */
-  signal(): AbortSignal;
+  /** Sends a request under the current identity epoch, so `resetIdentity()` and `dispose()` abort it. */
+  request<T>(request: Omit<TransportRequest, 'signal'>): Promise<TransportResponse<T>>;
+  /** GETs a resource (three attempts) under the current identity epoch. */
+  get<T>(path: string): Promise<TransportResponse<T>>;
   /** Records a failure in state (or resets on `IDENTITY_CHANGED`) and returns the error to rethrow. */
   fail(error: unknown, source: 'request' | 'stream', retryable?: boolean, change?: Partial<ClientModel>): unknown;
   isDisposed(): boolean;

@@ -90,12 +90,7 @@ export function createRunFollower(context: ClientContext): RunFollower {
 
   async function attach(runId: string): Promise<void> {
     store.update({ connection: 'connecting' });
-    const response = await transport.request<RunResource>({
-      method: 'GET',
-      path: `/runs/${encodeURIComponent(runId)}`,
-      attempts: 3,
-      signal: context.signal(),
-    });
+    const response = await context.get<RunResource>(`/runs/${encodeURIComponent(runId)}`);
     if (response.body === null) throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.requestId });
     const snapshot = fromRunResource(response.body);
     if (snapshot.sessionId !== store.model().sessionId) {

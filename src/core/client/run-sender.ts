@@ -48,13 +48,12 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
       ...(follower.isStreaming() ? {} : { connection: 'connecting' as const }),
     });
     try {
-      const response = await context.transport.request<CreateRunResponse>({
+      const response = await context.request<CreateRunResponse>({
         method: 'POST',
         path: '/runs',
         body: create.body,
         idempotencyKey: create.key,
         attempts: settings.createAttempts,
-        signal: context.signal(),
       });
       const created = response.body;
       if (created === null || typeof created.runId !== 'string') {

@@ -106,7 +106,6 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   const credentials = options.credentials ?? 'same-origin';
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-  const doFetch: typeof fetch = (input, init) => (options.fetch ?? globalThis.fetch)(input, init);
 
   /**
    * Makes one attempt under its timeout (linked to the caller's signal): sends the protocol headers
@@ -125,7 +124,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     const linked = linkSignals([callerSignal, timeoutController.signal]);
     let isSettled = false;
     try {
-      const response = await doFetch(endpoint + call.path, {
+      const response = await (options.fetch ?? globalThis.fetch)(endpoint + call.path, {
         method: call.method ?? 'GET',
         // Header names are the wire names of protocol.ts `HEADERS`, written out so the bundle carries only these.
         headers: pickDefined({
