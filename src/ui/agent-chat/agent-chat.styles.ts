@@ -7,9 +7,7 @@ export const agentChatStyles = css`
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);
   }
-  .status {
-    padding: 0 12px;
-  }
+  /* Empty, the line takes no room at all. */
   .status:not(:empty) {
     padding: 4px 12px;
     border-bottom: 1px solid var(--agent-chat-color-border);

@@ -2,16 +2,12 @@ import { css } from 'lit';
 
 /** Styles of transcript rows, messages (`::part(message)`), rendered Markdown and source cards. */
 export const messageListStyles = css`
-  .row {
-    min-width: 0;
-  }
-  .tool-row,
-  .message {
+  .tool-row {
     display: grid;
     gap: 6px;
-    min-width: 0;
   }
   .message {
+    display: grid;
     gap: 4px;
     overflow-wrap: anywhere;
   }
@@ -31,7 +27,7 @@ export const messageListStyles = css`
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);
   }
-  .ac-done,
+  /* content-visibility: auto already contains a finished chunk's layout, style and paint. */
   .ac-tail {
     contain: layout style;
   }
