@@ -6,6 +6,7 @@ import { css } from 'lit';
  * `--agent-chat-launcher-panel-width` (400px), `--agent-chat-launcher-panel-height` (600px),
  * `--agent-chat-launcher-z-index` (2147483000), `--agent-chat-launcher-color` (#0550ae, dark
  * #4493f8), `--agent-chat-launcher-on-color` (#ffffff, dark #0d1117). Parts: `launcher-button`, `launcher-panel`.
+ * The shadow root holds just that one button and the one `#panel`, so plain selectors find them.
  */
 export const launcherStyles = css`
   :host {
@@ -30,7 +31,7 @@ export const launcherStyles = css`
   :host([theme='dark']) {
     color-scheme: dark;
   }
-  [part='launcher-button'] {
+  button {
     display: grid;
     place-items: center;
     width: var(--agent-chat-launcher-size);
@@ -44,16 +45,16 @@ export const launcherStyles = css`
     box-shadow: 0 4px 16px rgb(0 0 0 / 0.25);
     cursor: pointer;
   }
-  [part='launcher-button']:focus-visible {
+  button:focus-visible {
     outline: 3px solid var(--agent-chat-launcher-color);
     outline-offset: 3px;
   }
-  [part='launcher-button'] svg {
+  svg {
     width: 26px;
     height: 26px;
     fill: currentColor;
   }
-  [part='launcher-panel'] {
+  #panel {
     position: absolute;
     inset-inline-end: 0;
     bottom: calc(var(--agent-chat-launcher-size) + 12px);
@@ -65,7 +66,7 @@ export const launcherStyles = css`
     overflow: hidden;
     box-shadow: 0 8px 32px rgb(0 0 0 / 0.3);
   }
-  [part='launcher-panel'][hidden] {
+  #panel[hidden] {
     display: none;
   }
   ::slotted(*) {

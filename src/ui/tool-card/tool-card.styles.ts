@@ -54,7 +54,7 @@ export const toolCardStyles = css`
     border-radius: 4px;
   }
   .truncation-note {
-    margin: 4px 0 0;
+    margin-top: 4px;
     font-size: 12px;
     color: var(--agent-chat-color-warning);
   }
