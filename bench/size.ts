@@ -8,11 +8,13 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { buildIife } from '../scripts/build/build-iife.ts';
 import { ensureBuild } from '../scripts/build/ensure-build.ts';
+import { dropMarkedGlobalInstance } from '../scripts/build/iife-plugins.ts';
 import { buildPageScript } from './support/build-page-script.ts';
 import { formatKb, formatRatio, formatTable } from './support/format-table.ts';
 
 // `npm run bench:size`: gzip (level 9) and brotli (quality 11) size of dist/agent-chat.js next to
-// the floor (an IIFE of just lit + marked + dompurify built the same way) and next to peer widgets
+// the floor (an IIFE of lit + marked's lexer + dompurify, as ours carries them, built the same way)
+// and next to peer widgets
 // installed at pinned versions into a temporary folder (never into our dependencies).
 // `--no-peers` skips the peers. The last line is the figure.
 
@@ -44,7 +46,7 @@ const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 let iifePath = join(rootDir, 'dist/agent-chat.js');
 
 const ours = measure(await buildOurs(), [await readFile(iifePath)], 'our IIFE: widget + core + lit + marked + dompurify + CSS');
-const floor = measure('floor: lit + marked + dompurify', [Buffer.from(await buildFloor())], 'IIFE of the three runtime deps alone, same build settings');
+const floor = measure('floor: lit + marked + dompurify', [Buffer.from(await buildFloor())], "IIFE of the three runtime deps as ours carries them (all of lit and dompurify, marked's lexer)");
 const peers = process.argv.includes('--no-peers') ? [] : await measurePeers();
 
 if (iifePath !== join(rootDir, 'dist/agent-chat.js')) await rm(dirname(iifePath), { recursive: true, force: true });
@@ -103,7 +105,11 @@ function measure(name: string, contents: Buffer[], note: string): Row {
   };
 }
 
-/** The floor IIFE: every export of lit, marked and dompurify kept alive through `globalThis`. */
+/**
+ * The floor IIFE: the three runtime dependencies as the shipped IIFE carries them, kept alive
+ * through `globalThis`: every export of lit and dompurify, and marked's lexer (the IIFE renders
+ * tokens itself and drops marked's global instance with the same build plugin).
+ */
 async function buildFloor(): Promise<string> {
   const entryId = '\0agent-chat-bench-floor';
   const floorEntry: Plugin = {
@@ -112,11 +118,11 @@ async function buildFloor(): Promise<string> {
     resolveId: (id) => (id.endsWith('agent-chat-bench-floor') ? entryId : null),
     load: (id) =>
       id === entryId
-        ? "import * as lit from 'lit';\nimport * as marked from 'marked';\nimport DOMPurify from 'dompurify';\nglobalThis.agentChatBenchFloor = { lit, marked, DOMPurify };\n"
+        ? "import * as lit from 'lit';\nimport { getDefaults, Lexer } from 'marked';\nimport DOMPurify from 'dompurify';\nglobalThis.agentChatBenchFloor = { lit, getDefaults, Lexer, DOMPurify };\n"
         : null,
   };
   // The same settings as scripts/build/build-iife.ts: es2022, minified, production, one file.
-  return buildPageScript({ rootDir, entry: 'agent-chat-bench-floor', plugins: [floorEntry] });
+  return buildPageScript({ rootDir, entry: 'agent-chat-bench-floor', plugins: [floorEntry, dropMarkedGlobalInstance()] });
 }
 
 /** Installs the pinned peers into a temporary folder and measures their browser files; [] when offline. */
