@@ -60,3 +60,15 @@ describe('cutMarkedGlobalInstance', () => {
     expect(result.length).toBeLessThan(code.length - 500);
   });
 });
+
+describe('cutMarkedGlobalInstance with `$` in minified names', () => {
+  test('finds the instance and checks the exports when a class name holds more than one `$`', () => {
+    const code =
+      'var L$=class{};var $M$=class{};function G(){return{}}var S=G();var v=new $M$;function x(){}' +
+      'export{L$ as Hooks,L$ as Lexer,$M$ as Marked,L$ as Parser,L$ as Renderer,L$ as TextRenderer,L$ as Tokenizer,S as defaults,G as getDefaults,x as marked};';
+    expect(cutMarkedGlobalInstance(code)).toBe(
+      'var L$=class{};var $M$=class{};function G(){return{}}var S=G();' +
+        'export{L$ as Hooks,L$ as Lexer,$M$ as Marked,L$ as Parser,L$ as Renderer,L$ as TextRenderer,L$ as Tokenizer,S as defaults,G as getDefaults};\n',
+    );
+  });
+});

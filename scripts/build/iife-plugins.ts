@@ -94,17 +94,22 @@ export function cutMarkedGlobalInstance(code: string): string | { error: string 
     locals.set(exported, local);
   }
   const markedClass = locals.get('Marked');
-  const instanceStart = markedClass === undefined ? -1 : code.search(new RegExp(`var [\\w$]+=new ${markedClass.replace('$', '\\$')};`));
+  const instanceStart = markedClass === undefined ? -1 : code.search(new RegExp(`var [\\w$]+=new ${escapeRegExp(markedClass)};`));
   if (instanceStart < 0) return { error: 'marked.esm.js no longer creates its global instance with `var x=new Marked;`' };
   const cut = code.slice(instanceStart, exportMatch.index);
   const kept: string[] = [];
   for (const name of MARKED_KEPT_EXPORTS) {
     const local = locals.get(name);
     if (local === undefined) return { error: `marked.esm.js no longer exports ${name}` };
-    if (new RegExp(`(?:^|[\\s;,])(?:var |function )?${local.replace('$', '\\$')}[=(]`).test(cut)) {
+    if (new RegExp(`(?:^|[\\s;,])(?:var |function )?${escapeRegExp(local)}[=(]`).test(cut)) {
       return { error: `marked.esm.js now defines ${name} after its global instance` };
     }
     kept.push(local === name ? name : `${local} as ${name}`);
   }
   return `${code.slice(0, instanceStart)}export{${kept.join(',')}};\n`;
+}
+
+/** `text` as a pattern matching itself (minified identifiers may contain `$`). */
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 }
