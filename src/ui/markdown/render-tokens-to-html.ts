@@ -74,7 +74,6 @@ function renderAll(tokens: Token[], context: RenderContext): string {
 }
 
 function renderToken(token: Token, context: RenderContext): string {
-  const inner = (list: Token[]): string => renderAll(list, context);
   switch (token.type) {
     case 'space':
     case 'def':
@@ -85,20 +84,20 @@ function renderToken(token: Token, context: RenderContext): string {
       return '<br>';
     case 'heading': {
       const { depth, tokens } = token as Tokens.Heading;
-      return `<h${depth}>${inner(tokens)}</h${depth}>\n`;
+      return `<h${depth}>${renderAll(tokens, context)}</h${depth}>\n`;
     }
     case 'paragraph':
-      return `<p>${inner((token as Tokens.Paragraph).tokens)}</p>\n`;
+      return `<p>${renderAll((token as Tokens.Paragraph).tokens, context)}</p>\n`;
     case 'blockquote':
-      return `<blockquote>\n${inner((token as Tokens.Blockquote).tokens)}</blockquote>\n`;
+      return `<blockquote>\n${renderAll((token as Tokens.Blockquote).tokens, context)}</blockquote>\n`;
     case 'strong':
     case 'em':
     case 'del':
-      return `<${token.type}>${inner((token as Tokens.Strong).tokens)}</${token.type}>`;
+      return `<${token.type}>${renderAll((token as Tokens.Strong).tokens, context)}</${token.type}>`;
     case 'list': {
       const { ordered, start, items } = token as Tokens.List;
       const tag = ordered ? 'ol' : 'ul';
-      const body = items.map((item) => `<li>${inner(item.tokens)}</li>\n`).join('');
+      const body = items.map((item) => `<li>${renderAll(item.tokens, context)}</li>\n`).join('');
       return `<${tag}${ordered && start !== 1 ? ` start="${start}"` : ''}>\n${body}</${tag}>\n`;
     }
     case 'table': {
@@ -120,12 +119,12 @@ function renderToken(token: Token, context: RenderContext): string {
     case 'text':
     case 'escape': {
       const { tokens, escaped, text } = token as Tokens.Text;
-      if (tokens) return inner(tokens);
+      if (tokens) return renderAll(tokens, context);
       return escaped ? escapeHtml(text) : escapeLoose(text);
     }
     case 'link': {
       const { tokens, href } = token as Tokens.Link;
-      const text = inner(tokens);
+      const text = renderAll(tokens, context);
       const checked = checkLinkUrl(href);
       if (!checked) return text;
       const attributes = `href="${escapeHtml(checked.href)}" title="${escapeHtml(checked.title)}" target="_blank" rel="noopener noreferrer"`;
