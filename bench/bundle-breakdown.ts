@@ -2,33 +2,20 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import type { Rolldown } from 'vite';
-import { iifePlugins } from '../scripts/build/iife-plugins.ts';
+import { iifeViteConfig } from '../scripts/build/build-iife.ts';
 
 /**
  * `tsx bench/bundle-breakdown.ts`: which source module costs how much of the script-tag IIFE.
  * Builds the IIFE as scripts/build does, with a source map, attributes every output byte to the
- * module it came from, and prints raw and gzip bytes per package/folder and per module. The gzip
- * of a module alone overstates its share of the whole file; compare modules with each other.
+ * module it came from, and prints per package/folder and per module its raw bytes, the gzip of its
+ * bytes alone, and its cost in the bundle: how many gzip bytes the whole file loses without it
+ * (the gzip of a module alone overstates its share; the in-bundle cost is the figure to cut by).
  */
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-const output = await build({
-  configFile: false,
-  root: rootDir,
-  logLevel: 'silent',
-  publicDir: false,
-  plugins: iifePlugins(),
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  build: {
-    write: false,
-    target: 'es2022',
-    minify: true,
-    sourcemap: true,
-    lib: { entry: 'embed/index.ts', formats: ['iife'], name: 'AgentChatBundle', fileName: () => 'agent-chat.js' },
-    rolldownOptions: { output: { codeSplitting: false } },
-  },
-});
+const config = iifeViteConfig({ rootDir, entry: 'embed/index.ts', fileName: 'agent-chat.js' });
+const output = await build({ ...config, logLevel: 'silent', build: { ...config.build, write: false, sourcemap: 'hidden' } });
 const result = (Array.isArray(output) ? output[0] : output) as Rolldown.RolldownOutput;
 const chunk = result.output[0];
 if (!chunk.map) throw new Error('bundle-breakdown: the build produced no source map');

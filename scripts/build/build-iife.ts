@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'vite';
+import { build, type InlineConfig } from 'vite';
 import { iifePlugins } from './iife-plugins.ts';
 
 /** Options of {@link buildIife}. */
@@ -26,30 +26,8 @@ const FORBIDDEN = [
  */
 export async function buildIife(options: BuildIifeOptions): Promise<void> {
   const before = new Set(await readdir(options.outDir).catch(() => []));
-  await build({
-    configFile: false,
-    root: options.rootDir,
-    logLevel: 'warn',
-    publicDir: false,
-    plugins: iifePlugins(),
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    build: {
-      outDir: options.outDir,
-      emptyOutDir: false,
-      target: 'es2022',
-      minify: true,
-      sourcemap: false,
-      cssCodeSplit: false,
-      copyPublicDir: false,
-      lib: {
-        entry: options.entry,
-        formats: ['iife'],
-        name: 'AgentChatBundle',
-        fileName: () => options.fileName,
-      },
-      rolldownOptions: { output: { codeSplitting: false } },
-    },
-  });
+  const config = iifeViteConfig(options);
+  await build({ ...config, build: { ...config.build, outDir: options.outDir, emptyOutDir: false } });
   const added = (await readdir(options.outDir)).filter((name) => !before.has(name) && name !== options.fileName);
   if (added.length > 0) {
     throw new Error(`The IIFE build must emit only ${options.fileName}, but it also wrote: ${added.join(', ')}`);
@@ -58,4 +36,29 @@ export async function buildIife(options: BuildIifeOptions): Promise<void> {
   for (const rule of FORBIDDEN) {
     if (rule.pattern.test(code)) throw new Error(`${options.fileName} contains ${rule.reason}.`);
   }
+}
+
+/**
+ * The Vite settings of the shipped IIFE, writing nowhere in particular: one minified es2022 file
+ * named `fileName` with the IIFE plugins, no source map, no CSS file, no lazy chunk. Shared by
+ * {@link buildIife} and the benchmarks that must measure exactly the shipped build.
+ */
+export function iifeViteConfig(options: Omit<BuildIifeOptions, 'outDir'>): InlineConfig {
+  return {
+    configFile: false,
+    root: options.rootDir,
+    logLevel: 'warn',
+    publicDir: false,
+    plugins: iifePlugins(),
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      cssCodeSplit: false,
+      copyPublicDir: false,
+      lib: { entry: options.entry, formats: ['iife'], name: 'AgentChatBundle', fileName: () => options.fileName },
+      rolldownOptions: { output: { codeSplitting: false } },
+    },
+  };
 }
