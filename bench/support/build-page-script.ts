@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Plugin } from 'vite';
+import { iifeViteConfig } from '../../scripts/build/build-iife.ts';
 
 /** Options of {@link buildPageScript}. */
 export interface BuildPageScriptOptions {
@@ -15,31 +16,16 @@ export interface BuildPageScriptOptions {
 }
 
 /**
- * Builds a benchmark page entry into one minified IIFE with the same settings as the shipped
- * bundle (es2022, production `process.env.NODE_ENV`) and returns its code, so a page measures the
- * code a host would run, not a dev build. The output goes to a temporary folder that is removed.
+ * Builds a benchmark page entry into one minified IIFE with the shipped bundle's Vite settings
+ * (es2022, production `process.env.NODE_ENV`) but only the given plugins, and returns its code,
+ * so a page measures the code a host would run, not a dev build. The output goes to a temporary folder that is removed.
  */
 export async function buildPageScript(options: BuildPageScriptOptions): Promise<string> {
   const outDir = await mkdtemp(join(tmpdir(), 'agent-chat-bench-page-'));
   try {
-    await build({
-      configFile: false,
-      root: options.rootDir,
-      logLevel: 'warn',
-      publicDir: false,
-      plugins: options.plugins ?? [],
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-      build: {
-        outDir,
-        emptyOutDir: true,
-        target: 'es2022',
-        minify: true,
-        sourcemap: false,
-        copyPublicDir: false,
-        lib: { entry: options.entry, formats: ['iife'], name: 'AgentChatBenchPage', fileName: () => 'page.js' },
-        rolldownOptions: { output: { codeSplitting: false } },
-      },
-    });
+    const config = iifeViteConfig({ rootDir: options.rootDir, entry: options.entry, fileName: 'page.js' });
+    // A page keeps marked whole (the naive renderer calls marked.parse), so it takes only the extra plugins.
+    await build({ ...config, plugins: options.plugins ?? [], build: { ...config.build, outDir, emptyOutDir: true } });
     return await readFile(join(outDir, 'page.js'), 'utf8');
   } finally {
     await rm(outDir, { recursive: true, force: true });
