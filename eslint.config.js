@@ -3,7 +3,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Layer boundaries (DESIGN.md): core ↛ ui/server, ui ↛ server, ui → core only via its index, embed → define/index only. */
-const BROWSER_ONLY_GLOBALS = ['window', 'document', 'HTMLElement', 'customElements', 'localStorage', 'sessionStorage', 'navigator', 'location'];
+const BROWSER_ONLY_GLOBALS = [
+  'window',
+  'document',
+  'HTMLElement',
+  'customElements',
+  'localStorage',
+  'sessionStorage',
+  'navigator',
+  'location',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.peers/**'] },
@@ -21,40 +30,77 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/**/*.test.ts', 'src/core/**/test-support/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/ui/**', '**/server/**', '../ui', '../server'], message: 'src/core must not import ui or server.' },
-          { group: ['node:*', 'lit', 'lit/*', 'marked', 'dompurify'], message: 'src/core is DOM-free and runtime-neutral.' },
-        ],
-      }],
-      'no-restricted-globals': ['error', ...BROWSER_ONLY_GLOBALS.map((name) => ({ name, message: 'src/core never touches browser globals; inject them.' }))],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/ui/**', '**/server/**', '../ui', '../server'],
+              message: 'src/core must not import ui or server.',
+            },
+            {
+              group: ['node:*', 'lit', 'lit/*', 'marked', 'dompurify'],
+              message: 'src/core is DOM-free and runtime-neutral.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...BROWSER_ONLY_GLOBALS.map((name) => ({
+          name,
+          message: 'src/core never touches browser globals; inject them.',
+        })),
+      ],
     },
   },
   {
     files: ['src/ui/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['**/server/**', '../server', '../../server'], message: 'src/ui must not import server code.' },
-          { group: ['**/core/*/**', '**/core/*.ts', '!**/core/index.ts'], message: 'src/ui imports core only through src/core/index.ts.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '../server', '../../server'], message: 'src/ui must not import server code.' },
+            {
+              group: ['**/core/*/**', '**/core/*.ts', '!**/core/index.ts'],
+              message: 'src/ui imports core only through src/core/index.ts.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/server/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/ui/**', '../ui', '../../ui', 'lit', 'lit/*', 'dompurify'], message: 'src/server must not import ui code.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/ui/**', '../ui', '../../ui', 'lit', 'lit/*', 'dompurify'],
+              message: 'src/server must not import ui code.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['embed/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['../src/*/**', '!../src/index.ts', '!../src/define.ts'], message: 'embed imports only src/index.ts and src/define.ts.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../src/*/**', '!../src/index.ts', '!../src/define.ts'],
+              message: 'embed imports only src/index.ts and src/define.ts.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -15,7 +15,11 @@ const rootDir = fileURLToPath(new URL('..', import.meta.url));
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 const config = iifeViteConfig({ rootDir, entry: 'embed/index.ts', fileName: 'agent-chat.js' });
-const output = await build({ ...config, logLevel: 'silent', build: { ...config.build, write: false, sourcemap: 'hidden' } });
+const output = await build({
+  ...config,
+  logLevel: 'silent',
+  build: { ...config.build, write: false, sourcemap: 'hidden' },
+});
 const result = (Array.isArray(output) ? output[0] : output) as Rolldown.RolldownOutput;
 const chunk = result.output[0];
 if (!chunk.map) throw new Error('bundle-breakdown: the build produced no source map');
@@ -23,8 +27,14 @@ if (!chunk.map) throw new Error('bundle-breakdown: the build produced no source 
 const pieces = attributeBytes(chunk.code, chunk.map.mappings, chunk.map.sources);
 const wholeGzip = gzipLength(chunk.code);
 const modules = [...new Set(pieces.map((piece) => piece.source))].map((source) => {
-  const own = pieces.filter((piece) => piece.source === source).map((piece) => piece.text).join('');
-  const rest = pieces.filter((piece) => piece.source !== source).map((piece) => piece.text).join('');
+  const own = pieces
+    .filter((piece) => piece.source === source)
+    .map((piece) => piece.text)
+    .join('');
+  const rest = pieces
+    .filter((piece) => piece.source !== source)
+    .map((piece) => piece.text)
+    .join('');
   return { source, raw: own.length, gzip: gzipLength(own), marginal: wholeGzip - gzipLength(rest) };
 });
 modules.sort((a, b) => b.raw - a.raw);
@@ -33,16 +43,24 @@ const groups = new Map<string, { raw: number; gzip: number; marginal: number }>(
 for (const entry of modules) {
   const group = groupOf(entry.source);
   const current = groups.get(group) ?? { raw: 0, gzip: 0, marginal: 0 };
-  groups.set(group, { raw: current.raw + entry.raw, gzip: current.gzip + entry.gzip, marginal: current.marginal + entry.marginal });
+  groups.set(group, {
+    raw: current.raw + entry.raw,
+    gzip: current.gzip + entry.gzip,
+    marginal: current.marginal + entry.marginal,
+  });
 }
 
 console.log(`${'group'.padEnd(44)}${'raw'.padStart(9)}${'gzip alone'.padStart(12)}${'in bundle'.padStart(11)}`);
 for (const [group, size] of [...groups].sort((a, b) => b[1].raw - a[1].raw)) {
-  console.log(`${group.padEnd(44)}${String(size.raw).padStart(9)}${String(size.gzip).padStart(12)}${String(size.marginal).padStart(11)}`);
+  console.log(
+    `${group.padEnd(44)}${String(size.raw).padStart(9)}${String(size.gzip).padStart(12)}${String(size.marginal).padStart(11)}`,
+  );
 }
 console.log('');
 for (const entry of modules.slice(0, 60)) {
-  console.log(`${entry.source.padEnd(60)}${String(entry.raw).padStart(9)}${String(entry.gzip).padStart(8)}${String(entry.marginal).padStart(8)}`);
+  console.log(
+    `${entry.source.padEnd(60)}${String(entry.raw).padStart(9)}${String(entry.gzip).padStart(8)}${String(entry.marginal).padStart(8)}`,
+  );
 }
 console.log(`bundle-breakdown: agent-chat.js is ${chunk.code.length} bytes, ${wholeGzip} bytes gzip`);
 
@@ -51,7 +69,11 @@ function gzipLength(text: string): number {
 }
 
 /** Splits the generated code, in order, into pieces each tagged with its original source. */
-function attributeBytes(code: string, mappings: string, sources: readonly string[]): Array<{ source: string; text: string }> {
+function attributeBytes(
+  code: string,
+  mappings: string,
+  sources: readonly string[],
+): Array<{ source: string; text: string }> {
   const pieces: Array<{ source: string; text: string }> = [];
   const lines = code.split('\n');
   let sourceIndex = 0;
@@ -100,6 +122,10 @@ function shortName(source: string): string {
 }
 
 function groupOf(source: string): string {
-  if (source.startsWith('npm:')) return source.split('/').slice(0, source.startsWith('npm:@') ? 2 : 1).join('/');
+  if (source.startsWith('npm:'))
+    return source
+      .split('/')
+      .slice(0, source.startsWith('npm:@') ? 2 : 1)
+      .join('/');
   return source.split('/').slice(0, 2).join('/');
 }

@@ -42,28 +42,72 @@ await bench.page.evaluate(() => globalThis.longSessionPage.unmount());
 
 await bench.page.evaluate((options) => globalThis.longSessionPage.mount(options), mountOptions);
 const heapBefore = await bench.readHeapBytes();
-const restore: RestoreResult = await bench.page.evaluate((count) => globalThis.longSessionPage.restore(count), MESSAGES);
+const restore: RestoreResult = await bench.page.evaluate(
+  (count) => globalThis.longSessionPage.restore(count),
+  MESSAGES,
+);
 const heapAfter = await bench.readHeapBytes();
-const scroll: ScrollResult = await bench.page.evaluate((options) => globalThis.longSessionPage.scroll(options), { frames: SCROLL_FRAMES, step: SCROLL_STEP_PX });
+const scroll: ScrollResult = await bench.page.evaluate((options) => globalThis.longSessionPage.scroll(options), {
+  frames: SCROLL_FRAMES,
+  step: SCROLL_STEP_PX,
+});
 const long = await stream(answer);
 await browser.close();
 
 const heapMb = (heapAfter - heapBefore) / 1_000_000;
 if (mountOptions.withCssExperiment) console.log('WITH THE CSS EXPERIMENT (a candidate fix, not the shipped styles):');
-console.log(`restore: ${restore.messages} messages and ${restore.toolCalls} tool cards set on the fake client at once (as restore() does), one widget`);
+console.log(
+  `restore: ${restore.messages} messages and ${restore.toolCalls} tool cards set on the fake client at once (as restore() does), one widget`,
+);
 console.log(
   formatTable(
-    ['restore', 'messages', 'tool cards', 'elements', 'transcript height', 'render committed', 'first frame painted', 'JS heap (after GC)'],
-    [[`${MESSAGES} messages`, String(restore.messages), String(restore.toolCalls), restore.elements.toLocaleString('en-US'), `${restore.transcriptHeight.toLocaleString('en-US')} px`, formatMs(restore.renderMs), formatMs(restore.paintMs), `+${heapMb.toFixed(1)} MB`]],
+    [
+      'restore',
+      'messages',
+      'tool cards',
+      'elements',
+      'transcript height',
+      'render committed',
+      'first frame painted',
+      'JS heap (after GC)',
+    ],
+    [
+      [
+        `${MESSAGES} messages`,
+        String(restore.messages),
+        String(restore.toolCalls),
+        restore.elements.toLocaleString('en-US'),
+        `${restore.transcriptHeight.toLocaleString('en-US')} px`,
+        formatMs(restore.renderMs),
+        formatMs(restore.paintMs),
+        `+${heapMb.toFixed(1)} MB`,
+      ],
+    ],
   ),
 );
 const frames = summarizeDurations(scroll.intervals);
 const slow = scroll.intervals.filter((interval) => interval > 25).length;
-console.log(`\nscroll: the transcript scrolled up ${SCROLL_STEP_PX} px per frame for ${SCROLL_FRAMES} frames (${scroll.distance.toLocaleString('en-US')} px); frame-to-frame intervals (60 Hz = 16.7 ms)`);
 console.log(
-  formatTable(['scroll', 'frames', 'p50', 'p99', 'max', 'frames > 25 ms'], [['transcript', String(frames.count), formatMs(frames.p50), formatMs(frames.p99), formatMs(frames.max), String(slow)]]),
+  `\nscroll: the transcript scrolled up ${SCROLL_STEP_PX} px per frame for ${SCROLL_FRAMES} frames (${scroll.distance.toLocaleString('en-US')} px); frame-to-frame intervals (60 Hz = 16.7 ms)`,
 );
-console.log(`\nstream: one ${ANSWER_LENGTH.toLocaleString('en-US')}-character answer in ${DELTA_LENGTH}-character deltas, one delta per frame; per update = Lit update + Markdown flush with layout`);
+console.log(
+  formatTable(
+    ['scroll', 'frames', 'p50', 'p99', 'max', 'frames > 25 ms'],
+    [
+      [
+        'transcript',
+        String(frames.count),
+        formatMs(frames.p50),
+        formatMs(frames.p99),
+        formatMs(frames.max),
+        String(slow),
+      ],
+    ],
+  ),
+);
+console.log(
+  `\nstream: one ${ANSWER_LENGTH.toLocaleString('en-US')}-character answer in ${DELTA_LENGTH}-character deltas, one delta per frame; per update = Lit update + Markdown flush with layout`,
+);
 const rows = [
   ['empty session', empty],
   [`${MESSAGES}-message session`, long],
@@ -91,6 +135,9 @@ console.log(
 );
 
 async function stream(text: string): Promise<StreamResult & { totals: number[] }> {
-  const result: StreamResult = await bench.page.evaluate((options) => globalThis.longSessionPage.stream(options), { text, deltaLength: DELTA_LENGTH });
+  const result: StreamResult = await bench.page.evaluate((options) => globalThis.longSessionPage.stream(options), {
+    text,
+    deltaLength: DELTA_LENGTH,
+  });
   return { ...result, totals: result.litMs.map((lit, index) => lit + (result.markdownMs[index] ?? 0)) };
 }

@@ -82,14 +82,17 @@ await Promise.all(readers);
 const seconds = (Date.now() - started) / 1000;
 
 latencies.sort((a, b) => a - b);
-const percentile = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+const percentile = (p: number): number =>
+  latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
 console.log(`runs ${runs}, events per run ${deltas + 4} after the cursor, delta interval ${intervalMs} ms`);
 console.log(`delivered ${delivered} events in ${seconds.toFixed(2)} s`);
 console.log(`append-to-delivery latency p50 ${percentile(50)} ms, p99 ${percentile(99)} ms`);
 await handler.close();
 server.closeAllConnections();
 server.close();
-console.log(`server-fanout: ${Math.round(delivered / seconds)} events/s to ${runs} SSE readers, p50 ${percentile(50)} ms, p99 ${percentile(99)} ms`);
+console.log(
+  `server-fanout: ${Math.round(delivered / seconds)} events/s to ${runs} SSE readers, p50 ${percentile(50)} ms, p99 ${percentile(99)} ms`,
+);
 
 function readFlag(name: string, fallback: number): number {
   const index = process.argv.indexOf(name);

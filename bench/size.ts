@@ -28,10 +28,20 @@ interface Peer {
 }
 
 const PEERS: Peer[] = [
-  { name: 'deep-chat', version: '2.4.2', files: ['dist/deepChat.bundle.js'], note: 'self-contained ESM bundle (CDN file)' },
+  {
+    name: 'deep-chat',
+    version: '2.4.2',
+    files: ['dist/deepChat.bundle.js'],
+    note: 'self-contained ESM bundle (CDN file)',
+  },
   { name: 'flowise-embed', version: '3.1.6', files: ['dist/web.js'], note: 'self-contained ESM bundle (CDN file)' },
   // 1.37.0 depends on @n8n/design-system@2.37.0, which the registry does not have.
-  { name: '@n8n/chat', version: '1.36.4', files: ['dist/chat.bundle.umd.js', 'dist/style.css'], note: 'self-contained UMD bundle + its required style.css' },
+  {
+    name: '@n8n/chat',
+    version: '1.36.4',
+    files: ['dist/chat.bundle.umd.js', 'dist/style.css'],
+    note: 'self-contained UMD bundle + its required style.css',
+  },
 ];
 
 interface Row {
@@ -45,8 +55,16 @@ interface Row {
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 let iifePath = join(rootDir, 'dist/agent-chat.js');
 
-const ours = measure(await buildOurs(), [await readFile(iifePath)], 'our IIFE: widget + core + lit + marked + dompurify + CSS');
-const floor = measure('floor: lit + marked + dompurify', [Buffer.from(await buildFloor())], "IIFE of the three runtime deps as ours carries them (all of lit and dompurify, marked's lexer)");
+const ours = measure(
+  await buildOurs(),
+  [await readFile(iifePath)],
+  'our IIFE: widget + core + lit + marked + dompurify + CSS',
+);
+const floor = measure(
+  'floor: lit + marked + dompurify',
+  [Buffer.from(await buildFloor())],
+  "IIFE of the three runtime deps as ours carries them (all of lit and dompurify, marked's lexer)",
+);
 const peers = process.argv.includes('--no-peers') ? [] : await measurePeers();
 
 if (iifePath !== join(rootDir, 'dist/agent-chat.js')) await rm(dirname(iifePath), { recursive: true, force: true });
@@ -55,10 +73,20 @@ const rows = [ours, floor, ...peers];
 console.log(
   formatTable(
     ['bundle', 'raw', 'gzip -9', 'brotli -11', 'gzip vs ours', 'note'],
-    rows.map((row) => [row.name, formatKb(row.bytes), formatKb(row.gzip), formatKb(row.brotli), formatRatio(row.gzip / ours.gzip), row.note]),
+    rows.map((row) => [
+      row.name,
+      formatKb(row.bytes),
+      formatKb(row.gzip),
+      formatKb(row.brotli),
+      formatRatio(row.gzip / ours.gzip),
+      row.note,
+    ]),
   ),
 );
-const smallestPeer = peers.reduce<Row | undefined>((smallest, row) => (!smallest || row.gzip < smallest.gzip ? row : smallest), undefined);
+const smallestPeer = peers.reduce<Row | undefined>(
+  (smallest, row) => (!smallest || row.gzip < smallest.gzip ? row : smallest),
+  undefined,
+);
 const peerPart = smallestPeer
   ? `${formatRatio(ours.gzip / smallestPeer.gzip)} the smallest peer (${smallestPeer.name}, ${formatKb(smallestPeer.gzip)})`
   : 'peers not measured';
@@ -90,7 +118,8 @@ async function buildOurs(): Promise<string> {
 }
 
 function measure(name: string, contents: Buffer[], note: string): Row {
-  const sum = (size: (content: Buffer) => number): number => contents.reduce((total, content) => total + size(content), 0);
+  const sum = (size: (content: Buffer) => number): number =>
+    contents.reduce((total, content) => total + size(content), 0);
   return {
     name,
     bytes: sum((content) => content.byteLength),
@@ -122,7 +151,11 @@ async function buildFloor(): Promise<string> {
         : null,
   };
   // The same settings as scripts/build/build-iife.ts: es2022, minified, production, one file.
-  return buildPageScript({ rootDir, entry: 'agent-chat-bench-floor', plugins: [floorEntry, dropMarkedGlobalInstance()] });
+  return buildPageScript({
+    rootDir,
+    entry: 'agent-chat-bench-floor',
+    plugins: [floorEntry, dropMarkedGlobalInstance()],
+  });
 }
 
 /** Installs the pinned peers into a temporary folder and measures their browser files; [] when offline. */
@@ -132,13 +165,28 @@ async function measurePeers(): Promise<Row[]> {
     const specs = PEERS.map((peer) => `${peer.name}@${peer.version}`);
     console.log(`installing peers into ${prefix}: ${specs.join(' ')} (about a minute)`);
     try {
-      execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
-        cwd: prefix,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        timeout: 300_000,
-      });
+      execFileSync(
+        'npm',
+        [
+          'install',
+          '--prefix',
+          prefix,
+          '--no-save',
+          '--ignore-scripts',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          ...specs,
+        ],
+        {
+          cwd: prefix,
+          stdio: ['ignore', 'ignore', 'pipe'],
+          timeout: 300_000,
+        },
+      );
     } catch (error) {
-      const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim().split('\n').slice(-3).join(' | ') ?? String(error);
+      const stderr =
+        (error as { stderr?: Buffer }).stderr?.toString().trim().split('\n').slice(-3).join(' | ') ?? String(error);
       console.log(`peers skipped: npm install failed (registry unreachable?): ${stderr}`);
       return [];
     }

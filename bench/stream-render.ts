@@ -42,7 +42,14 @@ await runOurs(warmup);
 await runNaive(warmup, 100);
 
 const rows: string[][] = [];
-const results = new Map<number, { length: number; ours: Measured & { finishMs: number; durations: number[]; scriptDurations: number[] }; naive: Measured }>();
+const results = new Map<
+  number,
+  {
+    length: number;
+    ours: Measured & { finishMs: number; durations: number[]; scriptDurations: number[] };
+    naive: Measured;
+  }
+>();
 let isSampled = false;
 for (const length of LENGTHS) {
   const text = generateMarkdown({ length, seed: length });
@@ -53,14 +60,40 @@ for (const length of LENGTHS) {
   results.set(length, { length, ours, naive });
   const ratio = naive.total / ours.total;
   rows.push(row(`${label(length)} ours`, deltas, ours, '', `finish ${formatMs(ours.finishMs)}`));
-  rows.push(row(`${label(length)} naive`, deltas, naive, formatRatio(ratio), naive.timed < deltas ? `sampled ${naive.timed}/${deltas} deltas, totals extrapolated` : 'every delta'));
+  rows.push(
+    row(
+      `${label(length)} naive`,
+      deltas,
+      naive,
+      formatRatio(ratio),
+      naive.timed < deltas ? `sampled ${naive.timed}/${deltas} deltas, totals extrapolated` : 'every delta',
+    ),
+  );
 }
 await browser.close();
 
-console.log(`One message in ${DELTA_LENGTH}-character deltas; ours updates once per delta (the widget coalesces to once per animation frame, so it does fewer).`);
-console.log('Per update = the update call plus the style and layout it forces (offsetHeight); main thread busy = CDP TaskDuration during the run (adds paint, GC).');
 console.log(
-  formatTable(['message', 'deltas', 'updates total', 'main thread busy', 'p50', 'p99', 'max', 'long tasks >50ms', 'naive/ours', 'note'], rows),
+  `One message in ${DELTA_LENGTH}-character deltas; ours updates once per delta (the widget coalesces to once per animation frame, so it does fewer).`,
+);
+console.log(
+  'Per update = the update call plus the style and layout it forces (offsetHeight); main thread busy = CDP TaskDuration during the run (adds paint, GC).',
+);
+console.log(
+  formatTable(
+    [
+      'message',
+      'deltas',
+      'updates total',
+      'main thread busy',
+      'p50',
+      'p99',
+      'max',
+      'long tasks >50ms',
+      'naive/ours',
+      'note',
+    ],
+    rows,
+  ),
 );
 if (isSampled) {
   console.log(
@@ -111,12 +144,26 @@ function row(name: string, deltas: number, measured: Measured, ratio: string, no
   ];
 }
 
-async function runOurs(text: string): Promise<Measured & { finishMs: number; durations: number[]; scriptDurations: number[] }> {
+async function runOurs(
+  text: string,
+): Promise<Measured & { finishMs: number; durations: number[]; scriptDurations: number[] }> {
   const before = await bench.readTaskSeconds();
-  const result: OursResult = await bench.page.evaluate((options) => globalThis.streamRenderPage.runOurs(options), { text, deltaLength: DELTA_LENGTH });
+  const result: OursResult = await bench.page.evaluate((options) => globalThis.streamRenderPage.runOurs(options), {
+    text,
+    deltaLength: DELTA_LENGTH,
+  });
   const busy = ((await bench.readTaskSeconds()) - before) * 1000;
   const summary = summarizeDurations(result.durations);
-  return { summary, total: summary.total + result.finishMs, busy, longTasks: result.longTasks.length, timed: result.durations.length, finishMs: result.finishMs, durations: result.durations, scriptDurations: result.scriptDurations };
+  return {
+    summary,
+    total: summary.total + result.finishMs,
+    busy,
+    longTasks: result.longTasks.length,
+    timed: result.durations.length,
+    finishMs: result.finishMs,
+    durations: result.durations,
+    scriptDurations: result.scriptDurations,
+  };
 }
 
 async function runNaive(text: string, samples: number): Promise<Measured> {
@@ -124,9 +171,19 @@ async function runNaive(text: string, samples: number): Promise<Measured> {
   // Stratified: sample j stands for the deltas of the j-th equal slice, taken at the slice's middle.
   const indices = Array.from({ length: samples }, (_, index) => Math.floor(((index + 0.5) * deltas) / samples));
   const before = await bench.readTaskSeconds();
-  const result: PageRunResult = await bench.page.evaluate((options) => globalThis.streamRenderPage.runNaive(options), { text, deltaLength: DELTA_LENGTH, indices });
+  const result: PageRunResult = await bench.page.evaluate((options) => globalThis.streamRenderPage.runNaive(options), {
+    text,
+    deltaLength: DELTA_LENGTH,
+    indices,
+  });
   const busy = ((await bench.readTaskSeconds()) - before) * 1000;
   const scale = deltas / samples;
   const summary = summarizeDurations(result.durations);
-  return { summary, total: summary.total * scale, busy: busy * scale, longTasks: Math.round(result.longTasks.length * scale), timed: samples };
+  return {
+    summary,
+    total: summary.total * scale,
+    busy: busy * scale,
+    longTasks: Math.round(result.longTasks.length * scale),
+    timed: samples,
+  };
 }

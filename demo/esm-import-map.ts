@@ -26,4 +26,11 @@ export function importMapHashSource(): string {
 }
 
 /** The packages `/vendor/` may serve, nothing else from `node_modules`. */
-export const VENDOR_PACKAGES = ['lit', 'lit-html', 'lit-element', '@lit/reactive-element', 'marked', 'dompurify'] as const;
+export const VENDOR_PACKAGES = [
+  'lit',
+  'lit-html',
+  'lit-element',
+  '@lit/reactive-element',
+  'marked',
+  'dompurify',
+] as const;

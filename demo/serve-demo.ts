@@ -66,7 +66,8 @@ export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticH
       send(request, response, 200, headers, html);
       return true;
     }
-    if (path === '/agent-chat.js' || path === '/manifest.json') return serveFile(request, response, distDir, path.slice(1));
+    if (path === '/agent-chat.js' || path === '/manifest.json')
+      return serveFile(request, response, distDir, path.slice(1));
     if (path.startsWith('/esm/')) return serveFile(request, response, join(distDir, 'esm'), path.slice('/esm/'.length));
     if (path.startsWith('/demo/') && ['.js', '.css'].includes(extname(path))) {
       return serveFile(request, response, demoDir, path.slice('/demo/'.length));
@@ -96,7 +97,12 @@ async function renderPage(options: { demoDir: string; distDir: string; file: str
   return html.replaceAll('{{AGENT_CHAT_INTEGRITY}}', integrity).replaceAll('{{ESM_IMPORT_MAP}}', ESM_IMPORT_MAP);
 }
 
-async function serveFile(request: IncomingMessage, response: ServerResponse, baseDir: string, relativePath: string): Promise<boolean> {
+async function serveFile(
+  request: IncomingMessage,
+  response: ServerResponse,
+  baseDir: string,
+  relativePath: string,
+): Promise<boolean> {
   let target: string;
   try {
     target = normalize(join(baseDir, decodeURIComponent(relativePath)));
@@ -112,11 +118,27 @@ async function serveFile(request: IncomingMessage, response: ServerResponse, bas
   }
   const type = TYPES[extname(target)] ?? 'application/octet-stream';
   // `Access-Control-Allow-Origin` lets another origin load the bundle with `crossorigin` + SRI.
-  send(request, response, 200, { 'Content-Type': type, 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*' }, body);
+  send(
+    request,
+    response,
+    200,
+    { 'Content-Type': type, 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*' },
+    body,
+  );
   return true;
 }
 
-function send(request: IncomingMessage, response: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
-  response.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)), 'X-Content-Type-Options': 'nosniff' });
+function send(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string | Buffer,
+): void {
+  response.writeHead(status, {
+    ...headers,
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Content-Type-Options': 'nosniff',
+  });
   response.end(request.method === 'HEAD' ? undefined : body);
 }

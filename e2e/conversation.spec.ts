@@ -2,7 +2,10 @@ import { test, expect } from './support/fixtures.ts';
 import { chat, openDemo, readState } from './support/chat.ts';
 import { expectedSlowTokens, readSlowTokens } from './support/slow-tokens.ts';
 
-test('a full conversation: reasoning and Markdown, a read-only tool, one approval allowed and one denied', async ({ page, pageErrors: _errors }) => {
+test('a full conversation: reasoning and Markdown, a read-only tool, one approval allowed and one denied', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   await openDemo(page);
   const widget = chat(page);
 

@@ -1,16 +1,25 @@
 import { test, expect } from './support/fixtures.ts';
 import { chat, openDemo } from './support/chat.ts';
 
-test('the script tag with its SRI hash loads the bundle, which exposes mount and version', async ({ page, pageErrors: _errors }) => {
+test('the script tag with its SRI hash loads the bundle, which exposes mount and version', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   const bundle = page.waitForResponse((response) => response.url().endsWith('/agent-chat.js'));
   await openDemo(page);
   expect((await bundle).status()).toBe(200);
   const script = page.locator('script[src="/agent-chat.js"]');
   await expect(script).toHaveAttribute('integrity', /^sha384-[A-Za-z0-9+/]{64}$/);
   await expect(script).toHaveAttribute('crossorigin', 'anonymous');
-  const manifest = (await (await page.request.get('/manifest.json')).json()) as { version: string; files: Record<string, { integrity: string }> };
+  const manifest = (await (await page.request.get('/manifest.json')).json()) as {
+    version: string;
+    files: Record<string, { integrity: string }>;
+  };
   expect(await script.getAttribute('integrity')).toBe(manifest.files['agent-chat.js']?.integrity);
-  expect(await page.evaluate(() => [typeof window.AgentChat?.mount, window.AgentChat?.version])).toEqual(['function', manifest.version]);
+  expect(await page.evaluate(() => [typeof window.AgentChat?.mount, window.AgentChat?.version])).toEqual([
+    'function',
+    manifest.version,
+  ]);
   await expect(chat(page).input).toBeVisible();
 });
 
@@ -26,8 +35,12 @@ test('a tampered bundle is refused by the browser and never runs', async ({ page
   });
   await page.goto('/');
   await page.waitForLoadState('load');
-  expect(await page.evaluate(() => [typeof window.AgentChat, (window as { tampered?: boolean }).tampered ?? null])).toEqual(['undefined', null]);
-  expect(consoleErrors.some((text) => text.includes("Failed to find a valid digest in the 'integrity' attribute"))).toBe(true);
+  expect(
+    await page.evaluate(() => [typeof window.AgentChat, (window as { tampered?: boolean }).tampered ?? null]),
+  ).toEqual(['undefined', null]);
+  expect(
+    consoleErrors.some((text) => text.includes("Failed to find a valid digest in the 'integrity' attribute")),
+  ).toBe(true);
   await expect(page.locator('agent-chat')).toHaveCount(0);
 });
 

@@ -2,8 +2,25 @@ import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { chat, openDemo, type DemoWindow } from './support/chat.ts';
 
-const WIDGET_PROBES = ['[part~="input"]', '[part~="send-button"]', '[part~="transcript"]', '[part~="user-message"]', '[part~="assistant-message"] p'];
-const PROPERTIES = ['color', 'font-family', 'font-size', 'line-height', 'letter-spacing', 'margin-top', 'padding-top', 'background-color', 'border-top-width', 'text-transform'];
+const WIDGET_PROBES = [
+  '[part~="input"]',
+  '[part~="send-button"]',
+  '[part~="transcript"]',
+  '[part~="user-message"]',
+  '[part~="assistant-message"] p',
+];
+const PROPERTIES = [
+  'color',
+  'font-family',
+  'font-size',
+  'line-height',
+  'letter-spacing',
+  'margin-top',
+  'padding-top',
+  'background-color',
+  'border-top-width',
+  'text-transform',
+];
 
 /** Computed styles of elements inside the inline widget's shadow root. */
 function widgetStyles(page: Page): Promise<Record<string, Record<string, string>>> {
@@ -14,7 +31,10 @@ function widgetStyles(page: Page): Promise<Record<string, Record<string, string>
         probes.map((probe) => {
           const element = root.querySelector(probe)!;
           const style = getComputedStyle(element);
-          return [probe, Object.fromEntries(properties.map((property) => [property, style.getPropertyValue(property)]))];
+          return [
+            probe,
+            Object.fromEntries(properties.map((property) => [property, style.getPropertyValue(property)])),
+          ];
         }),
       );
     },
@@ -61,7 +81,11 @@ test('the widget adds no styles to the host page', async ({ page, pageErrors: _e
     demo.launcher?.destroy();
   });
   const before = await pageStyles(page);
-  const sheetsBefore = await page.evaluate(() => [document.styleSheets.length, document.adoptedStyleSheets.length, document.querySelectorAll('style, link[rel="stylesheet"]').length]);
+  const sheetsBefore = await page.evaluate(() => [
+    document.styleSheets.length,
+    document.adoptedStyleSheets.length,
+    document.querySelectorAll('style, link[rel="stylesheet"]').length,
+  ]);
   await page.evaluate(async () => {
     const inline = window.AgentChat!.mount('#inline-chat', { endpoint: '/api/agent', theme: 'dark' });
     const launcher = window.AgentChat!.mount('#launcher', { endpoint: '/api/agent', mode: 'launcher' });
@@ -71,5 +95,11 @@ test('the widget adds no styles to the host page', async ({ page, pageErrors: _e
   await chat(page).send('/echo # A heading\n\nA paragraph with `code` and a [link](https://example.com).');
   await chat(page).waitForIdle();
   expect(await pageStyles(page)).toEqual(before);
-  expect(await page.evaluate(() => [document.styleSheets.length, document.adoptedStyleSheets.length, document.querySelectorAll('style, link[rel="stylesheet"]').length])).toEqual(sheetsBefore);
+  expect(
+    await page.evaluate(() => [
+      document.styleSheets.length,
+      document.adoptedStyleSheets.length,
+      document.querySelectorAll('style, link[rel="stylesheet"]').length,
+    ]),
+  ).toEqual(sheetsBefore);
 });

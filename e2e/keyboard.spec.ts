@@ -20,7 +20,10 @@ async function tabTo(page: Page, part: string, key: 'Tab' | 'Shift+Tab', limit =
   expect(await focusedPart(page)).toBe(part);
 }
 
-test('keyboard only: type, send, reach Allow, approve, and land back in the composer', async ({ page, pageErrors: _errors }) => {
+test('keyboard only: type, send, reach Allow, approve, and land back in the composer', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   await openDemo(page);
   const widget = chat(page);
   // Start from the page, as a keyboard user does: Tab through the host page into the widget.

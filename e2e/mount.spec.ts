@@ -26,7 +26,9 @@ test('mount errors say what to fix', async ({ page, pageErrors: _errors }) => {
     'AgentChat.mount: the target already has a chat; destroy() that mount first.',
   );
   expect(await mountError(page, '[[', { endpoint: '/api/agent' })).toBe('AgentChat.mount: no element matches "[[".');
-  expect(await mountError(page, 42, { endpoint: '/api/agent' })).toBe('AgentChat.mount: the target must be a CSS selector or an Element.');
+  expect(await mountError(page, 42, { endpoint: '/api/agent' })).toBe(
+    'AgentChat.mount: the target must be a CSS selector or an Element.',
+  );
   expect(await mountError(page, 'main', undefined)).toBe(
     'AgentChat.mount: options must be an object such as { endpoint: "/api/agent" }.',
   );
@@ -48,30 +50,51 @@ test('mount errors say what to fix', async ({ page, pageErrors: _errors }) => {
   expect(await mountError(page, 'main', { endpoint: '/api/agent', theme: 'blue' })).toBe(
     'AgentChat.mount: options.theme must be "light" or "dark" or "auto".',
   );
-  expect(await mountError(page, 'main', { endpoint: '/api/agent', persist: 'yes' })).toBe('AgentChat.mount: options.persist must be true or false.');
-  expect(await mountError(page, 'main', { endpoint: '/api/agent', strings: { send: 5 } })).toBe('AgentChat.mount: options.strings must be an object of strings.');
-  expect(await mountError(page, 'main', { endpoint: '/api/agent', getReferences: 'x' })).toBe('AgentChat.mount: options.getReferences must be a function.');
+  expect(await mountError(page, 'main', { endpoint: '/api/agent', persist: 'yes' })).toBe(
+    'AgentChat.mount: options.persist must be true or false.',
+  );
+  expect(await mountError(page, 'main', { endpoint: '/api/agent', strings: { send: 5 } })).toBe(
+    'AgentChat.mount: options.strings must be an object of strings.',
+  );
+  expect(await mountError(page, 'main', { endpoint: '/api/agent', getReferences: 'x' })).toBe(
+    'AgentChat.mount: options.getReferences must be a function.',
+  );
   // None of the failed calls left a widget behind.
   await expect(page.locator('main > agent-chat')).toHaveCount(0);
 });
 
-test('destroy removes the widget and frees the target for a new mount with other options', async ({ page, pageErrors: _errors }) => {
+test('destroy removes the widget and frees the target for a new mount with other options', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   await openDemo(page);
   const result = await page.evaluate(async () => {
     const demo = (window as DemoWindow).agentChatDemo!;
     demo.inline.destroy();
     demo.inline.destroy();
     const before = document.querySelectorAll('#inline-chat agent-chat').length;
-    const again = window.AgentChat!.mount('#inline-chat', { endpoint: '/api/agent', locale: 'zh-CN', strings: { send: 'Ask' }, theme: 'dark' });
+    const again = window.AgentChat!.mount('#inline-chat', {
+      endpoint: '/api/agent',
+      locale: 'zh-CN',
+      strings: { send: 'Ask' },
+      theme: 'dark',
+    });
     await again.ready;
-    return { before, after: document.querySelectorAll('#inline-chat agent-chat').length, theme: again.element.getAttribute('theme') };
+    return {
+      before,
+      after: document.querySelectorAll('#inline-chat agent-chat').length,
+      theme: again.element.getAttribute('theme'),
+    };
   });
   expect(result).toEqual({ before: 0, after: 1, theme: 'dark' });
   await expect(chat(page).sendButton).toHaveText('Ask');
   await expect(chat(page).input).toHaveAttribute('placeholder', /[\u4e00-\u9fff]/);
 });
 
-test('the launcher opens the panel, focuses the composer, and Escape closes it back onto the button', async ({ page, pageErrors: _errors }) => {
+test('the launcher opens the panel, focuses the composer, and Escape closes it back onto the button', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   await openDemo(page);
   const button = page.locator('#launcher [part="launcher-button"]');
   const panel = page.locator('#launcher [part="launcher-panel"]');

@@ -6,21 +6,28 @@ import { expectedSlowTokens, readSlowTokens } from './support/slow-tokens.ts';
 
 /** Waits until the last answer shows at least `count` `/slow` tokens and returns them as rendered. */
 async function waitForSlowTokens(widget: ChatDriver, count: number): Promise<string[]> {
-  await expect.poll(async () => readSlowTokens(await widget.assistantMessages.last().innerText()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(count);
+  await expect
+    .poll(async () => readSlowTokens(await widget.assistantMessages.last().innerText()).length, { timeout: 30_000 })
+    .toBeGreaterThanOrEqual(count);
   return readSlowTokens(await widget.assistantMessages.last().innerText());
 }
 
 /** Asserts the rendered answer and the client's copy are the same gapless, repeat-free `/slow` prefix. */
 async function expectIntactSlowAnswer(page: Page, widget: ChatDriver): Promise<number> {
   const state = await readState(page);
-  const stateTokens = readSlowTokens(state.messages.filter((message) => message.role === 'assistant').at(-1)?.content ?? '');
+  const stateTokens = readSlowTokens(
+    state.messages.filter((message) => message.role === 'assistant').at(-1)?.content ?? '',
+  );
   expect(stateTokens).toEqual(expectedSlowTokens(stateTokens.length));
   const shown = readSlowTokens(await widget.assistantMessages.last().innerText());
   expect(shown).toEqual(expectedSlowTokens(shown.length));
   return stateTokens.length;
 }
 
-test('a reload in the middle of a /slow answer resumes the same run with no lost or repeated text', async ({ page, pageErrors: _errors }) => {
+test('a reload in the middle of a /slow answer resumes the same run with no lost or repeated text', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   await openDemo(page);
   const widget = chat(page);
   await widget.send('/slow');
@@ -41,7 +48,10 @@ test('a reload in the middle of a /slow answer resumes the same run with no lost
   await expectIntactSlowAnswer(page, widget);
 });
 
-test('a reload while an approval waits shows the same card, and allowing it completes the run', async ({ page, pageErrors: _errors }) => {
+test('a reload while an approval waits shows the same card, and allowing it completes the run', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   await openDemo(page);
   const widget = chat(page);
   await widget.send('/approval');
@@ -69,10 +79,15 @@ test('a reload while an approval waits shows the same card, and allowing it comp
   expect(state.interrupts).toEqual([expect.objectContaining({ state: 'resolved', decision: 'allow' })]);
 });
 
-test('a network cut mid-stream (TCP reset at a proxy) resumes the run with nothing lost or repeated', async ({ page, baseURL, pageErrors: _errors }) => {
+test('a network cut mid-stream (TCP reset at a proxy) resumes the run with nothing lost or repeated', async ({
+  page,
+  baseURL,
+  pageErrors: _errors,
+}) => {
   const proxy = await startTcpFaultProxy({ upstreamPort: Number(new URL(baseURL as string).port) });
   try {
-    const isEvents = ({ method, path }: { method: string; path: string }): boolean => method === 'GET' && path.includes('/events');
+    const isEvents = ({ method, path }: { method: string; path: string }): boolean =>
+      method === 'GET' && path.includes('/events');
     proxy.addFault({ match: isEvents, afterBytes: 3000, kind: 'cut' });
     await openDemo(page, `http://127.0.0.1:${proxy.port}/`);
     const widget = chat(page);
@@ -91,7 +106,10 @@ test('a network cut mid-stream (TCP reset at a proxy) resumes the run with nothi
   }
 });
 
-test('a 503 with Retry-After on create is retried with the same key and makes one run', async ({ page, pageErrors: _errors }) => {
+test('a 503 with Retry-After on create is retried with the same key and makes one run', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   const keys: string[] = [];
   await page.route('**/api/agent/v1/runs', async (route) => {
     if (route.request().method() !== 'POST') return route.continue();
@@ -100,7 +118,14 @@ test('a 503 with Retry-After on create is retried with the same key and makes on
     return route.fulfill({
       status: 503,
       headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' },
-      body: JSON.stringify({ type: 'about:blank', title: 'Unavailable', status: 503, code: 'AGENT_UNAVAILABLE', requestId: 'req_e2e503', retryable: true }),
+      body: JSON.stringify({
+        type: 'about:blank',
+        title: 'Unavailable',
+        status: 503,
+        code: 'AGENT_UNAVAILABLE',
+        requestId: 'req_e2e503',
+        retryable: true,
+      }),
     });
   });
   await openDemo(page);
@@ -115,13 +140,17 @@ test('a 503 with Retry-After on create is retried with the same key and makes on
   await expect(widget.assistantMessages).toHaveCount(1);
   const state = await readState(page);
   const sessions = await page.evaluate(async (identity) => {
-    const response = await fetch('/api/agent/v1/sessions', { headers: { 'Agent-Protocol': '1', 'X-Agent-Identity': identity } });
+    const response = await fetch('/api/agent/v1/sessions', {
+      headers: { 'Agent-Protocol': '1', 'X-Agent-Identity': identity },
+    });
     return (await response.json()) as { items: unknown[] };
   }, state.bootstrap?.identity.identityId ?? '');
   expect(sessions.items).toHaveLength(1);
   const messages = await page.evaluate(
     async ([identity, sessionId]) => {
-      const response = await fetch(`/api/agent/v1/sessions/${sessionId}/messages`, { headers: { 'Agent-Protocol': '1', 'X-Agent-Identity': identity } });
+      const response = await fetch(`/api/agent/v1/sessions/${sessionId}/messages`, {
+        headers: { 'Agent-Protocol': '1', 'X-Agent-Identity': identity },
+      });
       return ((await response.json()) as { items: Array<{ role: string }> }).items.map((item) => item.role);
     },
     [state.bootstrap?.identity.identityId ?? '', state.sessionId ?? ''] as const,

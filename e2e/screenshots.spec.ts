@@ -2,7 +2,10 @@ import { test, expect } from './support/fixtures.ts';
 import { chat, openDemo } from './support/chat.ts';
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`screenshot of the demo in ${theme} theme (saved as a test artifact)`, async ({ page, pageErrors: _errors }, testInfo) => {
+  test(`screenshot of the demo in ${theme} theme (saved as a test artifact)`, async ({
+    page,
+    pageErrors: _errors,
+  }, testInfo) => {
     await page.emulateMedia({ colorScheme: theme });
     await openDemo(page);
     await page.locator(`button[data-theme="${theme}"]`).click();

@@ -1,7 +1,10 @@
 import { test, expect } from './support/fixtures.ts';
 import { chat, openDemo } from './support/chat.ts';
 
-test('the strict-CSP page with Trusted Types works with no violation reported', async ({ page, pageErrors: _errors }) => {
+test('the strict-CSP page with Trusted Types works with no violation reported', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   const response = await page.goto('/strict.html');
   expect(response?.headers()['content-security-policy']).toBe(
     "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'none'; require-trusted-types-for 'script'; trusted-types agent-chat lit-html",
@@ -15,7 +18,9 @@ test('the strict-CSP page with Trusted Types works with no violation reported', 
   await widget.send('/tool');
   await widget.waitForIdle();
   await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
-  await widget.send('/echo ## Code\n\n```js\nconsole.log(1)\n```\n\n[a link](https://example.com) <b>raw</b> ![img](https://attacker.example/x.png)');
+  await widget.send(
+    '/echo ## Code\n\n```js\nconsole.log(1)\n```\n\n[a link](https://example.com) <b>raw</b> ![img](https://attacker.example/x.png)',
+  );
   await widget.waitForIdle();
   const answer = widget.assistantMessages.last();
   await expect(answer.locator('h2')).toHaveText('Code');

@@ -27,7 +27,20 @@ const CORPUS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../shar
 const MAX_ECHO_CHARS = 8000;
 const WORKERS = 6;
 /** The invariants this test decides: DOM scans per entry, and page-wide recorders for the rest. */
-const JUDGED = ['NO_EXEC', 'NO_NET', 'NO_NAV', 'NO_CRASH', 'NO_ON_ATTR', 'SAFE_URL', 'ALLOWED_EL', 'NO_STYLE', 'LINK_SAFE', 'NO_CLOBBER', 'NO_REMOTE_IMG', 'IDEMPOTENT'];
+const JUDGED = [
+  'NO_EXEC',
+  'NO_NET',
+  'NO_NAV',
+  'NO_CRASH',
+  'NO_ON_ATTR',
+  'SAFE_URL',
+  'ALLOWED_EL',
+  'NO_STYLE',
+  'LINK_SAFE',
+  'NO_CLOBBER',
+  'NO_REMOTE_IMG',
+  'IDEMPOTENT',
+];
 
 const corpus = readFileSync(CORPUS_PATH, 'utf8')
   .split('\n')
@@ -39,12 +52,21 @@ const echoed = corpus.filter((entry) => entry.markdown.length <= MAX_ECHO_CHARS)
 async function echoThrough(page: Page, containerId: string, markdown: string): Promise<string> {
   return page.evaluate(
     async ([id, text]) => {
-      const mounted = (window as unknown as { xssMounts: Record<string, { client: AgentClient; element: HTMLElement & { updateComplete: Promise<boolean> } }> }).xssMounts[id]!;
+      const mounted = (
+        window as unknown as {
+          xssMounts: Record<
+            string,
+            { client: AgentClient; element: HTMLElement & { updateComplete: Promise<boolean> } }
+          >;
+        }
+      ).xssMounts[id]!;
       const { runId } = await mounted.client.send(`/echo ${text}`);
       await new Promise<void>((done) => {
         const check = (): boolean => {
           const state = mounted.client.getState();
-          return state.run?.runId === runId && ['completed', 'failed', 'cancelled', 'expired'].includes(state.run.status);
+          return (
+            state.run?.runId === runId && ['completed', 'failed', 'cancelled', 'expired'].includes(state.run.status)
+          );
         };
         if (check()) return done();
         const unsubscribe = mounted.client.subscribe(() => {
@@ -62,7 +84,12 @@ async function echoThrough(page: Page, containerId: string, markdown: string): P
   );
 }
 
-test('the hostile Markdown corpus streamed through /echo never executes, fetches, navigates or escapes', async ({ page, context, baseURL, pageErrors: _errors }, testInfo) => {
+test('the hostile Markdown corpus streamed through /echo never executes, fetches, navigates or escapes', async ({
+  page,
+  context,
+  baseURL,
+  pageErrors: _errors,
+}, testInfo) => {
   test.setTimeout(600_000);
   const origin = new URL(baseURL as string).origin;
   const offOrigin: string[] = [];
@@ -76,7 +103,8 @@ test('the hostile Markdown corpus streamed through /echo never executes, fetches
       isFromPopup = false;
     }
     // A popup opened by clicking a link is the person's choice; it lands on an inert page.
-    if (isFromPopup) return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>popup</title>' });
+    if (isFromPopup)
+      return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>popup</title>' });
     offOrigin.push(request.url());
     return route.abort();
   });
@@ -84,7 +112,9 @@ test('the hostile Markdown corpus streamed through /echo never executes, fetches
     const calls: string[] = [];
     Object.defineProperty(window, 'xssCalls', { value: calls });
     for (const name of ['alert', 'confirm', 'prompt', 'print', 'open'] as const) {
-      Object.defineProperty(window, name, { value: (...args: unknown[]) => void calls.push(`${name}(${args.map(String).join(',')})`) });
+      Object.defineProperty(window, name, {
+        value: (...args: unknown[]) => void calls.push(`${name}(${args.map(String).join(',')})`),
+      });
     }
     document.write = (...args: string[]) => void calls.push(`document.write(${args.join(',')})`);
     document.writeln = (...args: string[]) => void calls.push(`document.writeln(${args.join(',')})`);
@@ -140,7 +170,9 @@ test('the hostile Markdown corpus streamed through /echo never executes, fetches
 
   const calls = await page.evaluate(() => (window as unknown as { xssCalls: string[] }).xssCalls);
   const sentinel = await page.evaluate(() => (window as unknown as { xssSentinel: string }).xssSentinel);
-  const streamViolations = await page.evaluate(() => (window as unknown as { xssStreamViolations?: string[] }).xssStreamViolations ?? []);
+  const streamViolations = await page.evaluate(
+    () => (window as unknown as { xssStreamViolations?: string[] }).xssStreamViolations ?? [],
+  );
   const summary: Record<string, { checked: number; passed: number }> = {};
   const failed: Array<{ id: string; status: string; failures: InvariantFailures }> = [];
   for (const entry of echoed) {
@@ -150,12 +182,36 @@ test('the hostile Markdown corpus streamed through /echo never executes, fetches
       item.checked += 1;
       if (!result.failures[code]?.length) item.passed += 1;
     }
-    const relevant = Object.fromEntries(Object.entries(result.failures).filter(([code]) => entry.must.includes(code) || code === 'NO_CRASH'));
-    if (result.status !== 'completed' || Object.keys(relevant).length > 0) failed.push({ id: entry.id, status: result.status, failures: relevant });
+    const relevant = Object.fromEntries(
+      Object.entries(result.failures).filter(([code]) => entry.must.includes(code) || code === 'NO_CRASH'),
+    );
+    if (result.status !== 'completed' || Object.keys(relevant).length > 0)
+      failed.push({ id: entry.id, status: result.status, failures: relevant });
   }
-  const report = { corpus: corpus.length, echoed: echoed.length, skippedOverLength: corpus.length - echoed.length, perInvariant: summary, failed, streamViolations, offOrigin, calls, navigations, openers, sentinel };
-  await testInfo.attach('xss-corpus-summary.json', { body: JSON.stringify(report, null, 2), contentType: 'application/json' });
-  console.log(`xss corpus: ${echoed.length}/${corpus.length} entries through /echo; per invariant passed/checked: ${Object.entries(summary).map(([code, item]) => `${code} ${item.passed}/${item.checked}`).join(', ')}`);
+  const report = {
+    corpus: corpus.length,
+    echoed: echoed.length,
+    skippedOverLength: corpus.length - echoed.length,
+    perInvariant: summary,
+    failed,
+    streamViolations,
+    offOrigin,
+    calls,
+    navigations,
+    openers,
+    sentinel,
+  };
+  await testInfo.attach('xss-corpus-summary.json', {
+    body: JSON.stringify(report, null, 2),
+    contentType: 'application/json',
+  });
+  console.log(
+    `xss corpus: ${echoed.length}/${corpus.length} entries through /echo; per invariant passed/checked: ${Object.entries(
+      summary,
+    )
+      .map(([code, item]) => `${code} ${item.passed}/${item.checked}`)
+      .join(', ')}`,
+  );
 
   expect(failed).toEqual([]);
   expect(streamViolations).toEqual([]);

@@ -35,12 +35,19 @@ async function main(): Promise<void> {
   await mkdir(distDir, { recursive: true });
   await buildEsm({ rootDir, outDir: join(distDir, 'esm'), entries: ESM_ENTRIES });
   await buildIife({ rootDir, outDir: distDir, entry: 'embed/index.ts', fileName: IIFE_FILE });
-  execFileSync(process.execPath, [join(rootDir, 'node_modules/typescript/bin/tsc'), '-p', join(rootDir, 'tsconfig.build.json')], {
-    cwd: rootDir,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [join(rootDir, 'node_modules/typescript/bin/tsc'), '-p', join(rootDir, 'tsconfig.build.json')],
+    {
+      cwd: rootDir,
+      stdio: 'inherit',
+    },
+  );
 
-  const packageJson = JSON.parse(await readFile(join(rootDir, 'package.json'), 'utf8')) as { name: string; version: string };
+  const packageJson = JSON.parse(await readFile(join(rootDir, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
   const files = new Map<string, Uint8Array>();
   for (const path of await listFiles(distDir)) files.set(path, await readFile(join(distDir, path)));
   const manifest = createManifest({ name: packageJson.name, version: packageJson.version, files });
@@ -51,7 +58,9 @@ async function main(): Promise<void> {
   if (!iife) fail(`build: ${IIFE_FILE} was not produced`);
   const budget = checkSizeBudget({ name: IIFE_FILE, file: iife, budgetBytes: IIFE_GZIP_BUDGET_BYTES });
   if (!budget.isWithin) {
-    fail(`build: ${budget.message}: ${iife.gzipBytes - IIFE_GZIP_BUDGET_BYTES} bytes over; \`npx tsx bench/bundle-breakdown.ts\` shows what each module costs`);
+    fail(
+      `build: ${budget.message}: ${iife.gzipBytes - IIFE_GZIP_BUDGET_BYTES} bytes over; \`npx tsx bench/bundle-breakdown.ts\` shows what each module costs`,
+    );
   }
   console.log(`${budget.message}, ${IIFE_GZIP_BUDGET_BYTES - iife.gzipBytes} bytes to spare`);
 }

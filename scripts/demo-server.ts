@@ -42,7 +42,10 @@ export async function createDemoServer(options: DemoServerOptions): Promise<Demo
   const server = createServer((req, res) => {
     handler(req, res, () => {
       if (readDemoUser(req) === null) {
-        res.setHeader('Set-Cookie', `${DEMO_COOKIE}=demo_${randomBytes(12).toString('base64url')}; Path=/; HttpOnly; SameSite=Lax`);
+        res.setHeader(
+          'Set-Cookie',
+          `${DEMO_COOKIE}=demo_${randomBytes(12).toString('base64url')}; Path=/; HttpOnly; SameSite=Lax`,
+        );
       }
       void servePage(req, res, options.staticHandler).catch(() => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -76,7 +79,11 @@ function readDemoUser(req: IncomingMessage): Subject | null {
   return null;
 }
 
-async function servePage(req: IncomingMessage, res: ServerResponse, staticHandler: DemoServerOptions['staticHandler']): Promise<void> {
+async function servePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  staticHandler: DemoServerOptions['staticHandler'],
+): Promise<void> {
   if (staticHandler !== undefined && (await staticHandler(req, res))) return;
   const path = new URL(req.url ?? '/', 'http://demo.invalid').pathname;
   if (path !== '/' || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -85,10 +92,12 @@ async function servePage(req: IncomingMessage, res: ServerResponse, staticHandle
     return;
   }
   res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.end([
-    '<!doctype html><html lang="en"><meta charset="utf-8"><title>agent-chat</title>',
-    '<h1>agent-chat reference server</h1>',
-    '<p>The protocol is served at <a href="/api/agent/v1/bootstrap"><code>/api/agent/v1/bootstrap</code></a>.</p>',
-    '</html>',
-  ].join('\n'));
+  res.end(
+    [
+      '<!doctype html><html lang="en"><meta charset="utf-8"><title>agent-chat</title>',
+      '<h1>agent-chat reference server</h1>',
+      '<p>The protocol is served at <a href="/api/agent/v1/bootstrap"><code>/api/agent/v1/bootstrap</code></a>.</p>',
+      '</html>',
+    ].join('\n'),
+  );
 }

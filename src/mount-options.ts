@@ -31,7 +31,10 @@ export interface MountOptions {
 const isString = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
 const isFunction = (value: unknown): boolean => typeof value === 'function';
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
-const oneOf = (...allowed: string[]): OptionRule => [(value) => allowed.includes(value as string), allowed.map((item) => `"${item}"`).join(' or ')];
+const oneOf = (...allowed: string[]): OptionRule => [
+  (value) => allowed.includes(value as string),
+  allowed.map((item) => `"${item}"`).join(' or '),
+];
 
 /** An http(s) URL or a path, without query or fragment (tokens never go into URLs). */
 function isEndpoint(value: unknown): boolean {
@@ -54,7 +57,10 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   sessionId: [isString, 'a non-empty string'],
   locale: [isString, 'a non-empty string'],
   theme: oneOf('light', 'dark', 'auto'),
-  strings: [(value) => isObject(value) && Object.values(value as object).every((text) => typeof text === 'string'), 'an object of strings'],
+  strings: [
+    (value) => isObject(value) && Object.values(value as object).every((text) => typeof text === 'string'),
+    'an object of strings',
+  ],
   persist: [(value) => typeof value === 'boolean', 'true or false'],
   mode: oneOf('inline', 'launcher'),
   selectAttachments: [isFunction, 'a function'],
@@ -67,11 +73,13 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
  * `TypeError` whose message names the option and says what it must be.
  */
 export function validateMountOptions(options: unknown): MountOptions {
-  if (!isObject(options)) throw new TypeError('AgentChat.mount: options must be an object such as { endpoint: "/api/agent" }.');
+  if (!isObject(options))
+    throw new TypeError('AgentChat.mount: options must be an object such as { endpoint: "/api/agent" }.');
   const record = options as Record<string, unknown>;
   const known = Object.keys(OPTION_RULES);
   for (const key of Object.keys(record)) {
-    if (!known.includes(key)) throw new TypeError(`AgentChat.mount: unknown option "${key}"; the options are ${known.join(', ')}.`);
+    if (!known.includes(key))
+      throw new TypeError(`AgentChat.mount: unknown option "${key}"; the options are ${known.join(', ')}.`);
   }
   for (const [key, [isValid, expected]] of Object.entries(OPTION_RULES)) {
     const value = record[key];
@@ -85,7 +93,8 @@ export function validateMountOptions(options: unknown): MountOptions {
 /** Resolves the mount target; throws when the selector is invalid or matches nothing. */
 export function resolveMountTarget(target: unknown, document: Document): Element {
   if (target instanceof Element) return target;
-  if (typeof target !== 'string') throw new TypeError('AgentChat.mount: the target must be a CSS selector or an Element.');
+  if (typeof target !== 'string')
+    throw new TypeError('AgentChat.mount: the target must be a CSS selector or an Element.');
   let element: Element | null = null;
   try {
     element = document.querySelector(target);

@@ -75,10 +75,22 @@ function createSession(messageCount: number): Pick<ClientState, 'messages' | 'to
   const toolCalls: SnapshotToolCall[] = [];
   for (let turn = 0; messages.length < messageCount; turn += 1) {
     const runId = `run-${turn}`;
-    messages.push({ messageId: `u${turn}`, role: 'user', content: `Question ${turn}: how does the ${turn % 7} step work?`, status: 'complete', runId });
+    messages.push({
+      messageId: `u${turn}`,
+      role: 'user',
+      content: `Question ${turn}: how does the ${turn % 7} step work?`,
+      status: 'complete',
+      runId,
+    });
     if (messages.length === messageCount) break;
     const messageId = `a${turn}`;
-    messages.push({ messageId, role: 'assistant', content: generateMarkdown({ length: 300 + ((turn * 397) % 1500), seed: turn + 1 }), status: 'complete', runId });
+    messages.push({
+      messageId,
+      role: 'assistant',
+      content: generateMarkdown({ length: 300 + ((turn * 397) % 1500), seed: turn + 1 }),
+      status: 'complete',
+      runId,
+    });
     if (turn % 4 === 0) {
       toolCalls.push({
         toolCallId: `t${turn}`,
@@ -87,7 +99,10 @@ function createSession(messageCount: number): Pick<ClientState, 'messages' | 'to
         parentMessageId: messageId,
         args: { query: `step ${turn}`, limit: 5 },
         status: 'completed',
-        result: { messageId: `r${turn}`, content: JSON.stringify({ hits: [`doc-${turn}`, `doc-${turn + 1}`], total: 2 }) },
+        result: {
+          messageId: `r${turn}`,
+          content: JSON.stringify({ hits: [`doc-${turn}`, `doc-${turn + 1}`], total: 2 }),
+        },
       });
     }
   }
@@ -154,13 +169,25 @@ globalThis.longSessionPage = {
     if (!element || !client) throw new Error('mount first');
     const base = client.getState();
     const runId = 'run-streamed';
-    const question: SnapshotMessage = { messageId: 'u-streamed', role: 'user', content: 'One more question?', status: 'complete', runId };
+    const question: SnapshotMessage = {
+      messageId: 'u-streamed',
+      role: 'user',
+      content: 'One more question?',
+      status: 'complete',
+      runId,
+    };
     const litMs: number[] = [];
     const markdownMs: number[] = [];
     const box = transcript();
     await nextFrame();
     for (let end = deltaLength; end < text.length + deltaLength; end += deltaLength) {
-      const answer: SnapshotMessage = { messageId: 'a-streamed', role: 'assistant', content: text.slice(0, end), status: 'streaming', runId };
+      const answer: SnapshotMessage = {
+        messageId: 'a-streamed',
+        role: 'assistant',
+        content: text.slice(0, end),
+        status: 'streaming',
+        runId,
+      };
       // Frame order: our start mark, then the Markdown body's frame callback (it is requested during
       // the Lit update below), then our end mark; so end − start is exactly the Markdown flush.
       let markStart = 0;
@@ -168,7 +195,11 @@ globalThis.longSessionPage = {
         markStart = performance.now();
       });
       const started = performance.now();
-      client.emit({ run: { runId, status: 'running', lastSeq: end }, connection: 'streaming', messages: [...base.messages, question, answer] });
+      client.emit({
+        run: { runId, status: 'running', lastSeq: end },
+        connection: 'streaming',
+        messages: [...base.messages, question, answer],
+      });
       await element.updateComplete;
       litMs.push(performance.now() - started);
       await new Promise<void>((resolve) =>

@@ -1,7 +1,9 @@
 /** Formats rows as an aligned text table: text columns (the first, and any named `note`) left-aligned, numbers right-aligned. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const isText = (column: number): boolean => column === 0 || header[column] === 'note';
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, column) => (isText(column) ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))

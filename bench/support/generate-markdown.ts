@@ -38,15 +38,23 @@ export function generateMarkdown(options: GenerateMarkdownOptions): string {
     () => `${'#'.repeat(between(1, 3))} ${words(between(2, 5))}`,
     paragraph,
     paragraph,
-    () => Array.from({ length: between(3, 6) }, () => `- ${sentence()}${random() < 0.3 ? `\n  - ${words(between(3, 8))}` : ''}`).join('\n'),
+    () =>
+      Array.from(
+        { length: between(3, 6) },
+        () => `- ${sentence()}${random() < 0.3 ? `\n  - ${words(between(3, 8))}` : ''}`,
+      ).join('\n'),
     () => Array.from({ length: between(3, 6) }, (_, index) => `${index + 1}. ${sentence()}`).join('\n'),
     () => {
-      const lines = Array.from({ length: between(5, 16) }, () => `  const ${pick(WORDS)} = ${pick(WORDS)}(${between(0, 99)}); // ${words(3)}`);
+      const lines = Array.from(
+        { length: between(5, 16) },
+        () => `  const ${pick(WORDS)} = ${pick(WORDS)}(${between(0, 99)}); // ${words(3)}`,
+      );
       return `\`\`\`${pick(['ts', 'js', 'sh', 'json'])}\nfunction ${pick(WORDS)}() {\n${lines.join('\n')}\n}\n\`\`\``;
     },
     () => {
       const columns = between(3, 4);
-      const row = (): string => `| ${Array.from({ length: columns }, () => (random() < 0.3 ? `\`${pick(WORDS)}\`` : words(between(1, 3)))).join(' | ')} |`;
+      const row = (): string =>
+        `| ${Array.from({ length: columns }, () => (random() < 0.3 ? `\`${pick(WORDS)}\`` : words(between(1, 3)))).join(' | ')} |`;
       return [row(), `|${' --- |'.repeat(columns)}`, ...Array.from({ length: between(4, 8) }, row)].join('\n');
     },
     () => `> ${sentence()}\n> ${sentence()}`,

@@ -17,7 +17,9 @@ export interface BenchPage {
 /** Opens a blank page in `browser`, adds the base style and runs `script` (an IIFE) in it. */
 export async function openBenchPage(browser: Browser, script: string): Promise<BenchPage> {
   const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
-  await page.setContent(`<!doctype html><html lang="en"><head><meta charset="utf-8"><style>${PAGE_STYLE}</style></head><body></body></html>`);
+  await page.setContent(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><style>${PAGE_STYLE}</style></head><body></body></html>`,
+  );
   await page.addScriptTag({ content: script });
   const session: CDPSession = await page.context().newCDPSession(page);
   await session.send('Performance.enable');

@@ -8,8 +8,54 @@ export type InvariantFailures = Record<string, string[]>;
  * LINK_SAFE, NO_CLOBBER, NO_REMOTE_IMG, IDEMPOTENT.
  */
 export function inspectLastAnswer(containerId: string): InvariantFailures {
-  const allowed = new Set(['p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'sup', 'sub']);
-  const urlAttributes = ['href', 'src', 'srcset', 'action', 'formaction', 'poster', 'background', 'cite', 'data', 'xlink:href', 'ping', 'longdesc', 'lowsrc', 'dynsrc', 'srcdoc'];
+  const allowed = new Set([
+    'p',
+    'br',
+    'hr',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'strong',
+    'em',
+    'del',
+    's',
+    'code',
+    'pre',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'span',
+    'sup',
+    'sub',
+  ]);
+  const urlAttributes = [
+    'href',
+    'src',
+    'srcset',
+    'action',
+    'formaction',
+    'poster',
+    'background',
+    'cite',
+    'data',
+    'xlink:href',
+    'ping',
+    'longdesc',
+    'lowsrc',
+    'dynsrc',
+    'srcdoc',
+  ];
   const failures: Record<string, string[]> = {};
   const fail = (code: string, detail: string): void => {
     (failures[code] ??= []).push(detail.slice(0, 160));
@@ -23,9 +69,14 @@ export function inspectLastAnswer(containerId: string): InvariantFailures {
   }
   for (const element of body.querySelectorAll('*')) {
     const name = element.localName;
-    const isWrapper = name === 'div' && element.parentElement === body && element.attributes.length === 1 && (element.className === 'ac-done' || element.className === 'ac-tail');
+    const isWrapper =
+      name === 'div' &&
+      element.parentElement === body &&
+      element.attributes.length === 1 &&
+      (element.className === 'ac-done' || element.className === 'ac-tail');
     if (isWrapper) continue;
-    const isChrome = name === 'button' && element.classList.contains('ac-copy') && element.parentElement?.localName === 'pre';
+    const isChrome =
+      name === 'button' && element.classList.contains('ac-copy') && element.parentElement?.localName === 'pre';
     if (!isChrome && !allowed.has(name)) fail('ALLOWED_EL', `<${name}>`);
     if (name === 'img' || name === 'image' || name === 'source' || name === 'video') fail('NO_REMOTE_IMG', `<${name}>`);
     if (name === 'style' || name === 'link') fail('NO_STYLE', `<${name}>`);
@@ -33,7 +84,8 @@ export function inspectLastAnswer(containerId: string): InvariantFailures {
       const attributeName = attribute.name.toLowerCase();
       if (attributeName.startsWith('on')) fail('NO_ON_ATTR', `${name}[${attributeName}]`);
       if (attributeName === 'style') fail('NO_STYLE', `${name}[style]`);
-      if (attributeName === 'id' || attributeName === 'name') fail('NO_CLOBBER', `${name}[${attributeName}=${attribute.value}]`);
+      if (attributeName === 'id' || attributeName === 'name')
+        fail('NO_CLOBBER', `${name}[${attributeName}=${attribute.value}]`);
       if (urlAttributes.includes(attributeName)) {
         let protocol = 'invalid';
         try {
@@ -41,7 +93,8 @@ export function inspectLastAnswer(containerId: string): InvariantFailures {
         } catch {
           // An unparsable URL is a failure below.
         }
-        const isSafe = protocol === 'http:' || protocol === 'https:' || (attributeName === 'href' && protocol === 'mailto:');
+        const isSafe =
+          protocol === 'http:' || protocol === 'https:' || (attributeName === 'href' && protocol === 'mailto:');
         if (!isSafe) fail('SAFE_URL', `${name}[${attributeName}=${attribute.value}]`);
       }
     }

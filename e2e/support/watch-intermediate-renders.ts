@@ -6,20 +6,71 @@
  * render as safe as the final one).
  */
 export function watchIntermediateRenders(containerId: string): void {
-  const allowed = new Set(['p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'sup', 'sub']);
-  const urlAttributes = new Set(['href', 'src', 'srcset', 'action', 'formaction', 'poster', 'background', 'cite', 'data', 'xlink:href', 'ping', 'longdesc', 'lowsrc', 'dynsrc', 'srcdoc']);
+  const allowed = new Set([
+    'p',
+    'br',
+    'hr',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'strong',
+    'em',
+    'del',
+    's',
+    'code',
+    'pre',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'span',
+    'sup',
+    'sub',
+  ]);
+  const urlAttributes = new Set([
+    'href',
+    'src',
+    'srcset',
+    'action',
+    'formaction',
+    'poster',
+    'background',
+    'cite',
+    'data',
+    'xlink:href',
+    'ping',
+    'longdesc',
+    'lowsrc',
+    'dynsrc',
+    'srcdoc',
+  ]);
   const target = window as unknown as { xssStreamViolations?: string[] };
   const violations = (target.xssStreamViolations ??= []);
   const check = (element: Element): void => {
     if (!element.parentElement?.closest('.markdown')) return;
     const name = element.localName;
-    const isWrapper = name === 'div' && element.parentElement.classList.contains('markdown') && element.attributes.length === 1 && (element.className === 'ac-done' || element.className === 'ac-tail');
+    const isWrapper =
+      name === 'div' &&
+      element.parentElement.classList.contains('markdown') &&
+      element.attributes.length === 1 &&
+      (element.className === 'ac-done' || element.className === 'ac-tail');
     if (isWrapper) return;
     const isChrome = name === 'button' && element.classList.contains('ac-copy');
     if (!isChrome && !allowed.has(name)) violations.push(`${containerId}: <${name}>`);
     for (const attribute of element.attributes) {
       const attributeName = attribute.name.toLowerCase();
-      if (attributeName.startsWith('on') || attributeName === 'style') violations.push(`${containerId}: ${name}[${attributeName}]`);
+      if (attributeName.startsWith('on') || attributeName === 'style')
+        violations.push(`${containerId}: ${name}[${attributeName}]`);
       if (urlAttributes.has(attributeName)) {
         let protocol = 'invalid';
         try {

@@ -16,7 +16,15 @@ export interface BuildEsmOptions {
 }
 
 /** Packages that stay imports in the ESM build: a product's bundler dedupes them. */
-const EXTERNAL = [/^lit(\/.*)?$/, /^@lit\//, /^lit-html(\/.*)?$/, /^lit-element(\/.*)?$/, /^marked$/, /^dompurify$/, /^node:/];
+const EXTERNAL = [
+  /^lit(\/.*)?$/,
+  /^@lit\//,
+  /^lit-html(\/.*)?$/,
+  /^lit-element(\/.*)?$/,
+  /^marked$/,
+  /^dompurify$/,
+  /^node:/,
+];
 
 /**
  * Builds the ESM library (one file per entry plus shared chunks) with `lit`, `marked`,

@@ -5,7 +5,10 @@ import { formatKb } from './format-size-table.ts';
 export const IIFE_GZIP_BUDGET_BYTES = 55_000;
 
 /** Judges one file's gzip size against a budget; the message states both numbers either way. */
-export function checkSizeBudget(options: { name: string; file: ManifestFile; budgetBytes: number }): { isWithin: boolean; message: string } {
+export function checkSizeBudget(options: { name: string; file: ManifestFile; budgetBytes: number }): {
+  isWithin: boolean;
+  message: string;
+} {
   const isWithin = options.file.gzipBytes <= options.budgetBytes;
   const figures = `${options.name}: ${formatKb(options.file.gzipBytes)} gzip (${options.file.gzipBytes} bytes), budget ${formatKb(options.budgetBytes)} (${options.budgetBytes} bytes)`;
   return { isWithin, message: isWithin ? `size check passed — ${figures}` : `size check FAILED — ${figures}` };

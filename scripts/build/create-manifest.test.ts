@@ -63,13 +63,17 @@ describe('checkSizeBudget', () => {
   const file = (gzipBytes: number) => ({ bytes: 3 * gzipBytes, gzipBytes, integrity: 'sha384-x' });
 
   test('passes at exactly the budget and fails one byte over, naming both sizes', () => {
-    expect(checkSizeBudget({ name: 'agent-chat.js', file: file(55_000), budgetBytes: IIFE_GZIP_BUDGET_BYTES })).toEqual({
-      isWithin: true,
-      message: 'size check passed — agent-chat.js: 55.00 KB gzip (55000 bytes), budget 55.00 KB (55000 bytes)',
-    });
-    expect(checkSizeBudget({ name: 'agent-chat.js', file: file(55_001), budgetBytes: IIFE_GZIP_BUDGET_BYTES })).toEqual({
-      isWithin: false,
-      message: 'size check FAILED — agent-chat.js: 55.00 KB gzip (55001 bytes), budget 55.00 KB (55000 bytes)',
-    });
+    expect(checkSizeBudget({ name: 'agent-chat.js', file: file(55_000), budgetBytes: IIFE_GZIP_BUDGET_BYTES })).toEqual(
+      {
+        isWithin: true,
+        message: 'size check passed — agent-chat.js: 55.00 KB gzip (55000 bytes), budget 55.00 KB (55000 bytes)',
+      },
+    );
+    expect(checkSizeBudget({ name: 'agent-chat.js', file: file(55_001), budgetBytes: IIFE_GZIP_BUDGET_BYTES })).toEqual(
+      {
+        isWithin: false,
+        message: 'size check FAILED — agent-chat.js: 55.00 KB gzip (55001 bytes), budget 55.00 KB (55000 bytes)',
+      },
+    );
   });
 });

@@ -26,7 +26,11 @@ export function describeFile(content: Uint8Array): ManifestFile {
 }
 
 /** Builds the manifest from file contents keyed by their `dist/`-relative path, sorted by path. */
-export function createManifest(options: { name: string; version: string; files: ReadonlyMap<string, Uint8Array> }): BuildManifest {
+export function createManifest(options: {
+  name: string;
+  version: string;
+  files: ReadonlyMap<string, Uint8Array>;
+}): BuildManifest {
   const paths = [...options.files.keys()].sort();
   const files: Record<string, ManifestFile> = {};
   for (const path of paths) files[path] = describeFile(options.files.get(path) as Uint8Array);

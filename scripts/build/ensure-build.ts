@@ -13,7 +13,10 @@ export function ensureBuild(rootDir: string): void {
     const newest = Math.max(...BUILD_INPUTS.map((path) => newestMtime(join(rootDir, path))));
     if (newest <= builtAt) return;
   }
-  execFileSync(process.execPath, ['--import', 'tsx', join(rootDir, 'scripts/build.ts')], { cwd: rootDir, stdio: 'inherit' });
+  execFileSync(process.execPath, ['--import', 'tsx', join(rootDir, 'scripts/build.ts')], {
+    cwd: rootDir,
+    stdio: 'inherit',
+  });
 }
 
 function newestMtime(path: string): number {

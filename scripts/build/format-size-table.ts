@@ -7,9 +7,16 @@ export function formatSizeTable(manifest: BuildManifest): string {
     .map(([path, file]) => [path, formatKb(file.bytes), formatKb(file.gzipBytes), file.integrity]);
   const declarations = Object.entries(manifest.files).filter(([path]) => path.endsWith('.d.ts'));
   const header = ['file', 'size', 'gzip', 'integrity'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] as string).length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] as string).length)),
+  );
   const line = (cells: string[]): string =>
-    cells.map((cell, column) => (column === 1 || column === 2 ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number))).join('  ').trimEnd();
+    cells
+      .map((cell, column) =>
+        column === 1 || column === 2 ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number),
+      )
+      .join('  ')
+      .trimEnd();
   const declarationBytes = declarations.reduce((sum, [, file]) => sum + file.bytes, 0);
   return [
     `${manifest.name} ${manifest.version}`,

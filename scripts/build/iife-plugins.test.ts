@@ -16,7 +16,9 @@ describe('minifyCss', () => {
         margin: 0 auto;
       }
     `;
-    expect(minifyCss(css)).toBe(":host{--agent-chat-offset:24px;color:var(--agent-chat-color-text)}.list :hover,[part='button']::after{margin:0 auto}");
+    expect(minifyCss(css)).toBe(
+      ":host{--agent-chat-offset:24px;color:var(--agent-chat-color-text)}.list :hover,[part='button']::after{margin:0 auto}",
+    );
   });
 
   test('keeps media queries and nested rules intact', () => {
@@ -40,7 +42,9 @@ describe('cutMarkedGlobalInstance', () => {
   });
 
   test('refuses a file where a kept export is defined after the instance', () => {
-    expect(cutMarkedGlobalInstance(shape('var P=class{};'))).toEqual({ error: 'marked.esm.js now defines Parser after its global instance' });
+    expect(cutMarkedGlobalInstance(shape('var P=class{};'))).toEqual({
+      error: 'marked.esm.js now defines Parser after its global instance',
+    });
   });
 
   test('refuses a file that does not build its instance the expected way', () => {

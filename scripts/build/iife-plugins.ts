@@ -57,7 +57,17 @@ export function minifyCss(css: string): string {
 }
 
 /** marked's exports the widget may use: its classes and defaults, none of the global `marked` instance. */
-const MARKED_KEPT_EXPORTS = ['Hooks', 'Lexer', 'Marked', 'Parser', 'Renderer', 'TextRenderer', 'Tokenizer', 'defaults', 'getDefaults'];
+const MARKED_KEPT_EXPORTS = [
+  'Hooks',
+  'Lexer',
+  'Marked',
+  'Parser',
+  'Renderer',
+  'TextRenderer',
+  'Tokenizer',
+  'defaults',
+  'getDefaults',
+];
 
 /**
  * Drops marked's ready-made global instance (the `marked()` function, `marked.use`, `setOptions`
@@ -87,15 +97,17 @@ export function dropMarkedGlobalInstance(): Plugin {
  */
 export function cutMarkedGlobalInstance(code: string): string | { error: string } {
   const exportMatch = /export\{([^}]*)\};?\s*(?:\/\/# sourceMappingURL=\S*\s*)?$/.exec(code);
-  if (!exportMatch) return { error: "marked.esm.js no longer ends with one export{…} statement" };
+  if (!exportMatch) return { error: 'marked.esm.js no longer ends with one export{…} statement' };
   const locals = new Map<string, string>();
   for (const specifier of (exportMatch[1] ?? '').split(',')) {
     const [local = '', exported = local] = specifier.trim().split(/\s+as\s+/);
     locals.set(exported, local);
   }
   const markedClass = locals.get('Marked');
-  const instanceStart = markedClass === undefined ? -1 : code.search(new RegExp(`var [\\w$]+=new ${escapeRegExp(markedClass)};`));
-  if (instanceStart < 0) return { error: 'marked.esm.js no longer creates its global instance with `var x=new Marked;`' };
+  const instanceStart =
+    markedClass === undefined ? -1 : code.search(new RegExp(`var [\\w$]+=new ${escapeRegExp(markedClass)};`));
+  if (instanceStart < 0)
+    return { error: 'marked.esm.js no longer creates its global instance with `var x=new Marked;`' };
   const cut = code.slice(instanceStart, exportMatch.index);
   const kept: string[] = [];
   for (const name of MARKED_KEPT_EXPORTS) {

@@ -21,7 +21,13 @@ export { PROTOCOL_VERSION, isTerminalRunStatus } from './protocol.ts';
 export { createEmptyRunSnapshot, reduceRun, reduceRunEvents } from './state/run-reducer.ts';
 export type { ClientError, ClientRun, ClientState, ConnectionStatus, PendingSend } from './client/client-state.ts';
 export { createInitialClientState } from './client/client-store.ts';
-export type { AgentClient, AgentClientHandle, AgentClientOptions, SendOptions, StateListener } from './client/agent-client-types.ts';
+export type {
+  AgentClient,
+  AgentClientHandle,
+  AgentClientOptions,
+  SendOptions,
+  StateListener,
+} from './client/agent-client-types.ts';
 export { createAgentClient } from './client/agent-client.ts';
 export type { ClientStorage } from './client/client-persistence.ts';
 export type { ClientErrorCode } from './client/client-errors.ts';

@@ -24,14 +24,7 @@ export const HEADERS = {
 
 /** A run's lifecycle state (PROTOCOL §3.7). Terminal states absorb. */
 export type RunStatus =
-  | 'queued'
-  | 'running'
-  | 'awaiting_input'
-  | 'cancelling'
-  | 'completed'
-  | 'failed'
-  | 'cancelled'
-  | 'expired';
+  'queued' | 'running' | 'awaiting_input' | 'cancelling' | 'completed' | 'failed' | 'cancelled' | 'expired';
 
 /** The run states a run never leaves. */
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'expired'];
@@ -87,8 +80,7 @@ export interface InterruptRequest {
 }
 
 export type RunOutcome =
-  | { type: 'success'; pendingToolCallIds?: string[] }
-  | { type: 'cancelled'; reason?: string; forced?: boolean };
+  { type: 'success'; pendingToolCallIds?: string[] } | { type: 'cancelled'; reason?: string; forced?: boolean };
 
 /** The `data` payload of each event type. */
 export interface EventDataMap {
@@ -244,12 +236,7 @@ export interface SnapshotMessage {
   createdAt?: number;
 }
 
-export type ToolCallStatus =
-  | 'streaming_args'
-  | 'pending'
-  | 'awaiting_approval'
-  | 'running'
-  | ToolResultStatus;
+export type ToolCallStatus = 'streaming_args' | 'pending' | 'awaiting_approval' | 'running' | ToolResultStatus;
 
 export interface SnapshotToolCall {
   toolCallId: string;
@@ -395,8 +382,7 @@ export interface RunResource extends Omit<RunSnapshot, 'createdAt' | 'updatedAt'
 
 /** `POST /runs/{id}/interrupts/{iid}` body. */
 export type ResolveInterruptRequest =
-  | { decision: ApprovalDecision; argsDigest: string; reason?: string; editedArgs?: unknown }
-  | { response: unknown };
+  { decision: ApprovalDecision; argsDigest: string; reason?: string; editedArgs?: unknown } | { response: unknown };
 
 export interface ResolveInterruptResponse {
   interrupt: SnapshotInterrupt;

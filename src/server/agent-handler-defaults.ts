@@ -33,7 +33,13 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
 
 /** The offline scripted model, the default when the product lists none. */
 export const DEFAULT_MODELS: ModelInfo[] = [
-  { modelId: 'scripted', label: 'Scripted (offline)', default: true, available: true, reasoningOptions: ['low', 'medium', 'high'] },
+  {
+    modelId: 'scripted',
+    label: 'Scripted (offline)',
+    default: true,
+    available: true,
+    reasoningOptions: ['low', 'medium', 'high'],
+  },
 ];
 
 /** The agent a handler serves when the product names none. */

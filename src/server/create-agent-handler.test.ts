@@ -26,7 +26,15 @@ describe('bootstrap', () => {
       protocol: { version: '1.0', supported: ['1'] },
       identity: { identityId: 'idn_alice', displayName: 'alice' },
       agent: { agentId: 'agt_demo', versionId: 'agv_demo_1', name: 'Assistant', status: 'active' },
-      models: [{ modelId: 'scripted', label: 'Scripted (offline)', default: true, available: true, reasoningOptions: ['low', 'medium', 'high'] }],
+      models: [
+        {
+          modelId: 'scripted',
+          label: 'Scripted (offline)',
+          default: true,
+          available: true,
+          reasoningOptions: ['low', 'medium', 'high'],
+        },
+      ],
       capabilities: {
         reasoning: { visible: true },
         approvals: { supported: true, approveWithEdits: false },
@@ -36,8 +44,15 @@ describe('bootstrap', () => {
         stream: { poll: false, createAndStream: false },
       },
       limits: {
-        maxInputChars: 32000, maxInputsPerRun: 20, maxEventBytes: 65536, maxRequestBytes: 262144, runMaxDurationSec: 1800,
-        interruptDefaultTtlSec: 900, eventRetentionSec: 86400, idempotencyKeyTtlSec: 86400, maxRounds: 8,
+        maxInputChars: 32000,
+        maxInputsPerRun: 20,
+        maxEventBytes: 65536,
+        maxRequestBytes: 262144,
+        runMaxDurationSec: 1800,
+        interruptDefaultTtlSec: 900,
+        eventRetentionSec: 86400,
+        idempotencyKeyTtlSec: 86400,
+        maxRounds: 8,
       },
       stream: { heartbeatSec: 15, clientIdleTimeoutSec: 45, maxStreamDurationSec: 300, retryMs: 3000 },
     });
@@ -48,7 +63,10 @@ describe('a run from create to its last event', () => {
   it('creates with 201 + Location, streams the log as SSE, and snapshots the reducer over it', async () => {
     const key = freshKey();
     const response = await server.request('/runs', {
-      body: { agentVersionId: 'agv_demo_1', input: { clientMessageId: 'cm_1', content: [{ type: 'text', text: 'Hi there' }] } },
+      body: {
+        agentVersionId: 'agv_demo_1',
+        input: { clientMessageId: 'cm_1', content: [{ type: 'text', text: 'Hi there' }] },
+      },
       headers: { 'idempotency-key': `"${key}"` },
     });
     expect(response.status).toBe(201);
@@ -56,8 +74,14 @@ describe('a run from create to its last event', () => {
     const runId = created.runId as string;
     expect(response.headers.get('location')).toBe(`/api/agent/v1/runs/${runId}`);
     expect(created).toEqual({
-      runId, sessionId: created.sessionId, status: 'queued', lastSeq: 1, resumeCursor: '1',
-      eventsUrl: `/api/agent/v1/runs/${runId}/events`, userMessageId: created.userMessageId, createdAt: created.createdAt,
+      runId,
+      sessionId: created.sessionId,
+      status: 'queued',
+      lastSeq: 1,
+      resumeCursor: '1',
+      eventsUrl: `/api/agent/v1/runs/${runId}/events`,
+      userMessageId: created.userMessageId,
+      createdAt: created.createdAt,
     });
     expect(runId).toMatch(/^run_[0-9A-Z]{26}$/);
 
@@ -70,8 +94,15 @@ describe('a run from create to its last event', () => {
     const read = await readSse(stream);
     expect(read.text.startsWith('retry: 3000\n: open\n\n')).toBe(true);
     expect(read.events.map((e) => e.type)).toEqual([
-      'RUN_STARTED', 'RUN_STATUS_CHANGED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT',
-      'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED',
+      'RUN_STARTED',
+      'RUN_STATUS_CHANGED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
     ]);
     expect(read.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(read.ids).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
@@ -79,7 +110,11 @@ describe('a run from create to its last event', () => {
       protocolVersion: '1.0',
       agent: { agentId: 'agt_demo', versionId: 'agv_demo_1' },
       model: { modelId: 'scripted' },
-      input: { messageId: created.userMessageId, clientMessageId: 'cm_1', content: [{ type: 'text', text: 'Hi there' }] },
+      input: {
+        messageId: created.userMessageId,
+        clientMessageId: 'cm_1',
+        content: [{ type: 'text', text: 'Hi there' }],
+      },
       traceId: expect.stringMatching(/^trc_/) as unknown,
     });
     expect(read.text).not.toContain('event:');

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
-import { DEFAULT_AGENT, DEFAULT_CAPABILITIES, DEFAULT_LIMITS, DEFAULT_MODELS, DEFAULT_STREAM_SETTINGS } from './agent-handler-defaults.ts';
+import {
+  DEFAULT_AGENT,
+  DEFAULT_CAPABILITIES,
+  DEFAULT_LIMITS,
+  DEFAULT_MODELS,
+  DEFAULT_STREAM_SETTINGS,
+} from './agent-handler-defaults.ts';
 import { ProblemError } from './http/problem-error.ts';
 import { readJsonBody } from './http/read-json-body.ts';
 import { sendProblem } from './http/respond.ts';
@@ -63,8 +69,16 @@ export type AgentHandler = ((req: IncomingMessage, res: ServerResponse, next?: (
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const ROUTES: readonly Route[] = [
-  bootstrapRoute, createRunRoute, getRunRoute, runEventsRoute, cancelRunRoute, addInputRoute,
-  resolveInterruptRoute, listSessionsRoute, getSessionRoute, sessionMessagesRoute,
+  bootstrapRoute,
+  createRunRoute,
+  getRunRoute,
+  runEventsRoute,
+  cancelRunRoute,
+  addInputRoute,
+  resolveInterruptRoute,
+  listSessionsRoute,
+  getSessionRoute,
+  sessionMessagesRoute,
 ];
 
 /**
@@ -80,31 +94,53 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const eventLog = options.eventLog ?? createMemoryEventLog();
   const identityFor = options.identityFor ?? createIdentityFor();
   const typeBase = options.problemTypeBase ?? 'urn:agent-chat:problem:';
-  const onError = options.onError ?? ((error: unknown, context: Record<string, unknown>) => console.error('[agent-chat]', context, error));
+  const onError =
+    options.onError ??
+    ((error: unknown, context: Record<string, unknown>) => console.error('[agent-chat]', context, error));
   const store = createRunStore({
-    eventLog, engine: options.engine, clock, ids,
+    eventLog,
+    engine: options.engine,
+    clock,
+    ids,
     cancelGraceMs: options.cancelGraceMs ?? 30_000,
     eventRetentionMs: limits.eventRetentionSec * 1000,
     onEngineError: (error, context) => onError(error, { ...context, where: 'engine' }),
   });
   const context: HandlerContext = {
-    store, eventLog,
+    store,
+    eventLog,
     idempotency: createIdempotencyStore({ clock, ttlMs: limits.idempotencyKeyTtlSec * 1000, ...options.idempotency }),
     agent: options.agent ?? DEFAULT_AGENT,
     models: options.models ?? DEFAULT_MODELS,
     capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
     limits,
     stream: { ...DEFAULT_STREAM_SETTINGS, ...options.stream },
-    clock, ids, apiBase: `${basePath}/v1`, streams: new Set(),
+    clock,
+    ids,
+    apiBase: `${basePath}/v1`,
+    streams: new Set(),
   };
-  const sweeper = setInterval(() => void store.sweep(), Math.max(1_000, Math.min(60_000, limits.eventRetentionSec * 1000)));
+  const sweeper = setInterval(
+    () => void store.sweep(),
+    Math.max(1_000, Math.min(60_000, limits.eventRetentionSec * 1000)),
+  );
   sweeper.unref?.();
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, requestId: string, path: string, url: URL): Promise<void> => {
+  const serve = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    path: string,
+    url: URL,
+  ): Promise<void> => {
     const { route, params } = matchRoute(req.method ?? 'GET', path);
     const protocol = req.headers['agent-protocol'];
     if (protocol !== undefined && !/^\s*1(\.\d+)?\s*$/.test(String(protocol))) {
-      throw new ProblemError({ code: 'PROTOCOL_VERSION_UNSUPPORTED', detail: 'This server speaks protocol 1.', details: { supported: ['1'] } });
+      throw new ProblemError({
+        code: 'PROTOCOL_VERSION_UNSUPPORTED',
+        detail: 'This server speaks protocol 1.',
+        details: { supported: ['1'] },
+      });
     }
     const subject = await options.authenticate(req);
     if (subject === null) throw new ProblemError({ code: 'UNAUTHENTICATED', detail: 'Sign in to use the agent.' });
@@ -118,7 +154,12 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
         throw new ProblemError({ code: 'IDENTITY_CHANGED', detail: 'The signed-in user changed; bootstrap again.' });
       }
       if (claimed === undefined && route.method === 'POST') {
-        throw new ProblemError({ code: 'VALIDATION_FAILED', status: 400, detail: 'X-Agent-Identity required (from bootstrap).', details: { header: 'X-Agent-Identity' } });
+        throw new ProblemError({
+          code: 'VALIDATION_FAILED',
+          status: 400,
+          detail: 'X-Agent-Identity required (from bootstrap).',
+          details: { header: 'X-Agent-Identity' },
+        });
       }
     }
     let body: unknown = {};
@@ -148,10 +189,21 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
         res.destroy();
         return;
       }
-      const problem = error instanceof ProblemError ? error : new ProblemError({ code: 'INTERNAL', detail: `Quote reference ${requestId} when reporting this.` });
+      const problem =
+        error instanceof ProblemError
+          ? error
+          : new ProblemError({ code: 'INTERNAL', detail: `Quote reference ${requestId} when reporting this.` });
       if (!(error instanceof ProblemError)) onError(error, { requestId, method: req.method, path: url.pathname });
       const headers = { 'X-Request-Id': requestId, ...(problem.status === 413 ? { Connection: 'close' } : {}) };
-      sendProblem(res, { error: new ProblemError({ ...problem.init, status: problem.status, headers: { ...problem.init.headers, ...headers } }), requestId, typeBase });
+      sendProblem(res, {
+        error: new ProblemError({
+          ...problem.init,
+          status: problem.status,
+          headers: { ...problem.init.headers, ...headers },
+        }),
+        requestId,
+        typeBase,
+      });
     });
   }) as AgentHandler;
   handler.store = store;
@@ -176,7 +228,11 @@ function matchRoute(method: string, path: string): { route: Route; params: Recor
     allowed = [...allowed, route.method];
   }
   if (allowed.length > 0) {
-    throw new ProblemError({ code: 'METHOD_NOT_ALLOWED', detail: `Use ${allowed.join(' or ')}.`, headers: { Allow: allowed.join(', ') } });
+    throw new ProblemError({
+      code: 'METHOD_NOT_ALLOWED',
+      detail: `Use ${allowed.join(' or ')}.`,
+      headers: { Allow: allowed.join(', ') },
+    });
   }
   throw new ProblemError({ code: 'NOT_FOUND', detail: 'No such endpoint.' });
 }

@@ -37,13 +37,22 @@ afterEach(async () => {
 });
 
 function newClient(options: Partial<AgentClientOptions> = {}): AgentClientHandle {
-  const client = createAgentClient({ endpoint: `http://127.0.0.1:${proxy.port}/api/agent`, fetch: recorder.fetch, random: () => 0, ...options });
+  const client = createAgentClient({
+    endpoint: `http://127.0.0.1:${proxy.port}/api/agent`,
+    fetch: recorder.fetch,
+    random: () => 0,
+    ...options,
+  });
   clients.push(client);
   return client;
 }
 
 /** Resolves with the first state that satisfies `predicate`; fails the test if none comes. */
-function waitFor(client: AgentClientHandle, predicate: (state: ClientState) => boolean, what: string): Promise<ClientState> {
+function waitFor(
+  client: AgentClientHandle,
+  predicate: (state: ClientState) => boolean,
+  what: string,
+): Promise<ClientState> {
   return new Promise((resolve, reject) => {
     if (predicate(client.getState())) {
       resolve(client.getState());
@@ -63,18 +72,26 @@ function waitFor(client: AgentClientHandle, predicate: (state: ClientState) => b
 }
 
 const isSettled = (state: ClientState): boolean =>
-  state.run !== null && ['completed', 'failed', 'cancelled', 'expired'].includes(state.run.status) && state.connection === 'idle';
+  state.run !== null &&
+  ['completed', 'failed', 'cancelled', 'expired'].includes(state.run.status) &&
+  state.connection === 'idle';
 
 async function serverSnapshot(runId: string): Promise<RunResource> {
   const response = await fetch(`http://127.0.0.1:${server.port}/api/agent/v1/runs/${runId}`);
   return (await response.json()) as RunResource;
 }
 
-const isCreate = (exchange: { method: string; path: string }): boolean => exchange.method === 'POST' && exchange.path === '/api/agent/v1/runs';
-const isEvents = (exchange: { method: string; path: string }): boolean => exchange.method === 'GET' && /\/events(\?|$)/.test(exchange.path);
+const isCreate = (exchange: { method: string; path: string }): boolean =>
+  exchange.method === 'POST' && exchange.path === '/api/agent/v1/runs';
+const isEvents = (exchange: { method: string; path: string }): boolean =>
+  exchange.method === 'GET' && /\/events(\?|$)/.test(exchange.path);
 
 /** Sends `text` through a fresh client, optionally with a fault armed, and checks the run end to end. */
-async function sendAndCompare(text: string, arm?: () => void, options: Partial<AgentClientOptions> = {}): Promise<{ events: number[]; state: ClientState }> {
+async function sendAndCompare(
+  text: string,
+  arm?: () => void,
+  options: Partial<AgentClientOptions> = {},
+): Promise<{ events: number[]; state: ClientState }> {
   const events: number[] = [];
   const client = newClient({ ...options, onEvent: (event: EventEnvelope) => events.push(event.seq) });
   await client.bootstrap();
@@ -131,7 +148,11 @@ describe('AgentClient against the reference server', () => {
 
   it('trips the watchdog on a stalled stream and resumes from the cursor', async () => {
     const before = proxy.exchanges.length;
-    const { state } = await sendAndCompare('/echo stalled but not stuck', () => proxy.addFault({ match: isEvents, afterBytes: 700, kind: 'stall' }), { idleTimeoutMs: 300 });
+    const { state } = await sendAndCompare(
+      '/echo stalled but not stuck',
+      () => proxy.addFault({ match: isEvents, afterBytes: 700, kind: 'stall' }),
+      { idleTimeoutMs: 300 },
+    );
     expect(state.connection).toBe('idle');
     expect(proxy.exchanges.slice(before).filter(isEvents).length).toBe(2);
   });
@@ -139,7 +160,11 @@ describe('AgentClient against the reference server', () => {
   it('ends a run lost to a server restart with a clear NOT_FOUND, not a hang', async () => {
     const client = newClient();
     await client.send('/slow');
-    await waitFor(client, (s) => s.messages.some((m) => m.role === 'assistant' && m.content.length > 0), 'the first delta');
+    await waitFor(
+      client,
+      (s) => s.messages.some((m) => m.role === 'assistant' && m.content.length > 0),
+      'the first delta',
+    );
     const restarted = await startReferenceServer();
     extraServers.push(restarted);
     proxy.setUpstream(restarted.port);
@@ -153,10 +178,13 @@ describe('AgentClient against the reference server', () => {
     await client.bootstrap();
     const isPost = (r: { method: string; path: string }): boolean => isCreate(r);
     const retryLater = (status: number) => () =>
-      new Response(JSON.stringify({ code: status === 429 ? 'RATE_LIMITED' : 'AGENT_UNAVAILABLE', status, title: 'later' }), {
-        status,
-        headers: { 'content-type': 'application/problem+json', 'retry-after': '0' },
-      });
+      new Response(
+        JSON.stringify({ code: status === 429 ? 'RATE_LIMITED' : 'AGENT_UNAVAILABLE', status, title: 'later' }),
+        {
+          status,
+          headers: { 'content-type': 'application/problem+json', 'retry-after': '0' },
+        },
+      );
     recorder.inject({ match: isPost, isForwarded: true, response: retryLater(503) });
     recorder.inject({ match: isPost, isForwarded: false, response: retryLater(429) });
     const { runId } = await client.send('/echo once only');
@@ -174,7 +202,12 @@ describe('AgentClient against the reference server', () => {
     await first;
     await waitFor(client, isSettled, 'the run to settle');
     expect(proxy.count(isCreate)).toBe(1);
-    expect(client.getState().messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/echo first']);
+    expect(
+      client
+        .getState()
+        .messages.filter((m) => m.role === 'user')
+        .map((m) => m.content),
+    ).toEqual(['/echo first']);
   });
 
   it('drops everything and bootstraps again when the signed-in user changes', async () => {
@@ -184,12 +217,22 @@ describe('AgentClient against the reference server', () => {
     server.signInAs('user-2');
     await expect(client.send('/echo as user two')).rejects.toMatchObject({ code: 'IDENTITY_CHANGED' });
     const state = await waitFor(client, (s) => s.bootstrap?.identity.identityId === 'idn_user-2', 'the new identity');
-    expect(state).toMatchObject({ sessionId: null, messages: [], run: null, pendingSend: null, error: { code: 'IDENTITY_CHANGED' } });
+    expect(state).toMatchObject({
+      sessionId: null,
+      messages: [],
+      run: null,
+      pendingSend: null,
+      error: { code: 'IDENTITY_CHANGED' },
+    });
   });
 
   it('re-sends a create whose answer was lost byte-identical after a reload, and follows the one run', async () => {
     const storage = new Map<string, string>();
-    const adapter = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) };
+    const adapter = {
+      getItem: (k: string) => storage.get(k) ?? null,
+      setItem: (k: string, v: string) => void storage.set(k, v),
+      removeItem: (k: string) => void storage.delete(k),
+    };
     const first = newClient({ storage: adapter, createAttempts: 1 });
     await first.bootstrap();
     proxy.addFault({ match: isCreate, afterBytes: 0, kind: 'cut' });
@@ -209,7 +252,11 @@ describe('AgentClient against the reference server', () => {
 
   it('reconnects a reloaded tab to its active run without posting again', async () => {
     const storage = new Map<string, string>();
-    const adapter = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) };
+    const adapter = {
+      getItem: (k: string) => storage.get(k) ?? null,
+      setItem: (k: string, v: string) => void storage.set(k, v),
+      removeItem: (k: string) => void storage.delete(k),
+    };
     const first = newClient({ storage: adapter });
     const { runId } = await first.send('/slow');
     first.dispose();
@@ -235,9 +282,14 @@ describe('AgentClient against the reference server', () => {
       expect(client.getState().submittingInterruptIds).toEqual([interrupt?.id]);
       await approval;
       const state = await waitFor(client, isSettled, 'the run after the decision');
-      expect(JSON.parse(recorder.requests.at(requestsBefore)?.body as string)).toEqual({ decision, argsDigest: interrupt?.argsDigest });
+      expect(JSON.parse(recorder.requests.at(requestsBefore)?.body as string)).toEqual({
+        decision,
+        argsDigest: interrupt?.argsDigest,
+      });
       expect(state.interrupts[0]).toMatchObject({ state: 'resolved', decision });
-      expect(state.toolCalls.find((c) => c.toolCallId === interrupt?.toolCallId)?.status).toBe(decision === 'allow' ? 'completed' : 'denied');
+      expect(state.toolCalls.find((c) => c.toolCallId === interrupt?.toolCallId)?.status).toBe(
+        decision === 'allow' ? 'completed' : 'denied',
+      );
       expect(state.submittingInterruptIds).toEqual([]);
     }
   });
@@ -251,7 +303,9 @@ describe('AgentClient against the reference server', () => {
     const reader = newClient();
     await reader.restore(written.sessionId as string);
     const state = reader.getState();
-    expect(state.messages.map((m) => [m.messageId, m.role, m.content])).toEqual(written.messages.map((m) => [m.messageId, m.role, m.content]));
+    expect(state.messages.map((m) => [m.messageId, m.role, m.content])).toEqual(
+      written.messages.map((m) => [m.messageId, m.role, m.content]),
+    );
     expect(state).toMatchObject({ sessionId: written.sessionId, connection: 'idle', run: null, error: null });
   });
 
@@ -319,7 +373,9 @@ describe('AgentClient against the reference server', () => {
     await client.bootstrap();
     proxy.addFault({ match: isCreate, afterBytes: 0, kind: 'cut' });
     await expect(client.send('/echo retried by hand')).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
-    expect(client.getState().messages.map((m) => [m.role, m.content, m.status])).toEqual([['user', '/echo retried by hand', 'error']]);
+    expect(client.getState().messages.map((m) => [m.role, m.content, m.status])).toEqual([
+      ['user', '/echo retried by hand', 'error'],
+    ]);
     await client.retry();
     const state = await waitFor(client, isSettled, 'the run');
     const creates = recorder.requests.filter(isCreate);
@@ -334,8 +390,15 @@ describe('AgentClient against the reference server', () => {
     const { runId } = await client.send('/slow');
     await waitFor(client, (s) => s.run?.status === 'running', 'the run running');
     await client.addInput('and one more thing');
-    const withInput = await waitFor(client, (s) => s.messages.some((m) => m.role === 'user' && m.inputId !== undefined && m.status === 'complete'), 'the echoed input');
-    expect(withInput.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/slow', 'and one more thing']);
+    const withInput = await waitFor(
+      client,
+      (s) => s.messages.some((m) => m.role === 'user' && m.inputId !== undefined && m.status === 'complete'),
+      'the echoed input',
+    );
+    expect(withInput.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+      '/slow',
+      'and one more thing',
+    ]);
     const inputRequest = recorder.requests.find((r) => r.path.endsWith('/inputs'));
     expect(inputRequest?.idempotencyKey).toMatch(/^"[A-Za-z0-9_.:-]{16,255}"$/);
     await client.cancel();
@@ -346,13 +409,21 @@ describe('AgentClient against the reference server', () => {
 
   it('drops a pending create older than the key TTL after a reload instead of re-sending it', async () => {
     const storage = new Map<string, string>();
-    const adapter = { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => void storage.set(k, v), removeItem: (k: string) => void storage.delete(k) };
+    const adapter = {
+      getItem: (k: string) => storage.get(k) ?? null,
+      setItem: (k: string, v: string) => void storage.set(k, v),
+      removeItem: (k: string) => void storage.delete(k),
+    };
     const first = newClient({ storage: adapter, createAttempts: 1 });
     await first.bootstrap();
     proxy.addFault({ match: isCreate, afterBytes: 0, kind: 'cut' });
     await expect(first.send('/echo from yesterday')).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
     first.dispose();
-    const dayLater = { now: () => Date.now() + 86_400_000, setTimeout: globalThis.setTimeout, clearTimeout: (h: unknown) => globalThis.clearTimeout(h as number) };
+    const dayLater = {
+      now: () => Date.now() + 86_400_000,
+      setTimeout: globalThis.setTimeout,
+      clearTimeout: (h: unknown) => globalThis.clearTimeout(h as number),
+    };
     const second = newClient({ storage: adapter, clock: dayLater });
     await second.bootstrap();
     const state = await waitFor(second, (s) => s.error !== null, 'the expired send');
@@ -368,6 +439,9 @@ describe('AgentClient against the reference server', () => {
     await expect(client.send('/echo late')).rejects.toMatchObject({ code: 'CLIENT_DISPOSED' });
     const stranger = newClient({ endpoint: `http://127.0.0.1:${proxy.port}/not-agent` });
     await expect(stranger.bootstrap()).rejects.toMatchObject({ code: 'PROTOCOL_MISMATCH' });
-    expect(stranger.getState()).toMatchObject({ connection: 'error', error: { code: 'PROTOCOL_MISMATCH', source: 'request' } });
+    expect(stranger.getState()).toMatchObject({
+      connection: 'error',
+      error: { code: 'PROTOCOL_MISMATCH', source: 'request' },
+    });
   });
 });

@@ -1,4 +1,10 @@
-import type { BootstrapResponse, ResolveInterruptRequest, RunSnapshot, SessionMessagesResponse, SessionResource } from '../protocol.ts';
+import type {
+  BootstrapResponse,
+  ResolveInterruptRequest,
+  RunSnapshot,
+  SessionMessagesResponse,
+  SessionResource,
+} from '../protocol.ts';
 import { isTerminalRunStatus } from '../protocol.ts';
 import { isAgentError } from '../transport/agent-error.ts';
 import { createSystemClock } from '../transport/clock.ts';
@@ -14,7 +20,13 @@ import { createIdempotencyKey, createRandomUuid } from './create-idempotency-key
 import { createRunFollower } from './run-follower.ts';
 import { createRunSender } from './run-sender.ts';
 
-const MISMATCH_CODES = new Set(['NOT_FOUND', 'PROTOCOL_VERSION_UNSUPPORTED', 'INVALID_RESPONSE', 'METHOD_NOT_ALLOWED', 'HTTP_ERROR']);
+const MISMATCH_CODES = new Set([
+  'NOT_FOUND',
+  'PROTOCOL_VERSION_UNSUPPORTED',
+  'INVALID_RESPONSE',
+  'METHOD_NOT_ALLOWED',
+  'HTTP_ERROR',
+]);
 
 /**
  * Creates the DOM-free client of one conversation (PROTOCOL §3.9–3.10). Nothing happens until
@@ -103,7 +115,10 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     follower.stop();
     store.update({ connection: 'connecting' });
     const path = `/sessions/${encodeURIComponent(sessionId)}`;
-    const [session, page] = await Promise.all([get<SessionResource>(path), get<SessionMessagesResponse>(`${path}/messages`)]);
+    const [session, page] = await Promise.all([
+      get<SessionResource>(path),
+      get<SessionMessagesResponse>(`${path}/messages`),
+    ]);
     store.update({
       sessionId,
       agentVersionId: session.body?.agentVersionId ?? null,
@@ -126,7 +141,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
 
   function ensureBootstrap(): Promise<BootstrapResponse> {
     const boot = store.model().bootstrap;
-    return boot === null ? bootstrapping ?? bootstrap() : Promise.resolve(boot);
+    return boot === null ? (bootstrapping ?? bootstrap()) : Promise.resolve(boot);
   }
 
   async function bootstrap(): Promise<BootstrapResponse> {
@@ -137,9 +152,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
         boot = (await get<BootstrapResponse>('/bootstrap')).body as BootstrapResponse;
         if (!isProtocolV1(boot)) throw createClientError('PROTOCOL_MISMATCH');
       } catch (error) {
-        const mismatch = isAgentError(error) && MISMATCH_CODES.has(error.code)
-          ? createClientError('PROTOCOL_MISMATCH')
-          : error;
+        const mismatch =
+          isAgentError(error) && MISMATCH_CODES.has(error.code) ? createClientError('PROTOCOL_MISMATCH') : error;
         const failure = fail(mismatch, 'request', undefined, { connection: 'error' });
         bootstrapError = store.model().error;
         throw failure;
@@ -192,7 +206,9 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       .then(
         () => undefined,
         (error: unknown) => {
-          store.update({ submittingInterruptIds: store.model().submittingInterruptIds.filter((id) => id !== interruptId) });
+          store.update({
+            submittingInterruptIds: store.model().submittingInterruptIds.filter((id) => id !== interruptId),
+          });
           failRequest(error);
         },
       )
@@ -238,7 +254,11 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     async addInput(text) {
       assertAlive();
       const path = `/runs/${encodeURIComponent(activeRun().runId)}/inputs`;
-      await postToRun(path, JSON.stringify({ clientMessageId: `cm_${settings.ids()}`, content: [{ type: 'text', text }] }), createIdempotencyKey(settings.ids));
+      await postToRun(
+        path,
+        JSON.stringify({ clientMessageId: `cm_${settings.ids()}`, content: [{ type: 'text', text }] }),
+        createIdempotencyKey(settings.ids),
+      );
     },
     async restore(sessionId) {
       assertAlive();
@@ -280,5 +300,10 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
 
 function isProtocolV1(boot: BootstrapResponse | null): boolean {
   const supported: unknown = boot?.protocol?.supported;
-  return Array.isArray(supported) && supported.includes('1') && typeof boot?.identity?.identityId === 'string' && typeof boot.agent?.versionId === 'string';
+  return (
+    Array.isArray(supported) &&
+    supported.includes('1') &&
+    typeof boot?.identity?.identityId === 'string' &&
+    typeof boot.agent?.versionId === 'string'
+  );
 }

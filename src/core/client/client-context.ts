@@ -5,7 +5,8 @@ import type { ClientPersistence } from './client-persistence.ts';
 import type { ClientModel, ClientStore } from './client-store.ts';
 
 /** The client's options with the defaults its parts read filled in. */
-export type ClientSettings = AgentClientOptions & Required<Pick<AgentClientOptions, 'ids' | 'clock' | 'random' | 'createAttempts'>>;
+export type ClientSettings = AgentClientOptions &
+  Required<Pick<AgentClientOptions, 'ids' | 'clock' | 'random' | 'createAttempts'>>;
 
 /** What the client's parts (follower, sender) share: the settings, one store, one transport, one failure path. */
 export interface ClientContext {

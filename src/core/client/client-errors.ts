@@ -25,7 +25,10 @@ const MESSAGES: Record<ClientErrorCode, string> = {
 };
 
 /** Builds the `AgentError` of a misuse or a client-side condition (status null, no request), with the code's one message. */
-export function createClientError(code: ClientErrorCode, init: { retryable?: boolean; runId?: string } = {}): AgentError {
+export function createClientError(
+  code: ClientErrorCode,
+  init: { retryable?: boolean; runId?: string } = {},
+): AgentError {
   return new AgentError({ code, message: MESSAGES[code], ...init });
 }
 

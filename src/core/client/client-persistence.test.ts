@@ -4,14 +4,26 @@ import { createIdempotencyKey, createRandomUuid, IDEMPOTENCY_KEY_PATTERN } from 
 
 function createMemoryStorage() {
   const items = new Map<string, string>();
-  return { items, getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
+  return {
+    items,
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => void items.set(k, v),
+    removeItem: (k: string) => void items.delete(k),
+  };
 }
 
 describe('createClientPersistence', () => {
   it('round-trips the pending create and the active run under the prefix, and clears them', () => {
     const storage = createMemoryStorage();
     const persistence = createClientPersistence(storage, 'x:');
-    const pending = { key: 'k'.repeat(16), body: '{"a":1}', sessionId: null, createdAt: 5, clientMessageId: 'cm_1', text: 'Hi' };
+    const pending = {
+      key: 'k'.repeat(16),
+      body: '{"a":1}',
+      sessionId: null,
+      createdAt: 5,
+      clientMessageId: 'cm_1',
+      text: 'Hi',
+    };
     persistence.writePendingCreate(pending);
     persistence.writeActiveRun({ sessionId: 'ses_1', runId: 'run_1' });
     expect([...storage.items.keys()]).toEqual(['x:pending-create', 'x:active-run']);
@@ -33,9 +45,22 @@ describe('createClientPersistence', () => {
     storage.items.set('agent-chat:active-run', '5');
     expect(persistence.readPendingCreate()).toBe(null);
     expect(persistence.readActiveRun()).toBe(null);
-    storage.items.set('agent-chat:pending-create', '{"key":"kkkkkkkkkkkkkkkk","body":"{}","createdAt":5,"clientMessageId":"cm_1","text":"Hi","sessionId":7}');
+    storage.items.set(
+      'agent-chat:pending-create',
+      '{"key":"kkkkkkkkkkkkkkkk","body":"{}","createdAt":5,"clientMessageId":"cm_1","text":"Hi","sessionId":7}',
+    );
     expect(persistence.readPendingCreate()?.sessionId).toBe(null);
-    const broken = createClientPersistence({ getItem: () => { throw new Error('denied'); }, setItem: () => { throw new Error('quota'); }, removeItem: () => { throw new Error('denied'); } });
+    const broken = createClientPersistence({
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('quota');
+      },
+      removeItem: () => {
+        throw new Error('denied');
+      },
+    });
     expect(() => broken.writeActiveRun({ sessionId: 's', runId: 'r' })).not.toThrow();
     expect(broken.readActiveRun()).toBe(null);
   });

@@ -42,7 +42,10 @@ export const DEFAULT_STORAGE_PREFIX = 'agent-chat:';
  * Storage failures (quota, a private mode that throws) and unreadable records are ignored:
  * persistence only ever adds resilience, it never breaks a send.
  */
-export function createClientPersistence(storage: ClientStorage | undefined, prefix = DEFAULT_STORAGE_PREFIX): ClientPersistence {
+export function createClientPersistence(
+  storage: ClientStorage | undefined,
+  prefix = DEFAULT_STORAGE_PREFIX,
+): ClientPersistence {
   const pendingKey = `${prefix}pending-create`;
   const activeKey = `${prefix}active-run`;
   // Quota, a disabled storage or an unreadable record: the client still works, it just will not survive a reload.
@@ -56,13 +59,21 @@ export function createClientPersistence(storage: ClientStorage | undefined, pref
   /** The stored record, or null when it is missing, unreadable, or a field has the wrong type. */
   const read = <T>(key: string, types: Record<string, string>): T | null => {
     const value = safely(() => JSON.parse(storage?.getItem(key) ?? 'null')) as Record<string, unknown> | null;
-    return value !== null && Object.entries(types).every(([field, type]) => typeof value[field] === type) ? (value as T) : null;
+    return value !== null && Object.entries(types).every(([field, type]) => typeof value[field] === type)
+      ? (value as T)
+      : null;
   };
   const write = (key: string, value: unknown): void => void safely(() => storage?.setItem(key, JSON.stringify(value)));
   const remove = (key: string): void => void safely(() => storage?.removeItem(key));
   return {
     readPendingCreate() {
-      const value = read<PendingCreateRecord>(pendingKey, { key: 'string', body: 'string', createdAt: 'number', clientMessageId: 'string', text: 'string' });
+      const value = read<PendingCreateRecord>(pendingKey, {
+        key: 'string',
+        body: 'string',
+        createdAt: 'number',
+        clientMessageId: 'string',
+        text: 'string',
+      });
       return value && { ...value, sessionId: typeof value.sessionId === 'string' ? value.sessionId : null };
     },
     writePendingCreate: (record) => write(pendingKey, record),

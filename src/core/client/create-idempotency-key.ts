@@ -6,9 +6,13 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
  * CSPRNG, `crypto.getRandomValues`, which unlike `crypto.randomUUID` exists outside secure
  * contexts too). It is the default id of the client's `ids` option and a valid idempotency key.
  */
-export function createRandomUuid(randomByte: () => number = () => globalThis.crypto.getRandomValues(new Uint8Array(1))[0] ?? 0): string {
+export function createRandomUuid(
+  randomByte: () => number = () => globalThis.crypto.getRandomValues(new Uint8Array(1))[0] ?? 0,
+): string {
   // The template's 0/1 digits become any hex digit; its 8 (the variant) becomes 8–b; its 4 (the version) stays.
-  return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (digit) => (Number(digit) ^ (randomByte() & (15 >> (Number(digit) / 4)))).toString(16));
+  return '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (digit) =>
+    (Number(digit) ^ (randomByte() & (15 >> (Number(digit) / 4)))).toString(16),
+  );
 }
 
 /**

@@ -4,13 +4,20 @@ import { createEmptyRunSnapshot } from '../state/run-reducer.ts';
 import { mergeTranscript } from './merge-transcript.ts';
 
 const message = (messageId: string, content: string, extra: Partial<SnapshotMessage> = {}): SnapshotMessage => ({
-  messageId, role: 'assistant', content, status: 'complete', ...extra,
+  messageId,
+  role: 'assistant',
+  content,
+  status: 'complete',
+  ...extra,
 });
 
 describe('mergeTranscript', () => {
   it('replaces a settled message by the run snapshot of the same id in place and appends new ones', () => {
     const history = [message('m1', 'old question', { role: 'user' }), message('m2', 'settled answer')];
-    const run = { ...createEmptyRunSnapshot('run_1', 'ses_1'), messages: [message('m2', 'settled answer!'), message('m3', 'streaming', { status: 'streaming' })] };
+    const run = {
+      ...createEmptyRunSnapshot('run_1', 'ses_1'),
+      messages: [message('m2', 'settled answer!'), message('m3', 'streaming', { status: 'streaming' })],
+    };
     expect(mergeTranscript({ history, runs: [run], optimistic: null }).messages).toEqual([
       message('m1', 'old question', { role: 'user' }),
       message('m2', 'settled answer!'),
@@ -23,13 +30,23 @@ describe('mergeTranscript', () => {
     const empty = createEmptyRunSnapshot('run_1', 'ses_1');
     expect(mergeTranscript({ history: [], runs: [empty], optimistic }).messages).toEqual([optimistic]);
     const echoed = { ...empty, messages: [message('msg_u', 'hi', { role: 'user', clientMessageId: 'cm_1' })] };
-    expect(mergeTranscript({ history: [], runs: [echoed], optimistic }).messages).toEqual([message('msg_u', 'hi', { role: 'user', clientMessageId: 'cm_1' })]);
+    expect(mergeTranscript({ history: [], runs: [echoed], optimistic }).messages).toEqual([
+      message('msg_u', 'hi', { role: 'user', clientMessageId: 'cm_1' }),
+    ]);
   });
 
   it('keeps the identity of unchanged messages and merges tool calls and interrupts by id', () => {
     const kept = message('m1', 'same');
-    const first = { ...createEmptyRunSnapshot('run_1', 'ses_1'), messages: [kept], toolCalls: [{ toolCallId: 'tc_1', name: 'a', status: 'completed' as const }] };
-    const second = { ...createEmptyRunSnapshot('run_2', 'ses_1'), toolCalls: [{ toolCallId: 'tc_2', name: 'b', status: 'pending' as const }], interrupts: [{ id: 'int_1', reason: 'tool_call', state: 'open' as const }] };
+    const first = {
+      ...createEmptyRunSnapshot('run_1', 'ses_1'),
+      messages: [kept],
+      toolCalls: [{ toolCallId: 'tc_1', name: 'a', status: 'completed' as const }],
+    };
+    const second = {
+      ...createEmptyRunSnapshot('run_2', 'ses_1'),
+      toolCalls: [{ toolCallId: 'tc_2', name: 'b', status: 'pending' as const }],
+      interrupts: [{ id: 'int_1', reason: 'tool_call', state: 'open' as const }],
+    };
     const merged = mergeTranscript({ history: [], runs: [first, second], optimistic: null });
     expect(merged.messages[0]).toBe(kept);
     expect(merged.toolCalls.map((c) => c.toolCallId)).toEqual(['tc_1', 'tc_2']);

@@ -24,15 +24,27 @@ export interface Transcript {
  * way. Unchanged message objects keep their identity, so a renderer can compare references.
  */
 export function mergeTranscript(parts: TranscriptParts): Transcript {
-  const messages = mergeById(parts.history, parts.runs.map((run) => run.messages), (m) => m.messageId);
+  const messages = mergeById(
+    parts.history,
+    parts.runs.map((run) => run.messages),
+    (m) => m.messageId,
+  );
   const { optimistic } = parts;
   if (optimistic !== null && !messages.some((m) => m.clientMessageId === optimistic.clientMessageId)) {
     messages.push(optimistic);
   }
   return {
     messages,
-    toolCalls: mergeById([], parts.runs.map((run) => run.toolCalls), (c) => c.toolCallId),
-    interrupts: mergeById([], parts.runs.map((run) => run.interrupts), (i) => i.id),
+    toolCalls: mergeById(
+      [],
+      parts.runs.map((run) => run.toolCalls),
+      (c) => c.toolCallId,
+    ),
+    interrupts: mergeById(
+      [],
+      parts.runs.map((run) => run.interrupts),
+      (i) => i.id,
+    ),
   };
 }
 

@@ -9,7 +9,17 @@ type Reply = () => Response;
 
 function event(seq: number, type = 'TEXT_MESSAGE_CONTENT'): EventEnvelope {
   const data = type === 'RUN_FINISHED' ? { outcome: { type: 'success' } } : { messageId: 'msg_a', delta: `d${seq}` };
-  return { v: 1, eventId: `evt_${seq}`, runId: 'run_1', sessionId: 'ses_1', seq, cursor: String(seq), type, timestamp: 1000 + seq, data } as EventEnvelope;
+  return {
+    v: 1,
+    eventId: `evt_${seq}`,
+    runId: 'run_1',
+    sessionId: 'ses_1',
+    seq,
+    cursor: String(seq),
+    type,
+    timestamp: 1000 + seq,
+    data,
+  } as EventEnvelope;
 }
 
 function frames(events: readonly EventEnvelope[]): string {
@@ -27,10 +37,13 @@ function sse(text: string, options: { isHanging?: boolean } = {}): Response {
 }
 
 function problem(status: number, code: string): Response {
-  return new Response(JSON.stringify({ type: 'about:blank', title: code, status, code, requestId: 'req_1', retryable: status >= 500 }), {
-    status,
-    headers: { 'content-type': 'application/problem+json' },
-  });
+  return new Response(
+    JSON.stringify({ type: 'about:blank', title: code, status, code, requestId: 'req_1', retryable: status >= 500 }),
+    {
+      status,
+      headers: { 'content-type': 'application/problem+json' },
+    },
+  );
 }
 
 function snapshot(lastSeq: number, status: RunResource['status'] = 'running'): Response {
@@ -102,23 +115,39 @@ describe('runResumeLoop', () => {
   });
 
   it('falls back to the snapshot on 410 and stops when the snapshot is terminal', async () => {
-    const result = await follow([() => problem(410, 'CURSOR_EXPIRED'), () => snapshot(9, 'completed')], { lastSeq: 2, cursor: '2' });
+    const result = await follow([() => problem(410, 'CURSOR_EXPIRED'), () => snapshot(9, 'completed')], {
+      lastSeq: 2,
+      cursor: '2',
+    });
     expect(result).toMatchObject({ outcome: 'terminal', applied: [], snapshots: [9] });
     expect(result.requests).toEqual(['/api/agent/v1/runs/run_1/events Last-Event-ID=2', '/api/agent/v1/runs/run_1']);
   });
 
   it('treats 204 as the end of the run', async () => {
     const result = await follow([() => new Response(null, { status: 204 })], { lastSeq: 7, cursor: '7' });
-    expect(result).toMatchObject({ outcome: 'terminal', applied: [], requests: ['/api/agent/v1/runs/run_1/events Last-Event-ID=7'] });
+    expect(result).toMatchObject({
+      outcome: 'terminal',
+      applied: [],
+      requests: ['/api/agent/v1/runs/run_1/events Last-Event-ID=7'],
+    });
   });
 
   it('stops on 404 and identity changes without asking again', async () => {
-    expect(await follow([() => problem(404, 'NOT_FOUND')])).toMatchObject({ outcome: 'NOT_FOUND', requests: ['/api/agent/v1/runs/run_1/events Last-Event-ID=0'] });
-    expect(await follow([() => problem(409, 'IDENTITY_CHANGED')])).toMatchObject({ outcome: 'IDENTITY_CHANGED', applied: [] });
+    expect(await follow([() => problem(404, 'NOT_FOUND')])).toMatchObject({
+      outcome: 'NOT_FOUND',
+      requests: ['/api/agent/v1/runs/run_1/events Last-Event-ID=0'],
+    });
+    expect(await follow([() => problem(409, 'IDENTITY_CHANGED')])).toMatchObject({
+      outcome: 'IDENTITY_CHANGED',
+      applied: [],
+    });
   });
 
   it('backs off after a 503 and then resumes', async () => {
-    const result = await follow([() => problem(503, 'AGENT_UNAVAILABLE'), () => sse(frames([event(1), event(2, 'RUN_FINISHED')]))]);
+    const result = await follow([
+      () => problem(503, 'AGENT_UNAVAILABLE'),
+      () => sse(frames([event(1), event(2, 'RUN_FINISHED')])),
+    ]);
     expect(result).toMatchObject({ outcome: 'terminal', applied: [1, 2] });
     expect(result.phases).toEqual(['connecting', 'reconnecting', 'streaming']);
   });
@@ -128,7 +157,10 @@ describe('runResumeLoop', () => {
       () => sse(frames([event(1)]), { isHanging: true }),
       () => sse(frames([event(2, 'RUN_FINISHED')])),
     ]);
-    expect(result.requests).toEqual(['/api/agent/v1/runs/run_1/events Last-Event-ID=0', '/api/agent/v1/runs/run_1/events Last-Event-ID=1']);
+    expect(result.requests).toEqual([
+      '/api/agent/v1/runs/run_1/events Last-Event-ID=0',
+      '/api/agent/v1/runs/run_1/events Last-Event-ID=1',
+    ]);
     expect(result.applied).toEqual([1, 2]);
   });
 

@@ -86,8 +86,11 @@ export async function runResumeLoop(options: ResumeLoopOptions): Promise<void> {
     const backoffAttempt = isClosed ? failures - 1 : failures;
     failures += 1;
     if (backoffAttempt < 0) continue;
-    const retryAfterMs = isClosed ? 0 : outcome.retryAfterMs ?? 0;
-    const delayMs = Math.max(computeBackoffDelay(backoffAttempt, { ...options.backoff, random: options.random }), retryAfterMs);
+    const retryAfterMs = isClosed ? 0 : (outcome.retryAfterMs ?? 0);
+    const delayMs = Math.max(
+      computeBackoffDelay(backoffAttempt, { ...options.backoff, random: options.random }),
+      retryAfterMs,
+    );
     await sleep(delayMs, { signal, clock }).catch(() => throwIfAborted(signal));
   }
 }

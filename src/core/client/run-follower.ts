@@ -38,7 +38,10 @@ export function createRunFollower(context: ClientContext): RunFollower {
     const { optimistic } = store.model();
     const isEchoed = optimistic !== null && next.messages.some((m) => m.clientMessageId === optimistic.clientMessageId);
     const runError = next.error !== null && run.error === null ? runErrorOf(next) : null;
-    store.putRun(next, { ...(isEchoed ? { optimistic: null } : {}), ...(runError === null ? {} : { error: runError }) });
+    store.putRun(next, {
+      ...(isEchoed ? { optimistic: null } : {}),
+      ...(runError === null ? {} : { error: runError }),
+    });
     if (isTerminalRunStatus(next.status)) persistence.clearActiveRun();
   }
 
@@ -91,7 +94,8 @@ export function createRunFollower(context: ClientContext): RunFollower {
   async function attach(runId: string): Promise<void> {
     store.update({ connection: 'connecting' });
     const response = await context.get<RunResource>(`/runs/${encodeURIComponent(runId)}`);
-    if (response.body === null) throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.requestId });
+    if (response.body === null)
+      throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.requestId });
     const snapshot = fromRunResource(response.body);
     if (snapshot.sessionId !== store.model().sessionId) {
       store.update({ sessionId: snapshot.sessionId, history: [], runs: [], optimistic: null });

@@ -29,7 +29,6 @@ export interface RunSender {
 /** How long before the key TTL ends a persisted create stops being re-sent (at most a tenth of the TTL). */
 const KEY_TTL_MARGIN_MS = 60 * 60_000;
 
-
 /** Creates the sender (PROTOCOL §3.10 client rules); a new identity gets a new sender. */
 export function createRunSender(context: ClientContext, follower: RunFollower): RunSender {
   const { store, persistence, settings } = context;
@@ -43,7 +42,13 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
     persistence.writePendingCreate(create);
     store.update({
       pendingSend: { clientMessageId: create.clientMessageId, text: create.text, status: 'sending' },
-      optimistic: { messageId: create.clientMessageId, clientMessageId: create.clientMessageId, role: 'user', content: create.text, status: 'complete' },
+      optimistic: {
+        messageId: create.clientMessageId,
+        clientMessageId: create.clientMessageId,
+        role: 'user',
+        content: create.text,
+        status: 'complete',
+      },
       error: null,
       ...(follower.isStreaming() ? {} : { connection: 'connecting' as const }),
     });
@@ -63,8 +68,10 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
       frozen = null;
       persistence.clearPendingCreate();
       persistence.writeActiveRun({ sessionId: created.sessionId, runId: created.runId });
-      if (created.sessionId !== store.model().sessionId) store.update({ sessionId: created.sessionId, history: [], runs: [] });
-      if (store.getRun(created.runId) === undefined) store.putRun(createEmptyRunSnapshot(created.runId, created.sessionId));
+      if (created.sessionId !== store.model().sessionId)
+        store.update({ sessionId: created.sessionId, history: [], runs: [] });
+      if (store.getRun(created.runId) === undefined)
+        store.putRun(createEmptyRunSnapshot(created.runId, created.sessionId));
       store.update({ pendingSend: null });
       follower.follow(created.runId);
       return { runId: created.runId };
@@ -105,11 +112,22 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
         ...(sessionId === null ? {} : { sessionId }),
         // The session's version, else the option's, else the bootstrap's.
         agentVersionId: (sessionId === null ? null : agentVersionId) ?? settings.agentVersion ?? boot.agent.versionId,
-        input: { clientMessageId, content: [{ type: 'text', text }], ...pickDefined({ contextRefs: options.contextRefs }) },
+        input: {
+          clientMessageId,
+          content: [{ type: 'text', text }],
+          ...pickDefined({ contextRefs: options.contextRefs }),
+        },
         ...(Object.keys(runOptions).length === 0 ? {} : { options: runOptions }),
       };
       lastOptions = options;
-      return await submit({ key, body: JSON.stringify(request), sessionId, createdAt: settings.clock.now(), clientMessageId, text });
+      return await submit({
+        key,
+        body: JSON.stringify(request),
+        sessionId,
+        createdAt: settings.clock.now(),
+        clientMessageId,
+        text,
+      });
     } finally {
       isCreateUnresolved = false;
     }

@@ -141,7 +141,10 @@ describe('createSseParser on recorded fixtures', () => {
     const chunkings: Array<[string, Array<Uint8Array | string>]> = [
       ['whole', [bytes]],
       ['byte by byte', byteByByte(bytes)],
-      ...[1, 2, 3, 42, 1234].map((seed): [string, Uint8Array[]] => [`random chunks seed ${seed}`, randomChunks(bytes, seed)]),
+      ...[1, 2, 3, 42, 1234].map((seed): [string, Uint8Array[]] => [
+        `random chunks seed ${seed}`,
+        randomChunks(bytes, seed),
+      ]),
       ['as one decoded string', [new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)]],
     ];
     for (const [label, chunks] of chunkings) {
@@ -195,7 +198,9 @@ describe('createSseParser rules', () => {
   });
 
   it('discards an unterminated last line and a truncated multi-byte sequence at end', () => {
-    expect(parseChunks(['data: a\n\ndata: b']).frames).toStrictEqual([{ event: 'message', data: 'a', lastEventId: '' }]);
+    expect(parseChunks(['data: a\n\ndata: b']).frames).toStrictEqual([
+      { event: 'message', data: 'a', lastEventId: '' },
+    ]);
     expect(parseChunks(['data: a\n']).frames).toStrictEqual([]);
     expect(parseChunks([new Uint8Array([0x64, 0x61, 0x74, 0x61, 0x3a, 0xf0, 0x9f])]).frames).toStrictEqual([]);
   });
@@ -215,7 +220,9 @@ describe('parseSseStream', () => {
     const bytes = readFixture('protocol-run.sse');
     const comments: string[] = [];
     const frames: SseFrame[] = [];
-    for await (const frame of parseSseStream(streamOf(randomChunks(bytes, 7)), { onComment: (text) => comments.push(text) })) {
+    for await (const frame of parseSseStream(streamOf(randomChunks(bytes, 7)), {
+      onComment: (text) => comments.push(text),
+    })) {
       frames.push(frame);
     }
     expect(frames.map((frame) => frame.lastEventId)).toStrictEqual(['1', '2', '3', '4', '5']);

@@ -72,7 +72,14 @@ export function createSseParser(options: SseParserOptions): SseParser {
 
   function dispatch(): void {
     const frame: SseFrame | null =
-      dataLines === null ? null : { event: eventType || 'message', data: dataLines.join('\n'), lastEventId, ...pickDefined({ id: blockId, retry }) };
+      dataLines === null
+        ? null
+        : {
+            event: eventType || 'message',
+            data: dataLines.join('\n'),
+            lastEventId,
+            ...pickDefined({ id: blockId, retry }),
+          };
     dataLines = null;
     blockId = undefined;
     eventType = '';

@@ -38,11 +38,44 @@ function deepFreeze<T>(value: T): T {
 }
 
 const agent = { agentId: 'agt_12', versionId: 'agv_34' };
-const userMessage: SnapshotMessage = { messageId: 'msg_u1', role: 'user', content: 'Hi', status: 'complete', runId: RUN, createdAt: ts(1) };
-const assistantStreaming: SnapshotMessage = { messageId: 'msg_a1', role: 'assistant', content: 'Hel', status: 'streaming', runId: RUN, createdAt: ts(3) };
-const reasoningStreaming: SnapshotMessage = { messageId: 'msg_r1', role: 'reasoning', content: 'Think', status: 'streaming', runId: RUN, createdAt: ts(3) };
-const toolStreaming: SnapshotToolCall = { toolCallId: 'tc_1', name: 'drafts.delete', status: 'streaming_args', argsText: '{"id":' };
-const toolPending: SnapshotToolCall = { toolCallId: 'tc_1', name: 'drafts.delete', status: 'pending', argsText: '{"id":42}', args: { id: 42 }, argsDigest: 'sha256:AbC' };
+const userMessage: SnapshotMessage = {
+  messageId: 'msg_u1',
+  role: 'user',
+  content: 'Hi',
+  status: 'complete',
+  runId: RUN,
+  createdAt: ts(1),
+};
+const assistantStreaming: SnapshotMessage = {
+  messageId: 'msg_a1',
+  role: 'assistant',
+  content: 'Hel',
+  status: 'streaming',
+  runId: RUN,
+  createdAt: ts(3),
+};
+const reasoningStreaming: SnapshotMessage = {
+  messageId: 'msg_r1',
+  role: 'reasoning',
+  content: 'Think',
+  status: 'streaming',
+  runId: RUN,
+  createdAt: ts(3),
+};
+const toolStreaming: SnapshotToolCall = {
+  toolCallId: 'tc_1',
+  name: 'drafts.delete',
+  status: 'streaming_args',
+  argsText: '{"id":',
+};
+const toolPending: SnapshotToolCall = {
+  toolCallId: 'tc_1',
+  name: 'drafts.delete',
+  status: 'pending',
+  argsText: '{"id":42}',
+  args: { id: 42 },
+  argsDigest: 'sha256:AbC',
+};
 const toolAwaiting: SnapshotToolCall = { ...toolPending, status: 'awaiting_approval' };
 const openInterrupt: SnapshotInterrupt = {
   id: 'int_1',
@@ -53,7 +86,11 @@ const openInterrupt: SnapshotInterrupt = {
   expiresAt: '2026-11-29T13:55:00.000Z',
   state: 'open',
 };
-const awaitingApproval = stateAt(4, { status: 'awaiting_input', toolCalls: [toolAwaiting], interrupts: [openInterrupt] });
+const awaitingApproval = stateAt(4, {
+  status: 'awaiting_input',
+  toolCalls: [toolAwaiting],
+  interrupts: [openInterrupt],
+});
 const usage = [{ modelId: 'm-large', inputTokens: 10, outputTokens: 5 }];
 
 const cases: ReducerCase[] = [
@@ -67,7 +104,10 @@ const cases: ReducerCase[] = [
       input: {
         messageId: 'msg_u1',
         clientMessageId: 'cm_1',
-        content: [{ type: 'text', text: 'Delete ' }, { type: 'text', text: 'draft 42' }],
+        content: [
+          { type: 'text', text: 'Delete ' },
+          { type: 'text', text: 'draft 42' },
+        ],
         contextRefs: [{ ref: 'doc:42', title: 'Draft 42' }],
       },
       traceId: 'trace_1',
@@ -76,22 +116,28 @@ const cases: ReducerCase[] = [
       agent,
       model: { modelId: 'm-large', reasoningEffort: 'low' },
       traceId: 'trace_1',
-      messages: [{
-        messageId: 'msg_u1',
-        role: 'user',
-        content: 'Delete draft 42',
-        status: 'complete',
-        runId: RUN,
-        createdAt: ts(1),
-        clientMessageId: 'cm_1',
-        contextRefs: [{ ref: 'doc:42', title: 'Draft 42' }],
-      }],
+      messages: [
+        {
+          messageId: 'msg_u1',
+          role: 'user',
+          content: 'Delete draft 42',
+          status: 'complete',
+          runId: RUN,
+          createdAt: ts(1),
+          clientMessageId: 'cm_1',
+          contextRefs: [{ ref: 'doc:42', title: 'Draft 42' }],
+        },
+      ],
     }),
   },
   {
     title: 'RUN_STARTED without optional fields leaves model and traceId null',
     state: stateAt(0),
-    event: f.at(1, 'RUN_STARTED', { protocolVersion: '1.0', agent, input: { messageId: 'msg_u1', content: [{ type: 'text', text: 'Hi' }] } }),
+    event: f.at(1, 'RUN_STARTED', {
+      protocolVersion: '1.0',
+      agent,
+      input: { messageId: 'msg_u1', content: [{ type: 'text', text: 'Hi' }] },
+    }),
     expected: stateAt(1, { agent, messages: [userMessage] }),
   },
   {
@@ -148,16 +194,43 @@ const cases: ReducerCase[] = [
     state: stateAt(2, { messages: [userMessage] }),
     event: f.at(3, 'TEXT_MESSAGE_START', { messageId: 'msg_a1', role: 'assistant', parentMessageId: 'msg_u1' }),
     expected: stateAt(3, {
-      messages: [userMessage, { messageId: 'msg_a1', role: 'assistant', content: '', status: 'streaming', runId: RUN, createdAt: ts(3), parentMessageId: 'msg_u1' }],
+      messages: [
+        userMessage,
+        {
+          messageId: 'msg_a1',
+          role: 'assistant',
+          content: '',
+          status: 'streaming',
+          runId: RUN,
+          createdAt: ts(3),
+          parentMessageId: 'msg_u1',
+        },
+      ],
     }),
   },
   {
     title: 'TEXT_MESSAGE_START with role user echoes an input and records it as pending',
     state: stateAt(4, { status: 'running' }),
-    event: f.at(5, 'TEXT_MESSAGE_START', { messageId: 'msg_u2', role: 'user', inputId: 'inp_1', clientMessageId: 'cm_2' }),
+    event: f.at(5, 'TEXT_MESSAGE_START', {
+      messageId: 'msg_u2',
+      role: 'user',
+      inputId: 'inp_1',
+      clientMessageId: 'cm_2',
+    }),
     expected: stateAt(5, {
       status: 'running',
-      messages: [{ messageId: 'msg_u2', role: 'user', content: '', status: 'streaming', runId: RUN, createdAt: ts(5), inputId: 'inp_1', clientMessageId: 'cm_2' }],
+      messages: [
+        {
+          messageId: 'msg_u2',
+          role: 'user',
+          content: '',
+          status: 'streaming',
+          runId: RUN,
+          createdAt: ts(5),
+          inputId: 'inp_1',
+          clientMessageId: 'cm_2',
+        },
+      ],
       inputs: [{ inputId: 'inp_1', messageId: 'msg_u2', clientMessageId: 'cm_2', state: 'pending' }],
     }),
   },
@@ -236,10 +309,23 @@ const cases: ReducerCase[] = [
   {
     title: 'TOOL_CALL_START adds a tool call streaming its arguments',
     state: stateAt(4, { status: 'running' }),
-    event: f.at(5, 'TOOL_CALL_START', { toolCallId: 'tc_1', toolCallName: 'drafts.delete', parentMessageId: 'msg_a1', title: 'Delete a draft' }),
+    event: f.at(5, 'TOOL_CALL_START', {
+      toolCallId: 'tc_1',
+      toolCallName: 'drafts.delete',
+      parentMessageId: 'msg_a1',
+      title: 'Delete a draft',
+    }),
     expected: stateAt(5, {
       status: 'running',
-      toolCalls: [{ toolCallId: 'tc_1', name: 'drafts.delete', status: 'streaming_args', parentMessageId: 'msg_a1', title: 'Delete a draft' }],
+      toolCalls: [
+        {
+          toolCallId: 'tc_1',
+          name: 'drafts.delete',
+          status: 'streaming_args',
+          parentMessageId: 'msg_a1',
+          title: 'Delete a draft',
+        },
+      ],
     }),
   },
   {
@@ -269,35 +355,73 @@ const cases: ReducerCase[] = [
   {
     title: 'TOOL_CALL_RESULT sets the final status and the result',
     state: stateAt(4, { toolCalls: [{ ...toolPending, status: 'running' }] }),
-    event: f.at(5, 'TOOL_CALL_RESULT', { toolCallId: 'tc_1', messageId: 'msg_t1', content: '{"deleted":', status: 'completed', truncated: true }),
+    event: f.at(5, 'TOOL_CALL_RESULT', {
+      toolCallId: 'tc_1',
+      messageId: 'msg_t1',
+      content: '{"deleted":',
+      status: 'completed',
+      truncated: true,
+    }),
     expected: stateAt(5, {
-      toolCalls: [{ ...toolPending, status: 'completed', result: { messageId: 'msg_t1', content: '{"deleted":', truncated: true } }],
+      toolCalls: [
+        {
+          ...toolPending,
+          status: 'completed',
+          result: { messageId: 'msg_t1', content: '{"deleted":', truncated: true },
+        },
+      ],
     }),
   },
   {
     title: 'TOOL_CALL_RESULT denied after a deny',
     state: stateAt(4, { toolCalls: [toolPending] }),
-    event: f.at(5, 'TOOL_CALL_RESULT', { toolCallId: 'tc_1', messageId: 'msg_t1', content: 'Denied by the user.', status: 'denied' }),
-    expected: stateAt(5, { toolCalls: [{ ...toolPending, status: 'denied', result: { messageId: 'msg_t1', content: 'Denied by the user.' } }] }),
+    event: f.at(5, 'TOOL_CALL_RESULT', {
+      toolCallId: 'tc_1',
+      messageId: 'msg_t1',
+      content: 'Denied by the user.',
+      status: 'denied',
+    }),
+    expected: stateAt(5, {
+      toolCalls: [
+        { ...toolPending, status: 'denied', result: { messageId: 'msg_t1', content: 'Denied by the user.' } },
+      ],
+    }),
   },
   {
     title: 'INTERRUPT_REQUESTED for a tool call opens the interrupt and makes the tool await approval',
     state: stateAt(3, { status: 'running', toolCalls: [toolPending] }),
     event: f.at(4, 'INTERRUPT_REQUESTED', {
-      interrupt: { id: 'int_1', reason: 'tool_call', toolCallId: 'tc_1', argsDigest: 'sha256:AbC', message: 'Delete draft 42?', expiresAt: '2026-11-29T13:55:00.000Z' },
+      interrupt: {
+        id: 'int_1',
+        reason: 'tool_call',
+        toolCallId: 'tc_1',
+        argsDigest: 'sha256:AbC',
+        message: 'Delete draft 42?',
+        expiresAt: '2026-11-29T13:55:00.000Z',
+      },
     }),
     expected: stateAt(4, { status: 'running', toolCalls: [toolAwaiting], interrupts: [openInterrupt] }),
   },
   {
     title: 'INTERRUPT_REQUESTED without a tool call only opens the interrupt',
     state: stateAt(4, { status: 'running' }),
-    event: f.at(5, 'INTERRUPT_REQUESTED', { interrupt: { id: 'int_2', reason: 'input_required', responseSchema: { type: 'object' } } }),
-    expected: stateAt(5, { status: 'running', interrupts: [{ id: 'int_2', reason: 'input_required', responseSchema: { type: 'object' }, state: 'open' }] }),
+    event: f.at(5, 'INTERRUPT_REQUESTED', {
+      interrupt: { id: 'int_2', reason: 'input_required', responseSchema: { type: 'object' } },
+    }),
+    expected: stateAt(5, {
+      status: 'running',
+      interrupts: [{ id: 'int_2', reason: 'input_required', responseSchema: { type: 'object' }, state: 'open' }],
+    }),
   },
   {
     title: 'INTERRUPT_RESOLVED allow resolves the interrupt and sets the tool running',
     state: awaitingApproval,
-    event: f.at(5, 'INTERRUPT_RESOLVED', { interruptId: 'int_1', status: 'resolved', decision: 'allow', resolvedBy: 'user' }),
+    event: f.at(5, 'INTERRUPT_RESOLVED', {
+      interruptId: 'int_1',
+      status: 'resolved',
+      decision: 'allow',
+      resolvedBy: 'user',
+    }),
     expected: stateAt(5, {
       status: 'awaiting_input',
       toolCalls: [{ ...toolPending, status: 'running' }],
@@ -307,7 +431,12 @@ const cases: ReducerCase[] = [
   {
     title: 'INTERRUPT_RESOLVED deny resolves the interrupt and returns the tool to pending for its denied result',
     state: awaitingApproval,
-    event: f.at(5, 'INTERRUPT_RESOLVED', { interruptId: 'int_1', status: 'resolved', decision: 'deny', resolvedBy: 'user' }),
+    event: f.at(5, 'INTERRUPT_RESOLVED', {
+      interruptId: 'int_1',
+      status: 'resolved',
+      decision: 'deny',
+      resolvedBy: 'user',
+    }),
     expected: stateAt(5, {
       status: 'awaiting_input',
       toolCalls: [toolPending],
@@ -317,7 +446,12 @@ const cases: ReducerCase[] = [
   {
     title: 'INTERRUPT_RESOLVED expired fails closed as a deny by timeout',
     state: awaitingApproval,
-    event: f.at(5, 'INTERRUPT_RESOLVED', { interruptId: 'int_1', status: 'expired', decision: 'deny', resolvedBy: 'timeout' }),
+    event: f.at(5, 'INTERRUPT_RESOLVED', {
+      interruptId: 'int_1',
+      status: 'expired',
+      decision: 'deny',
+      resolvedBy: 'timeout',
+    }),
     expected: stateAt(5, {
       status: 'awaiting_input',
       toolCalls: [toolPending],
@@ -337,17 +471,30 @@ const cases: ReducerCase[] = [
   {
     title: 'INTERRUPT_RESOLVED keeps an edited-arguments digest',
     state: awaitingApproval,
-    event: f.at(5, 'INTERRUPT_RESOLVED', { interruptId: 'int_1', status: 'resolved', decision: 'allow', editedArgsDigest: 'sha256:XyZ', resolvedBy: 'user' }),
+    event: f.at(5, 'INTERRUPT_RESOLVED', {
+      interruptId: 'int_1',
+      status: 'resolved',
+      decision: 'allow',
+      editedArgsDigest: 'sha256:XyZ',
+      resolvedBy: 'user',
+    }),
     expected: stateAt(5, {
       status: 'awaiting_input',
       toolCalls: [{ ...toolPending, status: 'running' }],
-      interrupts: [{ ...openInterrupt, state: 'resolved', resolvedBy: 'user', decision: 'allow', editedArgsDigest: 'sha256:XyZ' }],
+      interrupts: [
+        { ...openInterrupt, state: 'resolved', resolvedBy: 'user', decision: 'allow', editedArgsDigest: 'sha256:XyZ' },
+      ],
     }),
   },
   {
     title: 'INTERRUPT_RESOLVED for an unknown interrupt only moves the cursor',
     state: awaitingApproval,
-    event: f.at(5, 'INTERRUPT_RESOLVED', { interruptId: 'int_nope', status: 'resolved', decision: 'allow', resolvedBy: 'user' }),
+    event: f.at(5, 'INTERRUPT_RESOLVED', {
+      interruptId: 'int_nope',
+      status: 'resolved',
+      decision: 'allow',
+      resolvedBy: 'user',
+    }),
     expected: stateAt(5, { status: 'awaiting_input', toolCalls: [toolAwaiting], interrupts: [openInterrupt] }),
   },
   {
@@ -394,7 +541,11 @@ const cases: ReducerCase[] = [
   {
     title: 'an unknown event type only moves the cursor',
     state: stateAt(4, { status: 'running' }),
-    event: { ...f.at(5, 'CUSTOM', { name: 'x', value: null }), type: 'FUTURE_EVENT', data: { anything: 1 } } as unknown as EventEnvelope,
+    event: {
+      ...f.at(5, 'CUSTOM', { name: 'x', value: null }),
+      type: 'FUTURE_EVENT',
+      data: { anything: 1 },
+    } as unknown as EventEnvelope,
     expected: stateAt(5, { status: 'running' }),
   },
   {
@@ -405,8 +556,15 @@ const cases: ReducerCase[] = [
   },
   {
     title: 'RUN_FINISHED cancelled ends the run cancelled and lists unconsumed inputs',
-    state: stateAt(4, { status: 'cancelling', step: 'round:1', inputs: [{ inputId: 'inp_1', messageId: 'msg_u2', state: 'pending' }] }),
-    event: f.at(5, 'RUN_FINISHED', { outcome: { type: 'cancelled', reason: 'user', forced: true }, unconsumedInputIds: ['inp_1'] }),
+    state: stateAt(4, {
+      status: 'cancelling',
+      step: 'round:1',
+      inputs: [{ inputId: 'inp_1', messageId: 'msg_u2', state: 'pending' }],
+    }),
+    event: f.at(5, 'RUN_FINISHED', {
+      outcome: { type: 'cancelled', reason: 'user', forced: true },
+      unconsumedInputIds: ['inp_1'],
+    }),
     expected: stateAt(5, {
       status: 'cancelled',
       outcome: { type: 'cancelled', reason: 'user', forced: true },
@@ -417,7 +575,14 @@ const cases: ReducerCase[] = [
   {
     title: 'RUN_ERROR fails the run with a safe error',
     state: stateAt(4, { status: 'running', step: 'round:1' }),
-    event: f.at(5, 'RUN_ERROR', { code: 'MODEL_ERROR', message: 'The model failed.', retryable: true, correlationId: 'req_9', usage, costUsd: '0.001000000000' }),
+    event: f.at(5, 'RUN_ERROR', {
+      code: 'MODEL_ERROR',
+      message: 'The model failed.',
+      retryable: true,
+      correlationId: 'req_9',
+      usage,
+      costUsd: '0.001000000000',
+    }),
     expected: stateAt(5, {
       status: 'failed',
       error: { code: 'MODEL_ERROR', message: 'The model failed.', retryable: true, correlationId: 'req_9' },
@@ -428,7 +593,12 @@ const cases: ReducerCase[] = [
   {
     title: 'RUN_ERROR RUN_TIMEOUT expires the run',
     state: stateAt(4, { status: 'awaiting_input' }),
-    event: f.at(5, 'RUN_ERROR', { code: 'RUN_TIMEOUT', message: 'The run took too long.', retryable: false, unconsumedInputIds: ['inp_2'] }),
+    event: f.at(5, 'RUN_ERROR', {
+      code: 'RUN_TIMEOUT',
+      message: 'The run took too long.',
+      retryable: false,
+      unconsumedInputIds: ['inp_2'],
+    }),
     expected: stateAt(5, {
       status: 'expired',
       error: { code: 'RUN_TIMEOUT', message: 'The run took too long.', retryable: false },
@@ -463,7 +633,12 @@ describe('reduceRun', () => {
   it('keeps createdAt at the first applied event', () => {
     const first = reduceRun(createEmptyRunSnapshot(RUN, SES), f.at(1, 'RUN_STATUS_CHANGED', { status: 'running' }));
     const second = reduceRun(first, f.at(2, 'STEP_STARTED', { stepName: 'round:1' }));
-    expect([first.createdAt, first.updatedAt, second.createdAt, second.updatedAt]).toStrictEqual([ts(1), ts(1), ts(1), ts(2)]);
+    expect([first.createdAt, first.updatedAt, second.createdAt, second.updatedAt]).toStrictEqual([
+      ts(1),
+      ts(1),
+      ts(1),
+      ts(2),
+    ]);
   });
 });
 
@@ -500,7 +675,8 @@ describe('reduceRunEvents over a recorded approval run', () => {
   const { runId, sessionId, argsDigest } = APPROVAL_RUN;
   const full = reduceRunEvents(events);
   /** What `GET /runs/{id}` serves after k events (k = 0 is the empty run, which has a known id). */
-  const snapshotAt = (k: number): RunSnapshot => deepFreeze(reduceRunEvents(events.slice(0, k), createEmptyRunSnapshot(runId, sessionId)));
+  const snapshotAt = (k: number): RunSnapshot =>
+    deepFreeze(reduceRunEvents(events.slice(0, k), createEmptyRunSnapshot(runId, sessionId)));
 
   it('folds the whole log into the exact final snapshot', () => {
     expect(full).toStrictEqual({
@@ -522,9 +698,33 @@ describe('reduceRunEvents over a recorded approval run', () => {
           clientMessageId: 'cm_7Q',
           contextRefs: [{ ref: 'doc:42', title: 'Draft 42' }],
         },
-        { messageId: 'msg_r1', role: 'reasoning', content: 'The user wants draft 42 removed.', status: 'complete', runId, createdAt: ts(5) },
-        { messageId: 'msg_a1', role: 'assistant', content: "I'll delete draft 42.", status: 'complete', runId, createdAt: ts(10), finishReason: 'tool_calls' },
-        { messageId: 'msg_u2', role: 'user', content: 'Also archive draft 43', status: 'complete', runId, createdAt: ts(23), inputId: 'inp_1', clientMessageId: 'cm_8R' },
+        {
+          messageId: 'msg_r1',
+          role: 'reasoning',
+          content: 'The user wants draft 42 removed.',
+          status: 'complete',
+          runId,
+          createdAt: ts(5),
+        },
+        {
+          messageId: 'msg_a1',
+          role: 'assistant',
+          content: "I'll delete draft 42.",
+          status: 'complete',
+          runId,
+          createdAt: ts(10),
+          finishReason: 'tool_calls',
+        },
+        {
+          messageId: 'msg_u2',
+          role: 'user',
+          content: 'Also archive draft 43',
+          status: 'complete',
+          runId,
+          createdAt: ts(23),
+          inputId: 'inp_1',
+          clientMessageId: 'cm_8R',
+        },
         {
           messageId: 'msg_a2',
           role: 'assistant',
@@ -535,29 +735,33 @@ describe('reduceRunEvents over a recorded approval run', () => {
           finishReason: 'stop',
         },
       ],
-      toolCalls: [{
-        toolCallId: 'tc_1',
-        name: 'drafts.delete',
-        status: 'completed',
-        parentMessageId: 'msg_a1',
-        title: 'Delete a draft',
-        argsText: '{"id":42}',
-        args: { id: 42 },
-        argsDigest,
-        progress: { message: 'Deleting', fraction: 0.5 },
-        result: { messageId: 'msg_t1', content: '{"deleted":true}' },
-      }],
-      interrupts: [{
-        id: 'int_1',
-        reason: 'tool_call',
-        toolCallId: 'tc_1',
-        argsDigest,
-        message: 'Delete draft 42?',
-        expiresAt: '2026-11-29T13:55:00.000Z',
-        state: 'resolved',
-        resolvedBy: 'user',
-        decision: 'allow',
-      }],
+      toolCalls: [
+        {
+          toolCallId: 'tc_1',
+          name: 'drafts.delete',
+          status: 'completed',
+          parentMessageId: 'msg_a1',
+          title: 'Delete a draft',
+          argsText: '{"id":42}',
+          args: { id: 42 },
+          argsDigest,
+          progress: { message: 'Deleting', fraction: 0.5 },
+          result: { messageId: 'msg_t1', content: '{"deleted":true}' },
+        },
+      ],
+      interrupts: [
+        {
+          id: 'int_1',
+          reason: 'tool_call',
+          toolCallId: 'tc_1',
+          argsDigest,
+          message: 'Delete draft 42?',
+          expiresAt: '2026-11-29T13:55:00.000Z',
+          state: 'resolved',
+          resolvedBy: 'user',
+          decision: 'allow',
+        },
+      ],
       inputs: [{ inputId: 'inp_1', messageId: 'msg_u2', clientMessageId: 'cm_8R', state: 'consumed' }],
       notices: [{ level: 'info', code: 'MODEL_RETRY', message: 'The model stalled; retrying.' }],
       step: null,
@@ -574,7 +778,11 @@ describe('reduceRunEvents over a recorded approval run', () => {
 
   it('shows the open approval while the run waits (after seq 19)', () => {
     const { status, toolCalls, interrupts } = snapshotAt(19);
-    expect({ status, toolStatus: toolCalls.map((c) => c.status), interruptState: interrupts.map((i) => i.state) }).toStrictEqual({
+    expect({
+      status,
+      toolStatus: toolCalls.map((c) => c.status),
+      interruptState: interrupts.map((i) => i.state),
+    }).toStrictEqual({
       status: 'awaiting_input',
       toolStatus: ['awaiting_approval'],
       interruptState: ['open'],

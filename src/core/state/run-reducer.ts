@@ -58,10 +58,7 @@ export function reduceRun(snapshot: RunSnapshot, event: EventEnvelope): RunSnaps
 }
 
 /** Folds a list of events in order, starting from `initial` (empty when omitted). */
-export function reduceRunEvents(
-  events: readonly EventEnvelope[],
-  initial?: RunSnapshot,
-): RunSnapshot {
+export function reduceRunEvents(events: readonly EventEnvelope[], initial?: RunSnapshot): RunSnapshot {
   const first = events[0];
   let snapshot = initial ?? createEmptyRunSnapshot(first?.runId ?? '', first?.sessionId ?? '');
   for (const event of events) snapshot = reduceRun(snapshot, event);
@@ -93,19 +90,26 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
       return isTerminalRunStatus(s.status) ? s : { ...s, status: event.data.status };
     case 'STEP_STARTED': {
       const consumed = event.data.consumedInputIds ?? [];
-      const inputs = consumed.length === 0
-        ? s.inputs
-        : s.inputs.map((input) => (consumed.includes(input.inputId) ? { ...input, state: 'consumed' as const } : input));
+      const inputs =
+        consumed.length === 0
+          ? s.inputs
+          : s.inputs.map((input) =>
+              consumed.includes(input.inputId) ? { ...input, state: 'consumed' as const } : input,
+            );
       return { ...s, step: event.data.stepName, inputs };
     }
     case 'STEP_FINISHED':
       return { ...s, step: null };
     case 'TEXT_MESSAGE_START': {
       const { messageId, role, parentMessageId, inputId, clientMessageId } = event.data;
-      const message = { ...startMessage(s, event, messageId, role), ...pickDefined({ parentMessageId, inputId, clientMessageId }) };
-      const inputs = inputId === undefined
-        ? s.inputs
-        : [...s.inputs, { inputId, messageId, ...pickDefined({ clientMessageId }), state: 'pending' as const }];
+      const message = {
+        ...startMessage(s, event, messageId, role),
+        ...pickDefined({ parentMessageId, inputId, clientMessageId }),
+      };
+      const inputs =
+        inputId === undefined
+          ? s.inputs
+          : [...s.inputs, { inputId, messageId, ...pickDefined({ clientMessageId }), state: 'pending' as const }];
       return { ...s, messages: [...s.messages, message], inputs };
     }
     case 'REASONING_MESSAGE_START':
@@ -117,15 +121,23 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
     }
     case 'TEXT_MESSAGE_END': {
       const { finishReason } = event.data;
-      const status: MessageStatus = finishReason === 'cancelled' ? 'cancelled' : finishReason === 'error' ? 'error' : 'complete';
+      const status: MessageStatus =
+        finishReason === 'cancelled' ? 'cancelled' : finishReason === 'error' ? 'error' : 'complete';
       return updateMessage(s, event.data.messageId, (m) => ({ ...m, status, ...pickDefined({ finishReason }) }));
     }
     case 'REASONING_MESSAGE_END':
     case 'REASONING_END':
-      return updateMessage(s, event.data.messageId, (m) => (m.status === 'streaming' ? { ...m, status: 'complete' } : m));
+      return updateMessage(s, event.data.messageId, (m) =>
+        m.status === 'streaming' ? { ...m, status: 'complete' } : m,
+      );
     case 'TOOL_CALL_START': {
       const { toolCallId, toolCallName, parentMessageId, title } = event.data;
-      const call: SnapshotToolCall = { toolCallId, name: toolCallName, status: 'streaming_args', ...pickDefined({ parentMessageId, title }) };
+      const call: SnapshotToolCall = {
+        toolCallId,
+        name: toolCallName,
+        status: 'streaming_args',
+        ...pickDefined({ parentMessageId, title }),
+      };
       return { ...s, toolCalls: [...s.toolCalls, call] };
     }
     case 'TOOL_CALL_ARGS': {
@@ -185,7 +197,12 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
   }
 }
 
-function startMessage(s: RunSnapshot, event: EventEnvelope, messageId: string, role: SnapshotMessage['role']): SnapshotMessage {
+function startMessage(
+  s: RunSnapshot,
+  event: EventEnvelope,
+  messageId: string,
+  role: SnapshotMessage['role'],
+): SnapshotMessage {
   return { messageId, role, content: '', status: 'streaming', runId: s.runId, createdAt: event.timestamp };
 }
 
@@ -205,11 +222,19 @@ function endRun(
   };
 }
 
-function updateMessage(s: RunSnapshot, messageId: string, update: (m: SnapshotMessage) => SnapshotMessage): RunSnapshot {
+function updateMessage(
+  s: RunSnapshot,
+  messageId: string,
+  update: (m: SnapshotMessage) => SnapshotMessage,
+): RunSnapshot {
   return { ...s, messages: updateLast(s.messages, (m) => m.messageId === messageId, update) };
 }
 
-function updateToolCall(s: RunSnapshot, toolCallId: string, update: (c: SnapshotToolCall) => SnapshotToolCall): RunSnapshot {
+function updateToolCall(
+  s: RunSnapshot,
+  toolCallId: string,
+  update: (c: SnapshotToolCall) => SnapshotToolCall,
+): RunSnapshot {
   return { ...s, toolCalls: updateLast(s.toolCalls, (c) => c.toolCallId === toolCallId, update) };
 }
 

@@ -54,9 +54,12 @@ describe('agentErrorFromResponse', () => {
       runId: 'run_7',
       details: { activeRunId: 'run_7' },
     };
-    const error = await agentErrorFromResponse(problemResponse(problem, { status: 409, headers: { 'x-request-id': 'req_header' } }), {
-      nowMs: NOW,
-    });
+    const error = await agentErrorFromResponse(
+      problemResponse(problem, { status: 409, headers: { 'x-request-id': 'req_header' } }),
+      {
+        nowMs: NOW,
+      },
+    );
     expect({ ...error, message: error.message }).toStrictEqual({
       name: 'AgentError',
       code: 'RUN_ALREADY_ACTIVE',
@@ -71,7 +74,10 @@ describe('agentErrorFromResponse', () => {
   });
 
   it('finds a top-level activeRunId in details when the body has no details member', () => {
-    const error = agentErrorFromProblem({ code: 'RUN_ALREADY_ACTIVE', activeRunId: 'run_8' }, { status: 409, requestId: null, retryAfterMs: null });
+    const error = agentErrorFromProblem(
+      { code: 'RUN_ALREADY_ACTIVE', activeRunId: 'run_8' },
+      { status: 409, requestId: null, retryAfterMs: null },
+    );
     expect(error.details).toStrictEqual({ code: 'RUN_ALREADY_ACTIVE', activeRunId: 'run_8' });
   });
 
@@ -94,7 +100,10 @@ describe('agentErrorFromResponse', () => {
 
   it('reads an HTTP-date Retry-After against the given now', async () => {
     const error = await agentErrorFromResponse(
-      problemResponse({ code: 'AGENT_UNAVAILABLE', status: 503 }, { status: 503, headers: { 'retry-after': new Date(NOW + 8000).toUTCString() } }),
+      problemResponse(
+        { code: 'AGENT_UNAVAILABLE', status: 503 },
+        { status: 503, headers: { 'retry-after': new Date(NOW + 8000).toUTCString() } },
+      ),
       { nowMs: NOW },
     );
     expect([error.code, error.retryable, error.retryAfterMs]).toStrictEqual(['AGENT_UNAVAILABLE', true, 8000]);
@@ -178,7 +187,12 @@ describe('failures without a response', () => {
   it('network failure is NETWORK_ERROR and retryable', () => {
     const cause = new TypeError('fetch failed');
     const error = agentFailure('NETWORK_ERROR', { cause });
-    expect([error.code, error.retryable, error.status, error.cause]).toStrictEqual(['NETWORK_ERROR', true, null, cause]);
+    expect([error.code, error.retryable, error.status, error.cause]).toStrictEqual([
+      'NETWORK_ERROR',
+      true,
+      null,
+      cause,
+    ]);
   });
 
   it('timeout is TIMEOUT and retryable', () => {

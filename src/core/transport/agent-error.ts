@@ -50,7 +50,11 @@ export class AgentError extends Error {
   constructor(init: AgentErrorInit) {
     super(init.message, init);
     // `super` took `message` and `cause` (non-enumerable); assigning them again keeps them so.
-    Object.assign(this, { status: null, requestId: null, retryable: false, retryAfterMs: null, runId: null, details: {} }, init);
+    Object.assign(
+      this,
+      { status: null, requestId: null, retryable: false, retryAfterMs: null, runId: null, details: {} },
+      init,
+    );
   }
 }
 
@@ -69,10 +73,18 @@ export function isAgentError(value: unknown): value is AgentError {
  */
 export function agentErrorFromProblem(body: Record<string, unknown>, context: HttpErrorContext): AgentError {
   const code = readString(body.code) ?? STATUS_CODES[context.status] ?? 'HTTP_ERROR';
-  const retryAfterMs = Math.max(context.retryAfterMs ?? -1, typeof body.retryAfterMs === 'number' ? body.retryAfterMs : -1);
+  const retryAfterMs = Math.max(
+    context.retryAfterMs ?? -1,
+    typeof body.retryAfterMs === 'number' ? body.retryAfterMs : -1,
+  );
   return new AgentError({
     code,
-    message: readString(body.detail) ?? readString(body.message) ?? readString(body.error) ?? readString(body.title) ?? `HTTP ${context.status}`,
+    message:
+      readString(body.detail) ??
+      readString(body.message) ??
+      readString(body.error) ??
+      readString(body.title) ??
+      `HTTP ${context.status}`,
     status: context.status,
     requestId: context.requestId ?? readString(body.requestId),
     retryable: typeof body.retryable === 'boolean' ? body.retryable : isRetryableStatus(context.status, code),
@@ -113,7 +125,12 @@ const FAILURE_MESSAGES: Record<AgentFailureCode, string> = {
  * `NETWORK_ERROR` and `TIMEOUT` are retryable. `init` adds the facts (e.g. `cause`, `status`, `requestId`).
  */
 export function agentFailure(code: AgentFailureCode, init: Omit<AgentErrorInit, 'code' | 'message'> = {}): AgentError {
-  return new AgentError({ code, message: FAILURE_MESSAGES[code], retryable: code === 'NETWORK_ERROR' || code === 'TIMEOUT', ...init });
+  return new AgentError({
+    code,
+    message: FAILURE_MESSAGES[code],
+    retryable: code === 'NETWORK_ERROR' || code === 'TIMEOUT',
+    ...init,
+  });
 }
 
 /** Codes for the statuses a caller acts on without a body (sign-in, access, slow down); the rest are `HTTP_ERROR`. */

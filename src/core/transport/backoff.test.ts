@@ -5,17 +5,17 @@ import { createFakeClock, settleWithFakeClock } from './test-fake-clock.ts';
 describe('computeBackoffDelay', () => {
   it('draws full jitter under a doubling ceiling capped at 30 s', () => {
     const almostOne = () => 0.999999;
-    expect([0, 1, 2, 3, 4, 5, 6, 7, 10].map((attempt) => computeBackoffDelay(attempt, { random: almostOne }))).toStrictEqual([
-      499, 999, 1999, 3999, 7999, 15999, 29999, 29999, 29999,
-    ]);
+    expect(
+      [0, 1, 2, 3, 4, 5, 6, 7, 10].map((attempt) => computeBackoffDelay(attempt, { random: almostOne })),
+    ).toStrictEqual([499, 999, 1999, 3999, 7999, 15999, 29999, 29999, 29999]);
     expect(computeBackoffDelay(3, { random: () => 0.5 })).toBe(2000);
     expect(computeBackoffDelay(3, { random: () => 0 })).toBe(0);
   });
 
   it('honours custom base and cap', () => {
-    expect([0, 1, 2, 3].map((attempt) => computeBackoffDelay(attempt, { baseMs: 100, capMs: 300, random: () => 0.5 }))).toStrictEqual([
-      50, 100, 150, 150,
-    ]);
+    expect(
+      [0, 1, 2, 3].map((attempt) => computeBackoffDelay(attempt, { baseMs: 100, capMs: 300, random: () => 0.5 })),
+    ).toStrictEqual([50, 100, 150, 150]);
   });
 
   it('treats a negative attempt as the first retry', () => {

@@ -17,7 +17,9 @@ describe('http transport over real fetch', () => {
     server = undefined;
   });
 
-  async function listen(handler: (request: { headers: IncomingHttpHeaders; body: string; url: string }, response: ServerResponse) => void): Promise<string> {
+  async function listen(
+    handler: (request: { headers: IncomingHttpHeaders; body: string; url: string }, response: ServerResponse) => void,
+  ): Promise<string> {
     server = createServer((request, response) => {
       let body = '';
       request.setEncoding('utf8');
@@ -34,7 +36,10 @@ describe('http transport over real fetch', () => {
     const seen: IncomingHttpHeaders[] = [];
     const endpoint = await listen((request, response) => {
       seen.push(request.headers);
-      response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform' });
+      response.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+      });
       // Cut inside a multi-byte character and inside a line to exercise real chunking.
       const cuts = [0, 301, 302, 700, fixture.length];
       const writeNext = (index: number): void => {
@@ -45,20 +50,27 @@ describe('http transport over real fetch', () => {
     });
     const transport = createHttpTransport({ endpoint, getIdentity: () => 'idn_8f2' });
     const controller = new AbortController();
-    const response = await transport.openStream({ path: '/runs/run_01H/events?after=0', lastEventId: '0', signal: controller.signal });
+    const response = await transport.openStream({
+      path: '/runs/run_01H/events?after=0',
+      lastEventId: '0',
+      signal: controller.signal,
+    });
     const ids: string[] = [];
     const comments: string[] = [];
-    for await (const frame of parseSseStream(response.body as ReadableStream<Uint8Array>, { signal: controller.signal, onComment: (text) => comments.push(text) })) {
+    for await (const frame of parseSseStream(response.body as ReadableStream<Uint8Array>, {
+      signal: controller.signal,
+      onComment: (text) => comments.push(text),
+    })) {
       ids.push(frame.lastEventId);
     }
     expect(ids).toStrictEqual(['1', '2', '3', '4', '5']);
     expect(comments).toStrictEqual(['open', 'hb 1795966815000']);
-    expect([seen[0]?.accept, seen[0]?.['agent-protocol'], seen[0]?.['last-event-id'], seen[0]?.['x-agent-identity']]).toStrictEqual([
-      'text/event-stream',
-      '1',
-      '0',
-      'idn_8f2',
-    ]);
+    expect([
+      seen[0]?.accept,
+      seen[0]?.['agent-protocol'],
+      seen[0]?.['last-event-id'],
+      seen[0]?.['x-agent-identity'],
+    ]).toStrictEqual(['text/event-stream', '1', '0', 'idn_8f2']);
   });
 
   it('closes the connection when the caller aborts mid-stream', async () => {
@@ -74,7 +86,9 @@ describe('http transport over real fetch', () => {
     const response = await transport.openStream({ path: '/runs/run_1/events', signal: controller.signal });
     const data: string[] = [];
     const reading = (async () => {
-      for await (const frame of parseSseStream(response.body as ReadableStream<Uint8Array>, { signal: controller.signal })) {
+      for await (const frame of parseSseStream(response.body as ReadableStream<Uint8Array>, {
+        signal: controller.signal,
+      })) {
         data.push(frame.data);
         controller.abort(reason);
       }
@@ -89,8 +103,24 @@ describe('http transport over real fetch', () => {
     const endpoint = await listen((request, response) => {
       received.push({ body: request.body, key: request.headers['idempotency-key'] as string | undefined });
       if (received.length === 1) {
-        response.writeHead(503, { 'content-type': 'application/problem+json', 'retry-after': '0', 'x-request-id': 'req_1' });
-        response.end(JSON.stringify({ type: 'about:blank', title: 'Unavailable', status: 503, code: 'AGENT_UNAVAILABLE', requestId: 'req_1', retryable: true, retryAfterMs: 0, runId: null, details: {} }));
+        response.writeHead(503, {
+          'content-type': 'application/problem+json',
+          'retry-after': '0',
+          'x-request-id': 'req_1',
+        });
+        response.end(
+          JSON.stringify({
+            type: 'about:blank',
+            title: 'Unavailable',
+            status: 503,
+            code: 'AGENT_UNAVAILABLE',
+            requestId: 'req_1',
+            retryable: true,
+            retryAfterMs: 0,
+            runId: null,
+            details: {},
+          }),
+        );
         return;
       }
       response.writeHead(201, { 'content-type': 'application/json', 'x-request-id': 'req_2' });
@@ -98,7 +128,13 @@ describe('http transport over real fetch', () => {
     });
     const transport = createHttpTransport({ endpoint, random: () => 0 });
     const body = '{"input":{"content":[{"type":"text","text":"Grüße 👋"}]}}';
-    const response = await transport.request<{ runId: string }>({ method: 'POST', path: '/runs', body, idempotencyKey: 'key_1', attempts: 3 });
+    const response = await transport.request<{ runId: string }>({
+      method: 'POST',
+      path: '/runs',
+      body,
+      idempotencyKey: 'key_1',
+      attempts: 3,
+    });
     expect([response.status, response.body, response.requestId]).toStrictEqual([201, { runId: 'run_1' }, 'req_2']);
     expect(received).toStrictEqual([
       { body, key: '"key_1"' },

@@ -39,22 +39,38 @@ function createScriptedFetch(script: Responder[]): { fetch: typeof fetch; calls:
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Responder {
-  return () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  return () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
 function problem(status: number, code: string, headers: Record<string, string> = {}): Responder {
   return () =>
-    new Response(JSON.stringify({ type: 'about:blank', title: code, status, code, requestId: `req_${code}`, retryable: false, retryAfterMs: null, runId: null, details: {} }), {
-      status,
-      headers: { 'content-type': 'application/problem+json', ...headers },
-    });
+    new Response(
+      JSON.stringify({
+        type: 'about:blank',
+        title: code,
+        status,
+        code,
+        requestId: `req_${code}`,
+        retryable: false,
+        retryAfterMs: null,
+        runId: null,
+        details: {},
+      }),
+      {
+        status,
+        headers: { 'content-type': 'application/problem+json', ...headers },
+      },
+    );
 }
 
 const networkFailure: Responder = () => Promise.reject(new TypeError('fetch failed'));
 
 /** Never answers; rejects with the abort reason like a real fetch. */
 const hang: Responder = (call) =>
-  new Promise<Response>((_, reject) => call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true }));
+  new Promise<Response>((_, reject) =>
+    call.signal.addEventListener('abort', () => reject(call.signal.reason), { once: true }),
+  );
 
 function setup(script: Responder[], options: Partial<HttpTransportOptions> = {}) {
   const scripted = createScriptedFetch(script);
@@ -85,7 +101,10 @@ const CREATE_BODY = '{"agentVersionId":"agv_34","input":{"content":[{"type":"tex
 describe('createHttpTransport: request', () => {
   it('sends the protocol headers, identity and cookie credentials on a GET', async () => {
     const { transport, calls, clock } = setup([json(200, { ok: true }, { 'x-request-id': 'req_1' })]);
-    const response = await settleWithFakeClock(transport.request<{ ok: boolean }>({ method: 'GET', path: '/bootstrap' }), clock);
+    const response = await settleWithFakeClock(
+      transport.request<{ ok: boolean }>({ method: 'GET', path: '/bootstrap' }),
+      clock,
+    );
     expect(response.status).toBe(200);
     expect(response.body).toStrictEqual({ ok: true });
     expect(response.requestId).toBe('req_1');
@@ -101,7 +120,10 @@ describe('createHttpTransport: request', () => {
   });
 
   it('adds Content-Type, the quoted Idempotency-Key on a POST; omits an unknown identity', async () => {
-    const { transport, calls, clock } = setup([json(201, { runId: 'run_1' })], { getIdentity: () => null, credentials: 'include' });
+    const { transport, calls, clock } = setup([json(201, { runId: 'run_1' })], {
+      getIdentity: () => null,
+      credentials: 'include',
+    });
     await settleWithFakeClock(
       transport.request({ method: 'POST', path: '/runs', body: CREATE_BODY, idempotencyKey: 'key_0190f3c2' }),
       clock,
@@ -117,9 +139,17 @@ describe('createHttpTransport: request', () => {
   });
 
   it('returns a null body for 204 and for an empty 202', async () => {
-    const { transport, clock } = setup([() => new Response(null, { status: 204 }), () => new Response('', { status: 202 })]);
-    expect((await settleWithFakeClock(transport.request({ method: 'DELETE', path: '/sessions/ses_1' }), clock)).body).toBe(null);
-    expect((await settleWithFakeClock(transport.request({ method: 'POST', path: '/runs/run_1/cancel', body: '{}' }), clock)).body).toBe(null);
+    const { transport, clock } = setup([
+      () => new Response(null, { status: 204 }),
+      () => new Response('', { status: 202 }),
+    ]);
+    expect(
+      (await settleWithFakeClock(transport.request({ method: 'DELETE', path: '/sessions/ses_1' }), clock)).body,
+    ).toBe(null);
+    expect(
+      (await settleWithFakeClock(transport.request({ method: 'POST', path: '/runs/run_1/cancel', body: '{}' }), clock))
+        .body,
+    ).toBe(null);
   });
 
   it('retries 5xx, network errors and 429 with byte-identical bodies and full-jitter delays', async () => {
@@ -131,7 +161,13 @@ describe('createHttpTransport: request', () => {
       json(201, { runId: 'run_1' }),
     ]);
     const response = await settleWithFakeClock(
-      transport.request<{ runId: string }>({ method: 'POST', path: '/runs', body: CREATE_BODY, idempotencyKey: 'key_1', attempts: 5 }),
+      transport.request<{ runId: string }>({
+        method: 'POST',
+        path: '/runs',
+        body: CREATE_BODY,
+        idempotencyKey: 'key_1',
+        attempts: 5,
+      }),
       clock,
     );
     expect(response.body).toStrictEqual({ runId: 'run_1' });
@@ -155,8 +191,14 @@ describe('createHttpTransport: request', () => {
   });
 
   it('retries 409 IDEMPOTENCY_KEY_IN_USE', async () => {
-    const { transport, calls, clock } = setup([problem(409, 'IDEMPOTENCY_KEY_IN_USE', { 'retry-after': '1' }), json(201, { runId: 'run_1' })]);
-    await settleWithFakeClock(transport.request({ method: 'POST', path: '/runs', body: CREATE_BODY, attempts: 3 }), clock);
+    const { transport, calls, clock } = setup([
+      problem(409, 'IDEMPOTENCY_KEY_IN_USE', { 'retry-after': '1' }),
+      json(201, { runId: 'run_1' }),
+    ]);
+    await settleWithFakeClock(
+      transport.request({ method: 'POST', path: '/runs', body: CREATE_BODY, attempts: 3 }),
+      clock,
+    );
     expect(calls.length).toBe(2);
     expect(clock.delays.filter((delay) => delay !== 30_000)).toStrictEqual([1000]);
   });
@@ -172,8 +214,16 @@ describe('createHttpTransport: request', () => {
   for (const [status, code] of definitive) {
     it(`does not retry ${status} ${code}`, async () => {
       const { transport, calls, clock } = setup([problem(status, code), json(201, {})]);
-      const error = await rejection(transport.request({ method: 'POST', path: '/runs', body: CREATE_BODY, attempts: 5 }), clock);
-      expect([error.code, error.status, error.requestId, error.retryable]).toStrictEqual([code, status, `req_${code}`, false]);
+      const error = await rejection(
+        transport.request({ method: 'POST', path: '/runs', body: CREATE_BODY, attempts: 5 }),
+        clock,
+      );
+      expect([error.code, error.status, error.requestId, error.retryable]).toStrictEqual([
+        code,
+        status,
+        `req_${code}`,
+        false,
+      ]);
       expect(calls.length).toBe(1);
     });
   }
@@ -188,12 +238,18 @@ describe('createHttpTransport: request', () => {
   it('tries once without a retry policy', async () => {
     const { transport, calls, clock } = setup([networkFailure]);
     const error = await rejection(transport.request({ method: 'GET', path: '/bootstrap' }), clock);
-    expect([error.code, error.retryable, (error.cause as Error).message]).toStrictEqual(['NETWORK_ERROR', true, 'fetch failed']);
+    expect([error.code, error.retryable, (error.cause as Error).message]).toStrictEqual([
+      'NETWORK_ERROR',
+      true,
+      'fetch failed',
+    ]);
     expect(calls.length).toBe(1);
   });
 
   it('gives up instead of retrying early when Retry-After exceeds maxRetryAfterMs', async () => {
-    const { transport, calls, clock } = setup([problem(503, 'AGENT_UNAVAILABLE', { 'retry-after': '120' })], { maxRetryAfterMs: 60_000 });
+    const { transport, calls, clock } = setup([problem(503, 'AGENT_UNAVAILABLE', { 'retry-after': '120' })], {
+      maxRetryAfterMs: 60_000,
+    });
     const error = await rejection(transport.request({ method: 'GET', path: '/bootstrap', attempts: 3 }), clock);
     expect([error.code, error.retryAfterMs]).toStrictEqual(['AGENT_UNAVAILABLE', 120_000]);
     expect(calls.length).toBe(1);
@@ -213,7 +269,11 @@ describe('createHttpTransport: request', () => {
   it('rejects TIMEOUT when the only attempt hangs', async () => {
     const { transport, clock } = setup([hang], { defaultTimeoutMs: 2000 });
     const error = await rejection(transport.request({ method: 'GET', path: '/runs/run_1' }), clock);
-    expect([error.code, error.retryable, error.message]).toStrictEqual(['TIMEOUT', true, 'The server did not answer in time.']);
+    expect([error.code, error.retryable, error.message]).toStrictEqual([
+      'TIMEOUT',
+      true,
+      'The server did not answer in time.',
+    ]);
     expect(clock.now()).toBe(NOW + 2000);
   });
 
@@ -230,16 +290,24 @@ describe('createHttpTransport: request', () => {
       transport.request({ method: 'POST', path: '/runs', body: CREATE_BODY, signal: controller.signal, attempts: 5 }),
       clock,
     );
-    expect([error.code, error.retryable, (error.cause as Error).message]).toStrictEqual(['ABORTED', false, 'user left']);
+    expect([error.code, error.retryable, (error.cause as Error).message]).toStrictEqual([
+      'ABORTED',
+      false,
+      'user left',
+    ]);
     expect(calls.length).toBe(1);
     expect(clock.pendingCount()).toBe(0);
   });
 
   it('rejects ABORTED when the caller aborts during the backoff sleep', async () => {
     const controller = new AbortController();
-    const { transport, calls, clock } = setup([problem(503, 'AGENT_UNAVAILABLE', { 'retry-after': '5' }), json(200, {})]);
+    const { transport, calls, clock } = setup([
+      problem(503, 'AGENT_UNAVAILABLE', { 'retry-after': '5' }),
+      json(200, {}),
+    ]);
     const pending = transport.request({ method: 'GET', path: '/bootstrap', signal: controller.signal, attempts: 3 });
-    while (clock.pendingCount() === 0 || clock.delays.at(-1) !== 5000) await new Promise<void>((resolve) => setImmediate(resolve));
+    while (clock.pendingCount() === 0 || clock.delays.at(-1) !== 5000)
+      await new Promise<void>((resolve) => setImmediate(resolve));
     controller.abort('stop');
     const error = await rejection(pending, clock);
     expect(error.code).toBe('ABORTED');
@@ -250,20 +318,34 @@ describe('createHttpTransport: request', () => {
     const controller = new AbortController();
     controller.abort();
     const { transport, calls, clock } = setup([json(200, {})]);
-    expect((await rejection(transport.request({ method: 'GET', path: '/bootstrap', signal: controller.signal }), clock)).code).toBe('ABORTED');
+    expect(
+      (await rejection(transport.request({ method: 'GET', path: '/bootstrap', signal: controller.signal }), clock))
+        .code,
+    ).toBe('ABORTED');
     expect(calls.length).toBe(0);
   });
 
   it('rejects INVALID_RESPONSE for a 2xx body that is not JSON, without retrying', async () => {
-    const { transport, calls, clock } = setup([() => new Response('<html>login</html>', { status: 200, headers: { 'x-request-id': 'req_h' } })]);
+    const { transport, calls, clock } = setup([
+      () => new Response('<html>login</html>', { status: 200, headers: { 'x-request-id': 'req_h' } }),
+    ]);
     const error = await rejection(transport.request({ method: 'GET', path: '/bootstrap', attempts: 3 }), clock);
-    expect([error.code, error.status, error.requestId, error.retryable]).toStrictEqual(['INVALID_RESPONSE', 200, 'req_h', false]);
+    expect([error.code, error.status, error.requestId, error.retryable]).toStrictEqual([
+      'INVALID_RESPONSE',
+      200,
+      'req_h',
+      false,
+    ]);
     expect(calls.length).toBe(1);
   });
 });
 
 describe('createHttpTransport: openStream', () => {
-  const sse = (): Response => new Response('retry: 3000\n: open\n\n', { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' } });
+  const sse = (): Response =>
+    new Response('retry: 3000\n: open\n\n', {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream; charset=utf-8' },
+    });
 
   it('sends the SSE headers with Last-Event-ID and returns the raw response', async () => {
     const controller = new AbortController();
@@ -277,7 +359,12 @@ describe('createHttpTransport: openStream', () => {
       {
         url: 'http://127.0.0.1:4176/api/agent/v1/runs/run_1/events?after=4',
         method: 'GET',
-        headers: { accept: 'text/event-stream', 'agent-protocol': '1', 'last-event-id': '4', 'x-agent-identity': 'idn_8f2' },
+        headers: {
+          accept: 'text/event-stream',
+          'agent-protocol': '1',
+          'last-event-id': '4',
+          'x-agent-identity': 'idn_8f2',
+        },
         body: undefined,
         credentials: 'same-origin',
       },
@@ -289,28 +376,45 @@ describe('createHttpTransport: openStream', () => {
 
   it('returns 204 as is', async () => {
     const { transport, clock } = setup([() => new Response(null, { status: 204 })]);
-    const response = await settleWithFakeClock(transport.openStream({ path: '/runs/run_1/events?after=9', signal: new AbortController().signal }), clock);
+    const response = await settleWithFakeClock(
+      transport.openStream({ path: '/runs/run_1/events?after=9', signal: new AbortController().signal }),
+      clock,
+    );
     expect(response.status).toBe(204);
   });
 
   it('rejects with the problem code for an error status, without retrying', async () => {
     const { transport, calls, clock } = setup([problem(410, 'CURSOR_EXPIRED'), sse]);
-    const error = await rejection(transport.openStream({ path: '/runs/run_1/events?after=1', signal: new AbortController().signal }), clock);
+    const error = await rejection(
+      transport.openStream({ path: '/runs/run_1/events?after=1', signal: new AbortController().signal }),
+      clock,
+    );
     expect([error.code, error.status, error.requestId]).toStrictEqual(['CURSOR_EXPIRED', 410, 'req_CURSOR_EXPIRED']);
     expect(calls.length).toBe(1);
   });
 
   it('rejects INVALID_RESPONSE for a 200 that is not an event stream', async () => {
-    const { transport, clock } = setup([() => new Response('<html></html>', { status: 200, headers: { 'content-type': 'text/html' } })]);
-    const error = await rejection(transport.openStream({ path: '/runs/run_1/events', signal: new AbortController().signal }), clock);
+    const { transport, clock } = setup([
+      () => new Response('<html></html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+    ]);
+    const error = await rejection(
+      transport.openStream({ path: '/runs/run_1/events', signal: new AbortController().signal }),
+      clock,
+    );
     expect([error.code, error.status]).toStrictEqual(['INVALID_RESPONSE', 200]);
   });
 
   it('rejects TIMEOUT when headers do not arrive in time, and NETWORK_ERROR when fetch fails', async () => {
     const { transport, clock } = setup([hang, networkFailure]);
-    const timeout = await rejection(transport.openStream({ path: '/runs/run_1/events', signal: new AbortController().signal, timeoutMs: 10_000 }), clock);
+    const timeout = await rejection(
+      transport.openStream({ path: '/runs/run_1/events', signal: new AbortController().signal, timeoutMs: 10_000 }),
+      clock,
+    );
     expect(timeout.code).toBe('TIMEOUT');
-    const network = await rejection(transport.openStream({ path: '/runs/run_1/events', signal: new AbortController().signal }), clock);
+    const network = await rejection(
+      transport.openStream({ path: '/runs/run_1/events', signal: new AbortController().signal }),
+      clock,
+    );
     expect(network.code).toBe('NETWORK_ERROR');
   });
 
@@ -322,7 +426,10 @@ describe('createHttpTransport: openStream', () => {
         return hang(call);
       },
     ]);
-    const error = await rejection(transport.openStream({ path: '/runs/run_1/events', signal: controller.signal }), clock);
+    const error = await rejection(
+      transport.openStream({ path: '/runs/run_1/events', signal: controller.signal }),
+      clock,
+    );
     expect([error.code, error.cause]).toStrictEqual(['ABORTED', 'hidden tab']);
   });
 });

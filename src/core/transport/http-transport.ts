@@ -169,7 +169,13 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         } catch (caught) {
           const error = caught as AgentError;
           const retryAfterMs = error.retryAfterMs ?? 0;
-          if (request.signal?.aborted || attempt >= (request.attempts ?? 1) || !isRetryableError(error) || retryAfterMs > maxRetryAfterMs) throw error;
+          if (
+            request.signal?.aborted ||
+            attempt >= (request.attempts ?? 1) ||
+            !isRetryableError(error) ||
+            retryAfterMs > maxRetryAfterMs
+          )
+            throw error;
           const jitterMs = computeBackoffDelay(attempt - 1, { ...options.backoff, random: options.random });
           await sleep(Math.max(jitterMs, retryAfterMs), { signal: request.signal, clock }).catch((reason: unknown) => {
             throw agentFailure('ABORTED', { cause: reason });
@@ -183,7 +189,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       return fetchOnce({ ...request, headers, keepLinked: true }, async (response) => {
         if (response.status !== 204 && !/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
           await response.body?.cancel().catch(() => undefined);
-          throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.headers.get('x-request-id') });
+          throw agentFailure('INVALID_RESPONSE', {
+            status: response.status,
+            requestId: response.headers.get('x-request-id'),
+          });
         }
         return response;
       });

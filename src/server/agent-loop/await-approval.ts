@@ -23,7 +23,8 @@ export async function awaitApproval(
   const interruptId = settings.ids('int');
   const ttl = settings.limits.interruptTtlMs;
   const expiresAt = new Date(settings.clock.now() + ttl).toISOString();
-  const isOpen = (snapshot: RunSnapshot): boolean => snapshot.interrupts.some((i) => i.id === interruptId && i.state === 'open');
+  const isOpen = (snapshot: RunSnapshot): boolean =>
+    snapshot.interrupts.some((i) => i.id === interruptId && i.state === 'open');
   const requested = await writer.transact((snapshot) =>
     snapshot.status === 'cancelling'
       ? []
@@ -49,7 +50,14 @@ export async function awaitApproval(
   const timer = settings.clock.setTimeout(() => {
     writer
       .transact((snapshot) =>
-        isOpen(snapshot) ? [{ type: 'INTERRUPT_RESOLVED', data: { interruptId, status: 'expired', decision: 'deny', resolvedBy: 'timeout' } }] : [],
+        isOpen(snapshot)
+          ? [
+              {
+                type: 'INTERRUPT_RESOLVED',
+                data: { interruptId, status: 'expired', decision: 'deny', resolvedBy: 'timeout' },
+              },
+            ]
+          : [],
       )
       .catch(() => undefined);
   }, ttl);
@@ -62,7 +70,9 @@ export async function awaitApproval(
   context.stopSignal.throwIfAborted();
   const interrupt = snapshot.interrupts.find((i) => i.id === interruptId);
   if (interrupt?.state === 'cancelled') throw new LoopStop({ kind: 'cancel' });
-  const resumed = await writer.transact((s) => (s.status === 'cancelling' ? [] : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }]));
+  const resumed = await writer.transact((s) =>
+    s.status === 'cancelling' ? [] : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }],
+  );
   if (resumed.length === 0) throw new LoopStop({ kind: 'cancel' });
   deadline.resume();
   if (interrupt?.state === 'expired') return 'expired';

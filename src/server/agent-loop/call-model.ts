@@ -15,14 +15,20 @@ const MAX_BACKOFF_MS = 30_000;
  * Throws a `LoopStop` with `MODEL_ERROR`/`MODEL_TIMEOUT` when it gives up, and the round
  * signal's reason when that aborts (cancel and deadlines are never retried).
  */
-export async function callModel(context: RunContext, request: ModelRequest, roundSignal: AbortSignal): Promise<AttemptResult> {
+export async function callModel(
+  context: RunContext,
+  request: ModelRequest,
+  roundSignal: AbortSignal,
+): Promise<AttemptResult> {
   const { settings, writer } = context;
   const { limits, clock } = settings;
   for (let attempt = 1; ; attempt += 1) {
     roundSignal.throwIfAborted();
     const link = linkAbort(roundSignal);
     const timer = clock.setTimeout(() => {
-      link.controller.abort(new ModelError('The model took too long to answer.', { code: 'MODEL_TIMEOUT', retryable: true }));
+      link.controller.abort(
+        new ModelError('The model took too long to answer.', { code: 'MODEL_TIMEOUT', retryable: true }),
+      );
     }, limits.attemptTimeoutMs);
     let failure: AttemptFailure;
     try {
@@ -39,7 +45,13 @@ export async function callModel(context: RunContext, request: ModelRequest, roun
     if (cause instanceof RunClosedError || cause instanceof LoopStop) throw cause;
     if (!(cause instanceof ModelError)) {
       const correlationId = settings.ids('corr');
-      settings.log({ level: 'error', message: 'model adapter threw a non-ModelError', runId: context.handle.runId, correlationId, detail: cause });
+      settings.log({
+        level: 'error',
+        message: 'model adapter threw a non-ModelError',
+        runId: context.handle.runId,
+        correlationId,
+        detail: cause,
+      });
       throw stopWithError('MODEL_ERROR', 'The model failed unexpectedly.', true);
     }
     settings.log({
@@ -49,7 +61,8 @@ export async function callModel(context: RunContext, request: ModelRequest, roun
       detail: cause.providerMessage,
     });
     if (!cause.retryable || attempt > limits.maxRetries) throw stopWithError(cause.code, cause.message, true);
-    for (const messageId of failure.messageIds) await writer.append('MESSAGE_DISCARDED', { messageId, reason: 'attempt_retry' });
+    for (const messageId of failure.messageIds)
+      await writer.append('MESSAGE_DISCARDED', { messageId, reason: 'attempt_retry' });
     const backoff = limits.retryBaseMs * 2 ** (attempt - 1) * (0.5 + settings.random() / 2);
     await settings.sleep(Math.min(MAX_BACKOFF_MS, cause.retryAfterMs ?? backoff), roundSignal);
   }

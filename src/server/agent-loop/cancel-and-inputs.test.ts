@@ -7,8 +7,14 @@ import type { ListModelStep } from './test-support/list-model.ts';
 import { createListModel } from './test-support/list-model.ts';
 import { dataOf, settle, startEngine } from './test-support/run-engine-harness.ts';
 
-const answer: ListModelStep[] = [{ type: 'text', delta: 'Done.' }, { type: 'finish', reason: 'stop' }];
-const toolRound = (name: string): ListModelStep[] => [{ type: 'tool_call', id: 'c1', name, arguments: '{}' }, { type: 'finish', reason: 'tool_calls' }];
+const answer: ListModelStep[] = [
+  { type: 'text', delta: 'Done.' },
+  { type: 'finish', reason: 'stop' },
+];
+const toolRound = (name: string): ListModelStep[] => [
+  { type: 'tool_call', id: 'c1', name, arguments: '{}' },
+  { type: 'finish', reason: 'tool_calls' },
+];
 const hasText = (s: RunSnapshot): boolean => s.messages.some((m) => m.role === 'assistant' && m.content.length > 0);
 
 describe('cancel', () => {
@@ -19,7 +25,9 @@ describe('cancel', () => {
     await run.done;
     expect(run.types().slice(-3)).toEqual(['RUN_STATUS_CHANGED', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
     expect(dataOf(run.events(), 'TEXT_MESSAGE_END')).toEqual([{ messageId: 'msg_2', finishReason: 'cancelled' }]);
-    expect(dataOf(run.events(), 'RUN_FINISHED')).toEqual([{ outcome: { type: 'cancelled', reason: 'user pressed stop' } }]);
+    expect(dataOf(run.events(), 'RUN_FINISHED')).toEqual([
+      { outcome: { type: 'cancelled', reason: 'user pressed stop' } },
+    ]);
     expect(run.handle.snapshot().status).toBe('cancelled');
     expect(run.types().includes('MESSAGE_DISCARDED')).toBe(false);
   });
@@ -29,13 +37,25 @@ describe('cancel', () => {
     await run.until((s) => s.toolCalls[0]?.progress !== undefined);
     await run.cancel();
     await run.done;
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([['cancelled', 'Stopped after 1 of 4 sections.']]);
+    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+      ['cancelled', 'Stopped after 1 of 4 sections.'],
+    ]);
     expect(dataOf(run.events(), 'RUN_FINISHED').map((d) => d.outcome)).toEqual([{ type: 'cancelled' }]);
   });
 
   it('during a tool that never confirms reports unknown after the grace period', async () => {
-    const stuck: ToolDefinition = { name: 'stuck', description: 'never ends', parameters: { type: 'object' }, policy: 'allow', run: () => new Promise(() => undefined) };
-    const run = startEngine('go', { model: createListModel([toolRound('stuck'), answer]), tools: [stuck], limits: { toolStopGraceMs: 2000 } });
+    const stuck: ToolDefinition = {
+      name: 'stuck',
+      description: 'never ends',
+      parameters: { type: 'object' },
+      policy: 'allow',
+      run: () => new Promise(() => undefined),
+    };
+    const run = startEngine('go', {
+      model: createListModel([toolRound('stuck'), answer]),
+      tools: [stuck],
+      limits: { toolStopGraceMs: 2000 },
+    });
     await run.until((s) => s.toolCalls.length === 1);
     await settle();
     await run.cancel();
@@ -43,7 +63,9 @@ describe('cancel', () => {
     expect(run.handle.snapshot().status).toBe('cancelling');
     run.clock.advance(2000);
     await run.done;
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([['unknown', 'The run stopped while the tool was running; its outcome is unknown.']]);
+    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+      ['unknown', 'The run stopped while the tool was running; its outcome is unknown.'],
+    ]);
     expect(run.handle.snapshot().status).toBe('cancelled');
   });
 
@@ -52,10 +74,19 @@ describe('cancel', () => {
     await run.until((s) => s.status === 'awaiting_input');
     await run.cancel('changed my mind');
     await run.done;
-    expect(run.types().slice(-4)).toEqual(['RUN_STATUS_CHANGED', 'INTERRUPT_RESOLVED', 'TOOL_CALL_RESULT', 'RUN_FINISHED']);
-    expect(dataOf(run.events(), 'INTERRUPT_RESOLVED')).toEqual([{ interruptId: 'int_1', status: 'cancelled', resolvedBy: 'cancel' }]);
+    expect(run.types().slice(-4)).toEqual([
+      'RUN_STATUS_CHANGED',
+      'INTERRUPT_RESOLVED',
+      'TOOL_CALL_RESULT',
+      'RUN_FINISHED',
+    ]);
+    expect(dataOf(run.events(), 'INTERRUPT_RESOLVED')).toEqual([
+      { interruptId: 'int_1', status: 'cancelled', resolvedBy: 'cancel' },
+    ]);
     expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['cancelled']);
-    expect(dataOf(run.events(), 'RUN_FINISHED').map((d) => d.outcome)).toEqual([{ type: 'cancelled', reason: 'changed my mind' }]);
+    expect(dataOf(run.events(), 'RUN_FINISHED').map((d) => d.outcome)).toEqual([
+      { type: 'cancelled', reason: 'changed my mind' },
+    ]);
   });
 
   it('wins over a completion that races it', async () => {
@@ -92,24 +123,51 @@ describe('inputs during a run', () => {
   it('are consumed at the next round boundary; the run never succeeds with one pending', async () => {
     let inputId = '';
     const model = createListModel([
-      [{ type: 'text', delta: 'First.' }, { type: 'call', run: async () => { inputId = await run.addInput('and one more thing'); } }, { type: 'finish', reason: 'stop' }],
+      [
+        { type: 'text', delta: 'First.' },
+        {
+          type: 'call',
+          run: async () => {
+            inputId = await run.addInput('and one more thing');
+          },
+        },
+        { type: 'finish', reason: 'stop' },
+      ],
       answer,
     ]);
     const run = startEngine('go', { model });
     await run.done;
     expect(inputId).toBe('inp_1');
-    expect(dataOf(run.events(), 'STEP_STARTED')).toEqual([{ stepName: 'round:1' }, { stepName: 'round:2', consumedInputIds: ['inp_1'] }]);
-    expect(model.requests[1]?.messages.slice(-2)).toEqual([{ role: 'assistant', content: 'First.' }, { role: 'user', content: 'and one more thing' }]);
+    expect(dataOf(run.events(), 'STEP_STARTED')).toEqual([
+      { stepName: 'round:1' },
+      { stepName: 'round:2', consumedInputIds: ['inp_1'] },
+    ]);
+    expect(model.requests[1]?.messages.slice(-2)).toEqual([
+      { role: 'assistant', content: 'First.' },
+      { role: 'user', content: 'and one more thing' },
+    ]);
     const snapshot = run.handle.snapshot();
     expect(snapshot.status).toBe('completed');
     expect(snapshot.inputs).toEqual([{ inputId: 'inp_1', messageId: 'msg_input_1', state: 'consumed' }]);
   });
 
   it('added while a tool runs are consumed by the round after it', async () => {
-    const slowTool: ToolDefinition = { name: 'slow', description: 'slow', parameters: { type: 'object' }, policy: 'allow', run: async () => { await run.addInput('meanwhile'); return 'ok'; } };
+    const slowTool: ToolDefinition = {
+      name: 'slow',
+      description: 'slow',
+      parameters: { type: 'object' },
+      policy: 'allow',
+      run: async () => {
+        await run.addInput('meanwhile');
+        return 'ok';
+      },
+    };
     const run = startEngine('go', { model: createListModel([toolRound('slow'), answer]), tools: [slowTool] });
     await run.done;
-    expect(dataOf(run.events(), 'STEP_STARTED')).toEqual([{ stepName: 'round:1' }, { stepName: 'round:2', consumedInputIds: ['inp_1'] }]);
+    expect(dataOf(run.events(), 'STEP_STARTED')).toEqual([
+      { stepName: 'round:1' },
+      { stepName: 'round:2', consumedInputIds: ['inp_1'] },
+    ]);
   });
 
   it('left pending at a cancel are listed in unconsumedInputIds', async () => {
@@ -118,7 +176,9 @@ describe('inputs during a run', () => {
     await run.addInput('wait, also this');
     await run.cancel();
     await run.done;
-    expect(dataOf(run.events(), 'RUN_FINISHED')).toEqual([{ outcome: { type: 'cancelled' }, unconsumedInputIds: ['inp_1'] }]);
+    expect(dataOf(run.events(), 'RUN_FINISHED')).toEqual([
+      { outcome: { type: 'cancelled' }, unconsumedInputIds: ['inp_1'] },
+    ]);
   });
 
   it('left pending when the round cap hits are listed with MAX_ITERATIONS', async () => {
@@ -128,6 +188,8 @@ describe('inputs during a run', () => {
     ]);
     const run = startEngine('go', { model, limits: { maxRounds: 2 } });
     await run.done;
-    expect(dataOf(run.events(), 'RUN_ERROR').map((d) => [d.code, d.unconsumedInputIds])).toEqual([['MAX_ITERATIONS', ['inp_1']]]);
+    expect(dataOf(run.events(), 'RUN_ERROR').map((d) => [d.code, d.unconsumedInputIds])).toEqual([
+      ['MAX_ITERATIONS', ['inp_1']],
+    ]);
   });
 });

@@ -2,7 +2,11 @@ import type { RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
 import type { ModelMessage, ToolSpec } from '../models/model-adapter.ts';
 
 /** Builds the first model messages of a run: the system prompt, earlier turns, the user's input. */
-export function buildInitialMessages(options: { systemPrompt: string; history: readonly SnapshotMessage[]; inputText: string }): ModelMessage[] {
+export function buildInitialMessages(options: {
+  systemPrompt: string;
+  history: readonly SnapshotMessage[];
+  inputText: string;
+}): ModelMessage[] {
   const messages: ModelMessage[] = [{ role: 'system', content: options.systemPrompt }];
   for (const message of options.history) {
     if (message.content === '' || message.status === 'streaming') continue;

@@ -3,8 +3,14 @@ import { buildLongMarkdown } from '../models/scripted-markdown.ts';
 import { dataOf, foldTypes, startEngine } from './test-support/run-engine-harness.ts';
 
 const TEXT_TURN = [
-  'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT*', 'REASONING_MESSAGE_END', 'REASONING_END',
-  'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT*', 'TEXT_MESSAGE_END',
+  'REASONING_START',
+  'REASONING_MESSAGE_START',
+  'REASONING_MESSAGE_CONTENT*',
+  'REASONING_MESSAGE_END',
+  'REASONING_END',
+  'TEXT_MESSAGE_START',
+  'TEXT_MESSAGE_CONTENT*',
+  'TEXT_MESSAGE_END',
 ];
 
 describe('createRunEngine with the scripted model: text scenarios', () => {
@@ -12,7 +18,12 @@ describe('createRunEngine with the scripted model: text scenarios', () => {
     const run = startEngine('Hello there');
     await run.done;
     expect(foldTypes(run.events())).toEqual([
-      'RUN_STARTED', 'RUN_STATUS_CHANGED', 'STEP_STARTED', ...TEXT_TURN, 'STEP_FINISHED', 'RUN_FINISHED',
+      'RUN_STARTED',
+      'RUN_STATUS_CHANGED',
+      'STEP_STARTED',
+      ...TEXT_TURN,
+      'STEP_FINISHED',
+      'RUN_FINISHED',
     ]);
     const snapshot = run.handle.snapshot();
     expect(snapshot.status).toBe('completed');
@@ -35,7 +46,14 @@ describe('createRunEngine with the scripted model: text scenarios', () => {
     const run = startEngine(`/echo ${text}`);
     await run.done;
     expect(foldTypes(run.events())).toEqual([
-      'RUN_STARTED', 'RUN_STATUS_CHANGED', 'STEP_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT*', 'TEXT_MESSAGE_END', 'STEP_FINISHED', 'RUN_FINISHED',
+      'RUN_STARTED',
+      'RUN_STATUS_CHANGED',
+      'STEP_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT*',
+      'TEXT_MESSAGE_END',
+      'STEP_FINISHED',
+      'RUN_FINISHED',
     ]);
     const deltas = dataOf(run.events(), 'TEXT_MESSAGE_CONTENT').map((d) => d.delta);
     expect(deltas.join('')).toBe(text);
@@ -50,7 +68,15 @@ describe('createRunEngine with the scripted model: text scenarios', () => {
     const answer = run.handle.snapshot().messages.find((m) => m.role === 'assistant')?.content;
     expect(answer).toBe(buildLongMarkdown(3000));
     expect(answer?.length).toBe(3000);
-    for (const marker of ['## Section', '- First point', '```ts', '| Item |', '[link](https://', '> Note', '1. Prepare']) {
+    for (const marker of [
+      '## Section',
+      '- First point',
+      '```ts',
+      '| Item |',
+      '[link](https://',
+      '> Note',
+      '1. Prepare',
+    ]) {
       expect(answer?.includes(marker)).toBe(true);
     }
     const deltas = dataOf(run.events(), 'TEXT_MESSAGE_CONTENT');

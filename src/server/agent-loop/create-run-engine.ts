@@ -18,8 +18,8 @@ import { createRunWriter } from './run-writer.ts';
 import { runToolCalls } from './run-tool-calls.ts';
 
 const DEFAULT_SYSTEM_PROMPT =
-  'You are a helpful assistant inside a chat widget. Answer in concise Markdown. Use the tools when they help; '
-  + 'some need the user\'s approval, and a denied or failed tool result is final for that call.';
+  'You are a helpful assistant inside a chat widget. Answer in concise Markdown. Use the tools when they help; ' +
+  "some need the user's approval, and a denied or failed tool result is final for that call.";
 
 /**
  * Creates the agent loop behind the reference server. `start(handle)` runs rounds of model turn
@@ -43,7 +43,14 @@ export function createRunEngine(options: RunEngineOptions = {}): RunEngine {
     sleep,
     ids: options.ids ?? createUlidIds(clock),
     random: options.random ?? Math.random,
-    log: options.log ?? ((entry) => console[entry.level]('[agent-loop]', entry.message, { runId: entry.runId, correlationId: entry.correlationId, detail: entry.detail })),
+    log:
+      options.log ??
+      ((entry) =>
+        console[entry.level]('[agent-loop]', entry.message, {
+          runId: entry.runId,
+          correlationId: entry.correlationId,
+          detail: entry.detail,
+        })),
   };
   return { start: (handle) => runToTerminal(settings, handle) };
 }
@@ -54,9 +61,21 @@ async function runToTerminal(settings: EngineSettings, handle: RunHandle): Promi
   if (handle.signal.aborted) onCancel();
   else handle.signal.addEventListener('abort', onCancel, { once: true });
   const runTimer = settings.clock.setTimeout(() => {
-    stopController.abort(stopWithError('RUN_TIMEOUT', `The run took longer than its limit of ${formatDuration(settings.limits.runMaxDurationMs)} and was stopped.`, true));
+    stopController.abort(
+      stopWithError(
+        'RUN_TIMEOUT',
+        `The run took longer than its limit of ${formatDuration(settings.limits.runMaxDurationMs)} and was stopped.`,
+        true,
+      ),
+    );
   }, settings.limits.runMaxDurationMs);
-  const context: RunContext = { settings, handle, writer: createRunWriter(handle), stopSignal: stopController.signal, usage: null };
+  const context: RunContext = {
+    settings,
+    handle,
+    writer: createRunWriter(handle),
+    stopSignal: stopController.signal,
+    usage: null,
+  };
   try {
     await runRounds(context);
   } catch (error) {
@@ -71,21 +90,33 @@ async function runRounds(context: RunContext): Promise<void> {
   const { settings, handle, writer, stopSignal } = context;
   const { limits } = settings;
   const isCancelling = (s: RunSnapshot): boolean => s.status === 'cancelling' || handle.signal.aborted;
-  const started = await writer.transact((s) => (isCancelling(s) ? [] : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }]));
+  const started = await writer.transact((s) =>
+    isCancelling(s) ? [] : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }],
+  );
   if (started.length === 0) throw new LoopStop({ kind: 'cancel' });
-  const messages: ModelMessage[] = buildInitialMessages({ systemPrompt: settings.systemPrompt, history: handle.history, inputText: handle.input.text });
+  const messages: ModelMessage[] = buildInitialMessages({
+    systemPrompt: settings.systemPrompt,
+    history: handle.history,
+    inputText: handle.input.text,
+  });
   const toolSpecs = settings.registry.specs();
 
   for (let round = 1; ; round += 1) {
     stopSignal.throwIfAborted();
     if (round > limits.maxRounds) {
-      throw stopWithError('MAX_ITERATIONS', `The agent reached its limit of ${limits.maxRounds} rounds without finishing.`, false);
+      throw stopWithError(
+        'MAX_ITERATIONS',
+        `The agent reached its limit of ${limits.maxRounds} rounds without finishing.`,
+        false,
+      );
     }
     const stepName = `round:${round}`;
     let consumed: string[] = [];
     await writer.transact((s) => {
       consumed = pendingInputIds(s);
-      return [{ type: 'STEP_STARTED', data: { stepName, ...(consumed.length === 0 ? {} : { consumedInputIds: consumed }) } }];
+      return [
+        { type: 'STEP_STARTED', data: { stepName, ...(consumed.length === 0 ? {} : { consumedInputIds: consumed }) } },
+      ];
     });
     messages.push(...readInputMessages(handle.snapshot(), consumed));
 
@@ -93,15 +124,30 @@ async function runRounds(context: RunContext): Promise<void> {
     const deadline = createDeadline({
       clock: settings.clock,
       ms: limits.roundTimeoutMs,
-      onExpire: () => link.controller.abort(stopWithError('MODEL_TIMEOUT', `A step of the agent took longer than ${formatDuration(limits.roundTimeoutMs)} and was stopped.`, true)),
+      onExpire: () =>
+        link.controller.abort(
+          stopWithError(
+            'MODEL_TIMEOUT',
+            `A step of the agent took longer than ${formatDuration(limits.roundTimeoutMs)} and was stopped.`,
+            true,
+          ),
+        ),
     });
     const roundSignal = link.controller.signal;
     try {
       const tokens = estimateContextTokens(messages, toolSpecs);
       if (tokens > limits.tokenBudget) {
-        throw stopWithError('TOKEN_BUDGET_EXCEEDED', `The conversation is too long for the agent (about ${tokens} tokens; the limit is ${limits.tokenBudget}).`, false);
+        throw stopWithError(
+          'TOKEN_BUDGET_EXCEEDED',
+          `The conversation is too long for the agent (about ${tokens} tokens; the limit is ${limits.tokenBudget}).`,
+          false,
+        );
       }
-      const turn = await callModel(context, { messages: [...messages], tools: toolSpecs, ...reasoningOption(handle) }, roundSignal);
+      const turn = await callModel(
+        context,
+        { messages: [...messages], tools: toolSpecs, ...reasoningOption(handle) },
+        roundSignal,
+      );
       if (turn.toolCalls.length > 0) {
         messages.push(...(await runToolCalls(context, { turn, round, roundSignal, deadline })));
       } else {
@@ -116,7 +162,9 @@ async function runRounds(context: RunContext): Promise<void> {
     }
 
     const finished = await writer.transact((s) =>
-      isCancelling(s) || pendingInputIds(s).length > 0 ? [] : [{ type: 'RUN_FINISHED', data: { outcome: { type: 'success' }, ...usageOf(context) } }],
+      isCancelling(s) || pendingInputIds(s).length > 0
+        ? []
+        : [{ type: 'RUN_FINISHED', data: { outcome: { type: 'success' }, ...usageOf(context) } }],
     );
     if (finished.length > 0) return;
     if (isCancelling(handle.snapshot())) throw new LoopStop({ kind: 'cancel' });
@@ -130,7 +178,13 @@ async function finish(context: RunContext, error: unknown): Promise<void> {
   let cause = error;
   if (!(cause instanceof LoopStop)) {
     const correlationId = settings.ids('corr');
-    settings.log({ level: 'error', message: 'agent loop failed unexpectedly', runId: handle.runId, correlationId, detail: error });
+    settings.log({
+      level: 'error',
+      message: 'agent loop failed unexpectedly',
+      runId: handle.runId,
+      correlationId,
+      detail: error,
+    });
     cause = stopWithError('INTERNAL', `The agent hit an unexpected problem (reference ${correlationId}).`, true);
   }
   const stop = (cause as LoopStop).stop;
@@ -146,17 +200,29 @@ async function finish(context: RunContext, error: unknown): Promise<void> {
   try {
     await writer.transact((s) => {
       const isCancel = stop.kind === 'cancel' || s.status === 'cancelling' || handle.signal.aborted;
-      const closing = closeOpenItems(s, { reason: isCancel ? 'cancelled' : 'error', newMessageId: () => settings.ids('msg') });
+      const closing = closeOpenItems(s, {
+        reason: isCancel ? 'cancelled' : 'error',
+        newMessageId: () => settings.ids('msg'),
+      });
       const unconsumed = pendingInputIds(s);
       const extra = { ...usageOf(context), ...(unconsumed.length === 0 ? {} : { unconsumedInputIds: unconsumed }) };
       const terminal: PendingEvent = isCancel
         ? { type: 'RUN_FINISHED', data: { outcome: { type: 'cancelled', ...cancelReason(handle) }, ...extra } }
-        : { type: 'RUN_ERROR', data: { code: stop.code, message: stop.message, retryable: stop.retryable, correlationId, ...extra } };
+        : {
+            type: 'RUN_ERROR',
+            data: { code: stop.code, message: stop.message, retryable: stop.retryable, correlationId, ...extra },
+          };
       return [...closing, terminal];
     });
   } catch (finishError) {
     if (!(finishError instanceof RunClosedError)) {
-      settings.log({ level: 'error', message: 'could not write the terminal event', runId: handle.runId, correlationId, detail: finishError });
+      settings.log({
+        level: 'error',
+        message: 'could not write the terminal event',
+        runId: handle.runId,
+        correlationId,
+        detail: finishError,
+      });
     }
   }
 }
@@ -170,7 +236,9 @@ function cancelReason(handle: RunHandle): { reason?: string } {
   return typeof reason === 'string' && reason !== '' ? { reason } : {};
 }
 
-function reasoningOption(handle: RunHandle): { reasoningEffort?: NonNullable<RunHandle['options']['reasoningEffort']> } {
+function reasoningOption(handle: RunHandle): {
+  reasoningEffort?: NonNullable<RunHandle['options']['reasoningEffort']>;
+} {
   return handle.options.reasoningEffort === undefined ? {} : { reasoningEffort: handle.options.reasoningEffort };
 }
 

@@ -6,7 +6,12 @@ describe('createDeltaCoalescer', () => {
   it('sends the first delta at once, then at most every flushMs, with a timer for a pause', () => {
     const clock = createVirtualClock(0);
     const sent: [number, string][] = [];
-    const coalescer = createDeltaCoalescer({ clock, flushMs: 40, flushBytes: 512, emit: (delta) => sent.push([clock.now(), delta]) });
+    const coalescer = createDeltaCoalescer({
+      clock,
+      flushMs: 40,
+      flushBytes: 512,
+      emit: (delta) => sent.push([clock.now(), delta]),
+    });
     coalescer.push('a');
     clock.advance(10);
     coalescer.push('b');
@@ -16,7 +21,11 @@ describe('createDeltaCoalescer', () => {
     coalescer.push('d');
     coalescer.push('');
     coalescer.flush();
-    expect(sent).toEqual([[0, 'a'], [40, 'bc'], [120, 'd']]);
+    expect(sent).toEqual([
+      [0, 'a'],
+      [40, 'bc'],
+      [120, 'd'],
+    ]);
   });
 
   it('flushes as soon as flushBytes are buffered (counted in UTF-8 bytes)', () => {

@@ -63,7 +63,11 @@ export interface ToolHooks {
   /** May tighten the policy (allow → ask → deny); a looser answer is ignored. */
   preToolUse?(call: ToolCallInfo, context: ToolHookContext): ToolPolicy | void | Promise<ToolPolicy | void>;
   /** Sees every executed call's outcome; may return replacement content (e.g. redacted). */
-  postToolUse?(call: ToolCallInfo, outcome: ToolCallOutcome, context: ToolHookContext): { content: string } | void | Promise<{ content: string } | void>;
+  postToolUse?(
+    call: ToolCallInfo,
+    outcome: ToolCallOutcome,
+    context: ToolHookContext,
+  ): { content: string } | void | Promise<{ content: string } | void>;
 }
 
 /** A server-side log line (provider text and stacks go here, never to the browser). */

@@ -20,23 +20,45 @@ async function serve(engine: RunEngineOptions = {}): Promise<EngineServer> {
   return server;
 }
 
-const REASONING = ['REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT*', 'REASONING_MESSAGE_END', 'REASONING_END'];
+const REASONING = [
+  'REASONING_START',
+  'REASONING_MESSAGE_START',
+  'REASONING_MESSAGE_CONTENT*',
+  'REASONING_MESSAGE_END',
+  'REASONING_END',
+];
 const TEXT = ['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT*', 'TEXT_MESSAGE_END'];
-const TOOL_ROUND_1 = ['RUN_STARTED', 'RUN_STATUS_CHANGED', 'STEP_STARTED', ...REASONING, ...TEXT, 'TOOL_CALL_START', 'TOOL_CALL_END'];
+const TOOL_ROUND_1 = [
+  'RUN_STARTED',
+  'RUN_STATUS_CHANGED',
+  'STEP_STARTED',
+  ...REASONING,
+  ...TEXT,
+  'TOOL_CALL_START',
+  'TOOL_CALL_END',
+];
 const ANSWER_ROUND_2 = ['STEP_FINISHED', 'STEP_STARTED', ...TEXT, 'STEP_FINISHED', 'RUN_FINISHED'];
 const APPROVAL_ASKED = [...TOOL_ROUND_1, 'INTERRUPT_REQUESTED', 'RUN_STATUS_CHANGED'];
 
 const indexOfStatus = (events: readonly EventEnvelope[], status: RunStatus): number =>
   events.findIndex((e) => e.type === 'RUN_STATUS_CHANGED' && (e.data as { status: string }).status === status);
-const hasStatus = (status: RunStatus) => (events: readonly EventEnvelope[]): boolean => indexOfStatus(events, status) >= 0;
-const hasType = (type: EventType) => (events: readonly EventEnvelope[]): boolean => events.some((e) => e.type === type);
+const hasStatus =
+  (status: RunStatus) =>
+  (events: readonly EventEnvelope[]): boolean =>
+    indexOfStatus(events, status) >= 0;
+const hasType =
+  (type: EventType) =>
+  (events: readonly EventEnvelope[]): boolean =>
+    events.some((e) => e.type === type);
 
 async function json(response: Response): Promise<Record<string, unknown>> {
   return (await response.json()) as Record<string, unknown>;
 }
 
 /** Starts `/approval` as alice and follows it until the approval is asked for. */
-async function startApproval(server: EngineServer): Promise<{ runId: string; run: FollowedRun; interruptId: string; argsDigest: string }> {
+async function startApproval(
+  server: EngineServer,
+): Promise<{ runId: string; run: FollowedRun; interruptId: string; argsDigest: string }> {
   const { runId } = await server.createRun('alice', '/approval');
   const run = await server.follow(runId);
   const events = await run.until(hasStatus('awaiting_input'));
@@ -58,7 +80,9 @@ async function finished(server: EngineServer, runId: string, run: FollowedRun): 
 }
 
 function answerOf(events: readonly EventEnvelope[]): string | undefined {
-  return resourceFromEvents(events).messages.filter((m) => m.role === 'assistant').at(-1)?.content;
+  return resourceFromEvents(events)
+    .messages.filter((m) => m.role === 'assistant')
+    .at(-1)?.content;
 }
 
 describe('approvals over HTTP with the real engine', () => {
@@ -74,12 +98,30 @@ describe('approvals over HTTP with the real engine', () => {
     expect(response.status).toBe(200);
     const body = await json(response);
     const events = await finished(server, runId, run);
-    expect(foldTypes(events)).toEqual([...APPROVAL_ASKED, 'INTERRUPT_RESOLVED', 'RUN_STATUS_CHANGED', 'TOOL_CALL_RESULT', ...ANSWER_ROUND_2]);
+    expect(foldTypes(events)).toEqual([
+      ...APPROVAL_ASKED,
+      'INTERRUPT_RESOLVED',
+      'RUN_STATUS_CHANGED',
+      'TOOL_CALL_RESULT',
+      ...ANSWER_ROUND_2,
+    ]);
     const resolved = events.find((e) => e.type === 'INTERRUPT_RESOLVED');
-    expect(body).toEqual({ interrupt: { ...dataOf(events, 'INTERRUPT_REQUESTED')[0]?.interrupt, state: 'resolved', decision: 'allow', resolvedBy: 'user' }, eventSeq: resolved?.seq });
-    expect(dataOf(events, 'INTERRUPT_RESOLVED')).toEqual([{ interruptId, status: 'resolved', resolvedBy: 'user', decision: 'allow' }]);
+    expect(body).toEqual({
+      interrupt: {
+        ...dataOf(events, 'INTERRUPT_REQUESTED')[0]?.interrupt,
+        state: 'resolved',
+        decision: 'allow',
+        resolvedBy: 'user',
+      },
+      eventSeq: resolved?.seq,
+    });
+    expect(dataOf(events, 'INTERRUPT_RESOLVED')).toEqual([
+      { interruptId, status: 'resolved', resolvedBy: 'user', decision: 'allow' },
+    ]);
     expect(dataOf(events, 'RUN_STATUS_CHANGED').map((d) => d.status)).toEqual(['running', 'awaiting_input', 'running']);
-    expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([['completed', '{"draftId":"draft-42","deleted":true}']]);
+    expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+      ['completed', '{"draftId":"draft-42","deleted":true}'],
+    ]);
     expect(answerOf(events)).toBe('Done: **draft-42** was deleted.');
     expect(dataOf(events, 'RUN_FINISHED').map((d) => d.outcome)).toEqual([{ type: 'success' }]);
   });
@@ -96,7 +138,13 @@ describe('approvals over HTTP with the real engine', () => {
 
     expect((await server.request(path, { body: { decision: 'deny', argsDigest } })).status).toBe(200);
     const events = await finished(server, runId, run);
-    expect(foldTypes(events)).toEqual([...APPROVAL_ASKED, 'INTERRUPT_RESOLVED', 'RUN_STATUS_CHANGED', 'TOOL_CALL_RESULT', ...ANSWER_ROUND_2]);
+    expect(foldTypes(events)).toEqual([
+      ...APPROVAL_ASKED,
+      'INTERRUPT_RESOLVED',
+      'RUN_STATUS_CHANGED',
+      'TOOL_CALL_RESULT',
+      ...ANSWER_ROUND_2,
+    ]);
     expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['denied']);
     expect(answerOf(events)).toBe('Understood: I did **not** delete draft-42.');
     expect(resourceFromEvents(events).outcome).toEqual({ type: 'success' });
@@ -107,13 +155,19 @@ describe('approvals over HTTP with the real engine', () => {
     const { runId, run, interruptId, argsDigest } = await startApproval(server);
     const path = `/runs/${runId}/interrupts/${interruptId}`;
     const decisions = ['allow', 'deny'] as const;
-    const responses = await Promise.all(decisions.map((decision) => server.request(path, { body: { decision, argsDigest } })));
+    const responses = await Promise.all(
+      decisions.map((decision) => server.request(path, { body: { decision, argsDigest } })),
+    );
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 409]);
     const winnerIndex = responses.findIndex((r) => r.status === 200);
     const winner = await json(responses[winnerIndex] as Response);
     const loser = await json(responses[1 - winnerIndex] as Response);
-    expect(loser).toMatchObject({ code: 'INTERRUPT_ALREADY_RESOLVED', status: 409, details: { interrupt: winner.interrupt } });
+    expect(loser).toMatchObject({
+      code: 'INTERRUPT_ALREADY_RESOLVED',
+      status: 409,
+      details: { interrupt: winner.interrupt },
+    });
 
     const decision = decisions[winnerIndex];
     const repeat = await server.request(path, { body: { decision, argsDigest } });
@@ -121,20 +175,35 @@ describe('approvals over HTTP with the real engine', () => {
     expect(await json(repeat)).toEqual(winner);
     const events = await finished(server, runId, run);
     expect(dataOf(events, 'INTERRUPT_RESOLVED').map((d) => d.decision)).toEqual([decision]);
-    expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual([decision === 'allow' ? 'completed' : 'denied']);
+    expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual([
+      decision === 'allow' ? 'completed' : 'denied',
+    ]);
   });
 
   it('expiry denies fail-closed and the run goes on; a late answer is 410 INTERRUPT_EXPIRED', async () => {
     const server = await serve({ limits: { interruptTtlMs: 150 } });
     const { runId, run, interruptId, argsDigest } = await startApproval(server);
     const events = await finished(server, runId, run);
-    expect(foldTypes(events)).toEqual([...APPROVAL_ASKED, 'INTERRUPT_RESOLVED', 'RUN_STATUS_CHANGED', 'TOOL_CALL_RESULT', ...ANSWER_ROUND_2]);
-    expect(dataOf(events, 'INTERRUPT_RESOLVED')).toEqual([{ interruptId, status: 'expired', decision: 'deny', resolvedBy: 'timeout' }]);
+    expect(foldTypes(events)).toEqual([
+      ...APPROVAL_ASKED,
+      'INTERRUPT_RESOLVED',
+      'RUN_STATUS_CHANGED',
+      'TOOL_CALL_RESULT',
+      ...ANSWER_ROUND_2,
+    ]);
+    expect(dataOf(events, 'INTERRUPT_RESOLVED')).toEqual([
+      { interruptId, status: 'expired', decision: 'deny', resolvedBy: 'timeout' },
+    ]);
     expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['denied']);
     expect(answerOf(events)).toBe('Understood: I did **not** delete draft-42.');
-    const late = await server.request(`/runs/${runId}/interrupts/${interruptId}`, { body: { decision: 'allow', argsDigest } });
+    const late = await server.request(`/runs/${runId}/interrupts/${interruptId}`, {
+      body: { decision: 'allow', argsDigest },
+    });
     expect(late.status).toBe(410);
-    expect(await json(late)).toMatchObject({ code: 'INTERRUPT_EXPIRED', interrupt: { id: interruptId, state: 'expired', decision: 'deny', resolvedBy: 'timeout' } });
+    expect(await json(late)).toMatchObject({
+      code: 'INTERRUPT_EXPIRED',
+      interrupt: { id: interruptId, state: 'expired', decision: 'deny', resolvedBy: 'timeout' },
+    });
   });
 
   it('with approvals off an ask tool is denied at once, without an interrupt', async () => {
@@ -156,15 +225,25 @@ describe('cancel over HTTP with the real engine', () => {
     expect(cancel.status).toBe(202);
     const accepted = await json(cancel);
     const events = await finished(server, runId, run);
-    expect(foldTypes(events)).toEqual([...APPROVAL_ASKED, 'RUN_STATUS_CHANGED', 'INTERRUPT_RESOLVED', 'TOOL_CALL_RESULT', 'RUN_FINISHED']);
+    expect(foldTypes(events)).toEqual([
+      ...APPROVAL_ASKED,
+      'RUN_STATUS_CHANGED',
+      'INTERRUPT_RESOLVED',
+      'TOOL_CALL_RESULT',
+      'RUN_FINISHED',
+    ]);
     expect(accepted).toEqual({ status: 'cancelling', eventSeq: events[indexOfStatus(events, 'cancelling')]?.seq });
     expect(dataOf(events, 'INTERRUPT_RESOLVED')).toEqual([{ interruptId, status: 'cancelled', resolvedBy: 'cancel' }]);
     expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['cancelled']);
-    expect(dataOf(events, 'RUN_FINISHED').map((d) => d.outcome)).toEqual([{ type: 'cancelled', reason: 'changed my mind' }]);
+    expect(dataOf(events, 'RUN_FINISHED').map((d) => d.outcome)).toEqual([
+      { type: 'cancelled', reason: 'changed my mind' },
+    ]);
 
     const again = await server.request(`/runs/${runId}/cancel`, { body: {} });
     expect([again.status, await json(again)]).toEqual([200, { status: 'cancelled' }]);
-    const late = await server.request(`/runs/${runId}/interrupts/${interruptId}`, { body: { decision: 'allow', argsDigest } });
+    const late = await server.request(`/runs/${runId}/interrupts/${interruptId}`, {
+      body: { decision: 'allow', argsDigest },
+    });
     expect([late.status, (await json(late)).code]).toEqual([409, 'RUN_NOT_ACTIVE']);
   });
 
@@ -173,17 +252,33 @@ describe('cancel over HTTP with the real engine', () => {
     const { runId } = await server.createRun('alice', '/slow');
     const run = await server.follow(runId);
     await run.until(hasType('TEXT_MESSAGE_CONTENT'));
-    const input = await server.request(`/runs/${runId}/inputs`, { body: { content: [{ type: 'text', text: 'and one more thing' }] }, headers: { 'idempotency-key': freshKey() } });
+    const input = await server.request(`/runs/${runId}/inputs`, {
+      body: { content: [{ type: 'text', text: 'and one more thing' }] },
+      headers: { 'idempotency-key': freshKey() },
+    });
     expect(input.status).toBe(202);
     const { inputId, messageId } = (await json(input)) as { inputId: string; messageId: string };
     expect((await server.request(`/runs/${runId}/cancel`, { body: { reason: 'user pressed stop' } })).status).toBe(202);
     const events = await finished(server, runId, run);
     const cancelling = indexOfStatus(events, 'cancelling');
-    expect(foldTypes(events.slice(cancelling)).filter((t) => t !== 'TEXT_MESSAGE_CONTENT*')).toEqual(['RUN_STATUS_CHANGED', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+    expect(foldTypes(events.slice(cancelling)).filter((t) => t !== 'TEXT_MESSAGE_CONTENT*')).toEqual([
+      'RUN_STATUS_CHANGED',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
     const assistant = dataOf(events, 'TEXT_MESSAGE_START').find((d) => d.role === 'assistant')?.messageId;
-    expect(dataOf(events, 'TEXT_MESSAGE_END').map((d) => [d.messageId, d.finishReason])).toEqual([[messageId, 'stop'], [assistant, 'cancelled']]);
-    expect(dataOf(events, 'RUN_FINISHED')).toEqual([{ outcome: { type: 'cancelled', reason: 'user pressed stop' }, unconsumedInputIds: [inputId] }]);
-    expect(dataOf(events, 'TEXT_MESSAGE_CONTENT').filter((d) => d.messageId === messageId).map((d) => d.delta)).toEqual(['and one more thing']);
+    expect(dataOf(events, 'TEXT_MESSAGE_END').map((d) => [d.messageId, d.finishReason])).toEqual([
+      [messageId, 'stop'],
+      [assistant, 'cancelled'],
+    ]);
+    expect(dataOf(events, 'RUN_FINISHED')).toEqual([
+      { outcome: { type: 'cancelled', reason: 'user pressed stop' }, unconsumedInputIds: [inputId] },
+    ]);
+    expect(
+      dataOf(events, 'TEXT_MESSAGE_CONTENT')
+        .filter((d) => d.messageId === messageId)
+        .map((d) => d.delta),
+    ).toEqual(['and one more thing']);
   });
 });
 
@@ -193,9 +288,16 @@ describe('inputs and scenarios over HTTP with the real engine', () => {
     const { runId } = await server.createRun('alice', '/slow');
     const run = await server.follow(runId);
     await run.until(hasType('TEXT_MESSAGE_CONTENT'));
-    const response = await server.request(`/runs/${runId}/inputs`, { body: { content: [{ type: 'text', text: '/echo also this' }] }, headers: { 'idempotency-key': freshKey() } });
+    const response = await server.request(`/runs/${runId}/inputs`, {
+      body: { content: [{ type: 'text', text: '/echo also this' }] },
+      headers: { 'idempotency-key': freshKey() },
+    });
     expect(response.status).toBe(202);
-    const { inputId, messageId, eventSeq } = (await json(response)) as { inputId: string; messageId: string; eventSeq: number };
+    const { inputId, messageId, eventSeq } = (await json(response)) as {
+      inputId: string;
+      messageId: string;
+      eventSeq: number;
+    };
     const echoed = await run.until((events) => events.some((e) => e.seq === eventSeq));
     expect(echoed.filter((e) => e.seq > eventSeq - 3 && e.seq <= eventSeq).map((e) => [e.type, e.data])).toEqual([
       ['TEXT_MESSAGE_START', { messageId, role: 'user', inputId }],
@@ -203,7 +305,10 @@ describe('inputs and scenarios over HTTP with the real engine', () => {
       ['TEXT_MESSAGE_END', { messageId, finishReason: 'stop' }],
     ]);
     const events = await finished(server, runId, run);
-    expect(dataOf(events, 'STEP_STARTED')).toEqual([{ stepName: 'round:1' }, { stepName: 'round:2', consumedInputIds: [inputId] }]);
+    expect(dataOf(events, 'STEP_STARTED')).toEqual([
+      { stepName: 'round:1' },
+      { stepName: 'round:2', consumedInputIds: [inputId] },
+    ]);
     expect(answerOf(events)).toBe('also this');
     expect(resourceFromEvents(events)).toMatchObject({ status: 'completed', unconsumedInputIds: [] });
   });
@@ -223,15 +328,31 @@ describe('inputs and scenarios over HTTP with the real engine', () => {
     const { runId } = await server.createRun('alice', '/error');
     const events = await finished(server, runId, await server.follow(runId));
     expect(foldTypes(events)).toEqual([
-      'RUN_STARTED', 'RUN_STATUS_CHANGED', 'STEP_STARTED', ...REASONING, ...TEXT, 'MESSAGE_DISCARDED', 'MESSAGE_DISCARDED',
-      ...REASONING, ...TEXT, 'STEP_FINISHED', 'RUN_FINISHED',
+      'RUN_STARTED',
+      'RUN_STATUS_CHANGED',
+      'STEP_STARTED',
+      ...REASONING,
+      ...TEXT,
+      'MESSAGE_DISCARDED',
+      'MESSAGE_DISCARDED',
+      ...REASONING,
+      ...TEXT,
+      'STEP_FINISHED',
+      'RUN_FINISHED',
     ]);
     const reasoning = dataOf(events, 'REASONING_START')[0]?.messageId;
     const text = dataOf(events, 'TEXT_MESSAGE_START')[0]?.messageId;
-    expect(dataOf(events, 'MESSAGE_DISCARDED')).toEqual([{ messageId: reasoning, reason: 'attempt_retry' }, { messageId: text, reason: 'attempt_retry' }]);
+    expect(dataOf(events, 'MESSAGE_DISCARDED')).toEqual([
+      { messageId: reasoning, reason: 'attempt_retry' },
+      { messageId: text, reason: 'attempt_retry' },
+    ]);
     const snapshot = await server.resource(runId);
     expect(snapshot.messages.some((m) => m.content.includes('breaks off'))).toBe(false);
-    expect(snapshot.messages.map((m) => [m.role, m.status])).toEqual([['user', 'complete'], ['reasoning', 'complete'], ['assistant', 'complete']]);
+    expect(snapshot.messages.map((m) => [m.role, m.status])).toEqual([
+      ['user', 'complete'],
+      ['reasoning', 'complete'],
+      ['assistant', 'complete'],
+    ]);
     expect(answerOf(events)).toBe('Recovered: the first attempt failed, was discarded and this retry succeeded.');
   });
 
@@ -240,9 +361,20 @@ describe('inputs and scenarios over HTTP with the real engine', () => {
     const { runId } = await server.createRun('alice', '/fail');
     const events = await finished(server, runId, await server.follow(runId));
     expect(foldTypes(events)).toEqual(['RUN_STARTED', 'RUN_STATUS_CHANGED', 'STEP_STARTED', ...REASONING, 'RUN_ERROR']);
-    expect(dataOf(events, 'RUN_ERROR')).toEqual([{ code: 'MODEL_ERROR', message: 'The model could not answer this request.', retryable: true, correlationId: expect.stringMatching(/^corr_/) as unknown }]);
+    expect(dataOf(events, 'RUN_ERROR')).toEqual([
+      {
+        code: 'MODEL_ERROR',
+        message: 'The model could not answer this request.',
+        retryable: true,
+        correlationId: expect.stringMatching(/^corr_/) as unknown,
+      },
+    ]);
     expect(JSON.stringify(events).includes('simulated fatal')).toBe(false);
-    expect(server.logs.map((l) => [l.level, l.message, l.correlationId])).toContainEqual(['warn', 'run ends with MODEL_ERROR', dataOf(events, 'RUN_ERROR')[0]?.correlationId]);
+    expect(server.logs.map((l) => [l.level, l.message, l.correlationId])).toContainEqual([
+      'warn',
+      'run ends with MODEL_ERROR',
+      dataOf(events, 'RUN_ERROR')[0]?.correlationId,
+    ]);
   });
 
   it('/loop: a tool round per round until RUN_ERROR{MAX_ITERATIONS}', async () => {

@@ -79,12 +79,22 @@ async function awaitStop(
   if (outcome !== 'timeout' && !outcome.ok && outcome.error instanceof ToolStoppedError) {
     return { kind: 'stopped', status: 'cancelled', message: outcome.error.message };
   }
-  return { kind: 'stopped', status: 'unknown', message: 'The run stopped while the tool was running; its outcome is unknown.' };
+  return {
+    kind: 'stopped',
+    status: 'unknown',
+    message: 'The run stopped while the tool was running; its outcome is unknown.',
+  };
 }
 
 function describeFailure(context: RunContext, toolName: string, error: unknown): string {
   if (error instanceof ToolError || error instanceof ToolStoppedError) return error.message;
   const correlationId = context.settings.ids('corr');
-  context.settings.log({ level: 'error', message: `tool ${toolName} threw`, runId: context.handle.runId, correlationId, detail: error });
+  context.settings.log({
+    level: 'error',
+    message: `tool ${toolName} threw`,
+    runId: context.handle.runId,
+    correlationId,
+    detail: error,
+  });
   return `The tool failed unexpectedly (reference ${correlationId}).`;
 }

@@ -1,7 +1,5 @@
 /** Why the loop stops before an answer: a cancel, or a failure with its terminal code. */
-export type StopCause =
-  | { kind: 'cancel' }
-  | { kind: 'error'; code: string; message: string; retryable: boolean };
+export type StopCause = { kind: 'cancel' } | { kind: 'error'; code: string; message: string; retryable: boolean };
 
 /** Thrown (and used as an abort reason) to end the loop with a given terminal outcome. */
 export class LoopStop extends Error {

@@ -6,7 +6,13 @@ import { ToolError } from '../tools/tool-registry.ts';
 import { createListModel } from './test-support/list-model.ts';
 import { dataOf, foldTypes, settle, startEngine } from './test-support/run-engine-harness.ts';
 
-const REASONING = ['REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT*', 'REASONING_MESSAGE_END', 'REASONING_END'];
+const REASONING = [
+  'REASONING_START',
+  'REASONING_MESSAGE_START',
+  'REASONING_MESSAGE_CONTENT*',
+  'REASONING_MESSAGE_END',
+  'REASONING_END',
+];
 const TEXT = ['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT*', 'TEXT_MESSAGE_END'];
 const OPEN = ['RUN_STARTED', 'RUN_STATUS_CHANGED', 'STEP_STARTED'];
 const isAwaiting = (s: { status: string }): boolean => s.status === 'awaiting_input';
@@ -16,12 +22,25 @@ describe('tool scenarios of the scripted model', () => {
     const run = startEngine('/tool');
     await run.done;
     expect(foldTypes(run.events())).toEqual([
-      ...OPEN, ...REASONING, ...TEXT, 'TOOL_CALL_START', 'TOOL_CALL_END', 'TOOL_CALL_RESULT', 'STEP_FINISHED',
-      'STEP_STARTED', ...TEXT, 'STEP_FINISHED', 'RUN_FINISHED',
+      ...OPEN,
+      ...REASONING,
+      ...TEXT,
+      'TOOL_CALL_START',
+      'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+      'STEP_FINISHED',
+      'STEP_STARTED',
+      ...TEXT,
+      'STEP_FINISHED',
+      'RUN_FINISHED',
     ]);
     const args = { orderId: 'A-1001' };
-    expect(dataOf(run.events(), 'TOOL_CALL_START')).toEqual([{ toolCallId: 'tc_1', toolCallName: 'orders.lookup', parentMessageId: 'msg_2', title: 'Look up an order' }]);
-    expect(dataOf(run.events(), 'TOOL_CALL_END')).toEqual([{ toolCallId: 'tc_1', args, argsDigest: sha256Digest(args) }]);
+    expect(dataOf(run.events(), 'TOOL_CALL_START')).toEqual([
+      { toolCallId: 'tc_1', toolCallName: 'orders.lookup', parentMessageId: 'msg_2', title: 'Look up an order' },
+    ]);
+    expect(dataOf(run.events(), 'TOOL_CALL_END')).toEqual([
+      { toolCallId: 'tc_1', args, argsDigest: sha256Digest(args) },
+    ]);
     const [result] = dataOf(run.events(), 'TOOL_CALL_RESULT');
     expect(result?.status).toBe('completed');
     expect(JSON.parse(result?.content ?? '{}')).toMatchObject({ orderId: 'A-1001', carrier: 'DHL' });
@@ -45,11 +64,30 @@ describe('tool scenarios of the scripted model', () => {
     await run.decide('int_1', 'allow');
     await run.done;
     expect(foldTypes(run.events())).toEqual([
-      ...OPEN, ...REASONING, ...TEXT, 'TOOL_CALL_START', 'TOOL_CALL_END', 'INTERRUPT_REQUESTED', 'RUN_STATUS_CHANGED',
-      'INTERRUPT_RESOLVED', 'RUN_STATUS_CHANGED', 'TOOL_CALL_RESULT', 'STEP_FINISHED', 'STEP_STARTED', ...TEXT, 'STEP_FINISHED', 'RUN_FINISHED',
+      ...OPEN,
+      ...REASONING,
+      ...TEXT,
+      'TOOL_CALL_START',
+      'TOOL_CALL_END',
+      'INTERRUPT_REQUESTED',
+      'RUN_STATUS_CHANGED',
+      'INTERRUPT_RESOLVED',
+      'RUN_STATUS_CHANGED',
+      'TOOL_CALL_RESULT',
+      'STEP_FINISHED',
+      'STEP_STARTED',
+      ...TEXT,
+      'STEP_FINISHED',
+      'RUN_FINISHED',
     ]);
-    expect(dataOf(run.events(), 'RUN_STATUS_CHANGED').map((d) => d.status)).toEqual(['running', 'awaiting_input', 'running']);
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([['completed', '{"draftId":"draft-42","deleted":true}']]);
+    expect(dataOf(run.events(), 'RUN_STATUS_CHANGED').map((d) => d.status)).toEqual([
+      'running',
+      'awaiting_input',
+      'running',
+    ]);
+    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+      ['completed', '{"draftId":"draft-42","deleted":true}'],
+    ]);
     expect(run.handle.snapshot().messages.at(-1)?.content).toBe('Done: **draft-42** was deleted.');
   });
 
@@ -58,7 +96,9 @@ describe('tool scenarios of the scripted model', () => {
     await run.until(isAwaiting);
     await run.decide('int_1', 'deny');
     await run.done;
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([['denied', 'The user denied this tool call, so it was not run.']]);
+    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+      ['denied', 'The user denied this tool call, so it was not run.'],
+    ]);
     expect(run.handle.snapshot().status).toBe('completed');
     expect(run.handle.snapshot().messages.at(-1)?.content).toBe('Understood: I did **not** delete draft-42.');
   });
@@ -71,7 +111,9 @@ describe('tool scenarios of the scripted model', () => {
     expect(run.handle.snapshot().status).toBe('awaiting_input');
     run.clock.advance(1);
     await run.done;
-    expect(dataOf(run.events(), 'INTERRUPT_RESOLVED')).toEqual([{ interruptId: 'int_1', status: 'expired', decision: 'deny', resolvedBy: 'timeout' }]);
+    expect(dataOf(run.events(), 'INTERRUPT_RESOLVED')).toEqual([
+      { interruptId: 'int_1', status: 'expired', decision: 'deny', resolvedBy: 'timeout' },
+    ]);
     expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['denied']);
     expect(run.handle.snapshot().status).toBe('completed');
   });
@@ -109,7 +151,9 @@ describe('governance order: policy → pre-use hook (tighten only) → canExecut
     const denied = startEngine('/tool', { hooks: { preToolUse: () => 'deny' } });
     await denied.done;
     expect(denied.types().includes('INTERRUPT_REQUESTED')).toBe(false);
-    expect(dataOf(denied.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([['denied', 'A policy denies this tool call, so it was not run.']]);
+    expect(dataOf(denied.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+      ['denied', 'A policy denies this tool call, so it was not run.'],
+    ]);
   });
 
   it('a hook can never loosen ask to allow, and a throwing hook denies', async () => {
@@ -119,7 +163,13 @@ describe('governance order: policy → pre-use hook (tighten only) → canExecut
     await loosened.done;
     expect(dataOf(loosened.events(), 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['denied']);
 
-    const thrown = startEngine('/tool', { hooks: { preToolUse: () => { throw new Error('hook down'); } } });
+    const thrown = startEngine('/tool', {
+      hooks: {
+        preToolUse: () => {
+          throw new Error('hook down');
+        },
+      },
+    });
     await thrown.done;
     expect(dataOf(thrown.events(), 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['denied']);
   });
@@ -135,7 +185,9 @@ describe('governance order: policy → pre-use hook (tighten only) → canExecut
     await run.done;
     expect(seen).toEqual([['usr_1', 'drafts.delete', { draftId: 'draft-42' }]]);
     expect(run.types().includes('INTERRUPT_REQUESTED')).toBe(false);
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([['denied', 'You are not permitted to run this tool, so it was not run.']]);
+    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+      ['denied', 'You are not permitted to run this tool, so it was not run.'],
+    ]);
   });
 
   it('post-use hooks see the outcome and may replace the content', async () => {
@@ -155,7 +207,10 @@ describe('governance order: policy → pre-use hook (tighten only) → canExecut
 });
 
 describe('tool failures go back to the model and the loop goes on', () => {
-  const answerAfterTool = [{ type: 'text' as const, delta: 'Handled.' }, { type: 'finish' as const, reason: 'stop' as const }];
+  const answerAfterTool = [
+    { type: 'text' as const, delta: 'Handled.' },
+    { type: 'finish' as const, reason: 'stop' as const },
+  ];
   const callOnce = (name: string, args: string) => [
     { type: 'tool_call' as const, id: 'call_a', name, arguments: args },
     { type: 'finish' as const, reason: 'tool_calls' as const },
@@ -167,27 +222,53 @@ describe('tool failures go back to the model and the loop goes on', () => {
     policy: 'allow',
     run: () => Promise.reject(new Error('secret stack detail')),
   };
-  const safe: ToolDefinition = { ...throwing, name: 'safe', run: () => Promise.reject(new ToolError('The order service is down.')) };
+  const safe: ToolDefinition = {
+    ...throwing,
+    name: 'safe',
+    run: () => Promise.reject(new ToolError('The order service is down.')),
+  };
 
   it.each([
     ['a tool that throws', callOnce('flaky', '{}'), 'The tool failed unexpectedly (reference corr_1).'],
     ['a tool that throws a ToolError', callOnce('safe', '{}'), 'The order service is down.'],
-    ['arguments that are not JSON', callOnce('orders.lookup', '{"orderId": '), 'The arguments are not valid JSON, so the tool was not run.'],
-    ['arguments that break the schema', callOnce('orders.lookup', '{"orderId": 7, "extra": 1}'), 'The arguments do not match the tool\'s schema, so it was not run: $.orderId must be a string; $.extra is not allowed.'],
+    [
+      'arguments that are not JSON',
+      callOnce('orders.lookup', '{"orderId": '),
+      'The arguments are not valid JSON, so the tool was not run.',
+    ],
+    [
+      'arguments that break the schema',
+      callOnce('orders.lookup', '{"orderId": 7, "extra": 1}'),
+      "The arguments do not match the tool's schema, so it was not run: $.orderId must be a string; $.extra is not allowed.",
+    ],
     ['an unknown tool', callOnce('nope.missing', '{}'), 'There is no tool named "nope.missing".'],
   ])('%s gives a failed result and a second round', async (_title, firstCall, content) => {
     const model = createListModel([firstCall, answerAfterTool]);
     const run = startEngine('go', { model, tools: [...createDemoTools(), throwing, safe] });
     await run.done;
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT')).toEqual([{ toolCallId: 'tc_1', messageId: 'msg_1', content, status: 'failed' }]);
-    expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'tool', toolCallId: 'call_a', content, status: 'failed' });
+    expect(dataOf(run.events(), 'TOOL_CALL_RESULT')).toEqual([
+      { toolCallId: 'tc_1', messageId: 'msg_1', content, status: 'failed' },
+    ]);
+    expect(model.requests[1]?.messages.at(-1)).toEqual({
+      role: 'tool',
+      toolCallId: 'call_a',
+      content,
+      status: 'failed',
+    });
     expect(run.handle.snapshot().status).toBe('completed');
     expect(JSON.stringify(run.events()).includes('secret stack detail')).toBe(false);
   });
 
   it('a length stop fails every pending tool call without running it', async () => {
     let runs = 0;
-    const counted: ToolDefinition = { ...throwing, name: 'counted', run: async () => { runs += 1; return 'ran'; } };
+    const counted: ToolDefinition = {
+      ...throwing,
+      name: 'counted',
+      run: async () => {
+        runs += 1;
+        return 'ran';
+      },
+    };
     const model = createListModel([
       [
         { type: 'tool_call_delta', index: 0, id: 'call_x', name: 'counted', argumentsDelta: '{' },
@@ -200,7 +281,10 @@ describe('tool failures go back to the model and the loop goes on', () => {
     const run = startEngine('go', { model, tools: [counted] });
     await run.done;
     expect(runs).toBe(0);
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.toolCallId, d.status])).toEqual([['tc_1', 'failed'], ['tc_2', 'failed']]);
+    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.toolCallId, d.status])).toEqual([
+      ['tc_1', 'failed'],
+      ['tc_2', 'failed'],
+    ]);
     expect(run.handle.snapshot().status).toBe('completed');
   });
 
@@ -209,7 +293,14 @@ describe('tool failures go back to the model and the loop goes on', () => {
     const model = createListModel([callOnce('big', '{}'), answerAfterTool]);
     const run = startEngine('go', { model, tools: [big], limits: { maxResultChars: 20 } });
     await run.done;
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT')).toEqual([{ toolCallId: 'tc_1', messageId: 'msg_1', content: 'x'.repeat(20), status: 'completed', truncated: true }]);
-    expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'tool', toolCallId: 'call_a', content: `${'x'.repeat(20)}\n[truncated to 20 characters]`, status: 'completed' });
+    expect(dataOf(run.events(), 'TOOL_CALL_RESULT')).toEqual([
+      { toolCallId: 'tc_1', messageId: 'msg_1', content: 'x'.repeat(20), status: 'completed', truncated: true },
+    ]);
+    expect(model.requests[1]?.messages.at(-1)).toEqual({
+      role: 'tool',
+      toolCallId: 'call_a',
+      content: `${'x'.repeat(20)}\n[truncated to 20 characters]`,
+      status: 'completed',
+    });
   });
 });

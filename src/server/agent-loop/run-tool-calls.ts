@@ -63,12 +63,20 @@ export async function runToolCalls(context: RunContext, options: RunToolCallsOpt
       { type: 'TOOL_CALL_END', data: { toolCallId: call.toolCallId, args: call.args, argsDigest: call.argsDigest } },
     ]),
   );
-  const modelCalls: ModelToolCall[] = calls.map((call) => ({ id: call.providerId, name: call.name, arguments: call.argumentsText }));
+  const modelCalls: ModelToolCall[] = calls.map((call) => ({
+    id: call.providerId,
+    name: call.name,
+    arguments: call.argumentsText,
+  }));
   const messages: ModelMessage[] = [{ role: 'assistant', content: turn.text, toolCalls: modelCalls }];
   for (const call of calls) {
-    const result = turn.finishReason === 'length'
-      ? { status: 'failed' as const, content: 'The model hit its output limit before finishing its tool calls, so this call was not run.' }
-      : await runOneCall(context, call, options);
+    const result =
+      turn.finishReason === 'length'
+        ? {
+            status: 'failed' as const,
+            content: 'The model hit its output limit before finishing its tool calls, so this call was not run.',
+          }
+        : await runOneCall(context, call, options);
     await writer.append('TOOL_CALL_RESULT', {
       toolCallId: call.toolCallId,
       messageId: settings.ids('msg'),
@@ -95,7 +103,8 @@ function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number
     problem = `There is no tool named "${raw.name}".`;
   } else if (problem === undefined) {
     const errors = validateJsonSchema(tool.parameters, args);
-    if (errors.length > 0) problem = `The arguments do not match the tool's schema, so it was not run: ${errors.join('; ')}.`;
+    if (errors.length > 0)
+      problem = `The arguments do not match the tool's schema, so it was not run: ${errors.join('; ')}.`;
   }
   return {
     toolCallId: context.settings.ids('tc'),
@@ -112,10 +121,21 @@ function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number
 async function runOneCall(context: RunContext, call: PreparedCall, options: RunToolCallsOptions): Promise<ToolResult> {
   const { settings, handle } = context;
   const { tool } = call;
-  if (tool === undefined || call.problem !== undefined) return { status: 'failed', content: call.problem ?? 'The tool was not run.' };
+  if (tool === undefined || call.problem !== undefined)
+    return { status: 'failed', content: call.problem ?? 'The tool was not run.' };
   options.roundSignal.throwIfAborted();
-  const info: ToolCallInfo = { toolCallId: call.toolCallId, name: call.name, args: call.args as Record<string, unknown>, argsDigest: call.argsDigest };
-  const hookContext: ToolHookContext = { runId: handle.runId, sessionId: handle.sessionId, subject: handle.subject, round: options.round };
+  const info: ToolCallInfo = {
+    toolCallId: call.toolCallId,
+    name: call.name,
+    args: call.args as Record<string, unknown>,
+    argsDigest: call.argsDigest,
+  };
+  const hookContext: ToolHookContext = {
+    runId: handle.runId,
+    sessionId: handle.sessionId,
+    subject: handle.subject,
+    round: options.round,
+  };
 
   let policy = tool.policy;
   // A hook that throws fails closed, like a hook that says deny.
@@ -128,25 +148,46 @@ async function runOneCall(context: RunContext, call: PreparedCall, options: RunT
     const isAllowed = await Promise.resolve()
       .then(() => settings.canExecuteTool?.(handle.subject, info))
       .catch(() => false);
-    if (isAllowed !== true) return { status: 'denied', content: 'You are not permitted to run this tool, so it was not run.' };
+    if (isAllowed !== true)
+      return { status: 'denied', content: 'You are not permitted to run this tool, so it was not run.' };
   }
   if (policy === 'deny') return { status: 'denied', content: 'A policy denies this tool call, so it was not run.' };
   if (policy === 'ask') {
-    if (!settings.approvals) return { status: 'denied', content: 'This tool needs approval and nobody can approve it here, so it was not run.' };
-    const decision = await awaitApproval(context, { toolCallId: call.toolCallId, name: call.name, title: tool.title, argsDigest: call.argsDigest }, options.deadline);
+    if (!settings.approvals)
+      return {
+        status: 'denied',
+        content: 'This tool needs approval and nobody can approve it here, so it was not run.',
+      };
+    const decision = await awaitApproval(
+      context,
+      { toolCallId: call.toolCallId, name: call.name, title: tool.title, argsDigest: call.argsDigest },
+      options.deadline,
+    );
     if (decision === 'deny') return { status: 'denied', content: 'The user denied this tool call, so it was not run.' };
-    if (decision === 'expired') return { status: 'denied', content: 'Nobody approved this tool call in time, so it was not run.' };
+    if (decision === 'expired')
+      return { status: 'denied', content: 'Nobody approved this tool call in time, so it was not run.' };
   }
   options.roundSignal.throwIfAborted();
 
-  const execution = await executeTool(context, { tool, args: info.args, toolCallId: call.toolCallId, signal: options.roundSignal });
+  const execution = await executeTool(context, {
+    tool,
+    args: info.args,
+    toolCallId: call.toolCallId,
+    signal: options.roundSignal,
+  });
   if (execution.kind === 'stopped') {
-    await context.writer.append('TOOL_CALL_RESULT', { toolCallId: call.toolCallId, messageId: settings.ids('msg'), content: execution.message, status: execution.status });
+    await context.writer.append('TOOL_CALL_RESULT', {
+      toolCallId: call.toolCallId,
+      messageId: settings.ids('msg'),
+      content: execution.message,
+      status: execution.status,
+    });
     throw options.roundSignal.reason;
   }
-  let outcome = execution.kind === 'failed'
-    ? { status: 'failed' as const, content: execution.message, truncated: false }
-    : { status: 'completed' as const, ...truncate(serialize(execution.value), settings.limits.maxResultChars) };
+  let outcome =
+    execution.kind === 'failed'
+      ? { status: 'failed' as const, content: execution.message, truncated: false }
+      : { status: 'completed' as const, ...truncate(serialize(execution.value), settings.limits.maxResultChars) };
   const replaced = await settings.hooks.postToolUse?.(info, outcome, hookContext);
   if (replaced !== undefined) outcome = { ...outcome, ...truncate(replaced.content, settings.limits.maxResultChars) };
   return outcome;
@@ -158,5 +199,7 @@ function serialize(value: unknown): string {
 }
 
 function truncate(content: string, maxChars: number): { content: string; truncated: boolean } {
-  return content.length > maxChars ? { content: content.slice(0, maxChars), truncated: true } : { content, truncated: false };
+  return content.length > maxChars
+    ? { content: content.slice(0, maxChars), truncated: true }
+    : { content, truncated: false };
 }

@@ -24,7 +24,10 @@ export interface AttemptResult {
 
 /** A failed attempt: its cause and the messages it opened (closed already, maybe to discard). */
 export class AttemptFailure extends Error {
-  constructor(readonly error: unknown, readonly messageIds: readonly string[]) {
+  constructor(
+    readonly error: unknown,
+    readonly messageIds: readonly string[],
+  ) {
     super('The model attempt failed.');
     this.name = 'AttemptFailure';
   }
@@ -40,7 +43,11 @@ interface OpenMessage {
  * (deltas coalesced), and collects tool calls (not yet logged). On failure it closes what it
  * opened (`finishReason` `cancelled` on a cancel, else `error`) and throws `AttemptFailure`.
  */
-export async function streamModelAttempt(context: RunContext, request: ModelRequest, signal: AbortSignal): Promise<AttemptResult> {
+export async function streamModelAttempt(
+  context: RunContext,
+  request: ModelRequest,
+  signal: AbortSignal,
+): Promise<AttemptResult> {
   const { settings, writer } = context;
   const opened: string[] = [];
   let reasoning: OpenMessage | null = null;
@@ -117,7 +124,10 @@ export async function streamModelAttempt(context: RunContext, request: ModelRequ
       }
     }
     if (finishReason === undefined) {
-      throw new ModelError('The model\'s answer ended unexpectedly.', { retryable: true, providerMessage: 'stream ended without a finish reason' });
+      throw new ModelError("The model's answer ended unexpectedly.", {
+        retryable: true,
+        providerMessage: 'stream ended without a finish reason',
+      });
     }
     closeReasoning();
     closeText(finishReason);
@@ -125,7 +135,9 @@ export async function streamModelAttempt(context: RunContext, request: ModelRequ
     return {
       text: textContent,
       textMessageId: text?.messageId,
-      toolCalls: [...calls.entries()].sort(([a], [b]) => a - b).map(([index, call]) => ({ ...call, providerId: call.providerId || `call_${index}` })),
+      toolCalls: [...calls.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([index, call]) => ({ ...call, providerId: call.providerId || `call_${index}` })),
       finishReason,
     };
   } catch (error) {

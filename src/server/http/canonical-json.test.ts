@@ -4,9 +4,17 @@ import { canonicalJson, sha256Digest } from './canonical-json.ts';
 
 describe('canonicalJson', () => {
   const cases: { title: string; value: unknown; expected: string }[] = [
-    { title: 'sorts keys at every depth', value: { b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } }, expected: '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}' },
+    {
+      title: 'sorts keys at every depth',
+      value: { b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } },
+      expected: '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    },
     { title: 'sorts by UTF-16 code units', value: { é: 1, z: 2, A: 3 }, expected: '{"A":3,"z":2,"é":1}' },
-    { title: 'drops undefined members, nulls undefined items', value: { a: undefined, b: [undefined, 1] }, expected: '{"b":[null,1]}' },
+    {
+      title: 'drops undefined members, nulls undefined items',
+      value: { a: undefined, b: [undefined, 1] },
+      expected: '{"b":[null,1]}',
+    },
     { title: 'writes numbers as JSON.stringify', value: [1e21, 0.1, -0, 10.5], expected: '[1e+21,0.1,0,10.5]' },
     { title: 'escapes strings', value: 'a"b\n\u2028', expected: '"a\\"b\\n\u2028"' },
     { title: 'scalars', value: [true, false, null, 'x'], expected: '[true,false,null,"x"]' },

@@ -22,7 +22,9 @@ export function canonicalJson(value: unknown): string {
         return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
       }
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
+      const keys = Object.keys(record)
+        .filter((key) => record[key] !== undefined)
+        .sort();
       return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
     }
     default:

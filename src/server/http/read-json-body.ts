@@ -21,12 +21,20 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    return fail({ code: 'VALIDATION_FAILED', detail: 'The request body is not valid JSON.', details: { reason: 'malformed_json' } });
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'The request body is not valid JSON.',
+      details: { reason: 'malformed_json' },
+    });
   }
 }
 
 function tooLarge(maxBytes: number): never {
-  return fail({ code: 'PAYLOAD_TOO_LARGE', detail: `The body may be at most ${maxBytes} bytes.`, details: { maxRequestBytes: maxBytes } });
+  return fail({
+    code: 'PAYLOAD_TOO_LARGE',
+    detail: `The body may be at most ${maxBytes} bytes.`,
+    details: { maxRequestBytes: maxBytes },
+  });
 }
 
 // Listeners rather than `for await`: leaving an async iterator early destroys the socket, and

@@ -73,7 +73,10 @@ export function buildProblem(error: ProblemError, requestId: string, typeBase: s
 }
 
 /** Answers with `application/problem+json`; adds `Retry-After` (seconds) when the problem has one. */
-export function sendProblem(res: ServerResponse, options: { error: ProblemError; requestId: string; typeBase: string }): void {
+export function sendProblem(
+  res: ServerResponse,
+  options: { error: ProblemError; requestId: string; typeBase: string },
+): void {
   const { error, requestId, typeBase } = options;
   const body = buildProblem(error, requestId, typeBase);
   const text = JSON.stringify(body);

@@ -65,7 +65,10 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   const raw = (Array.isArray(header) ? header.join(',') : header).trim();
   const key = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
   if (!KEY_PATTERN.test(key)) {
-    return fail({ code: 'IDEMPOTENCY_KEY_INVALID', detail: 'The key must be 16–255 characters of A–Z, a–z, 0–9, _ . : -.' });
+    return fail({
+      code: 'IDEMPOTENCY_KEY_INVALID',
+      detail: 'The key must be 16–255 characters of A–Z, a–z, 0–9, _ . : -.',
+    });
   }
   if (new Set(key).size < 4) {
     return fail({ code: 'IDEMPOTENCY_KEY_INVALID', detail: 'The key has too little entropy; use a UUID or ULID.' });
@@ -99,15 +102,27 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
       const existing = records.get(id);
       if (existing !== undefined) {
         if (existing.fingerprint !== fingerprint) {
-          return fail({ code: 'IDEMPOTENCY_KEY_REUSED', detail: 'This key was first used for a different request body.' });
+          return fail({
+            code: 'IDEMPOTENCY_KEY_REUSED',
+            detail: 'This key was first used for a different request body.',
+          });
         }
         if (existing.state === 'completed') return { kind: 'replay', response: existing.response };
         if (existing.lockedUntil > now) {
-          return fail({ code: 'IDEMPOTENCY_KEY_IN_USE', detail: 'The first request with this key is still running.', retryAfterMs: 1000 });
+          return fail({
+            code: 'IDEMPOTENCY_KEY_IN_USE',
+            detail: 'The first request with this key is still running.',
+            retryAfterMs: 1000,
+          });
         }
         // A stale lock: nothing was committed for it (create and record are atomic), so take over.
       }
-      const record: IdempotencyRecord = { state: 'in_progress', fingerprint, lockedUntil: now + lockTtlMs, expiresAt: now + ttlMs };
+      const record: IdempotencyRecord = {
+        state: 'in_progress',
+        fingerprint,
+        lockedUntil: now + lockTtlMs,
+        expiresAt: now + ttlMs,
+      };
       records.delete(id);
       records.set(id, record);
       return {

@@ -8,10 +8,24 @@ import type { FakeOpenAiServer } from './test-support/fake-openai-server.ts';
 import { sseChunk, startFakeOpenAiServer } from './test-support/fake-openai-server.ts';
 
 const delta = (value: Record<string, unknown>, finish: string | null = null): string =>
-  sseChunk({ id: 'c1', object: 'chat.completion.chunk', model: 'm-test', choices: [{ index: 0, delta: value, finish_reason: finish }] });
-const usage = sseChunk({ id: 'c1', object: 'chat.completion.chunk', model: 'm-test', choices: [], usage: { prompt_tokens: 12, completion_tokens: 5, completion_tokens_details: { reasoning_tokens: 2 } } });
+  sseChunk({
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    model: 'm-test',
+    choices: [{ index: 0, delta: value, finish_reason: finish }],
+  });
+const usage = sseChunk({
+  id: 'c1',
+  object: 'chat.completion.chunk',
+  model: 'm-test',
+  choices: [],
+  usage: { prompt_tokens: 12, completion_tokens: 5, completion_tokens_details: { reasoning_tokens: 2 } },
+});
 const request: ModelRequest = {
-  messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }],
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Hi' },
+  ],
   tools: [{ name: 'orders.lookup', description: 'Looks up an order', parameters: { type: 'object' } }],
 };
 
@@ -39,12 +53,23 @@ describe('createOpenAiCompatibleModel against a local fake provider', () => {
   afterEach(async () => {
     await server.close();
   });
-  const model = (): ReturnType<typeof createOpenAiCompatibleModel> => createOpenAiCompatibleModel({ baseUrl: server.baseUrl, model: 'm-test', apiKey: 'sk-test', now: () => 0 });
+  const model = (): ReturnType<typeof createOpenAiCompatibleModel> =>
+    createOpenAiCompatibleModel({ baseUrl: server.baseUrl, model: 'm-test', apiKey: 'sk-test', now: () => 0 });
 
   it('streams reasoning, text split inside a UTF-8 character, usage and the finish reason', async () => {
     const frame = Buffer.from(delta({ content: 'héllo 👋' }));
     const cut = frame.indexOf(Buffer.from('👋')) + 2;
-    server.reply({ kind: 'stream', pieces: [delta({ role: 'assistant', reasoning_content: 'thinking' }), frame.subarray(0, cut), frame.subarray(cut), delta({}, 'stop'), usage, 'data: [DONE]\n\n'] });
+    server.reply({
+      kind: 'stream',
+      pieces: [
+        delta({ role: 'assistant', reasoning_content: 'thinking' }),
+        frame.subarray(0, cut),
+        frame.subarray(cut),
+        delta({}, 'stop'),
+        usage,
+        'data: [DONE]\n\n',
+      ],
+    });
     const chunks = await collect(model().stream(request, new AbortController().signal));
     expect(chunks).toEqual([
       { type: 'reasoning', delta: 'thinking' },
@@ -56,10 +81,18 @@ describe('createOpenAiCompatibleModel against a local fake provider', () => {
       authorization: 'Bearer sk-test',
       body: {
         model: 'm-test',
-        messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }],
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Hi' },
+        ],
         stream: true,
         stream_options: { include_usage: true },
-        tools: [{ type: 'function', function: { name: 'orders_lookup', description: 'Looks up an order', parameters: { type: 'object' } } }],
+        tools: [
+          {
+            type: 'function',
+            function: { name: 'orders_lookup', description: 'Looks up an order', parameters: { type: 'object' } },
+          },
+        ],
       },
     });
   });
@@ -68,7 +101,11 @@ describe('createOpenAiCompatibleModel against a local fake provider', () => {
     server.reply({
       kind: 'stream',
       pieces: [
-        delta({ tool_calls: [{ index: 0, id: 'call_9', type: 'function', function: { name: 'orders_lookup', arguments: '' } }] }),
+        delta({
+          tool_calls: [
+            { index: 0, id: 'call_9', type: 'function', function: { name: 'orders_lookup', arguments: '' } },
+          ],
+        }),
         delta({ tool_calls: [{ index: 0, function: { arguments: '{"orderId":' } }] }),
         delta({ tool_calls: [{ index: 0, function: { arguments: '"A-7"}' } }] }),
         delta({}, 'tool_calls'),
@@ -85,18 +122,40 @@ describe('createOpenAiCompatibleModel against a local fake provider', () => {
   });
 
   it('maps a 429 with Retry-After to a retryable error without the provider text in its message', async () => {
-    server.reply({ kind: 'http', status: 429, headers: { 'retry-after': '3' }, body: '{"error":{"message":"Rate limit for org-secret"}}' });
+    server.reply({
+      kind: 'http',
+      status: 429,
+      headers: { 'retry-after': '3' },
+      body: '{"error":{"message":"Rate limit for org-secret"}}',
+    });
     const error = await failureOf(model().stream(request, new AbortController().signal));
-    expect([error.code, error.retryable, error.status, error.retryAfterMs, error.message]).toEqual(['MODEL_ERROR', true, 429, 3000, 'The model service is busy (rate limited).']);
+    expect([error.code, error.retryable, error.status, error.retryAfterMs, error.message]).toEqual([
+      'MODEL_ERROR',
+      true,
+      429,
+      3000,
+      'The model service is busy (rate limited).',
+    ]);
     expect(error.providerMessage).toBe('{"error":{"message":"Rate limit for org-secret"}}');
   });
 
   it('maps 5xx to retryable and other 4xx to fatal', async () => {
-    server.reply({ kind: 'http', status: 503, body: 'upstream down' }, { kind: 'http', status: 401, body: 'bad key sk-test' });
+    server.reply(
+      { kind: 'http', status: 503, body: 'upstream down' },
+      { kind: 'http', status: 401, body: 'bad key sk-test' },
+    );
     const busy = await failureOf(model().stream(request, new AbortController().signal));
     const fatal = await failureOf(model().stream(request, new AbortController().signal));
-    expect([busy.retryable, busy.status, busy.message]).toEqual([true, 503, 'The model service had a temporary problem.']);
-    expect([fatal.retryable, fatal.status, fatal.message]).toEqual([false, 401, 'The model service rejected the request.']);
+    expect([busy.retryable, busy.status, busy.message]).toEqual([
+      true,
+      503,
+      'The model service had a temporary problem.',
+    ]);
+    expect([fatal.retryable, fatal.status, fatal.message]).toEqual([
+      false,
+      401,
+      'The model service rejected the request.',
+    ]);
   });
 
   it('treats a stream cut mid-answer as a retryable failure', async () => {
@@ -109,16 +168,35 @@ describe('createOpenAiCompatibleModel against a local fake provider', () => {
       failure = error;
     }
     expect(chunks).toEqual([{ type: 'text', delta: 'Half an ans' }]);
-    expect(failure instanceof ModelError && [failure.retryable, failure.message]).toEqual([true, 'The connection to the model service broke.']);
+    expect(failure instanceof ModelError && [failure.retryable, failure.message]).toEqual([
+      true,
+      'The connection to the model service broke.',
+    ]);
   });
 
   it('drives the agent loop: a tool round trip, a retried disconnect, and the final answer', async () => {
     server.reply(
-      { kind: 'stream', pieces: [delta({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'orders_lookup', arguments: '{"orderId":"A-1"}' } }] }), delta({}, 'tool_calls'), 'data: [DONE]\n\n'] },
+      {
+        kind: 'stream',
+        pieces: [
+          delta({
+            tool_calls: [
+              { index: 0, id: 'call_1', function: { name: 'orders_lookup', arguments: '{"orderId":"A-1"}' } },
+            ],
+          }),
+          delta({}, 'tool_calls'),
+          'data: [DONE]\n\n',
+        ],
+      },
       { kind: 'stream', pieces: [delta({ content: 'Your order ' })], cut: true },
-      { kind: 'stream', pieces: [delta({ content: 'Your order is on its way.' }), delta({}, 'stop'), usage, 'data: [DONE]\n\n'] },
+      {
+        kind: 'stream',
+        pieces: [delta({ content: 'Your order is on its way.' }), delta({}, 'stop'), usage, 'data: [DONE]\n\n'],
+      },
     );
-    const run = startEngine('Where is A-1?', { model: createModelFromEnv({ OPENAI_BASE_URL: server.baseUrl, AGENT_MODEL: 'm-test' }) });
+    const run = startEngine('Where is A-1?', {
+      model: createModelFromEnv({ OPENAI_BASE_URL: server.baseUrl, AGENT_MODEL: 'm-test' }),
+    });
     await run.done;
     expect(dataOf(run.events(), 'TOOL_CALL_END').map((d) => d.args)).toEqual([{ orderId: 'A-1' }]);
     expect(dataOf(run.events(), 'MESSAGE_DISCARDED').length).toBe(1);
@@ -126,7 +204,13 @@ describe('createOpenAiCompatibleModel against a local fake provider', () => {
     expect(server.requests[1]?.body['messages']).toEqual([
       expect.objectContaining({ role: 'system' }),
       { role: 'user', content: 'Where is A-1?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'orders_lookup', arguments: '{"orderId":"A-1"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'orders_lookup', arguments: '{"orderId":"A-1"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: expect.stringContaining('"orderId":"A-1"') },
     ]);
     expect(server.requests[0]?.authorization).toBe(undefined);

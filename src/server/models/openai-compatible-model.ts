@@ -40,7 +40,10 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
         stream_options: { include_usage: true },
       };
       if (request.tools.length > 0) {
-        body['tools'] = request.tools.map((tool) => ({ type: 'function', function: { name: names.encode(tool.name), description: tool.description, parameters: tool.parameters } }));
+        body['tools'] = request.tools.map((tool) => ({
+          type: 'function',
+          function: { name: names.encode(tool.name), description: tool.description, parameters: tool.parameters },
+        }));
       }
       if (request.reasoningEffort !== undefined) body['reasoning_effort'] = request.reasoningEffort;
       if (request.maxOutputTokens !== undefined) body[options.maxTokensField ?? 'max_tokens'] = request.maxOutputTokens;
@@ -49,13 +52,20 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
       try {
         response = await fetchImpl(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+          },
           body: JSON.stringify(body),
           signal,
         });
       } catch (error) {
         signal.throwIfAborted();
-        throw new ModelError('The model service could not be reached.', { retryable: true, providerMessage: String(error) });
+        throw new ModelError('The model service could not be reached.', {
+          retryable: true,
+          providerMessage: String(error),
+        });
       }
       if (!response.ok || response.body === null) throw await toHttpError(response, now());
 
@@ -70,7 +80,10 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
           const chunk = parseJson(frame.data);
           if (chunk === undefined) continue;
           if (isRecord(chunk['error'])) {
-            throw new ModelError('The model service reported an error.', { retryable: true, providerMessage: JSON.stringify(chunk['error']) });
+            throw new ModelError('The model service reported an error.', {
+              retryable: true,
+              providerMessage: JSON.stringify(chunk['error']),
+            });
           }
           yield* readChunk(chunk, names.decode, (reason) => {
             finish = reason;
@@ -79,24 +92,35 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
       } catch (error) {
         signal.throwIfAborted();
         if (error instanceof ModelError) throw error;
-        throw new ModelError('The connection to the model service broke.', { retryable: true, providerMessage: String(error) });
+        throw new ModelError('The connection to the model service broke.', {
+          retryable: true,
+          providerMessage: String(error),
+        });
       }
       if (finish === undefined) {
-        throw new ModelError('The connection to the model service broke.', { retryable: true, providerMessage: isDone ? '[DONE] without finish_reason' : 'stream ended early' });
+        throw new ModelError('The connection to the model service broke.', {
+          retryable: true,
+          providerMessage: isDone ? '[DONE] without finish_reason' : 'stream ended early',
+        });
       }
       yield { type: 'finish', reason: finish };
     },
   };
 }
 
-function* readChunk(chunk: Record<string, unknown>, decode: (name: string) => string, onFinish: (reason: ModelFinishReason) => void): Generator<ModelChunk> {
+function* readChunk(
+  chunk: Record<string, unknown>,
+  decode: (name: string) => string,
+  onFinish: (reason: ModelFinishReason) => void,
+): Generator<ModelChunk> {
   const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : [];
   const choice: unknown = choices[0];
   if (isRecord(choice)) {
     const delta = isRecord(choice['delta']) ? choice['delta'] : {};
     const reasoning = delta['reasoning_content'] ?? delta['reasoning'];
     if (typeof reasoning === 'string' && reasoning !== '') yield { type: 'reasoning', delta: reasoning };
-    if (typeof delta['content'] === 'string' && delta['content'] !== '') yield { type: 'text', delta: delta['content'] };
+    if (typeof delta['content'] === 'string' && delta['content'] !== '')
+      yield { type: 'text', delta: delta['content'] };
     const toolCalls = Array.isArray(delta['tool_calls']) ? delta['tool_calls'] : [];
     for (const call of toolCalls) {
       if (!isRecord(call)) continue;
@@ -135,7 +159,11 @@ function toProviderMessage(message: ModelMessage, encode: (name: string) => stri
         : {
             role: 'assistant',
             content: message.content === '' ? null : message.content,
-            tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: encode(call.name), arguments: call.arguments } })),
+            tool_calls: message.toolCalls.map((call) => ({
+              id: call.id,
+              type: 'function',
+              function: { name: encode(call.name), arguments: call.arguments },
+            })),
           };
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
@@ -148,7 +176,10 @@ function toProviderMessage(message: ModelMessage, encode: (name: string) => stri
 function createNameCodec(request: ModelRequest): { encode(name: string): string; decode(name: string): string } {
   const toProvider = new Map<string, string>();
   const fromProvider = new Map<string, string>();
-  const names = [...request.tools.map((tool) => tool.name), ...request.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.name) : []))];
+  const names = [
+    ...request.tools.map((tool) => tool.name),
+    ...request.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.name) : [])),
+  ];
   for (const name of names) {
     if (toProvider.has(name)) continue;
     let encoded = name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
@@ -164,10 +195,18 @@ async function toHttpError(response: Response, nowMs: number): Promise<ModelErro
   const status = response.status;
   const retryable = status === 429 || status === 408 || status >= 500;
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), nowMs) ?? undefined;
-  const message = status === 429
-    ? 'The model service is busy (rate limited).'
-    : retryable ? 'The model service had a temporary problem.' : 'The model service rejected the request.';
-  return new ModelError(message, { retryable, status, providerMessage: text.slice(0, 2000), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+  const message =
+    status === 429
+      ? 'The model service is busy (rate limited).'
+      : retryable
+        ? 'The model service had a temporary problem.'
+        : 'The model service rejected the request.';
+  return new ModelError(message, {
+    retryable,
+    status,
+    providerMessage: text.slice(0, 2000),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
 }
 
 function toFinishReason(reason: string): ModelFinishReason {

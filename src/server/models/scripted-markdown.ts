@@ -15,10 +15,13 @@ export function buildLongMarkdown(length: number): string {
 }
 
 const BLOCKS: ReadonlyArray<(n: number) => string> = [
-  (n) => `## Section ${n}\n\nThis section explains part ${n} of the topic in plain words, with **bold** and *italic* text and \`inline code\`.`,
-  (n) => `- First point of section ${n}\n- Second point, with a [link](https://example.com/docs/${n})\n  - a nested detail\n- Third point`,
+  (n) =>
+    `## Section ${n}\n\nThis section explains part ${n} of the topic in plain words, with **bold** and *italic* text and \`inline code\`.`,
+  (n) =>
+    `- First point of section ${n}\n- Second point, with a [link](https://example.com/docs/${n})\n  - a nested detail\n- Third point`,
   (n) => `\`\`\`ts\nexport function step${n}(input: number): number {\n  return input * ${n} + 1;\n}\n\`\`\``,
-  (n) => `| Item | Count | Note |\n| --- | ---: | --- |\n| alpha-${n} | ${n * 3} | steady |\n| beta-${n} | ${n * 7} | rising |`,
+  (n) =>
+    `| Item | Count | Note |\n| --- | ---: | --- |\n| alpha-${n} | ${n * 3} | steady |\n| beta-${n} | ${n * 7} | rising |`,
   (n) => `> Note ${n}: a quoted remark that spans a line or two,\n> so quotes render as well.`,
   (n) => `1. Prepare item ${n}\n2. Check it against the list\n3. Ship it`,
 ];

@@ -34,7 +34,12 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
       const turn = readTurn(request.messages);
       const [, command = '', rest = ''] = /^\/(\w+)\s*([\s\S]*)$/.exec(turn.text.trim()) ?? [];
       let output = 0;
-      async function* say(type: 'text' | 'reasoning', text: string, pieces = splitWords(text), wait = delayMs): AsyncGenerator<ModelChunk> {
+      async function* say(
+        type: 'text' | 'reasoning',
+        text: string,
+        pieces = splitWords(text),
+        wait = delayMs,
+      ): AsyncGenerator<ModelChunk> {
         for (const delta of pieces) {
           await sleep(wait, signal);
           output += delta.length;
@@ -42,10 +47,17 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
         }
       }
       const finish = (reason: 'stop' | 'tool_calls'): ModelChunk[] => [
-        { type: 'usage', usage: { modelId: 'scripted', inputTokens: estimate(request.messages), outputTokens: Math.ceil(output / 4) } },
+        {
+          type: 'usage',
+          usage: { modelId: 'scripted', inputTokens: estimate(request.messages), outputTokens: Math.ceil(output / 4) },
+        },
         { type: 'finish', reason },
       ];
-      const callTool = async function* (name: string, args: Record<string, unknown>, note: string): AsyncGenerator<ModelChunk> {
+      const callTool = async function* (
+        name: string,
+        args: Record<string, unknown>,
+        note: string,
+      ): AsyncGenerator<ModelChunk> {
         yield* say('text', note);
         yield { type: 'tool_call', id: `call_${turn.toolRounds + 1}`, name, arguments: JSON.stringify(args) };
         yield* finish('tool_calls');
@@ -62,7 +74,9 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
         case 'slow': {
           yield* say('reasoning', 'This answer streams slowly on purpose.');
           const count = Math.max(1, Math.round(slowDurationMs / slowDelayMs));
-          const words = Array.from({ length: count }, (_, index) => (index % 12 === 11 ? 'slowly.\n\n' : `word${index + 1} `));
+          const words = Array.from({ length: count }, (_, index) =>
+            index % 12 === 11 ? 'slowly.\n\n' : `word${index + 1} `,
+          );
           yield* say('text', '', words, slowDelayMs);
           break;
         }
@@ -80,21 +94,35 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
           break;
         }
         case 'loop':
-          yield* callTool('orders.lookup', { orderId: `A-${1001 + turn.toolRounds}` }, `Round ${turn.toolRounds + 1}: checking one more order.`);
+          yield* callTool(
+            'orders.lookup',
+            { orderId: `A-${1001 + turn.toolRounds}` },
+            `Round ${turn.toolRounds + 1}: checking one more order.`,
+          );
           return;
         case 'error':
           yield* say('reasoning', 'Starting an answer that will be interrupted once.');
           if ((request.attempt ?? 1) === 1) {
             yield* say('text', 'This first attempt breaks off in the middle of');
-            throw new ModelError('The model service had a temporary problem.', { retryable: true, providerMessage: 'scripted: simulated 503 on attempt 1' });
+            throw new ModelError('The model service had a temporary problem.', {
+              retryable: true,
+              providerMessage: 'scripted: simulated 503 on attempt 1',
+            });
           }
           yield* say('text', 'Recovered: the first attempt failed, was discarded and this retry succeeded.');
           break;
         case 'fail':
           yield* say('reasoning', 'This request will fail for good.');
-          throw new ModelError('The model could not answer this request.', { retryable: false, status: 400, providerMessage: 'scripted: simulated fatal error' });
+          throw new ModelError('The model could not answer this request.', {
+            retryable: false,
+            status: 400,
+            providerMessage: 'scripted: simulated fatal error',
+          });
         default:
-          yield* say('reasoning', 'The user sent ordinary text, so a short Markdown answer with a list of scenarios fits.');
+          yield* say(
+            'reasoning',
+            'The user sent ordinary text, so a short Markdown answer with a list of scenarios fits.',
+          );
           yield* say('text', buildDefaultAnswer(turn.text));
       }
       yield* finish('stop');
@@ -117,7 +145,8 @@ const TOOL_SCENARIOS: Record<'tool' | 'progress' | 'approval', ToolScenario> = {
     reasoning: 'The user asks about an order, so I will look it up with the read-only tool.',
     note: 'Let me look up order A-1001.',
     answer: (result) => {
-      if (result.status !== 'completed') return `I could not look up order A-1001 (${result.status}): ${result.content}`;
+      if (result.status !== 'completed')
+        return `I could not look up order A-1001 (${result.status}): ${result.content}`;
       const order = parseObject(result.content);
       return [
         '### Order A-1001',
@@ -134,7 +163,7 @@ const TOOL_SCENARIOS: Record<'tool' | 'progress' | 'approval', ToolScenario> = {
   approval: {
     tool: 'drafts.delete',
     args: { draftId: 'draft-42' },
-    reasoning: 'Deleting a draft changes the user\'s data, so the tool will ask for approval first.',
+    reasoning: "Deleting a draft changes the user's data, so the tool will ask for approval first.",
     note: 'I will delete draft-42 once you approve.',
     answer: (result) =>
       result.status === 'completed'
@@ -148,7 +177,10 @@ const TOOL_SCENARIOS: Record<'tool' | 'progress' | 'approval', ToolScenario> = {
     args: { topic: 'Quarterly sales', sections: 4 },
     reasoning: 'A report takes a while; the tool reports its progress.',
     note: 'Generating the report now.',
-    answer: (result) => (result.status === 'completed' ? `The report is ready:\n\n${result.content}` : `The report did not finish (${result.status}).`),
+    answer: (result) =>
+      result.status === 'completed'
+        ? `The report is ready:\n\n${result.content}`
+        : `The report did not finish (${result.status}).`,
   },
 };
 

@@ -28,22 +28,36 @@ export const addInputRoute: Route = {
         const runId = entry.record.runId;
         const appended = await entry.record.transact((s) => {
           if (isTerminalRunStatus(s.status) || s.status === 'cancelling') {
-            return fail({ code: 'RUN_NOT_ACTIVE', detail: 'The run has ended; send this as a new message.', runId, details: { status: s.status } });
+            return fail({
+              code: 'RUN_NOT_ACTIVE',
+              detail: 'The run has ended; send this as a new message.',
+              runId,
+              details: { status: s.status },
+            });
           }
           if (s.status === 'awaiting_input') {
             return fail({ code: 'RUN_NOT_ACCEPTING_INPUT', detail: 'Answer the open request first.', runId });
           }
           if (s.inputs.length >= context.limits.maxInputsPerRun) {
-            return fail({ code: 'INPUT_LIMIT', detail: `A run accepts at most ${context.limits.maxInputsPerRun} inputs.`, runId, details: { maxInputsPerRun: context.limits.maxInputsPerRun } });
+            return fail({
+              code: 'INPUT_LIMIT',
+              detail: `A run accepts at most ${context.limits.maxInputsPerRun} inputs.`,
+              runId,
+              details: { maxInputsPerRun: context.limits.maxInputsPerRun },
+            });
           }
           return [
-            { type: 'TEXT_MESSAGE_START', data: { messageId, role: 'user', inputId, ...(clientMessageId === undefined ? {} : { clientMessageId }) } },
+            {
+              type: 'TEXT_MESSAGE_START',
+              data: { messageId, role: 'user', inputId, ...(clientMessageId === undefined ? {} : { clientMessageId }) },
+            },
             { type: 'TEXT_MESSAGE_CONTENT', data: { messageId, delta: text } },
             { type: 'TEXT_MESSAGE_END', data: { messageId, finishReason: 'stop' } },
           ];
         });
         const last = appended[appended.length - 1];
-        if (last === undefined) return fail({ code: 'RUN_NOT_ACTIVE', detail: 'The run has ended; send this as a new message.', runId });
+        if (last === undefined)
+          return fail({ code: 'RUN_NOT_ACTIVE', detail: 'The run has ended; send this as a new message.', runId });
         const response: AddInputResponse = { inputId, messageId, eventSeq: last.seq };
         return { status: 202, body: response, headers: {} };
       },

@@ -1,4 +1,9 @@
-import type { ApprovalDecision, EventDataMap, ResolveInterruptResponse, SnapshotInterrupt } from '../../core/protocol.ts';
+import type {
+  ApprovalDecision,
+  EventDataMap,
+  ResolveInterruptResponse,
+  SnapshotInterrupt,
+} from '../../core/protocol.ts';
 import { isTerminalRunStatus } from '../../core/protocol.ts';
 import { fail, ProblemError } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
@@ -26,31 +31,59 @@ export const resolveInterruptRoute: Route = {
     let replayed: SnapshotInterrupt | null = null;
     const appended = await entry.record.transact((s) => {
       const interrupt = s.interrupts.find((i) => i.id === interruptId);
-      if (interrupt === undefined) return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this run.', runId });
+      if (interrupt === undefined)
+        return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this run.', runId });
       const decision = 'decision' in answer ? answer.decision : undefined;
       if (interrupt.state === 'resolved') {
         if (interrupt.decision === decision) {
           replayed = interrupt;
           return [];
         }
-        return fail({ code: 'INTERRUPT_ALREADY_RESOLVED', detail: 'Another answer was given first.', runId, details: { interrupt }, extra: { interrupt } });
+        return fail({
+          code: 'INTERRUPT_ALREADY_RESOLVED',
+          detail: 'Another answer was given first.',
+          runId,
+          details: { interrupt },
+          extra: { interrupt },
+        });
       }
-      if (interrupt.state === 'expired') return fail({ code: 'INTERRUPT_EXPIRED', detail: 'The request expired and was denied.', runId, extra: { interrupt } });
+      if (interrupt.state === 'expired')
+        return fail({
+          code: 'INTERRUPT_EXPIRED',
+          detail: 'The request expired and was denied.',
+          runId,
+          extra: { interrupt },
+        });
       if (interrupt.state === 'cancelled' || isTerminalRunStatus(s.status)) {
         return fail({ code: 'RUN_NOT_ACTIVE', detail: 'The run ended before an answer.', runId, extra: { interrupt } });
       }
       if (interrupt.expiresAt !== undefined && Date.parse(interrupt.expiresAt) <= context.clock.now()) {
-        return fail({ code: 'INTERRUPT_EXPIRED', detail: 'The request expired and was denied.', runId, extra: { interrupt } });
+        return fail({
+          code: 'INTERRUPT_EXPIRED',
+          detail: 'The request expired and was denied.',
+          runId,
+          extra: { interrupt },
+        });
       }
       const data: EventDataMap['INTERRUPT_RESOLVED'] = { interruptId, status: 'resolved', resolvedBy: 'user' };
       if ('decision' in answer) {
         if (interrupt.argsDigest !== undefined && answer.argsDigest !== interrupt.argsDigest) {
-          return fail({ code: 'ARGS_DIGEST_MISMATCH', detail: 'The arguments are not the ones shown; reload the request.', runId, details: { argsDigest: interrupt.argsDigest } });
+          return fail({
+            code: 'ARGS_DIGEST_MISMATCH',
+            detail: 'The arguments are not the ones shown; reload the request.',
+            runId,
+            details: { argsDigest: interrupt.argsDigest },
+          });
         }
         data.decision = answer.decision;
       } else {
         if (interrupt.reason === 'tool_call') {
-          return fail({ code: 'VALIDATION_FAILED', detail: 'A tool approval needs {decision, argsDigest}.', runId, details: { field: 'decision' } });
+          return fail({
+            code: 'VALIDATION_FAILED',
+            detail: 'A tool approval needs {decision, argsDigest}.',
+            runId,
+            details: { field: 'decision' },
+          });
         }
         data.response = answer.response;
       }
@@ -67,11 +100,15 @@ export const resolveInterruptRoute: Route = {
 };
 
 /** The caller's run, else `404 INTERRUPT_NOT_FOUND` (§11: also for another user's run, never 403). */
-function requireOwnedInterruptRun(request: Parameters<Route['handle']>[0], context: HandlerContext): ReturnType<typeof requireOwnedRun> {
+function requireOwnedInterruptRun(
+  request: Parameters<Route['handle']>[0],
+  context: HandlerContext,
+): ReturnType<typeof requireOwnedRun> {
   try {
     return requireOwnedRun(request, context);
   } catch (error) {
-    if (error instanceof ProblemError && error.init.code === 'NOT_FOUND') return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this run.' });
+    if (error instanceof ProblemError && error.init.code === 'NOT_FOUND')
+      return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this run.' });
     throw error;
   }
 }
@@ -81,16 +118,32 @@ function parseAnswer(value: unknown, context: HandlerContext): Answer {
   if ('response' in body && !('decision' in body)) return { response: body.response };
   const { decision, argsDigest, editedArgs, reason } = body;
   if (decision !== 'allow' && decision !== 'deny') {
-    return fail({ code: 'VALIDATION_FAILED', detail: 'decision must be "allow" or "deny" (or send {response}).', details: { field: 'decision' } });
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'decision must be "allow" or "deny" (or send {response}).',
+      details: { field: 'decision' },
+    });
   }
   if (argsDigest !== undefined && typeof argsDigest !== 'string') {
-    return fail({ code: 'VALIDATION_FAILED', detail: 'argsDigest must be a string.', details: { field: 'argsDigest' } });
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'argsDigest must be a string.',
+      details: { field: 'argsDigest' },
+    });
   }
   if (reason !== undefined && (typeof reason !== 'string' || reason.length > 500)) {
-    return fail({ code: 'VALIDATION_FAILED', detail: 'reason must be a string of at most 500 characters.', details: { field: 'reason' } });
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'reason must be a string of at most 500 characters.',
+      details: { field: 'reason' },
+    });
   }
   if (editedArgs !== undefined && !context.capabilities.approvals.approveWithEdits) {
-    return fail({ code: 'EDITED_ARGS_INVALID', detail: 'This agent does not accept edited arguments.', details: { field: 'editedArgs' } });
+    return fail({
+      code: 'EDITED_ARGS_INVALID',
+      detail: 'This agent does not accept edited arguments.',
+      details: { field: 'editedArgs' },
+    });
   }
   return { decision, argsDigest, editedArgs };
 }

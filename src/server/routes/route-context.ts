@@ -67,14 +67,16 @@ export interface Route {
 /** Returns the caller's run, or throws `404 NOT_FOUND` (also for another subject's run). */
 export function requireOwnedRun(request: RequestContext, context: HandlerContext): RunEntry {
   const entry = context.store.getRun(request.params.runId ?? '');
-  if (entry === undefined || entry.subjectId !== request.subject.id) return fail({ code: 'NOT_FOUND', detail: 'No such run.' });
+  if (entry === undefined || entry.subjectId !== request.subject.id)
+    return fail({ code: 'NOT_FOUND', detail: 'No such run.' });
   return entry;
 }
 
 /** Returns the caller's session, or throws `404 NOT_FOUND` (also for another subject's session). */
 export function requireOwnedSession(request: RequestContext, context: HandlerContext): SessionRecord {
   const session = context.store.getSession(request.params.sessionId ?? '');
-  if (session === undefined || session.subjectId !== request.subject.id) return fail({ code: 'NOT_FOUND', detail: 'No such session.' });
+  if (session === undefined || session.subjectId !== request.subject.id)
+    return fail({ code: 'NOT_FOUND', detail: 'No such session.' });
   return session;
 }
 
@@ -118,7 +120,11 @@ export async function respondIdempotently(
   });
   if (begun.kind === 'replay') {
     const { status, body, headers } = begun.response;
-    sendJson(request.res, status, body, { ...headers, 'Idempotent-Replayed': 'true', 'X-Request-Id': request.requestId });
+    sendJson(request.res, status, body, {
+      ...headers,
+      'Idempotent-Replayed': 'true',
+      'X-Request-Id': request.requestId,
+    });
     return;
   }
   let response: StoredResponse;

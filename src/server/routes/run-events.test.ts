@@ -20,7 +20,11 @@ async function finishedRun(): Promise<{ runId: string; all: EventEnvelope[]; sna
   const snapshots: RunSnapshot[] = [];
   const capture = async (): Promise<void> => {
     const resource = (await (await server.request(`/runs/${runId}`)).json()) as RunResource;
-    snapshots[resource.lastSeq] = { ...resource, createdAt: Date.parse(resource.createdAt), updatedAt: Date.parse(resource.updatedAt) };
+    snapshots[resource.lastSeq] = {
+      ...resource,
+      createdAt: Date.parse(resource.createdAt),
+      updatedAt: Date.parse(resource.updatedAt),
+    };
   };
   const steps: (() => Promise<unknown>)[] = [
     () => handle.append('RUN_STATUS_CHANGED', { status: 'running' }),
@@ -58,7 +62,10 @@ describe('GET /runs/{id}/events', () => {
       expect(start.resumeCursor).toBe(String(k));
       expect(tail.reduce(reduceRun, start)).toEqual(final);
     }
-    const resource = (await (await server.request(`/runs/${runId}`)).json()) as { lastSeq: number; resumeCursor: string };
+    const resource = (await (await server.request(`/runs/${runId}`)).json()) as {
+      lastSeq: number;
+      resumeCursor: string;
+    };
     expect(resource.lastSeq).toBe(11);
     expect(resource.resumeCursor).toBe('11');
   });
@@ -95,7 +102,9 @@ describe('GET /runs/{id}/events', () => {
     const trimmed = await server.request(`/runs/${runId}/events?after=3`);
     expect(trimmed.status).toBe(410);
     expect(((await trimmed.json()) as { code: string }).code).toBe('CURSOR_EXPIRED');
-    expect((await readSse(await server.request(`/runs/${runId}/events?after=5`))).events.map((e) => e.seq)).toEqual([6, 7, 8, 9, 10, 11]);
+    expect((await readSse(await server.request(`/runs/${runId}/events?after=5`))).events.map((e) => e.seq)).toEqual([
+      6, 7, 8, 9, 10, 11,
+    ]);
   });
 
   it('tails live events from the log, sends heartbeats in silence, and closes after the terminal event', async () => {
@@ -122,7 +131,10 @@ describe('GET /runs/{id}/events', () => {
   });
 
   it('closes the body at maxStreamDurationSec so the client resumes from its cursor', async () => {
-    const short = await startTestServer({ engine: createManualEngine(), stream: { heartbeatSec: 10, maxStreamDurationSec: 0.1 } });
+    const short = await startTestServer({
+      engine: createManualEngine(),
+      stream: { heartbeatSec: 10, maxStreamDurationSec: 0.1 },
+    });
     try {
       const { runId } = await short.createRun('alice');
       const read = await readSse(await short.request(`/runs/${runId}/events`));

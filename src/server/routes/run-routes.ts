@@ -33,18 +33,31 @@ export const runEventsRoute: Route = {
     const lastEventId = typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
     const cursor = lastEventId ?? request.url.searchParams.get('after') ?? '0';
     if (!CURSOR_PATTERN.test(cursor)) {
-      return fail({ code: 'CURSOR_INVALID', detail: 'Use a cursor the server sent (an event id or resumeCursor).', runId });
+      return fail({
+        code: 'CURSOR_INVALID',
+        detail: 'Use a cursor the server sent (an event id or resumeCursor).',
+        runId,
+      });
     }
     const afterSeq = Number(cursor);
     const [lastSeq, firstSeq] = await Promise.all([context.eventLog.lastSeq(runId), context.eventLog.firstSeq(runId)]);
     if (afterSeq > lastSeq || afterSeq < firstSeq - 1) {
-      return fail({ code: 'CURSOR_EXPIRED', detail: 'Reload the run snapshot and resume from its cursor.', runId, details: { lastSeq } });
+      return fail({
+        code: 'CURSOR_EXPIRED',
+        detail: 'Reload the run snapshot and resume from its cursor.',
+        runId,
+        details: { lastSeq },
+      });
     }
     if (afterSeq === lastSeq) {
       const [last] = await context.eventLog.read(runId, lastSeq - 1, 1);
       const isAtTerminal = last === undefined ? entry.record.isTerminal() : isTerminalEvent(last);
       if (isAtTerminal) {
-        request.res.writeHead(204, { 'X-Request-Id': request.requestId, 'Cache-Control': 'no-store', 'X-Run-Last-Seq': String(lastSeq) });
+        request.res.writeHead(204, {
+          'X-Request-Id': request.requestId,
+          'Cache-Control': 'no-store',
+          'X-Run-Last-Seq': String(lastSeq),
+        });
         request.res.end();
         return;
       }
@@ -78,10 +91,17 @@ export const cancelRunRoute: Route = {
     const body = requireObject(request.body, 'body');
     const { reason } = body;
     if (reason !== undefined && (typeof reason !== 'string' || reason.length > 500)) {
-      return fail({ code: 'VALIDATION_FAILED', detail: 'reason must be a string of at most 500 characters.', details: { field: 'reason' } });
+      return fail({
+        code: 'VALIDATION_FAILED',
+        detail: 'reason must be a string of at most 500 characters.',
+        details: { field: 'reason' },
+      });
     }
     const result = await context.store.cancelRun(entry.record.runId, reason);
-    const response: CancelRunResponse = { status: result.status, ...(result.eventSeq === undefined ? {} : { eventSeq: result.eventSeq }) };
+    const response: CancelRunResponse = {
+      status: result.status,
+      ...(result.eventSeq === undefined ? {} : { eventSeq: result.eventSeq }),
+    };
     sendJson(request.res, result.httpStatus, response, { 'X-Request-Id': request.requestId });
   },
 };

@@ -12,7 +12,11 @@ export const listSessionsRoute: Route = {
   handle: async (request, context) => {
     const limit = parseLimit(request.url.searchParams.get('limit'), 20, 100);
     const sessions = context.store.listSessions(request.subject.id);
-    const start = pageStart(sessions.map((s) => s.sessionId), request.url.searchParams.get('after'), 'after');
+    const start = pageStart(
+      sessions.map((s) => s.sessionId),
+      request.url.searchParams.get('after'),
+      'after',
+    );
     const page = sessions.slice(start, start + limit);
     const hasMore = start + limit < sessions.length;
     const body: SessionListResponse = {
@@ -41,7 +45,11 @@ export const sessionMessagesRoute: Route = {
     const session = requireOwnedSession(request, context);
     const limit = parseLimit(request.url.searchParams.get('limit'), 50, 200);
     const messages = context.store.settledMessages(session.sessionId).reverse();
-    const start = pageStart(messages.map((m) => m.messageId), request.url.searchParams.get('before'), 'before');
+    const start = pageStart(
+      messages.map((m) => m.messageId),
+      request.url.searchParams.get('before'),
+      'before',
+    );
     const page = messages.slice(start, start + limit);
     const body: SessionMessagesResponse = {
       items: page,
@@ -67,7 +75,11 @@ function toSessionResource(session: SessionRecord, context: HandlerContext): Ses
 function parseLimit(value: string | null, fallback: number, max: number): number {
   if (value === null) return fallback;
   if (!/^[1-9][0-9]{0,3}$/.test(value) || Number(value) > max) {
-    return fail({ code: 'VALIDATION_FAILED', detail: `limit must be an integer from 1 to ${max}.`, details: { field: 'limit', max } });
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: `limit must be an integer from 1 to ${max}.`,
+      details: { field: 'limit', max },
+    });
   }
   return Number(value);
 }
@@ -75,6 +87,11 @@ function parseLimit(value: string | null, fallback: number, max: number): number
 function pageStart(ids: readonly string[], cursor: string | null, field: string): number {
   if (cursor === null) return 0;
   const index = ids.indexOf(cursor);
-  if (index < 0) return fail({ code: 'VALIDATION_FAILED', detail: `${field} is not a cursor from a previous page.`, details: { field } });
+  if (index < 0)
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: `${field} is not a cursor from a previous page.`,
+      details: { field },
+    });
   return index + 1;
 }

@@ -8,19 +8,35 @@ import { fail } from '../http/problem-error.ts';
  */
 export function validateContent(value: unknown, maxInputChars: number): { content: InputContent[]; text: string } {
   if (!Array.isArray(value) || value.length === 0) {
-    return fail({ code: 'VALIDATION_FAILED', detail: 'content must be a non-empty array of text parts.', details: { field: 'content' } });
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'content must be a non-empty array of text parts.',
+      details: { field: 'content' },
+    });
   }
   const content: InputContent[] = [];
   for (const part of value as unknown[]) {
     if (typeof part !== 'object' || part === null) {
-      return fail({ code: 'VALIDATION_FAILED', detail: 'Each content part must be an object.', details: { field: 'content' } });
+      return fail({
+        code: 'VALIDATION_FAILED',
+        detail: 'Each content part must be an object.',
+        details: { field: 'content' },
+      });
     }
     const { type, text } = part as { type?: unknown; text?: unknown };
     if (type !== 'text') {
-      return fail({ code: 'UNSUPPORTED_CONTENT', detail: 'Only text content is supported.', details: { type: typeof type === 'string' ? type : null, contentTypes: ['text'] } });
+      return fail({
+        code: 'UNSUPPORTED_CONTENT',
+        detail: 'Only text content is supported.',
+        details: { type: typeof type === 'string' ? type : null, contentTypes: ['text'] },
+      });
     }
     if (typeof text !== 'string') {
-      return fail({ code: 'VALIDATION_FAILED', detail: 'A text part needs a string text.', details: { field: 'content.text' } });
+      return fail({
+        code: 'VALIDATION_FAILED',
+        detail: 'A text part needs a string text.',
+        details: { field: 'content.text' },
+      });
     }
     content.push({ type: 'text', text });
   }
@@ -42,7 +58,11 @@ export function validateContent(value: unknown, maxInputChars: number): { conten
 export function validateClientId(value: unknown, field: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !/^[A-Za-z0-9_.:-]{1,128}$/.test(value)) {
-    return fail({ code: 'VALIDATION_FAILED', detail: `${field} must be 1–128 characters of A–Z, a–z, 0–9, _ . : -.`, details: { field } });
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: `${field} must be 1–128 characters of A–Z, a–z, 0–9, _ . : -.`,
+      details: { field },
+    });
   }
   return value;
 }

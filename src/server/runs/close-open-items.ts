@@ -33,14 +33,20 @@ export function closeOpenItems(snapshot: RunSnapshot, options: CloseOpenItemsOpt
   }
   for (const interrupt of snapshot.interrupts) {
     if (interrupt.state !== 'open') continue;
-    events.push({ type: 'INTERRUPT_RESOLVED', data: { interruptId: interrupt.id, status: 'cancelled', resolvedBy: 'cancel' } });
+    events.push({
+      type: 'INTERRUPT_RESOLVED',
+      data: { interruptId: interrupt.id, status: 'cancelled', resolvedBy: 'cancel' },
+    });
   }
   for (const call of snapshot.toolCalls) {
     let status: ToolResultStatus;
     switch (call.status) {
       case 'streaming_args': {
         const args = parseArgs(call.argsText ?? '');
-        events.push({ type: 'TOOL_CALL_END', data: { toolCallId: call.toolCallId, args, argsDigest: sha256Digest(args) } });
+        events.push({
+          type: 'TOOL_CALL_END',
+          data: { toolCallId: call.toolCallId, args, argsDigest: sha256Digest(args) },
+        });
         status = 'cancelled';
         break;
       }
@@ -54,9 +60,10 @@ export function closeOpenItems(snapshot: RunSnapshot, options: CloseOpenItemsOpt
       default:
         continue;
     }
-    const content = status === 'unknown'
-      ? 'The run ended before the tool confirmed its outcome.'
-      : 'The run ended before the tool ran.';
+    const content =
+      status === 'unknown'
+        ? 'The run ended before the tool confirmed its outcome.'
+        : 'The run ended before the tool ran.';
     events.push({
       type: 'TOOL_CALL_RESULT',
       data: { toolCallId: call.toolCallId, messageId: options.newMessageId(), content, status },

@@ -2,7 +2,11 @@ import type { EventEnvelope } from '../../core/protocol.ts';
 
 /** Thrown by {@link EventLog.append} when the log's last seq is not the one the writer expected. */
 export class EventLogConflictError extends Error {
-  constructor(readonly runId: string, readonly expectedLastSeq: number, readonly actualLastSeq: number) {
+  constructor(
+    readonly runId: string,
+    readonly expectedLastSeq: number,
+    readonly actualLastSeq: number,
+  ) {
     super(`Run ${runId}: expected last seq ${expectedLastSeq}, the log is at ${actualLastSeq}.`);
     this.name = 'EventLogConflictError';
   }

@@ -60,7 +60,17 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
     const timestamp = clock.now();
     const envelopes = events.map((event, index): EventEnvelope => {
       const seq = base + index + 1;
-      return { v: PROTOCOL_MAJOR, eventId: ids('evt'), runId, sessionId, seq, cursor: String(seq), type: event.type, timestamp, data: event.data };
+      return {
+        v: PROTOCOL_MAJOR,
+        eventId: ids('evt'),
+        runId,
+        sessionId,
+        seq,
+        cursor: String(seq),
+        type: event.type,
+        timestamp,
+        data: event.data,
+      };
     });
     const terminalIndex = envelopes.findIndex(isTerminalEvent);
     if (terminalIndex >= 0 && terminalIndex !== envelopes.length - 1) {

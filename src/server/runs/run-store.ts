@@ -77,7 +77,10 @@ export interface RunStore {
   /** Settled messages (terminal runs only) of a session, oldest first. */
   settledMessages(sessionId: string): SnapshotMessage[];
   /** Requests cancellation; `200` when the run had already ended. */
-  cancelRun(runId: string, reason?: string): Promise<{ httpStatus: 200 | 202; status: RunSnapshot['status']; eventSeq?: number }>;
+  cancelRun(
+    runId: string,
+    reason?: string,
+  ): Promise<{ httpStatus: 200 | 202; status: RunSnapshot['status']; eventSeq?: number }>;
   /** Trims the logs of runs that ended more than the retention ago. */
   sweep(): Promise<void>;
   /** Stops the reapers (runs themselves are left to their engines). */
@@ -99,7 +102,13 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         ...closeOpenItems(s, { reason: 'error', newMessageId: () => ids('msg') }),
         {
           type: 'RUN_ERROR',
-          data: { code: 'INTERNAL', message: 'The agent stopped unexpectedly. Please try again.', retryable: true, correlationId, unconsumedInputIds: pendingInputIds(s) },
+          data: {
+            code: 'INTERNAL',
+            message: 'The agent stopped unexpectedly. Please try again.',
+            retryable: true,
+            correlationId,
+            unconsumedInputIds: pendingInputIds(s),
+          },
         },
       ];
     });
@@ -111,7 +120,10 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       ...closeOpenItems(s, { reason: 'cancelled', newMessageId: () => ids('msg') }),
       {
         type: 'RUN_FINISHED',
-        data: { outcome: { type: 'cancelled', ...(typeof reason === 'string' ? { reason } : {}), forced: true }, unconsumedInputIds: pendingInputIds(s) },
+        data: {
+          outcome: { type: 'cancelled', ...(typeof reason === 'string' ? { reason } : {}), forced: true },
+          unconsumedInputIds: pendingInputIds(s),
+        },
       },
     ];
   };
@@ -141,8 +153,15 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       let isNewSession = false;
       if (input.sessionId === undefined) {
         session = {
-          sessionId: ids('ses'), subjectId: input.subject.id, agentVersionId: input.agent.versionId, title: null,
-          createdAt: now, updatedAt: now, runIds: [], activeRunId: null, lastRunId: null,
+          sessionId: ids('ses'),
+          subjectId: input.subject.id,
+          agentVersionId: input.agent.versionId,
+          title: null,
+          createdAt: now,
+          updatedAt: now,
+          runIds: [],
+          activeRunId: null,
+          lastRunId: null,
         };
         isNewSession = true;
       } else {
@@ -152,21 +171,43 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         }
         session = existing;
         if (session.agentVersionId !== input.agent.versionId) {
-          return fail({ code: 'AGENT_VERSION_MISMATCH', detail: 'The session is pinned to another agent version.', details: { agentVersionId: session.agentVersionId } });
+          return fail({
+            code: 'AGENT_VERSION_MISMATCH',
+            detail: 'The session is pinned to another agent version.',
+            details: { agentVersionId: session.agentVersionId },
+          });
         }
         if (session.activeRunId !== null) {
           const activeRunId = session.activeRunId;
-          return fail({ code: 'RUN_ALREADY_ACTIVE', detail: 'Attach to the active run or add an input to it.', details: { activeRunId }, extra: { activeRunId } });
+          return fail({
+            code: 'RUN_ALREADY_ACTIVE',
+            detail: 'Attach to the active run or add an input to it.',
+            details: { activeRunId },
+            extra: { activeRunId },
+          });
         }
       }
       const runId = ids('run');
       const userMessageId = ids('msg');
       const controller = new AbortController();
       const entry: RunEntry = {
-        record: createRunRecord({ runId, sessionId: session.sessionId, eventLog, clock, ids, onTerminal: () => onTerminal(entry) }),
+        record: createRunRecord({
+          runId,
+          sessionId: session.sessionId,
+          eventLog,
+          clock,
+          ids,
+          onTerminal: () => onTerminal(entry),
+        }),
         handle: undefined as unknown as RunHandle,
-        subjectId: input.subject.id, userMessageId, createdAt: now, controller,
-        cancelSeq: null, terminalAt: null, isTrimmed: false, reaper: null,
+        subjectId: input.subject.id,
+        userMessageId,
+        createdAt: now,
+        controller,
+        cancelSeq: null,
+        terminalAt: null,
+        isTrimmed: false,
+        reaper: null,
       };
       const onTerminal = (ended: RunEntry): void => {
         ended.terminalAt = clock.now();
@@ -177,9 +218,17 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       };
       const text = input.input.content.map((part) => part.text).join('');
       entry.handle = {
-        runId, sessionId: session.sessionId, subject: input.subject,
-        input: { messageId: userMessageId, text, ...(input.input.contextRefs === undefined ? {} : { contextRefs: input.input.contextRefs }) },
-        options: input.options, history: history(session), signal: controller.signal,
+        runId,
+        sessionId: session.sessionId,
+        subject: input.subject,
+        input: {
+          messageId: userMessageId,
+          text,
+          ...(input.input.contextRefs === undefined ? {} : { contextRefs: input.input.contextRefs }),
+        },
+        options: input.options,
+        history: history(session),
+        signal: controller.signal,
         append: (type, data) => entry.record.append(type, data),
         transact: (build) => entry.record.transact(build),
         snapshot: () => entry.record.snapshot(),
@@ -193,7 +242,12 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           protocolVersion: PROTOCOL_VERSION,
           agent: input.agent,
           ...(input.model === null ? {} : { model: input.model }),
-          input: { messageId: userMessageId, ...optional('clientMessageId', input.input.clientMessageId), content: input.input.content, ...optional('contextRefs', input.input.contextRefs) },
+          input: {
+            messageId: userMessageId,
+            ...optional('clientMessageId', input.input.clientMessageId),
+            content: input.input.content,
+            ...optional('contextRefs', input.input.contextRefs),
+          },
           traceId: ids('trc'),
         });
       } catch (error) {
@@ -211,8 +265,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     },
     getRun: (runId) => runs.get(runId),
     getSession: (sessionId) => sessions.get(sessionId),
-    listSessions: (subjectId) =>
-      [...sessions.values()].filter((s) => s.subjectId === subjectId).reverse(),
+    listSessions: (subjectId) => [...sessions.values()].filter((s) => s.subjectId === subjectId).reverse(),
     settledMessages(sessionId) {
       const session = sessions.get(sessionId);
       return session === undefined ? [] : settled(session);
@@ -221,7 +274,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const entry = runs.get(runId);
       if (entry === undefined) return fail({ code: 'NOT_FOUND', detail: 'No such run.' });
       const appended = await entry.record.transact((s) =>
-        s.status === 'cancelling' ? [] : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'cancelling', ...optional('reason', reason) } }],
+        s.status === 'cancelling'
+          ? []
+          : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'cancelling', ...optional('reason', reason) } }],
       );
       const snapshot = entry.record.snapshot();
       if (entry.record.isTerminal()) return { httpStatus: 200, status: snapshot.status };
@@ -231,8 +286,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         entry.controller.abort(reason ?? 'cancelled');
         entry.reaper = setTimeout(() => {
           entry.reaper = null;
-          void entry.record.transact((s) => forcedCancel(s, entry)).catch((error: unknown) =>
-            options.onEngineError(error, { runId, correlationId: ids('cor') }));
+          void entry.record
+            .transact((s) => forcedCancel(s, entry))
+            .catch((error: unknown) => options.onEngineError(error, { runId, correlationId: ids('cor') }));
         }, options.cancelGraceMs);
         entry.reaper.unref?.();
       }

@@ -34,7 +34,9 @@ export function createManualEngine(): ManualEngine {
  * then `RUN_FINISHED{success}`. With `holdUntilCancel`, it stops after the deltas and finishes
  * only when the run's signal aborts (then closes the message as cancelled).
  */
-export function createScriptedTestEngine(options: { deltas?: readonly string[]; holdUntilCancel?: boolean } = {}): RunEngine {
+export function createScriptedTestEngine(
+  options: { deltas?: readonly string[]; holdUntilCancel?: boolean } = {},
+): RunEngine {
   const deltas = options.deltas ?? ['Hello', ', ', 'world', '.'];
   return {
     async start(handle) {

@@ -12,9 +12,22 @@ export interface TestServer {
   /** The identity binding `user` gets from bootstrap. */
   identityOf(user: string): Promise<string>;
   /** `fetch` against `{base}/v1{path}` as `user` (`x-test-user`), with the protocol headers. */
-  request(path: string, init?: { user?: string | null; method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<Response>;
+  request(
+    path: string,
+    init?: {
+      user?: string | null;
+      method?: string;
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+    },
+  ): Promise<Response>;
   /** `POST /runs` with a fresh key for `user`; returns the parsed 201 body. */
-  createRun(user: string, text?: string, extra?: Record<string, unknown>): Promise<{ runId: string; sessionId: string; [key: string]: unknown }>;
+  createRun(
+    user: string,
+    text?: string,
+    extra?: Record<string, unknown>,
+  ): Promise<{ runId: string; sessionId: string; [key: string]: unknown }>;
   close(): Promise<void>;
 }
 
@@ -30,7 +43,9 @@ export function freshKey(): string {
  * Starts `createAgentHandler` on 127.0.0.1:0. Tests authenticate with the `x-test-user` header
  * (the product's session in real use); no header → 401.
  */
-export async function startTestServer(options: Omit<AgentHandlerOptions, 'authenticate'> & Partial<Pick<AgentHandlerOptions, 'authenticate'>>): Promise<TestServer> {
+export async function startTestServer(
+  options: Omit<AgentHandlerOptions, 'authenticate'> & Partial<Pick<AgentHandlerOptions, 'authenticate'>>,
+): Promise<TestServer> {
   const handler = createAgentHandler({
     authenticate: (req) => {
       const user = req.headers['x-test-user'];

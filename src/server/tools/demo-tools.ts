@@ -27,7 +27,9 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
       description: 'Looks up an order by its id and returns its status, items and delivery estimate. Read-only.',
       parameters: {
         type: 'object',
-        properties: { orderId: { type: 'string', minLength: 1, maxLength: 40, description: 'The order id, e.g. A-1001' } },
+        properties: {
+          orderId: { type: 'string', minLength: 1, maxLength: 40, description: 'The order id, e.g. A-1001' },
+        },
         required: ['orderId'],
         additionalProperties: false,
       },
@@ -40,10 +42,12 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
     {
       name: 'drafts.delete',
       title: 'Delete a draft',
-      description: 'Permanently deletes one of the user\'s email drafts by id. Needs the user\'s approval.',
+      description: "Permanently deletes one of the user's email drafts by id. Needs the user's approval.",
       parameters: {
         type: 'object',
-        properties: { draftId: { type: 'string', minLength: 1, maxLength: 40, description: 'The draft id, e.g. draft-42' } },
+        properties: {
+          draftId: { type: 'string', minLength: 1, maxLength: 40, description: 'The draft id, e.g. draft-42' },
+        },
         required: ['draftId'],
         additionalProperties: false,
       },

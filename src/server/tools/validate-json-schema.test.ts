@@ -21,12 +21,28 @@ describe('validateJsonSchema', () => {
     { title: 'a missing required property', value: {}, expected: ['$.id is required'] },
     { title: 'an extra property', value: { id: 'ab', other: 1 }, expected: ['$.other is not allowed'] },
     { title: 'lengths counted in characters', value: { id: '👋👋👋👋' }, expected: [] },
-    { title: 'too short and too long', value: { id: 'a', tags: ['ok'] }, expected: ['$.id must have at least 2 characters'] },
-    { title: 'a non-integer and out of range', value: { id: 'ab', count: 1.5 }, expected: ['$.count must be an integer'] },
+    {
+      title: 'too short and too long',
+      value: { id: 'a', tags: ['ok'] },
+      expected: ['$.id must have at least 2 characters'],
+    },
+    {
+      title: 'a non-integer and out of range',
+      value: { id: 'ab', count: 1.5 },
+      expected: ['$.count must be an integer'],
+    },
     { title: 'above the maximum', value: { id: 'ab', count: 4 }, expected: ['$.count must be at most 3'] },
-    { title: 'outside the enum', value: { id: 'ab', mode: 'slow' }, expected: ['$.mode must be one of "fast", "safe"'] },
+    {
+      title: 'outside the enum',
+      value: { id: 'ab', mode: 'slow' },
+      expected: ['$.mode must be one of "fast", "safe"'],
+    },
     { title: 'a wrong array item', value: { id: 'ab', tags: ['a', 2] }, expected: ['$.tags[1] must be a string'] },
-    { title: 'a wrong boolean', value: { id: 'abcde', flag: 'yes' }, expected: ['$.id must have at most 4 characters', '$.flag must be a boolean'] },
+    {
+      title: 'a wrong boolean',
+      value: { id: 'abcde', flag: 'yes' },
+      expected: ['$.id must have at most 4 characters', '$.flag must be a boolean'],
+    },
   ])('$title', ({ value, expected }) => {
     expect(validateJsonSchema(schema, value)).toEqual(expected);
   });

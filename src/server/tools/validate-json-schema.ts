@@ -19,7 +19,8 @@ export function validateJsonSchema(schema: Record<string, unknown>, value: unkno
   if (typeof value === 'number') checkNumber(schema, value, path, errors);
   if (Array.isArray(value)) {
     const items = schema['items'];
-    if (isRecord(items)) value.forEach((item, index) => errors.push(...validateJsonSchema(items, item, `${path}[${index}]`)));
+    if (isRecord(items))
+      value.forEach((item, index) => errors.push(...validateJsonSchema(items, item, `${path}[${index}]`)));
   } else if (isRecord(value)) {
     checkObject(schema, value, path, errors);
   }
@@ -41,7 +42,12 @@ function checkNumber(schema: Record<string, unknown>, value: number, path: strin
   if (typeof max === 'number' && value > max) errors.push(`${path} must be at most ${max}`);
 }
 
-function checkObject(schema: Record<string, unknown>, value: Record<string, unknown>, path: string, errors: string[]): void {
+function checkObject(
+  schema: Record<string, unknown>,
+  value: Record<string, unknown>,
+  path: string,
+  errors: string[],
+): void {
   const properties = isRecord(schema['properties']) ? schema['properties'] : {};
   const required = Array.isArray(schema['required']) ? schema['required'] : [];
   for (const name of required) {
@@ -56,14 +62,22 @@ function checkObject(schema: Record<string, unknown>, value: Record<string, unkn
 
 function matchesType(type: string, value: unknown): boolean {
   switch (type) {
-    case 'object': return isRecord(value);
-    case 'array': return Array.isArray(value);
-    case 'string': return typeof value === 'string';
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'integer': return typeof value === 'number' && Number.isInteger(value);
-    case 'boolean': return typeof value === 'boolean';
-    case 'null': return value === null;
-    default: return true;
+    case 'object':
+      return isRecord(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    default:
+      return true;
   }
 }
 

@@ -55,14 +55,24 @@ describe('<agent-chat> binding', () => {
 describe('<agent-chat> reasoning', () => {
   it('streams open and collapses once the answer starts', async () => {
     const { root, emit } = await mountAgentChat();
-    const reasoning = createMessage({ messageId: 'r1', role: 'reasoning', content: 'Thinking it through', status: 'streaming' });
+    const reasoning = createMessage({
+      messageId: 'r1',
+      role: 'reasoning',
+      content: 'Thinking it through',
+      status: 'streaming',
+    });
     await emit({ messages: [reasoning] });
     const panel = () => root.querySelector('[part="reasoning"]') as HTMLDetailsElement;
     const summary = () => panel().querySelector('summary') as HTMLElement;
     expect(panel().open).toBe(true);
     expect(summary().textContent).toBe('Thinking…');
     expect(panel().querySelector('.reasoning-body')?.textContent).toBe('Thinking it through');
-    await emit({ messages: [{ ...reasoning, status: 'complete' }, createMessage({ messageId: 'a1', content: 'An', status: 'streaming' })] });
+    await emit({
+      messages: [
+        { ...reasoning, status: 'complete' },
+        createMessage({ messageId: 'a1', content: 'An', status: 'streaming' }),
+      ],
+    });
     expect(panel().open).toBe(false);
     expect(summary().textContent).toBe('Reasoning');
     summary().focus();
@@ -90,7 +100,13 @@ describe('<agent-chat> errors and status', () => {
     const { element, client, root, emit } = await mountAgentChat();
     const errors: unknown[] = [];
     element.addEventListener('agent-chat-error', (event) => errors.push((event as CustomEvent).detail));
-    const error = { code: 'UPSTREAM_UNAVAILABLE', message: 'The agent is unavailable.', reference: 'req_42', retryable: true, source: 'run' as const };
+    const error = {
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: 'The agent is unavailable.',
+      reference: 'req_42',
+      retryable: true,
+      source: 'run' as const,
+    };
     await emit({ error });
     await emit({ connection: 'idle' });
     const box = root.querySelector('[part="error"]') as HTMLElement;
@@ -128,7 +144,12 @@ describe('<agent-chat> accessibility of the transcript', () => {
     expect(live.textContent).toBe('');
     await emit({ messages: [createMessage({ messageId: 'a1', content: 'Hello **world**.' })] });
     expect(live.textContent).toBe('Hello world.');
-    await emit({ messages: [createMessage({ messageId: 'a1', content: 'Hello **world**.' }), createMessage({ messageId: 'u2', role: 'user', content: 'Thanks' })] });
+    await emit({
+      messages: [
+        createMessage({ messageId: 'a1', content: 'Hello **world**.' }),
+        createMessage({ messageId: 'u2', role: 'user', content: 'Thanks' }),
+      ],
+    });
     expect(live.textContent).toBe('Hello world.');
     await emit({
       messages: [
@@ -152,7 +173,8 @@ describe('<agent-chat> scrolling', () => {
   it('follows the stream, stops when the person scrolls up and offers "Jump to latest"', async () => {
     const { element, root, emit } = await mountAgentChat();
     element.style.setProperty('--agent-chat-height', '300px');
-    const paragraphs = (count: number) => Array.from({ length: count }, (_, index) => `Paragraph ${index}.`).join('\n\n');
+    const paragraphs = (count: number) =>
+      Array.from({ length: count }, (_, index) => `Paragraph ${index}.`).join('\n\n');
     await emit({ messages: [createMessage({ messageId: 'a1', content: paragraphs(30), status: 'streaming' })] });
     await nextFrame();
     const transcript = root.querySelector('[part="transcript"]') as HTMLElement;
@@ -183,7 +205,10 @@ describe('<agent-chat> i18n', () => {
       element.locale = 'zh-CN';
       element.strings = { send: '发出' };
     });
-    await emit({ connection: 'reconnecting', messages: [createMessage({ messageId: 'u1', role: 'user', content: 'مرحبا' })] });
+    await emit({
+      connection: 'reconnecting',
+      messages: [createMessage({ messageId: 'u1', role: 'user', content: 'مرحبا' })],
+    });
     expect(root.querySelector('[part="send-button"]')?.textContent?.trim()).toBe('发出');
     expect(root.querySelector('textarea')?.getAttribute('aria-label')).toBe('消息');
     expect(root.querySelector('[part="status"]')?.textContent).toBe('正在重新连接…');
@@ -201,10 +226,20 @@ describe('<agent-chat> look', () => {
       });
       await emit({
         ...createSampleState(),
-        error: { code: 'TIMEOUT', message: 'The request timed out.', reference: 'req_7', retryable: true, source: 'request' },
+        error: {
+          code: 'TIMEOUT',
+          message: 'The request timed out.',
+          reference: 'req_7',
+          retryable: true,
+          source: 'request',
+        },
       });
       const results = await axe.run(element, { resultTypes: ['violations'] });
-      expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(
+        results.violations.map(
+          (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+        ),
+      ).toEqual([]);
       await page.screenshot({ element, path: `../../../test-results/screenshots/agent-chat-${theme}.png` });
     });
   }

@@ -91,7 +91,15 @@ export class AgentChatElement extends LitElement {
     isReferenceCopied: { state: true },
   };
 
-  static override styles = [hostStyles, agentChatStyles, messageListStyles, reasoningPanelStyles, toolCardStyles, approvalCardStyles, composerStyles];
+  static override styles = [
+    hostStyles,
+    agentChatStyles,
+    messageListStyles,
+    reasoningPanelStyles,
+    toolCardStyles,
+    approvalCardStyles,
+    composerStyles,
+  ];
 
   /** The conversation's client; the element subscribes to it while connected. */
   declare client: AgentClient | undefined;
@@ -164,7 +172,12 @@ export class AgentChatElement extends LitElement {
   protected override render(): TemplateResult {
     const state = this.#state();
     const strings = resolveStrings(this.locale, this.strings);
-    const status = state.connection === 'reconnecting' ? strings.reconnecting : state.connection === 'offline' ? strings.offline : '';
+    const status =
+      state.connection === 'reconnecting'
+        ? strings.reconnecting
+        : state.connection === 'offline'
+          ? strings.offline
+          : '';
     return html`<div part="status" class="status" role="status">${status}</div>
       <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#onScroll}>
         <div class="transcript-content">
@@ -183,9 +196,11 @@ export class AgentChatElement extends LitElement {
           })}
         </div>
       </div>
-      ${this.isJumpShown
-        ? html`<button part="jump-button" class="jump-button" @click=${this.#jumpToLatest}>↓ ${strings.jumpToLatest}</button>`
-        : nothing}
+      ${
+        this.isJumpShown
+          ? html`<button part="jump-button" class="jump-button" @click=${this.#jumpToLatest}>↓ ${strings.jumpToLatest}</button>`
+          : nothing
+      }
       ${state.error ? this.#renderError(state.error, strings) : nothing}
       ${this.#composer.render({
         strings,
@@ -200,14 +215,16 @@ export class AgentChatElement extends LitElement {
     return html`<div part="error" class="error" role="alert">
       <p class="error-title">${strings.errorTitle}</p>
       <p class="error-message" dir="auto">${error.message}</p>
-      ${error.reference
-        ? html`<p class="error-reference">
+      ${
+        error.reference
+          ? html`<p class="error-reference">
             ${strings.errorReference}: <code class="reference">${error.reference}</code>
             <button class="copy-button" @click=${() => this.#copyReference(error.reference ?? '')}>
               ${this.isReferenceCopied ? strings.copied : strings.copyReference}
             </button>
           </p>`
-        : nothing}
+          : nothing
+      }
       ${error.retryable ? html`<button part="retry-button" class="primary" @click=${this.#retry}>${strings.retry}</button>` : nothing}
     </div>`;
   }
@@ -217,7 +234,10 @@ export class AgentChatElement extends LitElement {
   }
 
   #isReasoningOpen(state: ClientState, message: SnapshotMessage, index: number): boolean {
-    return this.#reasoningOverrides.get(message.messageId) ?? !(this.collapseReasoning && hasAnswerStarted(state.messages, index));
+    return (
+      this.#reasoningOverrides.get(message.messageId) ??
+      !(this.collapseReasoning && hasAnswerStarted(state.messages, index))
+    );
   }
 
   /** Side effects of a new state: one announcement per finished answer, error events, restoring a failed send. */

@@ -8,7 +8,10 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-function approvalState(interrupt: Partial<SnapshotInterrupt>, args: unknown = { path: '/srv/release', recursive: true }): Partial<ClientState> {
+function approvalState(
+  interrupt: Partial<SnapshotInterrupt>,
+  args: unknown = { path: '/srv/release', recursive: true },
+): Partial<ClientState> {
   return {
     toolCalls: [{ toolCallId: 't1', name: 'delete_files', args, status: 'awaiting_approval' }],
     interrupts: [{ id: 'i1', reason: 'tool_call', toolCallId: 't1', state: 'open', ...interrupt }],
@@ -83,7 +86,9 @@ describe('approval card', () => {
     const values = Array.from(card.querySelectorAll('.approval-args > pre.approval-value'));
     expect(values.length).toBe(1);
     expect(values[0]?.textContent).toBe('"note": "x\\u0000y⟪U+202E⟫z"');
-    expect(card.querySelector('.approval-warning')?.textContent).toBe('Contains hidden or control characters (shown as ⟪U+…⟫).');
+    expect(card.querySelector('.approval-warning')?.textContent).toBe(
+      'Contains hidden or control characters (shown as ⟪U+…⟫).',
+    );
     const args = card.querySelector('.approval-args') as HTMLElement;
     const allow = card.querySelector('[part="allow-button"]') as HTMLElement;
     expect(allow.getBoundingClientRect().top - args.getBoundingClientRect().bottom).toBeLessThan(120);

@@ -35,16 +35,21 @@ export function renderApprovalCard(options: ApprovalCardOptions): TemplateResult
   return html`<section part="approval-card" class="approval-card" data-state=${interrupt.state} aria-labelledby=${titleId}>
     <h3 id=${titleId} class="approval-title" dir="auto">${renderVisibleText(formatString(strings.approvalTitle, { name }))}</h3>
     ${interrupt.message ? html`<p class="approval-message" dir="auto">${renderVisibleText(interrupt.message)}</p>` : nothing}
-    ${entries.length > 0
-      ? html`<div class="approval-args" tabindex="0" role="group" aria-label=${strings.toolArguments}>
+    ${
+      entries.length > 0
+        ? html`<div class="approval-args" tabindex="0" role="group" aria-label=${strings.toolArguments}>
           ${entries.map((entry) => renderEntry(entry, strings))}
         </div>`
-      : nothing}
-    ${entries.some((entry) => hasHiddenCharacters(entry.key ?? '') || hasHiddenCharacters(entry.value))
-      ? html`<p class="approval-warning">${strings.hiddenCharacters}</p>`
-      : nothing}
-    ${isOpen
-      ? html`${renderExpiry(interrupt.expiresAt, options.locale, strings)}
+        : nothing
+    }
+    ${
+      entries.some((entry) => hasHiddenCharacters(entry.key ?? '') || hasHiddenCharacters(entry.value))
+        ? html`<p class="approval-warning">${strings.hiddenCharacters}</p>`
+        : nothing
+    }
+    ${
+      isOpen
+        ? html`${renderExpiry(interrupt.expiresAt, options.locale, strings)}
           <div class="approval-actions">
             <button class="primary" part="allow-button" ?disabled=${isSubmitting} @click=${() => onDecide(interrupt.id, 'allow')}>
               ${strings.allow}
@@ -52,7 +57,8 @@ export function renderApprovalCard(options: ApprovalCardOptions): TemplateResult
             <button part="deny-button" ?disabled=${isSubmitting} @click=${() => onDecide(interrupt.id, 'deny')}>${strings.deny}</button>
             ${isSubmitting ? html`<span class="muted" role="status">${strings.approvalSubmitting}</span>` : nothing}
           </div>`
-      : html`<p class="approval-outcome" data-state=${interrupt.state}>${describeOutcome(interrupt, strings)}</p>`}
+        : html`<p class="approval-outcome" data-state=${interrupt.state}>${describeOutcome(interrupt, strings)}</p>`
+    }
   </section>`;
 }
 
@@ -85,7 +91,11 @@ function renderEntry(entry: ArgumentEntry, strings: AgentChatStrings): TemplateR
     : html`<pre class="approval-value">${key}${value}</pre>`;
 }
 
-function renderExpiry(expiresAt: string | undefined, locale: string, strings: AgentChatStrings): TemplateResult | typeof nothing {
+function renderExpiry(
+  expiresAt: string | undefined,
+  locale: string,
+  strings: AgentChatStrings,
+): TemplateResult | typeof nothing {
   const date = expiresAt ? new Date(expiresAt) : null;
   if (!date || Number.isNaN(date.getTime())) return nothing;
   const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(date);

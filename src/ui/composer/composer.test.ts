@@ -19,7 +19,9 @@ describe('composer', () => {
     const textarea = root.querySelector('textarea') as HTMLTextAreaElement;
     await typeInto(textarea, 'Hello{Enter}');
     await element.updateComplete;
-    expect(client.calls.filter((call) => call.name === 'send')).toEqual([{ name: 'send', text: 'Hello', options: undefined }]);
+    expect(client.calls.filter((call) => call.name === 'send')).toEqual([
+      { name: 'send', text: 'Hello', options: undefined },
+    ]);
     expect(sent).toEqual([{ text: 'Hello', contextRefs: [] }]);
     await element.updateComplete;
     expect(textarea.value).toBe('');
@@ -38,7 +40,12 @@ describe('composer', () => {
     const { client, root } = await mountAgentChat();
     const textarea = root.querySelector('textarea') as HTMLTextAreaElement;
     await typeInto(textarea, 'nihao');
-    const composing = new KeyboardEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true, cancelable: true });
+    const composing = new KeyboardEvent('keydown', {
+      key: 'Enter',
+      isComposing: true,
+      bubbles: true,
+      cancelable: true,
+    });
     const legacy = new KeyboardEvent('keydown', { key: 'Enter', keyCode: 229, bubbles: true, cancelable: true });
     textarea.dispatchEvent(composing);
     textarea.dispatchEvent(legacy);
@@ -74,7 +81,9 @@ describe('composer', () => {
 
   it('shows the input limit as it nears and blocks sending over it', async () => {
     const { element, client, root, emit } = await mountAgentChat();
-    await emit({ bootstrap: { limits: { maxInputChars: 10 }, capabilities: { inputs: { duringRun: false } } } as never });
+    await emit({
+      bootstrap: { limits: { maxInputChars: 10 }, capabilities: { inputs: { duringRun: false } } } as never,
+    });
     const textarea = root.querySelector('textarea') as HTMLTextAreaElement;
     await typeInto(textarea, '1234567');
     await element.updateComplete;

@@ -76,8 +76,9 @@ export class ComposerController {
     const isLimitShown = maxInputChars !== null && count >= maxInputChars * INPUT_LIMIT_WARNING_RATIO;
     const canAttach = this.#actions.getSelectAttachments() !== undefined;
     return html`<form part="composer" class="composer" @submit=${(event: Event) => this.#onSubmit(event, view)}>
-      ${this.attachments.length > 0
-        ? html`<ul class="attachments chips">
+      ${
+        this.attachments.length > 0
+          ? html`<ul class="attachments chips">
             ${this.attachments.map(
               (ref) => html`<li class="attachment chip">
                 <span dir="auto">${ref.title ?? ref.ref}</span>
@@ -85,11 +86,14 @@ export class ComposerController {
               </li>`,
             )}
           </ul>`
-        : nothing}
+          : nothing
+      }
       <div class="composer-row">
-        ${canAttach
-          ? html`<button type="button" part="attach-button" class="attach-button" aria-label=${strings.attach} title=${strings.attach} @click=${() => void this.#attach()}>+</button>`
-          : nothing}
+        ${
+          canAttach
+            ? html`<button type="button" part="attach-button" class="attach-button" aria-label=${strings.attach} title=${strings.attach} @click=${() => void this.#attach()}>+</button>`
+            : nothing
+        }
         <textarea
           part="input"
           rows="1"
@@ -102,18 +106,24 @@ export class ComposerController {
           @input=${this.#onInput}
           @keydown=${(event: KeyboardEvent) => this.#onKeydown(event, view)}
         ></textarea>
-        ${view.isRunActive
-          ? html`<button type="button" part="stop-button" class="stop-button" @click=${() => this.#actions.stop()}>${strings.stop}</button>`
-          : nothing}
-        ${!view.isRunActive || view.canSendDuringRun
-          ? html`<button type="submit" part="send-button" class="primary send-button" ?disabled=${!this.#canSend(view)}>${strings.send}</button>`
-          : nothing}
+        ${
+          view.isRunActive
+            ? html`<button type="button" part="stop-button" class="stop-button" @click=${() => this.#actions.stop()}>${strings.stop}</button>`
+            : nothing
+        }
+        ${
+          !view.isRunActive || view.canSendDuringRun
+            ? html`<button type="submit" part="send-button" class="primary send-button" ?disabled=${!this.#canSend(view)}>${strings.send}</button>`
+            : nothing
+        }
       </div>
-      ${isLimitShown
-        ? html`<p id="composer-limit" class="limit" data-over=${isOverLimit}>
+      ${
+        isLimitShown
+          ? html`<p id="composer-limit" class="limit" data-over=${isOverLimit}>
             ${formatString(isOverLimit ? strings.inputOverLimit : strings.inputLimit, { count, max: maxInputChars })}
           </p>`
-        : nothing}
+          : nothing
+      }
     </form>`;
   }
 

@@ -19,8 +19,23 @@ const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
 const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z][a-zA-Z0-9]{1,31}));/g;
 const NAMED_REFERENCES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", colon: ':', sol: '/', period: '.', lpar: '(', rpar: ')',
-  num: '#', quest: '?', equals: '=', percnt: '%', Tab: '\t', NewLine: '\n', nbsp: '\u00A0',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  colon: ':',
+  sol: '/',
+  period: '.',
+  lpar: '(',
+  rpar: ')',
+  num: '#',
+  quest: '?',
+  equals: '=',
+  percnt: '%',
+  Tab: '\t',
+  NewLine: '\n',
+  nbsp: '\u00A0',
 };
 
 /**

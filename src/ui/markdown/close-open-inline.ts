@@ -50,7 +50,10 @@ export function closeOpenInline(text: string): string {
   return body;
 }
 
-function toggle(openers: Array<{ delimiter: string; index: number }>, opener: { delimiter: string; index: number }): void {
+function toggle(
+  openers: Array<{ delimiter: string; index: number }>,
+  opener: { delimiter: string; index: number },
+): void {
   if (openers.at(-1)?.delimiter === opener.delimiter) openers.pop();
   else openers.push(opener);
 }

@@ -13,19 +13,53 @@ interface CorpusEntry {
 
 /** Resolved from the repository root: `shared/` sits beside the checkout (vite.config.ts allows it). */
 const CORPUS_PATHS = ['../shared/corpus/xss-markdown.jsonl'];
-const ALLOWED = new Set('p br hr h1 h2 h3 h4 h5 h6 strong em del s code pre blockquote ul ol li a table thead tbody tr th td span sup sub'.split(' '));
-const URL_ATTRIBUTES = 'href src srcset action formaction poster background cite data xlink:href ping longdesc lowsrc dynsrc srcdoc'.split(' ');
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
-const HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/u;
-const DOM_CODES = ['NO_ON_ATTR', 'SAFE_URL', 'ALLOWED_EL', 'NO_STYLE', 'LINK_SAFE', 'NO_CLOBBER', 'CODE_TEXT', 'BIDI_SAFE', 'NO_REMOTE_IMG', 'NO_NAV'];
-const REPORTED = ['NO_EXEC', 'NO_NET', ...DOM_CODES, 'NO_CRASH', 'IDEMPOTENT', 'COPY_EXACT', 'STREAM_SAFE', 'STREAM_EQUALS_COMPLETE', 'TEXT_ONLY', 'BUDGET', 'APPROVAL_FULL'];
+const ALLOWED = new Set(
+  'p br hr h1 h2 h3 h4 h5 h6 strong em del s code pre blockquote ul ol li a table thead tbody tr th td span sup sub'.split(
+    ' ',
+  ),
+);
+const URL_ATTRIBUTES =
+  'href src srcset action formaction poster background cite data xlink:href ping longdesc lowsrc dynsrc srcdoc'.split(
+    ' ',
+  );
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/u;
+const DOM_CODES = [
+  'NO_ON_ATTR',
+  'SAFE_URL',
+  'ALLOWED_EL',
+  'NO_STYLE',
+  'LINK_SAFE',
+  'NO_CLOBBER',
+  'CODE_TEXT',
+  'BIDI_SAFE',
+  'NO_REMOTE_IMG',
+  'NO_NAV',
+];
+const REPORTED = [
+  'NO_EXEC',
+  'NO_NET',
+  ...DOM_CODES,
+  'NO_CRASH',
+  'IDEMPOTENT',
+  'COPY_EXACT',
+  'STREAM_SAFE',
+  'STREAM_EQUALS_COMPLETE',
+  'TEXT_ONLY',
+  'BUDGET',
+  'APPROVAL_FULL',
+];
 const NOT_HERE: Record<string, string> = { BUDGET: 'timing: bench/', APPROVAL_FULL: 'approval card' };
 
 const results = new Map<string, Map<string, boolean>>();
 const calls: string[] = [];
 let entries: CorpusEntry[] = [];
 const corpusText = await readCorpus();
-entries = corpusText.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as CorpusEntry);
+entries = corpusText
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line) as CorpusEntry);
 const markdownEntries = entries.filter((entry) => entry.surface === 'assistant_markdown');
 
 async function readCorpus(): Promise<string> {
@@ -61,7 +95,9 @@ function isWrapper(element: Element, root: Element): boolean {
 
 /** The root's HTML with the streaming renderer's wrappers taken out (their contents kept in place). */
 function unwrappedHtml(root: Element): string {
-  return Array.from(root.childNodes, (node) => (node instanceof Element ? (isWrapper(node, root) ? node.innerHTML : node.outerHTML) : (node.textContent ?? ''))).join('');
+  return Array.from(root.childNodes, (node) =>
+    node instanceof Element ? (isWrapper(node, root) ? node.innerHTML : node.outerHTML) : (node.textContent ?? ''),
+  ).join('');
 }
 
 /** Returns the violated DOM invariant codes of a rendered subtree (root and the renderer's wrappers excluded). */
@@ -85,8 +121,10 @@ function scanDom(root: Element): Set<string> {
       if (attributeName === 'style') failed.add('NO_STYLE');
       if (attributeName === 'id' || attributeName === 'name') failed.add('NO_CLOBBER');
       if (IMAGE_ATTRIBUTES.has(attributeName)) failed.add('NO_REMOTE_IMG');
-      if (attributeName === 'class' && !attribute.value.split(' ').every((token) => OUR_CLASS.test(token))) failed.add('NO_STYLE');
-      if (URL_ATTRIBUTE_SET.has(attributeName) && !isSafeUrl(attribute.value, attributeName === 'href')) failed.add('SAFE_URL');
+      if (attributeName === 'class' && !attribute.value.split(' ').every((token) => OUR_CLASS.test(token)))
+        failed.add('NO_STYLE');
+      if (URL_ATTRIBUTE_SET.has(attributeName) && !isSafeUrl(attribute.value, attributeName === 'href'))
+        failed.add('SAFE_URL');
     }
     if (name === 'a') {
       if (!isSafeLink(element)) failed.add('LINK_SAFE');
@@ -94,8 +132,18 @@ function scanDom(root: Element): Set<string> {
     }
     if (name === 'code') {
       if (HIDDEN.test(element.textContent)) failed.add('BIDI_SAFE');
-      if (Array.from(element.querySelectorAll('*')).some((child) => child.localName !== 'span' || child.className !== 'ac-invisible')) failed.add('CODE_TEXT');
-      if (Array.from(element.attributes).some((attribute) => attribute.name !== 'class' || !/^language-[a-z0-9+#-]+$/.test(attribute.value))) failed.add('CODE_TEXT');
+      if (
+        Array.from(element.querySelectorAll('*')).some(
+          (child) => child.localName !== 'span' || child.className !== 'ac-invisible',
+        )
+      )
+        failed.add('CODE_TEXT');
+      if (
+        Array.from(element.attributes).some(
+          (attribute) => attribute.name !== 'class' || !/^language-[a-z0-9+#-]+$/.test(attribute.value),
+        )
+      )
+        failed.add('CODE_TEXT');
     }
   }
   return failed;
@@ -113,7 +161,8 @@ function isSafeUrl(value: string, isHref: boolean): boolean {
 function isSafeLink(link: Element): boolean {
   const rel = (link.getAttribute('rel') ?? '').split(/\s+/);
   const href = link.getAttribute('href');
-  if (!href || link.getAttribute('target') !== '_blank' || !rel.includes('noopener') || !rel.includes('noreferrer')) return false;
+  if (!href || link.getAttribute('target') !== '_blank' || !rel.includes('noopener') || !rel.includes('noreferrer'))
+    return false;
   if (link.hasAttribute('download') || link.hasAttribute('ping')) return false;
   const url = new URL(href, location.href);
   if (url.protocol === 'mailto:' || url.host === location.host) return link.getAttribute('title') === href;
@@ -122,7 +171,9 @@ function isSafeLink(link: Element): boolean {
 }
 
 function unmarkInvisible(text: string): string {
-  return text.replace(/⟪U\+([0-9A-F]{4,6})⟫/g, (_marker, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)));
+  return text.replace(/⟪U\+([0-9A-F]{4,6})⟫/g, (_marker, hex: string) =>
+    String.fromCodePoint(Number.parseInt(hex, 16)),
+  );
 }
 
 function serialize(fragment: DocumentFragment): string {
@@ -143,10 +194,20 @@ function createRandom(seed: number): () => number {
 }
 
 function foreignResources(): string[] {
-  return performance.getEntriesByType('resource').map((resource) => resource.name).filter((name) => new URL(name).host !== location.host);
+  return performance
+    .getEntriesByType('resource')
+    .map((resource) => resource.name)
+    .filter((name) => new URL(name).host !== location.host);
 }
 
-const originals = { alert: window.alert, confirm: window.confirm, prompt: window.prompt, print: window.print, open: window.open, write: document.write };
+const originals = {
+  alert: window.alert,
+  confirm: window.confirm,
+  prompt: window.prompt,
+  print: window.print,
+  open: window.open,
+  write: document.write,
+};
 const onViolation = (event: SecurityPolicyViolationEvent): void => void calls.push(`csp:${event.violatedDirective}`);
 
 beforeAll(() => {
@@ -160,7 +221,13 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  Object.assign(window, { alert: originals.alert, confirm: originals.confirm, prompt: originals.prompt, print: originals.print, open: originals.open });
+  Object.assign(window, {
+    alert: originals.alert,
+    confirm: originals.confirm,
+    prompt: originals.prompt,
+    print: originals.print,
+    open: originals.open,
+  });
   document.write = originals.write;
   document.removeEventListener('securitypolicyviolation', onViolation);
   const rows = REPORTED.map((code) => {
@@ -178,9 +245,13 @@ afterAll(() => {
       'not for markdown': required.length - requiredMarkdown.length,
     };
   });
-  console.log(`XSS corpus: ${entries.length} entries, ${markdownEntries.length} assistant_markdown, ${entries.length - markdownEntries.length} tool_args_json (not for markdown)`);
+  console.log(
+    `XSS corpus: ${entries.length} entries, ${markdownEntries.length} assistant_markdown, ${entries.length - markdownEntries.length} tool_args_json (not for markdown)`,
+  );
   const columns = Object.keys(rows[0] ?? {});
-  const lines = [columns, ...rows.map((row) => Object.values(row).map(String))].map((cells) => cells.map((cell, index) => cell.padEnd(index === 0 ? 24 : 18)).join(''));
+  const lines = [columns, ...rows.map((row) => Object.values(row).map(String))].map((cells) =>
+    cells.map((cell, index) => cell.padEnd(index === 0 ? 24 : 18)).join(''),
+  );
   console.log(lines.join('\n'));
 });
 
@@ -189,67 +260,81 @@ describe('XSS corpus through the Markdown pipeline', () => {
     expect(markdownEntries.length).toBeGreaterThan(100);
   });
 
-  test.each(markdownEntries.map((entry) => [entry.id, entry] as const))('%s', async (_id, entry) => {
-    const failures: string[] = [];
-    const check = (code: string, isPassing: boolean, detail = ''): void => {
-      record(entry, code, isPassing);
-      if (!isPassing) failures.push(`${code} ${detail}`.trim());
-    };
-    const callsBefore = calls.length;
-    const resourcesBefore = foreignResources().length;
+  test.each(markdownEntries.map((entry) => [entry.id, entry] as const))(
+    '%s',
+    async (_id, entry) => {
+      const failures: string[] = [];
+      const check = (code: string, isPassing: boolean, detail = ''): void => {
+        record(entry, code, isPassing);
+        if (!isPassing) failures.push(`${code} ${detail}`.trim());
+      };
+      const callsBefore = calls.length;
+      const resourcesBefore = foreignResources().length;
 
-    let complete: ReturnType<typeof renderMarkdownWithCode> | undefined;
-    try {
-      complete = renderMarkdownWithCode(entry.markdown);
-    } catch (error) {
-      check('NO_CRASH', false, String(error));
-    }
-    const host = document.createElement('div');
-    document.body.append(host);
-    if (complete) {
-      host.append(complete.fragment);
-      const failed = scanDom(host);
-      for (const code of DOM_CODES) check(code, !failed.has(code), 'complete render');
-      const html = host.innerHTML;
-      const reparsed = document.createElement('div');
-      reparsed.innerHTML = html;
-      check('IDEMPOTENT', reparsed.innerHTML === html && serialize(sanitizeHtml(html)) === html);
-      const blocks = Array.from(host.querySelectorAll('pre > code'), (code) => unmarkInvisible(code.textContent));
-      check('COPY_EXACT', JSON.stringify(blocks) === JSON.stringify(complete.codeBlocks.map((block) => block.text)));
-      if (entry.must.includes('TEXT_ONLY')) check('TEXT_ONLY', host.querySelectorAll('*').length === host.querySelectorAll('p, br').length && host.textContent.includes(entry.markdown.trim().split('\n')[0] ?? ''));
-    }
-
-    const streamed = document.createElement('div');
-    document.body.append(streamed);
-    const random = createRandom(Number.parseInt(entry.id.replace(/\D/g, ''), 10) || 1);
-    try {
-      const stream = createStreamingMarkdown(streamed);
-      let renders = -1;
-      for (let end = 0; end < entry.markdown.length; ) {
-        end = Math.min(entry.markdown.length, end + 1 + Math.floor(random() * 16));
-        stream.update(entry.markdown.slice(0, end));
-        const stats = stream.stats;
-        if (stats.tailRenders === renders) continue;
-        renders = stats.tailRenders;
-        const failed = scanDom(streamed);
-        if (failed.size > 0) check('STREAM_SAFE', false, `at ${end}: ${[...failed].join(',')}`);
+      let complete: ReturnType<typeof renderMarkdownWithCode> | undefined;
+      try {
+        complete = renderMarkdownWithCode(entry.markdown);
+      } catch (error) {
+        check('NO_CRASH', false, String(error));
       }
-      stream.finish();
-      const failed = scanDom(streamed);
-      check('STREAM_SAFE', failed.size === 0, [...failed].join(','));
-      if (complete && !complete.isFallback && !complete.isTruncated) check('STREAM_EQUALS_COMPLETE', unwrappedHtml(streamed) === host.innerHTML);
-    } catch (error) {
-      check('NO_CRASH', false, `stream: ${String(error)}`);
-    }
+      const host = document.createElement('div');
+      document.body.append(host);
+      if (complete) {
+        host.append(complete.fragment);
+        const failed = scanDom(host);
+        for (const code of DOM_CODES) check(code, !failed.has(code), 'complete render');
+        const html = host.innerHTML;
+        const reparsed = document.createElement('div');
+        reparsed.innerHTML = html;
+        check('IDEMPOTENT', reparsed.innerHTML === html && serialize(sanitizeHtml(html)) === html);
+        const blocks = Array.from(host.querySelectorAll('pre > code'), (code) => unmarkInvisible(code.textContent));
+        check('COPY_EXACT', JSON.stringify(blocks) === JSON.stringify(complete.codeBlocks.map((block) => block.text)));
+        if (entry.must.includes('TEXT_ONLY'))
+          check(
+            'TEXT_ONLY',
+            host.querySelectorAll('*').length === host.querySelectorAll('p, br').length &&
+              host.textContent.includes(entry.markdown.trim().split('\n')[0] ?? ''),
+          );
+      }
 
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    check('NO_EXEC', calls.length === callsBefore, calls.slice(callsBefore).join(' '));
-    check('NO_NET', foreignResources().length === resourcesBefore, foreignResources().slice(resourcesBefore).join(' '));
-    const control = document.createElement('div');
-    control.append(renderMarkdown('**ok**'));
-    check('NO_CRASH', control.innerHTML === '<p><strong>ok</strong></p>\n');
-    host.remove();
-    streamed.remove();
-    expect(failures).toEqual([]);
-  }, 120_000);
+      const streamed = document.createElement('div');
+      document.body.append(streamed);
+      const random = createRandom(Number.parseInt(entry.id.replace(/\D/g, ''), 10) || 1);
+      try {
+        const stream = createStreamingMarkdown(streamed);
+        let renders = -1;
+        for (let end = 0; end < entry.markdown.length;) {
+          end = Math.min(entry.markdown.length, end + 1 + Math.floor(random() * 16));
+          stream.update(entry.markdown.slice(0, end));
+          const stats = stream.stats;
+          if (stats.tailRenders === renders) continue;
+          renders = stats.tailRenders;
+          const failed = scanDom(streamed);
+          if (failed.size > 0) check('STREAM_SAFE', false, `at ${end}: ${[...failed].join(',')}`);
+        }
+        stream.finish();
+        const failed = scanDom(streamed);
+        check('STREAM_SAFE', failed.size === 0, [...failed].join(','));
+        if (complete && !complete.isFallback && !complete.isTruncated)
+          check('STREAM_EQUALS_COMPLETE', unwrappedHtml(streamed) === host.innerHTML);
+      } catch (error) {
+        check('NO_CRASH', false, `stream: ${String(error)}`);
+      }
+
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      check('NO_EXEC', calls.length === callsBefore, calls.slice(callsBefore).join(' '));
+      check(
+        'NO_NET',
+        foreignResources().length === resourcesBefore,
+        foreignResources().slice(resourcesBefore).join(' '),
+      );
+      const control = document.createElement('div');
+      control.append(renderMarkdown('**ok**'));
+      check('NO_CRASH', control.innerHTML === '<p><strong>ok</strong></p>\n');
+      host.remove();
+      streamed.remove();
+      expect(failures).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -3,8 +3,9 @@
  * text, terminal escapes): C0/C1 controls other than tab and newline, U+200B–200F,
  * U+202A–202E, U+2060, U+2066–2069, U+FEFF and the tag block U+E0000–E007F.
  */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-const INVISIBLE_PATTERN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/gu;
+const INVISIBLE_PATTERN =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/gu;
 
 /** Bidi embedding/override/isolate controls and tag characters: stripped from prose. */
 const PROSE_STRIP_PATTERN = /[\u202A-\u202E\u2066-\u2069]|\uDB40[\uDC00-\uDC7F]/gu;

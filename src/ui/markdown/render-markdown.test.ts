@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_MARKDOWN_STRINGS, MARKDOWN_MAX_LENGTH, renderMarkdown, renderMarkdownWithCode } from './render-markdown.ts';
+import {
+  DEFAULT_MARKDOWN_STRINGS,
+  MARKDOWN_MAX_LENGTH,
+  renderMarkdown,
+  renderMarkdownWithCode,
+} from './render-markdown.ts';
 
 interface PolicyCase {
   title: string;
@@ -19,51 +24,167 @@ const deepList = Array.from({ length: 40 }, (_, level) => `${'  '.repeat(level)}
 
 /** The Markdown policy: each input and the exact sanitized HTML it must become. */
 const POLICY_CASES: PolicyCase[] = [
-  { title: "raw HTML block", markdown: "<div onclick=\"alert(1)\">hi</div>", expected: "<p class=\"ac-raw\">&lt;div onclick=\"alert(1)\"&gt;hi&lt;/div&gt;</p>\n" },
-  { title: "raw HTML inline", markdown: "a <img src=x onerror=alert(1)> b", expected: "<p>a &lt;img src=x onerror=alert(1)&gt; b</p>\n" },
-  { title: "script block", markdown: "<script>alert(1)</script>", expected: "<p class=\"ac-raw\">&lt;script&gt;alert(1)&lt;/script&gt;</p>\n" },
-  { title: "javascript link inline", markdown: "[x](javascript:alert(1))", expected: "<p>x</p>\n" },
-  { title: "javascript link upper case", markdown: "[x](JaVaScRiPt:alert(1))", expected: "<p>x</p>\n" },
-  { title: "javascript link entity tab", markdown: "[x](jav&#x09;ascript:alert(1))", expected: "<p>x</p>\n" },
-  { title: "javascript link entity colon", markdown: "[x](javascript&colon;alert(1))", expected: "<p>x</p>\n" },
-  { title: "javascript link numeric entities", markdown: "[x](&#106;avascript:alert(1))", expected: "<p>x</p>\n" },
-  { title: "javascript link leading space angle", markdown: "[x](< javascript:alert(1)>)", expected: "<p>x</p>\n" },
-  { title: "data link", markdown: "[x](data:text/html;base64,PHNjcmlwdD4=)", expected: "<p>x</p>\n" },
-  { title: "vbscript link", markdown: "[x](vbscript:msgbox(1))", expected: "<p>x</p>\n" },
-  { title: "reference javascript", markdown: "[x][r]\n\n[r]: javascript:alert(1)", expected: "<p>x</p>\n" },
-  { title: "reference data uppercase", markdown: "[x]\n\n[x]: DATA:text/html,x", expected: "<p>x</p>\n" },
-  { title: "autolink javascript", markdown: "<javascript:alert(1)>", expected: "<p>javascript:alert(1)</p>\n" },
-  { title: "autolink https", markdown: "<https://example.com/a>", expected: `<p><a href="https://example.com/a" title="https://example.com/a" ${LINK}>https://example.com/a</a><span class="ac-host">example.com</span></p>\n` },
-  { title: "bare url", markdown: "see https://example.com/path.", expected: `<p>see <a href="https://example.com/path" title="https://example.com/path" ${LINK}>https://example.com/path</a><span class="ac-host">example.com</span>.</p>\n` },
-  { title: "email autolink", markdown: "<me@example.com>", expected: `<p><a href="mailto:me@example.com" title="mailto:me@example.com" ${LINK}>me@example.com</a></p>\n` },
-  { title: "https link with title and model target", markdown: "[docs](https://example.com/docs \"Docs\")", expected: `<p><a href="https://example.com/docs" title="https://example.com/docs" ${LINK}>docs</a><span class="ac-host">example.com</span></p>\n` },
-  { title: "relative link", markdown: "[up](../x?y=1#z)", expected: `<p><a href="../x?y=1#z" title="../x?y=1#z" ${LINK}>up</a></p>\n` },
-  { title: "fragment link", markdown: "[top](#top)", expected: `<p><a href="#top" title="#top" ${LINK}>top</a></p>\n` },
-  { title: "protocol-relative link", markdown: "[x](//attacker.example/p)", expected: `<p><a href="https://attacker.example/p" title="https://attacker.example/p" ${LINK}>x</a><span class="ac-host">attacker.example</span></p>\n` },
-  { title: "idn link", markdown: "[bank](https://xn--80ak6aa92e.com/)", expected: `<p><a href="https://xn--80ak6aa92e.com/" title="https://xn--80ak6aa92e.com/" ${LINK}>bank</a><span class="ac-host">xn--80ak6aa92e.com</span></p>\n` },
-  { title: "image", markdown: "![a cat](https://img.example/cat.png)", expected: "<p><span class=\"ac-img\" title=\"https://img.example/cat.png\">a cat<span class=\"ac-host\">img.example</span></span></p>\n" },
-  { title: "image in link", markdown: "[![logo](https://i.example/l.png)](https://example.com)", expected: `<p><a href="https://example.com/" title="https://example.com/" ${LINK}><span class="ac-img" title="https://i.example/l.png">logo<span class="ac-host">i.example</span></span></a><span class="ac-host">example.com</span></p>\n` },
-  { title: "entities", markdown: "&lt;b&gt; &amp;lt; &copy; &#65; &#x202E;x", expected: "<p>&lt;b&gt; &amp;lt; © A x</p>\n" },
-  { title: "nested emphasis", markdown: "***bold italic*** ~~gone~~ `a<b`", expected: "<p><em><strong>bold italic</strong></em> <del>gone</del> <code>a&lt;b</code></p>\n" },
-  { title: "unterminated emphasis", markdown: "**open", expected: "<p>**open</p>\n" },
-  { title: "unterminated fence", markdown: "```js\nlet x = 1;", expected: "<pre class=\"ac-code\"><span class=\"ac-code-lang\">js</span><code class=\"language-js\">let x = 1;</code></pre>\n" },
-  { title: "fence with hostile info", markdown: "```js\" onmouseover=\"alert(1)\ncode\n```", expected: "<pre class=\"ac-code\"><code>code</code></pre>\n" },
-  { title: "code with bidi", markdown: "```\nif (a‮) {}\n```", expected: "<pre class=\"ac-code\"><code>if (a<span class=\"ac-invisible\">⟪U+202E⟫</span>) {}</code></pre>\n" },
-  { title: "codespan with zero width", markdown: "`a​b`", expected: "<p><code>a<span class=\"ac-invisible\">⟪U+200B⟫</span>b</code></p>\n" },
-  { title: "link text with bidi", markdown: "[pay‮gnp.exe](https://example.com/‮x)", expected: `<p><a href="https://example.com/x" title="https://example.com/x" ${LINK}>paygnp.exe</a><span class="ac-host">example.com</span></p>\n` },
-  { title: "table", markdown: "| a | b |\n|:--|--:|\n| `x` | <b>y</b> |", expected: "<table>\n<thead>\n<tr>\n<th class=\"ac-align-left\">a</th>\n<th class=\"ac-align-right\">b</th>\n</tr>\n</thead>\n<tbody><tr>\n<td class=\"ac-align-left\"><code>x</code></td>\n<td class=\"ac-align-right\">&lt;b&gt;y&lt;/b&gt;</td>\n</tr>\n</tbody></table>\n" },
-  { title: "task list", markdown: "- [x] done\n- [ ] todo", expected: "<ul>\n<li><span class=\"ac-task ac-task-done\">☑</span> done</li>\n<li><span class=\"ac-task\">☐</span> todo</li>\n</ul>\n" },
-  { title: "ordered start", markdown: "3. three", expected: "<ol start=\"3\">\n<li>three</li>\n</ol>\n" },
-  { title: "heading and quote", markdown: "## Title\n\n> quoted *text*", expected: "<h2>Title</h2>\n<blockquote>\n<p>quoted <em>text</em></p>\n</blockquote>\n" },
-  { title: "image with data URL", markdown: "![](data:image/png;base64,AAAA)", expected: "<p><span class=\"ac-img\">image</span></p>\n" },
-  { title: "code with a terminal escape", markdown: "`\u001b[2J`", expected: "<p><code><span class=\"ac-invisible\">⟪U+001B⟫</span>[2J</code></p>\n" },
-  { title: "scheme without host", markdown: "[x](https:foo)", expected: "<p>x</p>\n" },
-  { title: "newline inside scheme", markdown: "[x](<java\nscript:alert(1)>)", expected: "<p>[x](&lt;java\nscript:alert(1)&gt;)</p>\n" },
-  { title: "unknown named entity in URL", markdown: "[x](https://example.com/&bogus;)", expected: "<p>x</p>\n" },
-  { title: "raw inline anchor", markdown: "<a href=\"javascript:alert(1)\" target=_top>x</a>", expected: "<p>&lt;a href=\"javascript:alert(1)\" target=_top&gt;x&lt;/a&gt;</p>\n" },
-  { title: "HTML comment", markdown: "<!-- <img src=x> -->", expected: "<p class=\"ac-raw\">&lt;!-- &lt;img src=x&gt; --&gt;</p>\n" },
-  { title: "deep blockquote nesting", markdown: deepQuote, expected: `<p class="ac-plain">${'&gt;'.repeat(100)} deep</p>` },
-  { title: "deep list nesting", markdown: deepList, expected: `<p class="ac-plain">${deepList}</p>` },
+  {
+    title: 'raw HTML block',
+    markdown: '<div onclick="alert(1)">hi</div>',
+    expected: '<p class="ac-raw">&lt;div onclick="alert(1)"&gt;hi&lt;/div&gt;</p>\n',
+  },
+  {
+    title: 'raw HTML inline',
+    markdown: 'a <img src=x onerror=alert(1)> b',
+    expected: '<p>a &lt;img src=x onerror=alert(1)&gt; b</p>\n',
+  },
+  {
+    title: 'script block',
+    markdown: '<script>alert(1)</script>',
+    expected: '<p class="ac-raw">&lt;script&gt;alert(1)&lt;/script&gt;</p>\n',
+  },
+  { title: 'javascript link inline', markdown: '[x](javascript:alert(1))', expected: '<p>x</p>\n' },
+  { title: 'javascript link upper case', markdown: '[x](JaVaScRiPt:alert(1))', expected: '<p>x</p>\n' },
+  { title: 'javascript link entity tab', markdown: '[x](jav&#x09;ascript:alert(1))', expected: '<p>x</p>\n' },
+  { title: 'javascript link entity colon', markdown: '[x](javascript&colon;alert(1))', expected: '<p>x</p>\n' },
+  { title: 'javascript link numeric entities', markdown: '[x](&#106;avascript:alert(1))', expected: '<p>x</p>\n' },
+  { title: 'javascript link leading space angle', markdown: '[x](< javascript:alert(1)>)', expected: '<p>x</p>\n' },
+  { title: 'data link', markdown: '[x](data:text/html;base64,PHNjcmlwdD4=)', expected: '<p>x</p>\n' },
+  { title: 'vbscript link', markdown: '[x](vbscript:msgbox(1))', expected: '<p>x</p>\n' },
+  { title: 'reference javascript', markdown: '[x][r]\n\n[r]: javascript:alert(1)', expected: '<p>x</p>\n' },
+  { title: 'reference data uppercase', markdown: '[x]\n\n[x]: DATA:text/html,x', expected: '<p>x</p>\n' },
+  { title: 'autolink javascript', markdown: '<javascript:alert(1)>', expected: '<p>javascript:alert(1)</p>\n' },
+  {
+    title: 'autolink https',
+    markdown: '<https://example.com/a>',
+    expected: `<p><a href="https://example.com/a" title="https://example.com/a" ${LINK}>https://example.com/a</a><span class="ac-host">example.com</span></p>\n`,
+  },
+  {
+    title: 'bare url',
+    markdown: 'see https://example.com/path.',
+    expected: `<p>see <a href="https://example.com/path" title="https://example.com/path" ${LINK}>https://example.com/path</a><span class="ac-host">example.com</span>.</p>\n`,
+  },
+  {
+    title: 'email autolink',
+    markdown: '<me@example.com>',
+    expected: `<p><a href="mailto:me@example.com" title="mailto:me@example.com" ${LINK}>me@example.com</a></p>\n`,
+  },
+  {
+    title: 'https link with title and model target',
+    markdown: '[docs](https://example.com/docs "Docs")',
+    expected: `<p><a href="https://example.com/docs" title="https://example.com/docs" ${LINK}>docs</a><span class="ac-host">example.com</span></p>\n`,
+  },
+  {
+    title: 'relative link',
+    markdown: '[up](../x?y=1#z)',
+    expected: `<p><a href="../x?y=1#z" title="../x?y=1#z" ${LINK}>up</a></p>\n`,
+  },
+  { title: 'fragment link', markdown: '[top](#top)', expected: `<p><a href="#top" title="#top" ${LINK}>top</a></p>\n` },
+  {
+    title: 'protocol-relative link',
+    markdown: '[x](//attacker.example/p)',
+    expected: `<p><a href="https://attacker.example/p" title="https://attacker.example/p" ${LINK}>x</a><span class="ac-host">attacker.example</span></p>\n`,
+  },
+  {
+    title: 'idn link',
+    markdown: '[bank](https://xn--80ak6aa92e.com/)',
+    expected: `<p><a href="https://xn--80ak6aa92e.com/" title="https://xn--80ak6aa92e.com/" ${LINK}>bank</a><span class="ac-host">xn--80ak6aa92e.com</span></p>\n`,
+  },
+  {
+    title: 'image',
+    markdown: '![a cat](https://img.example/cat.png)',
+    expected:
+      '<p><span class="ac-img" title="https://img.example/cat.png">a cat<span class="ac-host">img.example</span></span></p>\n',
+  },
+  {
+    title: 'image in link',
+    markdown: '[![logo](https://i.example/l.png)](https://example.com)',
+    expected: `<p><a href="https://example.com/" title="https://example.com/" ${LINK}><span class="ac-img" title="https://i.example/l.png">logo<span class="ac-host">i.example</span></span></a><span class="ac-host">example.com</span></p>\n`,
+  },
+  {
+    title: 'entities',
+    markdown: '&lt;b&gt; &amp;lt; &copy; &#65; &#x202E;x',
+    expected: '<p>&lt;b&gt; &amp;lt; © A x</p>\n',
+  },
+  {
+    title: 'nested emphasis',
+    markdown: '***bold italic*** ~~gone~~ `a<b`',
+    expected: '<p><em><strong>bold italic</strong></em> <del>gone</del> <code>a&lt;b</code></p>\n',
+  },
+  { title: 'unterminated emphasis', markdown: '**open', expected: '<p>**open</p>\n' },
+  {
+    title: 'unterminated fence',
+    markdown: '```js\nlet x = 1;',
+    expected:
+      '<pre class="ac-code"><span class="ac-code-lang">js</span><code class="language-js">let x = 1;</code></pre>\n',
+  },
+  {
+    title: 'fence with hostile info',
+    markdown: '```js" onmouseover="alert(1)\ncode\n```',
+    expected: '<pre class="ac-code"><code>code</code></pre>\n',
+  },
+  {
+    title: 'code with bidi',
+    markdown: '```\nif (a‮) {}\n```',
+    expected: '<pre class="ac-code"><code>if (a<span class="ac-invisible">⟪U+202E⟫</span>) {}</code></pre>\n',
+  },
+  {
+    title: 'codespan with zero width',
+    markdown: '`a​b`',
+    expected: '<p><code>a<span class="ac-invisible">⟪U+200B⟫</span>b</code></p>\n',
+  },
+  {
+    title: 'link text with bidi',
+    markdown: '[pay‮gnp.exe](https://example.com/‮x)',
+    expected: `<p><a href="https://example.com/x" title="https://example.com/x" ${LINK}>paygnp.exe</a><span class="ac-host">example.com</span></p>\n`,
+  },
+  {
+    title: 'table',
+    markdown: '| a | b |\n|:--|--:|\n| `x` | <b>y</b> |',
+    expected:
+      '<table>\n<thead>\n<tr>\n<th class="ac-align-left">a</th>\n<th class="ac-align-right">b</th>\n</tr>\n</thead>\n<tbody><tr>\n<td class="ac-align-left"><code>x</code></td>\n<td class="ac-align-right">&lt;b&gt;y&lt;/b&gt;</td>\n</tr>\n</tbody></table>\n',
+  },
+  {
+    title: 'task list',
+    markdown: '- [x] done\n- [ ] todo',
+    expected:
+      '<ul>\n<li><span class="ac-task ac-task-done">☑</span> done</li>\n<li><span class="ac-task">☐</span> todo</li>\n</ul>\n',
+  },
+  { title: 'ordered start', markdown: '3. three', expected: '<ol start="3">\n<li>three</li>\n</ol>\n' },
+  {
+    title: 'heading and quote',
+    markdown: '## Title\n\n> quoted *text*',
+    expected: '<h2>Title</h2>\n<blockquote>\n<p>quoted <em>text</em></p>\n</blockquote>\n',
+  },
+  {
+    title: 'image with data URL',
+    markdown: '![](data:image/png;base64,AAAA)',
+    expected: '<p><span class="ac-img">image</span></p>\n',
+  },
+  {
+    title: 'code with a terminal escape',
+    markdown: '`\u001b[2J`',
+    expected: '<p><code><span class="ac-invisible">⟪U+001B⟫</span>[2J</code></p>\n',
+  },
+  { title: 'scheme without host', markdown: '[x](https:foo)', expected: '<p>x</p>\n' },
+  {
+    title: 'newline inside scheme',
+    markdown: '[x](<java\nscript:alert(1)>)',
+    expected: '<p>[x](&lt;java\nscript:alert(1)&gt;)</p>\n',
+  },
+  { title: 'unknown named entity in URL', markdown: '[x](https://example.com/&bogus;)', expected: '<p>x</p>\n' },
+  {
+    title: 'raw inline anchor',
+    markdown: '<a href="javascript:alert(1)" target=_top>x</a>',
+    expected: '<p>&lt;a href="javascript:alert(1)" target=_top&gt;x&lt;/a&gt;</p>\n',
+  },
+  {
+    title: 'HTML comment',
+    markdown: '<!-- <img src=x> -->',
+    expected: '<p class="ac-raw">&lt;!-- &lt;img src=x&gt; --&gt;</p>\n',
+  },
+  {
+    title: 'deep blockquote nesting',
+    markdown: deepQuote,
+    expected: `<p class="ac-plain">${'&gt;'.repeat(100)} deep</p>`,
+  },
+  { title: 'deep list nesting', markdown: deepList, expected: `<p class="ac-plain">${deepList}</p>` },
 ];
 
 describe('renderMarkdown policy', () => {
@@ -74,7 +195,9 @@ describe('renderMarkdown policy', () => {
   test('input over the limit is truncated before parsing with a visible notice', () => {
     const rendered = renderMarkdownWithCode('a'.repeat(MARKDOWN_MAX_LENGTH + 1));
     expect(rendered.isTruncated).toBe(true);
-    expect(serialize(rendered.fragment)).toBe(`<p>${'a'.repeat(MARKDOWN_MAX_LENGTH)}</p>\n<p class="ac-notice">${DEFAULT_MARKDOWN_STRINGS.truncated}</p>`);
+    expect(serialize(rendered.fragment)).toBe(
+      `<p>${'a'.repeat(MARKDOWN_MAX_LENGTH)}</p>\n<p class="ac-notice">${DEFAULT_MARKDOWN_STRINGS.truncated}</p>`,
+    );
   });
 
   test('truncation never splits a surrogate pair and uses the given notice', () => {

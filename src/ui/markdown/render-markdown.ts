@@ -71,14 +71,14 @@ export function renderMarkdownTokens(
   options: { source: string; strings: MarkdownStrings },
 ): Omit<RenderedMarkdown, 'isTruncated'> {
   try {
-    if (!tokens || measureDepth(tokens) > MARKDOWN_MAX_DEPTH) return { ...renderPlainText(options.source), isFallback: true };
+    if (!tokens || measureDepth(tokens) > MARKDOWN_MAX_DEPTH)
+      return { ...renderPlainText(options.source), isFallback: true };
     const { html, codeBlocks } = renderTokensToHtml(tokens, options.strings);
     return { fragment: sanitizeHtml(html), codeBlocks, isFallback: false };
   } catch {
     return { ...renderPlainText(options.source), isFallback: true };
   }
 }
-
 
 /** Builds the visible truncation notice element (`<p class="ac-notice">`). */
 export function createNotice(text: string): HTMLParagraphElement {

@@ -23,7 +23,9 @@ describe('renderTokensToHtml', () => {
   });
 
   test('renders a list that starts at a number other than one with its start', () => {
-    expect(renderTokensToHtml(lexMarkdown('3. three\n4. four'), STRINGS).html).toBe('<ol start="3">\n<li>three</li>\n<li>four</li>\n</ol>\n');
+    expect(renderTokensToHtml(lexMarkdown('3. three\n4. four'), STRINGS).html).toBe(
+      '<ol start="3">\n<li>three</li>\n<li>four</li>\n</ol>\n',
+    );
   });
 
   test('gives an image the plain text of its alt, with markup and code unwrapped', () => {
@@ -33,6 +35,8 @@ describe('renderTokensToHtml', () => {
   });
 
   test('throws on a token type it does not know, so the caller falls back to text', () => {
-    expect(() => renderTokensToHtml([{ type: 'widget', raw: 'x' }], STRINGS)).toThrow('Token with "widget" type was not found.');
+    expect(() => renderTokensToHtml([{ type: 'widget', raw: 'x' }], STRINGS)).toThrow(
+      'Token with "widget" type was not found.',
+    );
   });
 });

@@ -102,7 +102,8 @@ function renderToken(token: Token, context: RenderContext): string {
     }
     case 'table': {
       const { header, rows } = token as Tokens.Table;
-      const row = (cells: Tokens.TableCell[]): string => `<tr>\n${cells.map((cell) => renderCell(cell, context)).join('')}</tr>\n`;
+      const row = (cells: Tokens.TableCell[]): string =>
+        `<tr>\n${cells.map((cell) => renderCell(cell, context)).join('')}</tr>\n`;
       const body = rows.map(row).join('');
       return `<table>\n<thead>\n${row(header)}</thead>\n${body && `<tbody>${body}</tbody>`}</table>\n`;
     }

@@ -13,8 +13,35 @@ export const TRUSTED_TYPES_POLICY_NAME = 'agent-chat';
 
 /** The widget's element allow-list for model-derived DOM (the corpus ALLOWED_EL set). */
 export const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 's', 'code', 'pre',
-  'blockquote', 'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'sup', 'sub',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'strong',
+  'em',
+  'del',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'span',
+  'sup',
+  'sub',
 ];
 
 const ALLOWED_CLASS = /^(?:ac-[a-z-]+|language-[a-z0-9+#-]{1,32})$/;
@@ -32,7 +59,10 @@ const CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
 
 type Policy = NonNullable<Config['TRUSTED_TYPES_POLICY']>;
 interface PolicyFactory {
-  createPolicy(name: string, rules: { createHTML(input: string): string; createScriptURL(input: string): string }): Policy;
+  createPolicy(
+    name: string,
+    rules: { createHTML(input: string): string; createScriptURL(input: string): string },
+  ): Policy;
 }
 
 let purifier: Purifier | undefined;
@@ -46,7 +76,10 @@ let policy: Policy | null | undefined;
  */
 export function sanitizeHtml(html: string): DocumentFragment {
   const trustedTypesPolicy = getPolicy();
-  return getPurifier().sanitize(html, trustedTypesPolicy ? { ...CONFIG, TRUSTED_TYPES_POLICY: trustedTypesPolicy } : CONFIG);
+  return getPurifier().sanitize(
+    html,
+    trustedTypesPolicy ? { ...CONFIG, TRUSTED_TYPES_POLICY: trustedTypesPolicy } : CONFIG,
+  );
 }
 
 function getPolicy(): Policy | null {

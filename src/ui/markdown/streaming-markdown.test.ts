@@ -10,7 +10,9 @@ function serialize(fragment: DocumentFragment): string {
 
 /** The container's HTML with the renderer's own chunk and tail wrappers taken out. */
 function unwrapped(container: HTMLElement): string {
-  return Array.from(container.children, (child) => (child.matches('div.ac-done, div.ac-tail') ? child.innerHTML : child.outerHTML)).join('');
+  return Array.from(container.children, (child) =>
+    child.matches('div.ac-done, div.ac-tail') ? child.innerHTML : child.outerHTML,
+  ).join('');
 }
 
 /** Top-level Markdown blocks (and the text between them) in document order, across the wrappers. */
@@ -41,10 +43,13 @@ const DOCUMENTS: Array<[string, string]> = [
 ];
 
 describe('createStreamingMarkdown', () => {
-  test.each(DOCUMENTS)('%s: the finished stream equals the one-shot render for every chunk size', (_title, markdown) => {
-    const expected = serialize(renderMarkdown(markdown));
-    for (const chunk of [1, 2, 3, 7, 16]) expect(unwrapped(streamInChunks(markdown, chunk).container)).toBe(expected);
-  });
+  test.each(DOCUMENTS)(
+    '%s: the finished stream equals the one-shot render for every chunk size',
+    (_title, markdown) => {
+      const expected = serialize(renderMarkdown(markdown));
+      for (const chunk of [1, 2, 3, 7, 16]) expect(unwrapped(streamInChunks(markdown, chunk).container)).toBe(expected);
+    },
+  );
 
   test('finished blocks are rendered once: their nodes survive later updates untouched', () => {
     const container = document.createElement('div');
@@ -59,7 +64,9 @@ describe('createStreamingMarkdown', () => {
     expect(blockNodes(container)[0]).toBe(first);
     expect(stream.stats).toEqual({ blocksFinalized: 1, tailRenders: 4, charactersLexed: 19 + 32 + 25 + 25 });
     // The container serialized: finished blocks in their chunk, the rest in the tail.
-    expect(container.innerHTML).toBe('<div class="ac-done"><p>First para.</p>\n</div><div class="ac-tail"><p>Second para.</p>\n<p>Third para.</p>\n</div>');
+    expect(container.innerHTML).toBe(
+      '<div class="ac-done"><p>First para.</p>\n</div><div class="ac-tail"><p>Second para.</p>\n<p>Third para.</p>\n</div>',
+    );
   });
 
   test('finished blocks fill chunks of 32 and only the tail wrapper is replaced', () => {
@@ -73,14 +80,20 @@ describe('createStreamingMarkdown', () => {
       expect(container.lastElementChild).toBe(tail);
     }
     const chunks = Array.from(container.children, (child) => [child.className, child.children.length]);
-    expect(chunks).toEqual([['ac-done', 32], ['ac-done', 32], ['ac-done', 5], ['ac-tail', 1]]);
+    expect(chunks).toEqual([
+      ['ac-done', 32],
+      ['ac-done', 32],
+      ['ac-done', 5],
+      ['ac-tail', 1],
+    ]);
     stream.finish();
     expect(unwrapped(container)).toBe(serialize(renderMarkdown(paragraphs)));
     expect(container.querySelectorAll(':scope > div').length).toBe(4);
   });
 
   test('lexing work per character does not grow with the message length', () => {
-    const paragraphs = (count: number) => Array.from({ length: count }, (_, index) => `Paragraph ${index % 10} with *some* text.\n\n`).join('');
+    const paragraphs = (count: number) =>
+      Array.from({ length: count }, (_, index) => `Paragraph ${index % 10} with *some* text.\n\n`).join('');
     const short = streamInChunks(paragraphs(150), 4).stream.stats;
     const long = streamInChunks(paragraphs(300), 4).stream.stats;
     expect(long.blocksFinalized).toBe(299);
@@ -93,7 +106,9 @@ describe('createStreamingMarkdown', () => {
     const stream = createStreamingMarkdown(container);
     stream.update('```js\nlet a = 1;\nlet b');
     // The container serialized: an open block lives in the tail wrapper.
-    expect(container.innerHTML).toBe('<div class="ac-tail"><pre class="ac-code"><span class="ac-code-lang">js</span><code class="language-js">let a = 1;\nlet b</code></pre>\n</div>');
+    expect(container.innerHTML).toBe(
+      '<div class="ac-tail"><pre class="ac-code"><span class="ac-code-lang">js</span><code class="language-js">let a = 1;\nlet b</code></pre>\n</div>',
+    );
     expect(stream.codeBlocks).toEqual([{ text: 'let a = 1;\nlet b', language: 'js', hasHiddenCharacters: false }]);
   });
 
@@ -138,7 +153,9 @@ describe('createStreamingMarkdown', () => {
     stream.finish();
     expect(stream.isTruncated).toBe(true);
     // The container serialized: the notice follows the wrappers.
-    expect(container.innerHTML).toBe('<div class="ac-tail"><p>first</p>\n<p>secon</p>\n</div><p class="ac-notice">cut</p>');
+    expect(container.innerHTML).toBe(
+      '<div class="ac-tail"><p>first</p>\n<p>secon</p>\n</div><p class="ac-notice">cut</p>',
+    );
   });
 
   test('a shorter text starts the message over', () => {

@@ -11,7 +11,9 @@ export type TranscriptItem =
  * (each with its approvals), then tool calls and interrupts that belong to no shown message.
  * Tool calls and approvals are indexed once, so the cost grows with the rows, not their product.
  */
-export function buildTranscriptItems(state: Pick<ClientState, 'messages' | 'toolCalls' | 'interrupts'>): TranscriptItem[] {
+export function buildTranscriptItems(
+  state: Pick<ClientState, 'messages' | 'toolCalls' | 'interrupts'>,
+): TranscriptItem[] {
   const messageIds = new Set(state.messages.map((message) => message.messageId));
   const toolCallIds = new Set(state.toolCalls.map((toolCall) => toolCall.toolCallId));
   const interruptsByToolCall = groupBy(state.interrupts, (interrupt) => interrupt.toolCallId);
@@ -58,6 +60,7 @@ export function hasAnswerStarted(messages: readonly SnapshotMessage[], index: nu
   const reasoning = messages[index];
   if (!reasoning) return false;
   return messages.some(
-    (message, next) => next > index && message.role === 'assistant' && message.content.length > 0 && message.runId === reasoning.runId,
+    (message, next) =>
+      next > index && message.role === 'assistant' && message.content.length > 0 && message.runId === reasoning.runId,
   );
 }

@@ -35,7 +35,9 @@ class MarkdownBodyDirective extends Directive {
       this.#container = document.createElement('div');
       this.#container.className = 'markdown';
       this.#container.addEventListener('click', this.#onClick);
-      this.#renderer = createStreamingMarkdown(this.#container, { strings: { image: labels.image, truncated: labels.truncated } });
+      this.#renderer = createStreamingMarkdown(this.#container, {
+        strings: { image: labels.image, truncated: labels.truncated },
+      });
       this.#text = text;
       this.#isFinished = isFinished;
       this.#flush();

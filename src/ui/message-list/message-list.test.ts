@@ -11,7 +11,11 @@ afterEach(() => {
 describe('buildTranscriptItems', () => {
   it('puts tool calls after their message, approvals with their tool, and orphans last', () => {
     const items = buildTranscriptItems({
-      messages: [createMessage({ messageId: 'u1', role: 'user' }), createMessage({ messageId: 'a1' }), createMessage({ messageId: 'a2' })],
+      messages: [
+        createMessage({ messageId: 'u1', role: 'user' }),
+        createMessage({ messageId: 'a1' }),
+        createMessage({ messageId: 'a2' }),
+      ],
       toolCalls: [
         { toolCallId: 't2', name: 'late', status: 'running' },
         { toolCallId: 't1', name: 'read', status: 'completed', parentMessageId: 'a1' },
@@ -21,7 +25,14 @@ describe('buildTranscriptItems', () => {
         { id: 'i2', reason: 'confirmation', state: 'open' },
       ],
     });
-    expect(items.map((item) => item.key)).toEqual(['message:u1', 'message:a1', 'tool:t1', 'message:a2', 'tool:t2', 'interrupt:i2']);
+    expect(items.map((item) => item.key)).toEqual([
+      'message:u1',
+      'message:a1',
+      'tool:t1',
+      'message:a2',
+      'tool:t2',
+      'interrupt:i2',
+    ]);
     expect(items[2]?.kind === 'tool' ? items[2].interrupts.map((interrupt) => interrupt.id) : []).toEqual(['i1']);
   });
 
@@ -29,7 +40,9 @@ describe('buildTranscriptItems', () => {
     const reasoning = createMessage({ messageId: 'r1', role: 'reasoning' });
     expect(hasAnswerStarted([reasoning, createMessage({ messageId: 'a1', content: '' })], 0)).toBe(false);
     expect(hasAnswerStarted([reasoning, createMessage({ messageId: 'a1', content: 'H' })], 0)).toBe(true);
-    expect(hasAnswerStarted([reasoning, createMessage({ messageId: 'a1', content: 'H', runId: 'run-2' })], 0)).toBe(false);
+    expect(hasAnswerStarted([reasoning, createMessage({ messageId: 'a1', content: 'H', runId: 'run-2' })], 0)).toBe(
+      false,
+    );
   });
 });
 
@@ -37,9 +50,19 @@ describe('message list', () => {
   it('shows user text as text with its references, and the pending send until the server echoes it', async () => {
     const { root, emit } = await mountAgentChat();
     await emit({ pendingSend: { clientMessageId: 'c1', text: '<b>hi</b>', status: 'sending' } });
-    expect(root.querySelector('[part~="user-message"][data-status="sending"] .message-body')?.textContent).toBe('<b>hi</b>');
+    expect(root.querySelector('[part~="user-message"][data-status="sending"] .message-body')?.textContent).toBe(
+      '<b>hi</b>',
+    );
     await emit({
-      messages: [createMessage({ messageId: 'u1', role: 'user', clientMessageId: 'c1', content: '<b>hi</b>', contextRefs: [{ ref: 'doc-1', title: 'Runbook' }] })],
+      messages: [
+        createMessage({
+          messageId: 'u1',
+          role: 'user',
+          clientMessageId: 'c1',
+          content: '<b>hi</b>',
+          contextRefs: [{ ref: 'doc-1', title: 'Runbook' }],
+        }),
+      ],
     });
     const messages = root.querySelectorAll('[part~="user-message"]');
     expect(messages.length).toBe(1);
@@ -61,24 +84,38 @@ describe('message list', () => {
     });
     await emit({ messages: [createMessage({ messageId: 'a1', content: 'Answer' })] });
     const links = Array.from(root.querySelectorAll<HTMLAnchorElement>('.references a'));
-    expect(links.map((link) => [link.getAttribute('href'), link.target, link.rel, link.textContent?.replace(/\s+/g, ' ').trim()])).toEqual([
-      ['https://docs.example.com/a?b=1', '_blank', 'noopener noreferrer', 'Docs docs.example.com'],
-    ]);
+    expect(
+      links.map((link) => [
+        link.getAttribute('href'),
+        link.target,
+        link.rel,
+        link.textContent?.replace(/\s+/g, ' ').trim(),
+      ]),
+    ).toEqual([['https://docs.example.com/a?b=1', '_blank', 'noopener noreferrer', 'Docs docs.example.com']]);
   });
 
   it('renders a product renderer for its tool instead of the default card', async () => {
     const { root, emit } = await mountAgentChat((element) => {
       element.renderers = { weather: (toolCall) => html`<div class="weather">Weather: ${toolCall.status}</div>` };
     });
-    await emit({ toolCalls: [{ toolCallId: 't1', name: 'weather', status: 'completed' }, { toolCallId: 't2', name: 'other', status: 'running' }] });
+    await emit({
+      toolCalls: [
+        { toolCallId: 't1', name: 'weather', status: 'completed' },
+        { toolCallId: 't2', name: 'other', status: 'running' },
+      ],
+    });
     expect(root.querySelector('.weather')?.textContent).toBe('Weather: completed');
-    expect(Array.from(root.querySelectorAll('[part="tool-card"] .tool-title'), (title) => title.textContent)).toEqual(['other']);
+    expect(Array.from(root.querySelectorAll('[part="tool-card"] .tool-title'), (title) => title.textContent)).toEqual([
+      'other',
+    ]);
   });
 
   it('adds a copy button to code blocks that copies the exact source', async () => {
     const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue(undefined);
     const { root, emit } = await mountAgentChat();
-    await emit({ messages: [createMessage({ messageId: 'a1', content: 'Run:\n\n```sh\necho "a\u200Bb" <x>\n```\n' })] });
+    await emit({
+      messages: [createMessage({ messageId: 'a1', content: 'Run:\n\n```sh\necho "a\u200Bb" <x>\n```\n' })],
+    });
     const button = root.querySelector('pre.ac-code > button.ac-copy') as HTMLButtonElement;
     expect(button.textContent).toBe('Copy code');
     button.click();
@@ -91,12 +128,14 @@ describe('message list', () => {
   it('marks stopped and failed answers', async () => {
     const { root, emit } = await mountAgentChat();
     await emit({
-      messages: [createMessage({ messageId: 'a1', content: 'Half', status: 'cancelled' }), createMessage({ messageId: 'a2', content: 'Part', status: 'error' })],
+      messages: [
+        createMessage({ messageId: 'a1', content: 'Half', status: 'cancelled' }),
+        createMessage({ messageId: 'a2', content: 'Part', status: 'error' }),
+      ],
     });
-    expect(Array.from(root.querySelectorAll('[part~="assistant-message"] .message-note'), (note) => note.textContent)).toEqual([
-      'Stopped',
-      'This answer did not finish.',
-    ]);
+    expect(
+      Array.from(root.querySelectorAll('[part~="assistant-message"] .message-note'), (note) => note.textContent),
+    ).toEqual(['Stopped', 'This answer did not finish.']);
   });
 
   it('templates only the row that changed: a finished tool card is not rendered again while the next answer streams', async () => {
@@ -111,12 +150,21 @@ describe('message list', () => {
     });
     const toolCall = { toolCallId: 't1', name: 'weather', status: 'completed' as const, parentMessageId: 'a1' };
     const first = createMessage({ messageId: 'a1', content: 'Looking' });
-    await emit({ messages: [first, createMessage({ messageId: 'a2', content: 'It', status: 'streaming' })], toolCalls: [toolCall] });
+    await emit({
+      messages: [first, createMessage({ messageId: 'a2', content: 'It', status: 'streaming' })],
+      toolCalls: [toolCall],
+    });
     const firstRow = root.querySelector('[part~="assistant-message"]');
-    await emit({ messages: [first, createMessage({ messageId: 'a2', content: 'It is sunny', status: 'streaming' })], toolCalls: [toolCall] });
+    await emit({
+      messages: [first, createMessage({ messageId: 'a2', content: 'It is sunny', status: 'streaming' })],
+      toolCalls: [toolCall],
+    });
     expect(rendered).toEqual(['completed']);
     expect(root.querySelector('[part~="assistant-message"]')).toBe(firstRow);
-    await emit({ messages: [first, createMessage({ messageId: 'a2', content: 'It is sunny' })], toolCalls: [{ ...toolCall, status: 'failed' }] });
+    await emit({
+      messages: [first, createMessage({ messageId: 'a2', content: 'It is sunny' })],
+      toolCalls: [{ ...toolCall, status: 'failed' }],
+    });
     expect(rendered).toEqual(['completed', 'failed']);
     expect(root.querySelector('.weather')?.textContent).toBe('Weather: failed');
   });

@@ -1,5 +1,12 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ApprovalDecision, ClientState, ContextRef, SnapshotInterrupt, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
+import type {
+  ApprovalDecision,
+  ClientState,
+  ContextRef,
+  SnapshotInterrupt,
+  SnapshotMessage,
+  SnapshotToolCall,
+} from '../../core/index.ts';
 import { renderApprovalCard } from '../approval-card/approval-card.ts';
 import { checkLinkUrl } from '../markdown/check-link-url.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
@@ -49,19 +56,22 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
   const items = buildTranscriptItems(state);
   const pending = state.pendingSend;
   const isPendingShown =
-    pending?.status === 'sending' && !state.messages.some((message) => message.clientMessageId === pending.clientMessageId);
+    pending?.status === 'sending' &&
+    !state.messages.some((message) => message.clientMessageId === pending.clientMessageId);
   let messageIndex = 0;
   const rows = items.map((item) => {
     const index = item.kind === 'message' ? messageIndex++ : -1;
     return transcriptRow(item.key, rowInputs(item, index, options), () => renderItem(item, index, options));
   });
   return html`${rows}
-    ${isPendingShown
-      ? html`<article part="message user-message" class="message user" data-status="sending">
+    ${
+      isPendingShown
+        ? html`<article part="message user-message" class="message user" data-status="sending">
           <div class="message-body" dir="auto">${pending.text}</div>
           <p class="message-note muted">${options.strings.sending}</p>
         </article>`
-      : nothing}`;
+        : nothing
+    }`;
 }
 
 /** Everything a row's template reads, by identity or as a derived primitive. */
@@ -122,7 +132,8 @@ function renderMessage(message: SnapshotMessage, index: number, options: Message
   }
   const isFinished = message.status !== 'streaming';
   const references = isFinished && options.getReferences ? safeReferences(options.getReferences(message)) : [];
-  const note = message.status === 'cancelled' ? strings.messageCancelled : message.status === 'error' ? strings.messageFailed : '';
+  const note =
+    message.status === 'cancelled' ? strings.messageCancelled : message.status === 'error' ? strings.messageFailed : '';
   return html`<article part="message assistant-message" class="message assistant" data-status=${message.status}>
     <span class="visually-hidden">${strings.assistant}</span>
     <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, {
@@ -132,15 +143,19 @@ function renderMessage(message: SnapshotMessage, index: number, options: Message
       truncated: strings.markdownTruncated,
     })}</div>
     ${note ? html`<p class="message-note muted">${note}</p>` : nothing}
-    ${references.length > 0
-      ? html`<nav class="references chips" aria-label=${strings.sources}>
+    ${
+      references.length > 0
+        ? html`<nav class="references chips" aria-label=${strings.sources}>
           ${references.map(
-            (reference) => html`<a class="reference-card chip" href=${reference.url} target="_blank" rel="noopener noreferrer">
+            (
+              reference,
+            ) => html`<a class="reference-card chip" href=${reference.url} target="_blank" rel="noopener noreferrer">
               <span dir="auto">${reference.title}</span> <span class="muted">${reference.host}</span>
             </a>`,
           )}
         </nav>`
-      : nothing}
+        : nothing
+    }
   </article>`;
 }
 

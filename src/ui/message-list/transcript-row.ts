@@ -22,7 +22,8 @@ class TranscriptRowDirective extends Directive {
       this.#inputs = null;
     }
     const previous = this.#inputs;
-    if (previous && previous.length === inputs.length && inputs.every((input, index) => input === previous[index])) return noChange;
+    if (previous && previous.length === inputs.length && inputs.every((input, index) => input === previous[index]))
+      return noChange;
     this.#inputs = inputs;
     return template();
   }

@@ -9,10 +9,22 @@ describe('renderReasoningPanel', () => {
     const container = document.createElement('div');
     const toggles: Array<[string, boolean]> = [];
     const message = createMessage({ messageId: 'r1', role: 'reasoning', content: 'Step <1>\u202E' });
-    render(renderReasoningPanel({ message, isOpen: false, strings: EN_STRINGS, onToggle: (id, isOpen) => toggles.push([id, isOpen]) }), container);
+    render(
+      renderReasoningPanel({
+        message,
+        isOpen: false,
+        strings: EN_STRINGS,
+        onToggle: (id, isOpen) => toggles.push([id, isOpen]),
+      }),
+      container,
+    );
     const details = container.querySelector('details[part="reasoning"]') as HTMLDetailsElement;
     const summary = details.querySelector('summary') as HTMLElement;
-    expect([summary.textContent, details.open, details.querySelector('.reasoning-body')?.textContent]).toEqual(['Reasoning', false, 'Step <1>⟪U+202E⟫']);
+    expect([summary.textContent, details.open, details.querySelector('.reasoning-body')?.textContent]).toEqual([
+      'Reasoning',
+      false,
+      'Step <1>⟪U+202E⟫',
+    ]);
     summary.click();
     expect(toggles).toEqual([['r1', true]]);
     expect(details.open).toBe(false);

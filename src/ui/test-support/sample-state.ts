@@ -8,10 +8,15 @@ export function createSampleState(): Partial<ClientState> {
     run: { runId: 'run-1', status: 'awaiting_input', lastSeq: 12 },
     messages: [
       createMessage({ messageId: 'u1', role: 'user', content: 'How big is the release folder? Then clean it up.' }),
-      createMessage({ messageId: 'r1', role: 'reasoning', content: 'List the folder first, then ask before deleting.' }),
+      createMessage({
+        messageId: 'r1',
+        role: 'reasoning',
+        content: 'List the folder first, then ask before deleting.',
+      }),
       createMessage({
         messageId: 'a1',
-        content: 'The folder holds **3 files** (see [the docs](https://example.com/docs)):\n\n```sh\ndu -sh release/\n```\n\nI will ask before deleting.',
+        content:
+          'The folder holds **3 files** (see [the docs](https://example.com/docs)):\n\n```sh\ndu -sh release/\n```\n\nI will ask before deleting.',
       }),
     ],
     toolCalls: [

@@ -3,5 +3,7 @@ import { toVisibleSegments } from './visible-text.ts';
 
 /** Renders plain `text` as Lit text nodes (an array Lit renders in place), each hidden or control character as a marked `⟪U+XXXX⟫`. */
 export function renderVisibleText(text: string): Array<TemplateResult | string> {
-  return toVisibleSegments(text).map((segment) => (segment.isEscape ? html`<span class="escape">${segment.text}</span>` : segment.text));
+  return toVisibleSegments(text).map((segment) =>
+    segment.isEscape ? html`<span class="escape">${segment.text}</span>` : segment.text,
+  );
 }

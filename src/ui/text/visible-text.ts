@@ -9,8 +9,9 @@ export interface TextSegment {
  * line/paragraph separators and the tag block U+E0000–E007F: characters that can hide or reorder
  * what a person reads in plain text (Trojan Source).
  */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const HIDDEN_PATTERN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
+const HIDDEN_PATTERN =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
 
 /** Splits `text` into plain runs and visible escapes for every hidden or control character. */
 export function toVisibleSegments(text: string): TextSegment[] {

@@ -32,7 +32,11 @@ describe('renderToolCard', () => {
   }
 
   it('shows the title, the name, arguments as pretty JSON and the progress fraction', () => {
-    const card = renderCard({ title: 'Search the docs', args: { query: 'sse' }, progress: { fraction: 0.42, message: 'Page 2' } });
+    const card = renderCard({
+      title: 'Search the docs',
+      args: { query: 'sse' },
+      progress: { fraction: 0.42, message: 'Page 2' },
+    });
     expect(card.querySelector('.tool-title')?.textContent).toBe('Search the docs');
     expect(card.querySelector('.tool-name')?.textContent).toBe('search_docs');
     expect(card.querySelector('details pre')?.textContent).toBe('{\n  "query": "sse"\n}');
@@ -47,7 +51,10 @@ describe('renderToolCard', () => {
   });
 
   it('renders results as text, never as HTML', () => {
-    const card = renderCard({ status: 'completed', result: { messageId: 'm1', content: '<img src=x onerror=alert(1)> **not bold**' } });
+    const card = renderCard({
+      status: 'completed',
+      result: { messageId: 'm1', content: '<img src=x onerror=alert(1)> **not bold**' },
+    });
     expect(card.querySelector('details[open] pre')?.textContent).toBe('<img src=x onerror=alert(1)> **not bold**');
     expect(card.querySelector('img, strong')).toBe(null);
     expect(card.querySelector('.truncation-note')).toBe(null);
@@ -60,7 +67,10 @@ describe('renderToolCard', () => {
   });
 
   it('shows the note when the server truncated the result', () => {
-    const card = renderCard({ status: 'completed', result: { messageId: 'm1', content: '{"rows":[1,2]}', truncated: true } });
+    const card = renderCard({
+      status: 'completed',
+      result: { messageId: 'm1', content: '{"rows":[1,2]}', truncated: true },
+    });
     expect(card.querySelector('details[open] pre')?.textContent).toBe('{\n  "rows": [\n    1,\n    2\n  ]\n}');
     expect(card.querySelector('.truncation-note')?.textContent).toBe('Truncated: the result is longer than shown.');
   });

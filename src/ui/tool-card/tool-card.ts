@@ -35,27 +35,35 @@ export function renderToolCard({ toolCall, strings }: ToolCardOptions): Template
       ${toolCall.title ? html`<code class="tool-name">${renderVisibleText(toolCall.name)}</code>` : nothing}
       <span class="tool-status" data-status=${status}>${strings[statusKey(status)]}</span>
     </header>
-    ${progress && status === 'running'
-      ? html`<div class="tool-progress">
-          ${hasFraction
-            ? html`<progress max="100" value=${Math.round(fraction * 100)} aria-label=${strings.toolProgress}></progress>
+    ${
+      progress && status === 'running'
+        ? html`<div class="tool-progress">
+          ${
+            hasFraction
+              ? html`<progress max="100" value=${Math.round(fraction * 100)} aria-label=${strings.toolProgress}></progress>
                 <span class="muted">${Math.round(fraction * 100)}%</span>`
-            : nothing}
+              : nothing
+          }
           ${progress.message ? html`<span class="muted" dir="auto">${renderVisibleText(progress.message)}</span>` : nothing}
         </div>`
-      : nothing}
-    ${argsText
-      ? html`<details class="tool-section">
+        : nothing
+    }
+    ${
+      argsText
+        ? html`<details class="tool-section">
           <summary>${strings.toolArguments}</summary>
           <pre class="tool-text" tabindex="0">${renderVisibleText(argsText)}</pre>
         </details>`
-      : nothing}
-    ${shown && result
-      ? html`<details class="tool-section" open>
+        : nothing
+    }
+    ${
+      shown && result
+        ? html`<details class="tool-section" open>
           <summary>${strings.toolResult}</summary>
           <pre class="tool-text" tabindex="0">${renderVisibleText(shown.text)}</pre>
           ${shown.isTruncated || result.truncated ? html`<p class="truncation-note">${strings.toolTruncated}</p>` : nothing}
         </details>`
-      : nothing}
+        : nothing
+    }
   </article>`;
 }

@@ -9,7 +9,9 @@ import type { AnyEventEnvelope, EventEnvelope, EventType } from '../../../core/p
  */
 export function assertEventInvariants(events: readonly EventEnvelope[]): void {
   const fail = (message: string): never => {
-    throw new Error(`Event invariant broken: ${message}\n${events.map((e) => `${e.seq} ${e.type} ${JSON.stringify(e.data)}`).join('\n')}`);
+    throw new Error(
+      `Event invariant broken: ${message}\n${events.map((e) => `${e.seq} ${e.type} ${JSON.stringify(e.data)}`).join('\n')}`,
+    );
   };
   if (events[0]?.type !== 'RUN_STARTED') fail('seq 1 is not RUN_STARTED');
   events.forEach((event, index) => {
@@ -26,12 +28,22 @@ export function assertEventInvariants(events: readonly EventEnvelope[]): void {
   const interruptsByTool = new Map<string, string>();
   for (const event of events as readonly AnyEventEnvelope[]) {
     switch (event.type) {
-      case 'TEXT_MESSAGE_START': case 'TEXT_MESSAGE_CONTENT': case 'TEXT_MESSAGE_END':
-      case 'REASONING_START': case 'REASONING_MESSAGE_START': case 'REASONING_MESSAGE_CONTENT':
-      case 'REASONING_MESSAGE_END': case 'REASONING_END': case 'MESSAGE_DISCARDED':
+      case 'TEXT_MESSAGE_START':
+      case 'TEXT_MESSAGE_CONTENT':
+      case 'TEXT_MESSAGE_END':
+      case 'REASONING_START':
+      case 'REASONING_MESSAGE_START':
+      case 'REASONING_MESSAGE_CONTENT':
+      case 'REASONING_MESSAGE_END':
+      case 'REASONING_END':
+      case 'MESSAGE_DISCARDED':
         record(`message ${event.data.messageId}`, event.type);
         break;
-      case 'TOOL_CALL_START': case 'TOOL_CALL_ARGS': case 'TOOL_CALL_END': case 'TOOL_CALL_PROGRESS': case 'TOOL_CALL_RESULT':
+      case 'TOOL_CALL_START':
+      case 'TOOL_CALL_ARGS':
+      case 'TOOL_CALL_END':
+      case 'TOOL_CALL_PROGRESS':
+      case 'TOOL_CALL_RESULT':
         record(`tool ${event.data.toolCallId}`, event.type);
         break;
       case 'INTERRUPT_REQUESTED':
@@ -59,8 +71,20 @@ export function assertEventInvariants(events: readonly EventEnvelope[]): void {
 }
 
 const PATTERNS: ReadonlyArray<readonly [string, EventType, RegExp]> = [
-  ['message', 'TEXT_MESSAGE_START', /^TEXT_MESSAGE_START( TEXT_MESSAGE_CONTENT)* TEXT_MESSAGE_END( MESSAGE_DISCARDED)?$/],
-  ['message', 'REASONING_START', /^REASONING_START REASONING_MESSAGE_START( REASONING_MESSAGE_CONTENT)* REASONING_MESSAGE_END REASONING_END( MESSAGE_DISCARDED)?$/],
-  ['tool', 'TOOL_CALL_START', /^TOOL_CALL_START( TOOL_CALL_ARGS)* TOOL_CALL_END( INTERRUPT_REQUESTED INTERRUPT_RESOLVED)?( TOOL_CALL_PROGRESS)* TOOL_CALL_RESULT$/],
+  [
+    'message',
+    'TEXT_MESSAGE_START',
+    /^TEXT_MESSAGE_START( TEXT_MESSAGE_CONTENT)* TEXT_MESSAGE_END( MESSAGE_DISCARDED)?$/,
+  ],
+  [
+    'message',
+    'REASONING_START',
+    /^REASONING_START REASONING_MESSAGE_START( REASONING_MESSAGE_CONTENT)* REASONING_MESSAGE_END REASONING_END( MESSAGE_DISCARDED)?$/,
+  ],
+  [
+    'tool',
+    'TOOL_CALL_START',
+    /^TOOL_CALL_START( TOOL_CALL_ARGS)* TOOL_CALL_END( INTERRUPT_REQUESTED INTERRUPT_RESOLVED)?( TOOL_CALL_PROGRESS)* TOOL_CALL_RESULT$/,
+  ],
   ['interrupt', 'INTERRUPT_REQUESTED', /^INTERRUPT_REQUESTED INTERRUPT_RESOLVED$/],
 ];

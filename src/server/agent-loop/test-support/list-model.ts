@@ -1,7 +1,8 @@
 import type { ModelAdapter, ModelChunk, ModelRequest } from '../../models/model-adapter.ts';
 
 /** A chunk to yield, or an error to throw at that point of the stream. */
-export type ListModelStep = ModelChunk | { type: 'throw'; error: unknown } | { type: 'call'; run: () => Promise<unknown> };
+export type ListModelStep =
+  ModelChunk | { type: 'throw'; error: unknown } | { type: 'call'; run: () => Promise<unknown> };
 
 /**
  * A test model that plays one list of steps per call, in order (the last list repeats), and

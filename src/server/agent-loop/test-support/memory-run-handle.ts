@@ -45,7 +45,17 @@ export function createMemoryRunHandle(options: MemoryRunHandleOptions): MemoryRu
   const write = (type: EventType, data: unknown): EventEnvelope => {
     if (isTerminalRunStatus(snapshot.status)) throw new RunClosedError(runId);
     const seq = log.length + 1;
-    const event = { v: 1, eventId: `evt_${seq}`, runId, sessionId, seq, cursor: String(seq), type, timestamp: now(), data } as EventEnvelope;
+    const event = {
+      v: 1,
+      eventId: `evt_${seq}`,
+      runId,
+      sessionId,
+      seq,
+      cursor: String(seq),
+      type,
+      timestamp: now(),
+      data,
+    } as EventEnvelope;
     log.push(event);
     snapshot = reduceRun(snapshot, event);
     for (const waiter of [...waiters]) waiter();
@@ -105,7 +115,16 @@ export function createMemoryRunHandle(options: MemoryRunHandleOptions): MemoryRu
     events: () => log.slice(),
     types: () => log.map((event) => event.type),
     cancel: async (reason) => {
-      await handle.transact((s) => (s.status === 'cancelling' ? [] : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'cancelling', ...(reason === undefined ? {} : { reason }) } }]));
+      await handle.transact((s) =>
+        s.status === 'cancelling'
+          ? []
+          : [
+              {
+                type: 'RUN_STATUS_CHANGED',
+                data: { status: 'cancelling', ...(reason === undefined ? {} : { reason }) },
+              },
+            ],
+      );
       controller.abort(reason);
     },
     decide: async (interruptId, decision) => {

@@ -20,7 +20,10 @@ export interface EngineHarness extends MemoryRun {
  * Starts the engine on a memory run of `text`: ids count per prefix (`msg_1`, `tc_1`, `int_1`),
  * jitter is fixed at 0.5, logs are collected, and time is virtual.
  */
-export function startEngine(text: string, options: RunEngineOptions & { history?: SnapshotMessage[] } = {}): EngineHarness {
+export function startEngine(
+  text: string,
+  options: RunEngineOptions & { history?: SnapshotMessage[] } = {},
+): EngineHarness {
   const clock = createVirtualClock();
   const counters = new Map<string, number>();
   const ids = (prefix: string): string => {
@@ -31,7 +34,14 @@ export function startEngine(text: string, options: RunEngineOptions & { history?
   const logs: EngineLogEntry[] = [];
   const { history, ...engineOptions } = options;
   const run = createMemoryRunHandle({ text, now: clock.now, ...(history === undefined ? {} : { history }) });
-  const engine = createRunEngine({ clock, sleep: clock.sleep, ids, random: () => 0.5, log: (entry) => logs.push(entry), ...engineOptions });
+  const engine = createRunEngine({
+    clock,
+    sleep: clock.sleep,
+    ids,
+    random: () => 0.5,
+    log: (entry) => logs.push(entry),
+    ...engineOptions,
+  });
   const done = engine.start(run.handle).then(() => assertEventInvariants(run.events()));
   return { ...run, clock, logs, done };
 }

@@ -78,7 +78,12 @@ export async function startEngineServer(options: { engine?: RunEngineOptions } =
         waiters.add(check);
         check();
         done.then(() => {
-          if (waiters.delete(check)) reject(new Error(`the stream ended before the condition held:\n${events.map((e) => `${e.seq} ${e.type}`).join('\n')}`));
+          if (waiters.delete(check))
+            reject(
+              new Error(
+                `the stream ended before the condition held:\n${events.map((e) => `${e.seq} ${e.type}`).join('\n')}`,
+              ),
+            );
         }, reject);
       });
     return { events: () => [...events], until, done };
@@ -96,5 +101,9 @@ export async function startEngineServer(options: { engine?: RunEngineOptions } =
 /** The run resource the reducer builds from `events` (what `GET /runs/{id}` must equal). */
 export function resourceFromEvents(events: readonly EventEnvelope[]): RunResource {
   const snapshot = reduceRunEvents(events);
-  return { ...snapshot, createdAt: new Date(snapshot.createdAt ?? 0).toISOString(), updatedAt: new Date(snapshot.updatedAt ?? 0).toISOString() };
+  return {
+    ...snapshot,
+    createdAt: new Date(snapshot.createdAt ?? 0).toISOString(),
+    updatedAt: new Date(snapshot.updatedAt ?? 0).toISOString(),
+  };
 }

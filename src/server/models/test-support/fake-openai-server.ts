@@ -31,8 +31,15 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     const parts: Buffer[] = [];
     req.on('data', (part: Buffer) => parts.push(part));
     req.on('end', () => {
-      requests.push({ body: JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>, authorization: req.headers.authorization });
-      const reply = (queue.length > 1 ? queue.shift() : queue[0]) ?? { kind: 'http', status: 500, body: 'no reply queued' };
+      requests.push({
+        body: JSON.parse(Buffer.concat(parts).toString('utf8') || '{}') as Record<string, unknown>,
+        authorization: req.headers.authorization,
+      });
+      const reply = (queue.length > 1 ? queue.shift() : queue[0]) ?? {
+        kind: 'http',
+        status: 500,
+        body: 'no reply queued',
+      };
       if (req.url !== '/v1/chat/completions') {
         res.writeHead(404).end('not found');
       } else if (reply.kind === 'http') {
@@ -52,9 +59,10 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     reply: (...replies) => queue.push(...replies),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
