@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Layer boundaries (DESIGN.md): core ↛ ui/server, ui ↛ server, ui → core only via its index, embed → define/index only. */
+/** Layer boundaries (README, Layout): core ↛ ui/server, ui ↛ server, ui → core only via its index, embed → define/index only. */
 const BROWSER_ONLY_GLOBALS = [
   'window',
   'document',

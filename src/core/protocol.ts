@@ -20,9 +20,9 @@ export const HEADERS = {
   runLastSeq: 'x-run-last-seq',
 } as const;
 
-// ─── Identifiers and small shared shapes ────────────────────────────────────────────────────
+// ─── Identifiers and small shared shapes ─────────────────────────────────────────────────────────────
 
-/** A run's lifecycle state (PROTOCOL §3.7). Terminal states absorb. */
+/** A run's lifecycle state (docs/protocol.md §8). Terminal states absorb. */
 export type RunStatus =
   'queued' | 'running' | 'awaiting_input' | 'cancelling' | 'completed' | 'failed' | 'cancelled' | 'expired';
 
@@ -64,7 +64,7 @@ export type ToolResultStatus = 'completed' | 'failed' | 'denied' | 'cancelled' |
 export type ApprovalDecision = 'allow' | 'deny';
 export type InterruptReason = 'tool_call' | 'input_required' | 'confirmation' | (string & {});
 
-// ─── Events (§3.6) ─────────────────────────────────────────────────────────────────────────
+// ─── Events (docs/protocol.md §7) ────────────────────────────────────────────────────────────────────
 
 /** An interrupt as requested on the wire: AG-UI's `Interrupt` plus `argsDigest`. */
 export interface InterruptRequest {
@@ -159,7 +159,7 @@ export interface EventDataMap {
 
 export type EventType = keyof EventDataMap;
 
-/** Every event type the protocol defines, in the order of §3.6. */
+/** Every event type the protocol defines, in the order of docs/protocol.md §7. */
 export const EVENT_TYPES: readonly EventType[] = [
   'RUN_STARTED',
   'RUN_STATUS_CHANGED',
@@ -218,7 +218,7 @@ export function isTerminalEvent(event: EventEnvelope): boolean {
   return event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR';
 }
 
-// ─── Snapshots (§3.8) ──────────────────────────────────────────────────────────────────────
+// ─── Snapshots (docs/protocol.md §5.3) ───────────────────────────────────────────────────────────────
 
 export type MessageStatus = 'streaming' | 'complete' | 'cancelled' | 'error';
 
@@ -301,7 +301,7 @@ export interface RunSnapshot {
   updatedAt: number | null;
 }
 
-// ─── REST bodies (§3.4) ────────────────────────────────────────────────────────────────────
+// ─── REST bodies (docs/protocol.md §4) ───────────────────────────────────────────────────────────────
 
 export interface ModelInfo {
   modelId: string;
@@ -438,7 +438,7 @@ export interface SessionMessagesResponse {
   activeRun: ActiveRunRef | null;
 }
 
-// ─── Errors (§3.14) ────────────────────────────────────────────────────────────────────────
+// ─── Errors (docs/protocol.md §14) ───────────────────────────────────────────────────────────────────
 
 /** Codes an HTTP problem can carry, with their status. */
 export const PROBLEM_STATUS = {

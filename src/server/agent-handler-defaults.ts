@@ -1,6 +1,6 @@
 import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
 
-/** Published limits when the product sets none (PROTOCOL §3.16). */
+/** Published limits when the product sets none (docs/protocol.md §16). */
 export const DEFAULT_LIMITS: Limits = {
   maxInputChars: 32_000,
   maxInputsPerRun: 20,
@@ -13,7 +13,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxRounds: 8,
 };
 
-/** Stream settings when the product sets none (§3.15). */
+/** Stream settings when the product sets none (docs/protocol.md §15). */
 export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
   heartbeatSec: 15,
   clientIdleTimeoutSec: 45,

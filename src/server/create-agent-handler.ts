@@ -82,7 +82,7 @@ const ROUTES: readonly Route[] = [
 ];
 
 /**
- * Creates the framework-free protocol v1 handler (PROTOCOL §3): mount it in `http.createServer`,
+ * Creates the framework-free protocol v1 handler (docs/protocol.md): mount it in `http.createServer`,
  * Express or Fastify. Outside `{basePath}` it calls `next()` (or answers `404`). Every answer
  * carries `X-Request-Id`; every failure is `application/problem+json` with a code, never a stack.
  */

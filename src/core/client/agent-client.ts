@@ -29,7 +29,7 @@ const MISMATCH_CODES = new Set([
 ]);
 
 /**
- * Creates the DOM-free client of one conversation (PROTOCOL §3.9–3.10). Nothing happens until
+ * Creates the DOM-free client of one conversation (docs/protocol.md §9–§10). Nothing happens until
  * an action is called; `bootstrap()` is called implicitly by the first action that needs it.
  * State changes are delivered synchronously to subscribers as immutable snapshots.
  */

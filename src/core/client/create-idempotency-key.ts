@@ -1,4 +1,4 @@
-/** What a valid `Idempotency-Key` looks like (PROTOCOL §3.10): 16–255 chars of `[A-Za-z0-9_.:-]`. */
+/** What a valid `Idempotency-Key` looks like (docs/protocol.md §10): 16–255 chars of `[A-Za-z0-9_.:-]`. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
 
 /**

@@ -41,14 +41,14 @@ export interface ResumeLoopOptions {
   signal: AbortSignal;
 }
 
-/** Default reconnect budget: past it the user is asked instead of retrying silently (§3.9). */
+/** Default reconnect budget: past it the user is asked instead of retrying silently (docs/protocol.md §9). */
 export const DEFAULT_STALL_TIMEOUT_MS = 10 * 60_000;
 
 /** How one stream attempt ended: the run is over, its state needs a resync, a clean close, or a retryable failure. */
 type AttemptOutcome = 'terminal' | 'resync' | 'closed' | AgentError;
 
 /**
- * Follows one run's event log until its terminal event (PROTOCOL §3.9): reads
+ * Follows one run's event log until its terminal event (docs/protocol.md §9): reads
  * `GET /runs/{id}/events` from the last cursor, drops `seq <= lastSeq`, heals a gap or a `410`
  * from `GET /runs/{id}`, reconnects at once after a clean close (then with backoff if that repeats
  * without progress), aborts a stream silent past `idleTimeoutMs`, and backs off (full jitter,

@@ -29,7 +29,7 @@ export interface RunSender {
 /** How long before the key TTL ends a persisted create stops being re-sent (at most a tenth of the TTL). */
 const KEY_TTL_MARGIN_MS = 60 * 60_000;
 
-/** Creates the sender (PROTOCOL §3.10 client rules); a new identity gets a new sender. */
+/** Creates the sender (docs/protocol.md §10 client rules); a new identity gets a new sender. */
 export function createRunSender(context: ClientContext, follower: RunFollower): RunSender {
   const { store, persistence, settings } = context;
   let isCreateUnresolved = false;

@@ -140,7 +140,7 @@ const STATUS_CODES: Record<number, ProblemCode> = {
   429: 'RATE_LIMITED',
 };
 
-/** Whether a status (with its code) may be retried with the same key and body (PROTOCOL §3.10): 5xx, 429, `409 IDEMPOTENCY_KEY_IN_USE`. */
+/** Whether a status (with its code) may be retried with the same key and body (docs/protocol.md §10): 5xx, 429, `409 IDEMPOTENCY_KEY_IN_USE`. */
 export function isRetryableStatus(status: number, code: string): boolean {
   return status >= 500 || status === 429 || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_USE');
 }

@@ -91,7 +91,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
 /**
- * Tells whether a failure may be retried with the same key and body (PROTOCOL §3.10): network
+ * Tells whether a failure may be retried with the same key and body (docs/protocol.md §10): network
  * errors, timeouts, 5xx, 429 and `409 IDEMPOTENCY_KEY_IN_USE`. Everything else is definitive.
  */
 export function isRetryableError(error: AgentError): boolean {

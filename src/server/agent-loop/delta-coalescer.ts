@@ -19,7 +19,7 @@ export interface DeltaCoalescer {
 }
 
 /**
- * Coalesces the deltas of one message (PROTOCOL §3.16): the first delta goes out at once, later
+ * Coalesces the deltas of one message (docs/protocol.md §16): the first delta goes out at once, later
  * ones at most every `flushMs`, or as soon as `flushBytes` are buffered. A timer flushes a
  * buffer the model leaves waiting, so text never sits unsent through a pause.
  */

@@ -5,7 +5,7 @@ import type { ToolDefinition, ToolPolicy, ToolRegistry } from '../tools/tool-reg
 import type { EngineClock, Sleep } from './engine-clock.ts';
 import type { RunWriter } from './run-writer.ts';
 
-/** The agent loop's safeguards (PROTOCOL §3.16), each ending the run with its own code. */
+/** The agent loop's safeguards (docs/protocol.md §16), each ending the run with its own code. */
 export interface EngineLimits {
   /** Model rounds per run (`MAX_ITERATIONS`). Default 8. */
   maxRounds: number;

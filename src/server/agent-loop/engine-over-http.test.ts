@@ -71,7 +71,7 @@ async function startApproval(
   return { runId, run, interruptId: requested?.interrupt.id ?? '', argsDigest: end?.argsDigest ?? '' };
 }
 
-/** Waits for the end of the stream, checks §3.6 and that `GET /runs/{id}` is the reducer over it. */
+/** Waits for the end of the stream, checks docs/protocol.md §7 and that `GET /runs/{id}` is the reducer over it. */
 async function finished(server: EngineServer, runId: string, run: FollowedRun): Promise<EventEnvelope[]> {
   const events = await run.done;
   assertEventInvariants(events);

@@ -33,7 +33,7 @@ export interface IdempotencyRequest {
   pathParams: Record<string, string>;
 }
 
-/** Idempotency records (PROTOCOL §3.10): replay, reuse and in-use detection, in memory. */
+/** Idempotency records (docs/protocol.md §10): replay, reuse and in-use detection, in memory. */
 export interface IdempotencyStore {
   /**
    * Looks the key up before any business check. Replays a completed record with the same

@@ -6,7 +6,7 @@ import { requireObject, requireOwnedRun, respondIdempotently } from './route-con
 import { validateClientId, validateContent } from './validate-content.ts';
 
 /**
- * `POST /runs/{runId}/inputs` (§3.13) under `Idempotency-Key`, looked up before the state
+ * `POST /runs/{runId}/inputs` (docs/protocol.md §13) under `Idempotency-Key`, looked up before the state
  * checks: `409 RUN_NOT_ACTIVE` once the run ended (or is cancelling), `409
  * RUN_NOT_ACCEPTING_INPUT` while it awaits an answer, `429 INPUT_LIMIT` past `maxInputsPerRun`.
  * On acceptance the user echo (`TEXT_MESSAGE_START{role:'user', inputId}`, `_CONTENT`, `_END`) is

@@ -3,7 +3,7 @@ import { PROTOCOL_VERSION } from '../../core/protocol.ts';
 import { sendJson } from '../http/respond.ts';
 import type { Route } from './route-context.ts';
 
-/** `GET /bootstrap` (§3.4.1): versions, the caller's identity binding, agent, models, limits. */
+/** `GET /bootstrap` (docs/protocol.md §5.1): versions, the caller's identity binding, agent, models, limits. */
 export const bootstrapRoute: Route = {
   method: 'GET',
   template: '/bootstrap',

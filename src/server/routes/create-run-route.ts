@@ -7,7 +7,7 @@ import { validateClientId, validateContent } from './validate-content.ts';
 
 const EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
 
-/** `POST /runs` (PROTOCOL §3.4.2): creates a run (and a session) under `Idempotency-Key`. */
+/** `POST /runs` (docs/protocol.md §5.2): creates a run (and a session) under `Idempotency-Key`. */
 export const createRunRoute: Route = {
   method: 'POST',
   template: '/runs',

@@ -13,7 +13,7 @@ import { requireObject, requireOwnedRun } from './route-context.ts';
 type Answer = { decision: ApprovalDecision; argsDigest: unknown; editedArgs: unknown } | { response: unknown };
 
 /**
- * `POST /runs/{runId}/interrupts/{interruptId}` (§3.11). Decides on the interrupt's own state:
+ * `POST /runs/{runId}/interrupts/{interruptId}` (docs/protocol.md §11). Decides on the interrupt's own state:
  * `404 INTERRUPT_NOT_FOUND`; the same answer again → `200` + `Idempotent-Replayed`; another
  * answer → `409 INTERRUPT_ALREADY_RESOLVED` with the resolution; expired → `410`; cancelled with
  * its run → `409 RUN_NOT_ACTIVE`; a digest that is not the interrupt's → `412

@@ -99,7 +99,7 @@ export function toIso(ms: number | null): string {
 }
 
 /**
- * Runs a POST under `Idempotency-Key` (PROTOCOL §3.10): validates the key, looks it up BEFORE any
+ * Runs a POST under `Idempotency-Key` (docs/protocol.md §10): validates the key, looks it up BEFORE any
  * business or state check (replaying a stored answer with `Idempotent-Replayed: true`), then runs
  * `execute`. A thrown problem stores nothing (a corrected retry is accepted); a success is stored
  * in the same synchronous step that answers it, right after `execute` committed.

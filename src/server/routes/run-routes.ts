@@ -8,7 +8,7 @@ import { requireObject, requireOwnedRun, toRunResource } from './route-context.t
 
 const CURSOR_PATTERN = /^(0|[1-9][0-9]{0,14})$/;
 
-/** `GET /runs/{runId}` (§3.8): the snapshot (the reducer over the log) with its `resumeCursor`. */
+/** `GET /runs/{runId}` (docs/protocol.md §5.3): the snapshot (the reducer over the log) with its `resumeCursor`. */
 export const getRunRoute: Route = {
   method: 'GET',
   template: '/runs/{runId}',
@@ -19,7 +19,7 @@ export const getRunRoute: Route = {
 };
 
 /**
- * `GET /runs/{runId}/events` (§3.5, §3.9, §3.15): `Last-Event-ID` beats `?after`; `400
+ * `GET /runs/{runId}/events` (docs/protocol.md §6, §9, §15): `Last-Event-ID` beats `?after`; `400
  * CURSOR_INVALID` for a malformed cursor, `410 CURSOR_EXPIRED` for one ahead of the log or
  * trimmed, `204` at the terminal cursor, else the SSE stream.
  */
@@ -80,7 +80,7 @@ export const runEventsRoute: Route = {
 };
 
 /**
- * `POST /runs/{runId}/cancel` (§3.12): `202 {status:'cancelling', eventSeq}` while the run is
+ * `POST /runs/{runId}/cancel` (docs/protocol.md §12): `202 {status:'cancelling', eventSeq}` while the run is
  * live (repeatable), `200 {status}` once it has ended.
  */
 export const cancelRunRoute: Route = {

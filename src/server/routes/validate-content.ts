@@ -2,7 +2,7 @@ import type { InputContent } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 
 /**
- * Validates user content (`[{type:'text', text}]`, PROTOCOL §3.4.2, §3.13) and returns it with
+ * Validates user content (`[{type:'text', text}]`, docs/protocol.md §5.2, §13) and returns it with
  * its joined text. Non-text parts are `422 UNSUPPORTED_CONTENT`; an empty or malformed list, an
  * empty text or more than `maxInputChars` characters are `422 VALIDATION_FAILED` with details.
  */

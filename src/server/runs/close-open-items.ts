@@ -11,7 +11,7 @@ export interface CloseOpenItemsOptions {
 }
 
 /**
- * Returns the events that close everything still open in `snapshot` (PROTOCOL §3.6 invariant 4),
+ * Returns the events that close everything still open in `snapshot` (docs/protocol.md §7.2 rule 4),
  * to append just before a terminal event: `TEXT_MESSAGE_END{finishReason}` for streaming text,
  * `REASONING_MESSAGE_END` + `REASONING_END` for streaming reasoning, `INTERRUPT_RESOLVED{cancelled}`
  * for open interrupts, then a `TOOL_CALL_RESULT` per unfinished tool call: `unknown` when it may

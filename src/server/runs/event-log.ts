@@ -13,7 +13,7 @@ export class EventLogConflictError extends Error {
 }
 
 /**
- * A per-run, append-only, gapless event log (PROTOCOL §3.17). The log is the truth: SSE readers
+ * A per-run, append-only, gapless event log (docs/server.md, "Runs, the log and the engine seam"). The log is the truth: SSE readers
  * re-read it after each doorbell and never take events from the producer's memory.
  */
 export interface EventLog {

@@ -32,7 +32,7 @@ export interface RunEventStream {
 }
 
 /**
- * Serves `GET /runs/{id}/events` after the cursor checks (PROTOCOL §3.5, §3.9, §3.15): the SSE
+ * Serves `GET /runs/{id}/events` after the cursor checks (docs/protocol.md §6, §9, §15): the SSE
  * headers, `retry:` and `: open`, every stored event after the cursor, then live events read from
  * the LOG after each doorbell (never from the producer), `: hb <epochMs>` after `heartbeatSec` of
  * silence, and the end of the body right after the terminal event or at `maxStreamDurationSec`.

@@ -1,7 +1,7 @@
 import type { AnyEventEnvelope, EventEnvelope, EventType } from '../../../core/protocol.ts';
 
 /**
- * Throws when a run's log breaks an ordering invariant of PROTOCOL §3.6: seq 1 is `RUN_STARTED`
+ * Throws when a run's log breaks an ordering invariant of docs/protocol.md §7: seq 1 is `RUN_STARTED`
  * and seqs are gapless; exactly one terminal event, last; per message START < CONTENT < END
  * (reasoning: START < MESSAGE_START < CONTENT < MESSAGE_END < END) with only `MESSAGE_DISCARDED`
  * after END; per tool call START < ARGS < END < interrupt < PROGRESS < one RESULT; every

@@ -12,7 +12,7 @@ import { createVirtualClock } from './virtual-clock.ts';
 export interface EngineHarness extends MemoryRun {
   clock: VirtualClock;
   logs: EngineLogEntry[];
-  /** Resolves when `engine.start` resolves; then checks the §3.6 invariants of the whole log. */
+  /** Resolves when `engine.start` resolves; then checks the docs/protocol.md §7 invariants of the whole log. */
   done: Promise<void>;
 }
 
