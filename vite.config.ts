@@ -29,8 +29,6 @@ export default defineConfig({
         },
       },
       {
-        // The hostile-Markdown corpus is read at run time from ../shared, beside the checkout.
-        server: { fs: { allow: ['.', '../shared'] } },
         // Pre-bundled up front so a first run never reloads a test file mid-run to optimize one.
         optimizeDeps: {
           include: ['lit', 'lit/directive.js', 'lit/directive-helpers.js', 'marked', 'dompurify', 'axe-core'],

@@ -15,8 +15,8 @@ interface CorpusEntry {
   must: string[];
 }
 
-/** `shared/corpus` sits beside the repository (CI places it there too). */
-const CORPUS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/corpus/xss-markdown.jsonl');
+/** The corpus kept in the repository (sources in test/fixtures/README.md). */
+const CORPUS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '../test/fixtures/xss-corpus.jsonl');
 /**
  * `/echo` streams 4 characters per 25 ms delta and the engine gives one model attempt 60 s, so
  * an entry must stay under about 9,600 characters to finish (and over 32,000 the server refuses

@@ -4,7 +4,7 @@ export type InvariantFailures = Record<string, string[]>;
 /**
  * Runs in the page (passed to `page.evaluate`, so it must stay self-contained): judges the last
  * assistant message of the widget in `#<containerId>` against the corpus invariants that a DOM
- * scan can decide (README of `shared/corpus`): ALLOWED_EL, NO_ON_ATTR, NO_STYLE, SAFE_URL,
+ * scan can decide (test/fixtures/README.md): ALLOWED_EL, NO_ON_ATTR, NO_STYLE, SAFE_URL,
  * LINK_SAFE, NO_CLOBBER, NO_REMOTE_IMG, IDEMPOTENT.
  */
 export function inspectLastAnswer(containerId: string): InvariantFailures {

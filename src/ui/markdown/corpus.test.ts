@@ -11,8 +11,8 @@ interface CorpusEntry {
   must: string[];
 }
 
-/** Resolved from the repository root: `shared/` sits beside the checkout (vite.config.ts allows it). */
-const CORPUS_PATHS = ['../shared/corpus/xss-markdown.jsonl'];
+/** Resolved from the repository root; see test/fixtures/README.md for the corpus's sources. */
+const CORPUS_PATH = 'test/fixtures/xss-corpus.jsonl';
 const ALLOWED = new Set(
   'p br hr h1 h2 h3 h4 h5 h6 strong em del s code pre blockquote ul ol li a table thead tbody tr th td span sup sub'.split(
     ' ',
@@ -63,15 +63,7 @@ entries = corpusText
 const markdownEntries = entries.filter((entry) => entry.surface === 'assistant_markdown');
 
 async function readCorpus(): Promise<string> {
-  const errors: string[] = [];
-  for (const path of CORPUS_PATHS) {
-    try {
-      return await commands.readFile(path);
-    } catch (error) {
-      errors.push(`${path}: ${String(error)}`);
-    }
-  }
-  throw new Error(`XSS corpus not found; expected shared/ beside the clone.\n${errors.join('\n')}`);
+  return await commands.readFile(CORPUS_PATH);
 }
 
 function record(entry: CorpusEntry, code: string, isPassing: boolean): void {
