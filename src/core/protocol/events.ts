@@ -1,0 +1,170 @@
+/**
+ * Event types and the envelope (docs/protocol.md §6, §7).
+ * Part of the wire contract; import it through `src/core/protocol.ts`.
+ */
+import type {
+  ApprovalDecision,
+  ContextRef,
+  FinishReason,
+  InputContent,
+  InterruptReason,
+  ReasoningEffort,
+  RunStatus,
+  TokenUsage,
+  ToolResultStatus,
+} from './basics.ts';
+import type { PROTOCOL_MAJOR } from './basics.ts';
+import type { RunErrorCode } from './problems.ts';
+import type { SnapshotMessage } from './snapshots.ts';
+
+/** An interrupt as requested on the wire: AG-UI's `Interrupt` plus `argsDigest`. */
+export interface InterruptRequest {
+  id: string;
+  reason: InterruptReason;
+  message?: string;
+  toolCallId?: string;
+  argsDigest?: string;
+  responseSchema?: Record<string, unknown>;
+  /** ISO-8601. Past it the server resolves the interrupt as expired (deny). */
+  expiresAt?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export type RunOutcome =
+  { type: 'success'; pendingToolCallIds?: string[] } | { type: 'cancelled'; reason?: string; forced?: boolean };
+
+/** The `data` payload of each event type. */
+export interface EventDataMap {
+  RUN_STARTED: {
+    protocolVersion: string;
+    parentRunId?: string;
+    agent: { agentId: string; versionId: string };
+    model?: { modelId: string; reasoningEffort?: ReasoningEffort };
+    input: { messageId: string; clientMessageId?: string; content: InputContent[]; contextRefs?: ContextRef[] };
+    traceId?: string;
+  };
+  RUN_STATUS_CHANGED: { status: RunStatus; reason?: string };
+  STEP_STARTED: { stepName: string; consumedInputIds?: string[] };
+  STEP_FINISHED: { stepName: string };
+  TEXT_MESSAGE_START: {
+    messageId: string;
+    role: 'assistant' | 'user';
+    parentMessageId?: string;
+    inputId?: string;
+    clientMessageId?: string;
+  };
+  TEXT_MESSAGE_CONTENT: { messageId: string; delta: string };
+  TEXT_MESSAGE_END: { messageId: string; finishReason?: FinishReason };
+  REASONING_START: { messageId: string };
+  REASONING_MESSAGE_START: { messageId: string; role: 'reasoning' };
+  REASONING_MESSAGE_CONTENT: { messageId: string; delta: string };
+  REASONING_MESSAGE_END: { messageId: string };
+  REASONING_END: { messageId: string };
+  TOOL_CALL_START: { toolCallId: string; toolCallName: string; parentMessageId?: string; title?: string };
+  TOOL_CALL_ARGS: { toolCallId: string; delta: string };
+  TOOL_CALL_END: { toolCallId: string; args: unknown; argsDigest: string };
+  TOOL_CALL_PROGRESS: { toolCallId: string; message?: string; fraction?: number };
+  TOOL_CALL_RESULT: {
+    toolCallId: string;
+    messageId: string;
+    content: string;
+    status: ToolResultStatus;
+    truncated?: boolean;
+  };
+  INTERRUPT_REQUESTED: { interrupt: InterruptRequest };
+  INTERRUPT_RESOLVED: {
+    interruptId: string;
+    status: 'resolved' | 'cancelled' | 'expired';
+    decision?: ApprovalDecision;
+    editedArgsDigest?: string;
+    resolvedBy: 'user' | 'policy' | 'timeout' | 'cancel';
+    /** The user's answer to an `input_required` interrupt (`POST …/interrupts/{id}` `{response}`). */
+    response?: unknown;
+  };
+  MESSAGE_DISCARDED: { messageId: string; reason: 'attempt_retry' | 'superseded' };
+  NOTICE: { level: 'info' | 'warning'; code: string; message: string };
+  CUSTOM: { name: string; value: unknown };
+  RUN_FINISHED: {
+    outcome: RunOutcome;
+    result?: unknown;
+    usage?: TokenUsage[];
+    costUsd?: string;
+    unconsumedInputIds?: string[];
+  };
+  RUN_ERROR: {
+    code: RunErrorCode | (string & {});
+    message: string;
+    retryable: boolean;
+    correlationId?: string;
+    usage?: TokenUsage[];
+    costUsd?: string;
+    unconsumedInputIds?: string[];
+  };
+  /** Reserved: v1 servers never emit it (snapshots are served over REST). */
+  MESSAGES_SNAPSHOT: { messages: SnapshotMessage[] };
+  /** Reserved for later shared state. */
+  STATE_SNAPSHOT: { snapshot: unknown };
+  /** Reserved for later shared state. */
+  STATE_DELTA: { delta: unknown[] };
+}
+
+export type EventType = keyof EventDataMap;
+
+/** Every event type the protocol defines, in the order of docs/protocol.md §7. */
+export const EVENT_TYPES: readonly EventType[] = [
+  'RUN_STARTED',
+  'RUN_STATUS_CHANGED',
+  'STEP_STARTED',
+  'STEP_FINISHED',
+  'TEXT_MESSAGE_START',
+  'TEXT_MESSAGE_CONTENT',
+  'TEXT_MESSAGE_END',
+  'REASONING_START',
+  'REASONING_MESSAGE_START',
+  'REASONING_MESSAGE_CONTENT',
+  'REASONING_MESSAGE_END',
+  'REASONING_END',
+  'TOOL_CALL_START',
+  'TOOL_CALL_ARGS',
+  'TOOL_CALL_END',
+  'TOOL_CALL_PROGRESS',
+  'TOOL_CALL_RESULT',
+  'INTERRUPT_REQUESTED',
+  'INTERRUPT_RESOLVED',
+  'MESSAGE_DISCARDED',
+  'NOTICE',
+  'CUSTOM',
+  'RUN_FINISHED',
+  'RUN_ERROR',
+  'MESSAGES_SNAPSHOT',
+  'STATE_SNAPSHOT',
+  'STATE_DELTA',
+];
+
+/** The event types that end a run's log. */
+export const TERMINAL_EVENT_TYPES: readonly EventType[] = ['RUN_FINISHED', 'RUN_ERROR'];
+
+/** One wire event. Every event is persisted and sequenced before it reaches a socket. */
+export interface EventEnvelope<T extends EventType = EventType> {
+  v: typeof PROTOCOL_MAJOR;
+  /** `evt_` + ULID; stable across replays. */
+  eventId: string;
+  runId: string;
+  sessionId: string;
+  /** Per run, gapless, from 1: the only ordering authority. */
+  seq: number;
+  /** Opaque; equal to the SSE `id:`. Clients never build cursors. */
+  cursor: string;
+  type: T;
+  /** Epoch milliseconds at append (server clock). */
+  timestamp: number;
+  data: EventDataMap[T];
+}
+
+/** Any event, discriminated on `type` so `switch (event.type)` narrows `data`. */
+export type AnyEventEnvelope = { [T in EventType]: EventEnvelope<T> }[EventType];
+
+/** True when the event ends its run. */
+export function isTerminalEvent(event: EventEnvelope): boolean {
+  return event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR';
+}
