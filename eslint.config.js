@@ -72,6 +72,23 @@ export default tseslint.config(
     },
   },
   {
+    // The browser entries beside the parts (mount, index, define, mount options) ship in the IIFE.
+    files: ['src/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', './server', './server/*'],
+              message: 'The browser entries must not import server code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/server/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,0 +1,76 @@
+import { ESLint } from 'eslint';
+import { describe, expect, test } from 'vitest';
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+/** The rule ids ESLint reports for `code` as if it were the file at `filePath`. */
+async function ruleIdsFor(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? 'parse-error');
+}
+
+/** A planted violation per layer boundary (README, Layout): each must be refused by lint. */
+const PLANTED: { title: string; filePath: string; code: string }[] = [
+  {
+    title: 'core imports server',
+    filePath: 'src/core/client/planted.ts',
+    code: "import { createAgentHandler } from '../../server/create-agent-handler.ts';\nexport const x = createAgentHandler;\n",
+  },
+  {
+    title: 'core imports ui',
+    filePath: 'src/core/client/planted.ts',
+    code: "import { renderMarkdown } from '../../ui/markdown/render-markdown.ts';\nexport const x = renderMarkdown;\n",
+  },
+  {
+    title: 'core touches a browser global',
+    filePath: 'src/core/client/planted.ts',
+    code: 'export const x = (): unknown => window;\n',
+  },
+  {
+    title: 'ui imports server',
+    filePath: 'src/ui/planted.ts',
+    code: "import { createAgentHandler } from '../server/create-agent-handler.ts';\nexport const x = createAgentHandler;\n",
+  },
+  {
+    title: 'ui reaches into core past its index',
+    filePath: 'src/ui/planted.ts',
+    code: "import { reduceRun } from '../core/state/run-reducer.ts';\nexport const x = reduceRun;\n",
+  },
+  {
+    title: 'a browser entry (src/mount.ts) imports server',
+    filePath: 'src/mount.ts',
+    code: "import { createAgentHandler } from './server/create-agent-handler.ts';\nexport const x = createAgentHandler;\n",
+  },
+  {
+    title: 'server imports ui',
+    filePath: 'src/server/planted.ts',
+    code: "import { renderMarkdown } from '../ui/markdown/render-markdown.ts';\nexport const x = renderMarkdown;\n",
+  },
+  {
+    title: 'embed imports past src/index.ts and src/define.ts',
+    filePath: 'embed/planted.ts',
+    code: "import { createAgentClient } from '../src/core/client/agent-client.ts';\nexport const x = createAgentClient;\n",
+  },
+];
+
+describe('lint zones refuse a planted violation of each layer boundary', () => {
+  test.each(PLANTED)('$title', async ({ filePath, code }) => {
+    const ruleIds = await ruleIdsFor(filePath, code);
+    expect(ruleIds.some((id) => id === 'no-restricted-imports' || id === 'no-restricted-globals')).toBe(true);
+  });
+
+  test('the same imports through the allowed doors pass', async () => {
+    expect(
+      await ruleIdsFor(
+        'src/ui/planted.ts',
+        "import { reduceRun } from '../core/index.ts';\nexport const x = reduceRun;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIdsFor(
+        'src/server/planted.ts',
+        "import { reduceRun } from '../core/state/run-reducer.ts';\nexport const x = reduceRun;\n",
+      ),
+    ).toEqual([]);
+  });
+});
