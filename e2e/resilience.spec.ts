@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { startTcpFaultProxy } from '../src/core/client/test-support/tcp-fault-proxy.ts';
+import { startTcpFaultProxy } from '../test/support/tcp-fault-proxy.ts';
 import { test, expect } from './support/fixtures.ts';
 import { chat, openDemo, readState, type ChatDriver } from './support/chat.ts';
 import { expectedSlowTokens, readSlowTokens } from './support/slow-tokens.ts';

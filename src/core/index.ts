@@ -35,4 +35,4 @@ export { runResumeLoop } from './client/resume-loop.ts';
 export type { ResumeLoopOptions, ResumeLoopPhase, ResumePosition } from './client/resume-loop.ts';
 export { AgentError, isAgentError } from './transport/agent-error.ts';
 export type { AgentErrorCode } from './transport/agent-error.ts';
-export type { TransportClock } from './transport/clock.ts';
+export type { Clock } from './clock.ts';

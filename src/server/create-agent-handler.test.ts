@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSystemClock } from '../core/clock.ts';
 import { reduceRunEvents } from '../core/state/run-reducer.ts';
 import { createScriptedTestEngine } from './test-support/manual-engine.ts';
 import type { TestServer } from './test-support/start-test-server.ts';
@@ -10,7 +11,7 @@ beforeAll(async () => {
   let now = Date.parse('2026-11-29T13:40:00.000Z');
   server = await startTestServer({
     engine: createScriptedTestEngine(),
-    clock: { now: () => (now += 1) },
+    clock: { ...createSystemClock(), now: () => (now += 1) },
     identityFor: (subject) => `idn_${subject.id}`,
   });
 });

@@ -25,6 +25,9 @@ import { createMemoryEventLog } from './runs/event-log.ts';
 import type { RunEngine, Subject } from './runs/run-handle.ts';
 import type { RunStore } from './runs/run-store.ts';
 import { createRunStore } from './runs/run-store.ts';
+import type { Clock } from '../core/clock.ts';
+import { createSystemClock } from '../core/clock.ts';
+import { unrefTimer } from './unref-timer.ts';
 
 /** Options of {@link createAgentHandler}: the product's callbacks and the server's settings. */
 export interface AgentHandlerOptions {
@@ -41,7 +44,8 @@ export interface AgentHandlerOptions {
   capabilities?: Capabilities;
   limits?: Partial<Limits>;
   stream?: Partial<StreamSettings>;
-  clock?: { now(): number };
+  /** Time and timers for timestamps, expiry, reapers and stream timers. Default: the system clock. */
+  clock?: Clock;
   /** Mints ids: `ids('run')` → `run_…`. Default: ULIDs. */
   ids?: (prefix: string) => string;
   /** The run event log. Default: in memory. */
@@ -87,7 +91,7 @@ const ROUTES: readonly Route[] = [
  * carries `X-Request-Id`; every failure is `application/problem+json` with a code, never a stack.
  */
 export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
-  const clock = options.clock ?? { now: () => Date.now() };
+  const clock = options.clock ?? createSystemClock();
   const ids = options.ids ?? createUlidIds(clock);
   const basePath = (options.basePath ?? '/api/agent').replace(/\/+$/, '');
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -120,11 +124,17 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     apiBase: `${basePath}/v1`,
     streams: new Set(),
   };
-  const sweeper = setInterval(
-    () => void store.sweep(),
-    Math.max(1_000, Math.min(60_000, limits.eventRetentionSec * 1000)),
-  );
-  sweeper.unref?.();
+  const sweepEveryMs = Math.max(1_000, Math.min(60_000, limits.eventRetentionSec * 1000));
+  let sweeper: unknown = null;
+  let isClosed = false;
+  const scheduleSweep = (): void => {
+    if (isClosed) return;
+    sweeper = clock.setTimeout(() => {
+      void store.sweep().finally(scheduleSweep);
+    }, sweepEveryMs);
+    unrefTimer(sweeper);
+  };
+  scheduleSweep();
 
   const serve = async (
     req: IncomingMessage,
@@ -209,7 +219,8 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   handler.store = store;
   handler.eventLog = eventLog;
   handler.close = async () => {
-    clearInterval(sweeper);
+    isClosed = true;
+    clock.clearTimeout(sweeper);
     store.close();
     const streams = [...context.streams];
     for (const stream of streams) stream.close();

@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRunEngine } from '../../../server/agent-loop/create-run-engine.ts';
-import { createAgentHandler } from '../../../server/create-agent-handler.ts';
-import type { AgentHandler } from '../../../server/create-agent-handler.ts';
-import { createScriptedModel } from '../../../server/models/scripted-model.ts';
+import { createRunEngine } from '../../src/server/agent-loop/create-run-engine.ts';
+import { createAgentHandler } from '../../src/server/create-agent-handler.ts';
+import type { AgentHandler } from '../../src/server/create-agent-handler.ts';
+import { createScriptedModel } from '../../src/server/models/scripted-model.ts';
 
 /** A real reference server on a loopback port, for the client's integration tests. */
 export interface ReferenceServer {

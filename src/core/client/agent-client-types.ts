@@ -1,5 +1,5 @@
 import type { ApprovalDecision, BootstrapResponse, ContextRef, EventEnvelope, ReasoningEffort } from '../protocol.ts';
-import type { TransportClock } from '../transport/clock.ts';
+import type { Clock } from '../clock.ts';
 import type { ClientStorage } from './client-persistence.ts';
 import type { ClientState } from './client-state.ts';
 
@@ -52,7 +52,7 @@ export interface AgentClientOptions {
   /** The base the protocol lives under, e.g. `'/api/agent'` (the client adds `/v1/…`). */
   endpoint: string;
   fetch?: typeof fetch;
-  clock?: TransportClock;
+  clock?: Clock;
   /** Id source for client message ids and idempotency keys (default random UUIDv4s from `crypto.getRandomValues`). */
   ids?: () => string;
   /** Uniform [0, 1) source for backoff jitter. */

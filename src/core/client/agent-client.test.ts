@@ -3,12 +3,12 @@ import type { EventEnvelope, RunResource } from '../protocol.ts';
 import { createAgentClient } from './agent-client.ts';
 import type { AgentClientHandle, AgentClientOptions } from './agent-client-types.ts';
 import type { ClientState } from './client-state.ts';
-import { createRecordingFetch } from './test-support/record-fetch.ts';
-import type { RecordingFetch } from './test-support/record-fetch.ts';
-import { startReferenceServer } from './test-support/start-reference-server.ts';
-import type { ReferenceServer } from './test-support/start-reference-server.ts';
-import { startTcpFaultProxy } from './test-support/tcp-fault-proxy.ts';
-import type { TcpFaultProxy } from './test-support/tcp-fault-proxy.ts';
+import { createRecordingFetch } from '../../../test/support/record-fetch.ts';
+import type { RecordingFetch } from '../../../test/support/record-fetch.ts';
+import { startReferenceServer } from '../../../test/support/start-reference-server.ts';
+import type { ReferenceServer } from '../../../test/support/start-reference-server.ts';
+import { startTcpFaultProxy } from '../../../test/support/tcp-fault-proxy.ts';
+import type { TcpFaultProxy } from '../../../test/support/tcp-fault-proxy.ts';
 
 let server: ReferenceServer;
 let proxy: TcpFaultProxy;

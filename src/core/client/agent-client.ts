@@ -7,7 +7,7 @@ import type {
 } from '../protocol.ts';
 import { isTerminalRunStatus } from '../protocol.ts';
 import { isAgentError } from '../transport/agent-error.ts';
-import { createSystemClock } from '../transport/clock.ts';
+import { createSystemClock } from '../clock.ts';
 import { createHttpTransport } from '../transport/http-transport.ts';
 import type { TransportRequest, TransportResponse } from '../transport/http-transport.ts';
 import type { AgentClientHandle, AgentClientOptions, SendOptions } from './agent-client-types.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope, RunResource } from '../protocol.ts';
-import { createSystemClock } from '../transport/clock.ts';
+import { createSystemClock } from '../clock.ts';
 import { createHttpTransport } from '../transport/http-transport.ts';
 import type { ResumeLoopPhase } from './resume-loop.ts';
 import { runResumeLoop } from './resume-loop.ts';

@@ -4,8 +4,9 @@ import { createSseParser } from '../sse/parse-sse-stream.ts';
 import type { SseFrame } from '../sse/parse-sse-stream.ts';
 import { agentFailure, isAgentError } from '../transport/agent-error.ts';
 import type { AgentError } from '../transport/agent-error.ts';
-import { computeBackoffDelay, sleep } from '../transport/backoff.ts';
-import type { TransportClock } from '../transport/clock.ts';
+import { computeBackoffDelay } from '../transport/backoff.ts';
+import { sleep } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import type { HttpTransport } from '../transport/http-transport.ts';
 import { isRetryableError } from '../transport/http-transport.ts';
 import { linkSignals } from '../transport/link-signals.ts';
@@ -34,7 +35,7 @@ export interface ResumeLoopOptions {
   idleTimeoutMs: number;
   /** Without progress for this long the loop gives up with `STREAM_STALLED` (default 10 minutes). */
   stallTimeoutMs?: number;
-  clock: TransportClock;
+  clock: Clock;
   random: () => number;
   backoff?: { baseMs?: number; capMs?: number };
   /** Aborting ends the loop; it then rejects with an `ABORTED` AgentError. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { computeBackoffDelay, sleep } from './backoff.ts';
-import { createFakeClock, settleWithFakeClock } from './test-fake-clock.ts';
+import { computeBackoffDelay } from './backoff.ts';
+import { sleep } from '../clock.ts';
+import { createFakeClock, settleWithFakeClock } from '../../../test/support/fake-clock.ts';
 
 describe('computeBackoffDelay', () => {
   it('draws full jitter under a doubling ceiling capped at 30 s', () => {

@@ -1,6 +1,3 @@
-import { createSystemClock } from './clock.ts';
-import type { TransportClock } from './clock.ts';
-
 /** Tuning of {@link computeBackoffDelay}. */
 export interface BackoffOptions {
   /** The ceiling of the first retry's delay, in ms (default 500). */
@@ -9,14 +6,6 @@ export interface BackoffOptions {
   capMs?: number;
   /** A uniform number in [0, 1) (default `Math.random`). */
   random?: () => number;
-}
-
-/** Options of {@link sleep}. */
-export interface SleepOptions {
-  /** Aborting rejects the sleep at once with `signal.reason`. */
-  signal?: AbortSignal;
-  /** The timer source (default the system clock). */
-  clock?: TransportClock;
 }
 
 /** Default ceiling of the first retry's delay. */
@@ -32,27 +21,4 @@ export function computeBackoffDelay(attempt: number, options: BackoffOptions = {
   const { baseMs = DEFAULT_BACKOFF_BASE_MS, capMs = DEFAULT_BACKOFF_CAP_MS, random = Math.random } = options;
   const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt));
   return Math.floor(random() * ceiling);
-}
-
-/**
- * Resolves after `ms` on the given clock; rejects with `signal.reason` if the signal is (or
- * becomes) aborted first, and then clears its timer.
- */
-export function sleep(ms: number, options: SleepOptions = {}): Promise<void> {
-  const { signal, clock = createSystemClock() } = options;
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clock.clearTimeout(handle);
-      reject(signal?.reason);
-    };
-    const handle = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AgentError } from './agent-error.ts';
 import { createHttpTransport } from './http-transport.ts';
 import type { HttpTransportOptions } from './http-transport.ts';
-import { createFakeClock, settleWithFakeClock } from './test-fake-clock.ts';
-import type { FakeClock } from './test-fake-clock.ts';
+import { createFakeClock, settleWithFakeClock } from '../../../test/support/fake-clock.ts';
+import type { FakeClock } from '../../../test/support/fake-clock.ts';
 
 const NOW = Date.UTC(2026, 10, 29, 13, 40, 0);
 

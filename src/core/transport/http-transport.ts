@@ -2,9 +2,10 @@ import { pickDefined } from '../pick-defined.ts';
 import { PROTOCOL_MAJOR } from '../protocol.ts';
 import { agentErrorFromResponse, agentFailure, isAgentError, isRetryableStatus } from './agent-error.ts';
 import type { AgentError } from './agent-error.ts';
-import { computeBackoffDelay, sleep } from './backoff.ts';
-import { createSystemClock } from './clock.ts';
-import type { TransportClock } from './clock.ts';
+import { computeBackoffDelay } from './backoff.ts';
+import { sleep } from '../clock.ts';
+import { createSystemClock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import { linkSignals } from './link-signals.ts';
 
 /** Options of {@link createHttpTransport}. */
@@ -14,7 +15,7 @@ export interface HttpTransportOptions {
   /** Default `globalThis.fetch`, looked up at call time; like every real fetch it must honour `init.signal` (timeouts and aborts rely on it). */
   fetch?: typeof fetch;
   /** Default the system clock; used for timeouts, backoff sleeps and `Retry-After` dates. */
-  clock?: TransportClock;
+  clock?: Clock;
   /** Jitter source in [0, 1) (default `Math.random`). */
   random?: () => number;
   /** Returns the `idn_…` identity to send as `X-Agent-Identity`, or null before bootstrap. */

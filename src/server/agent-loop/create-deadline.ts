@@ -1,4 +1,4 @@
-import type { EngineClock } from './engine-clock.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** A countdown that can pause (while the user decides on an approval) and resume. */
 export interface Deadline {
@@ -8,7 +8,7 @@ export interface Deadline {
 }
 
 /** Starts a countdown of `ms` on `clock` that calls `onExpire` once when it runs out. */
-export function createDeadline(options: { clock: EngineClock; ms: number; onExpire: () => void }): Deadline {
+export function createDeadline(options: { clock: Clock; ms: number; onExpire: () => void }): Deadline {
   const { clock, onExpire } = options;
   let remaining = options.ms;
   let startedAt = 0;

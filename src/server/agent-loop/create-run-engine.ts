@@ -10,7 +10,7 @@ import { createToolRegistry } from '../tools/tool-registry.ts';
 import { callModel } from './call-model.ts';
 import { buildInitialMessages, estimateContextTokens, readInputMessages } from './conversation.ts';
 import { createDeadline } from './create-deadline.ts';
-import { createClockSleep, createSystemClock } from './engine-clock.ts';
+import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import type { EngineSettings, RunContext, RunEngineOptions } from './engine-options.ts';
 import { DEFAULT_ENGINE_LIMITS } from './engine-options.ts';
 import { linkAbort, LoopStop, stopWithError } from './loop-stop.ts';

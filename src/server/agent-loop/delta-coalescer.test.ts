@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createDeltaCoalescer } from './delta-coalescer.ts';
-import { createVirtualClock } from './test-support/virtual-clock.ts';
+import { createFakeClock } from '../../../test/support/fake-clock.ts';
 
 describe('createDeltaCoalescer', () => {
   it('sends the first delta at once, then at most every flushMs, with a timer for a pause', () => {
-    const clock = createVirtualClock(0);
+    const clock = createFakeClock(0);
     const sent: [number, string][] = [];
     const coalescer = createDeltaCoalescer({
       clock,
@@ -29,7 +29,7 @@ describe('createDeltaCoalescer', () => {
   });
 
   it('flushes as soon as flushBytes are buffered (counted in UTF-8 bytes)', () => {
-    const clock = createVirtualClock(0);
+    const clock = createFakeClock(0);
     const sent: string[] = [];
     const coalescer = createDeltaCoalescer({ clock, flushMs: 40, flushBytes: 4, emit: (delta) => sent.push(delta) });
     coalescer.push('x');

@@ -1,8 +1,8 @@
-import type { EngineClock } from './engine-clock.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** Options of {@link createDeltaCoalescer}. */
 export interface DeltaCoalescerOptions {
-  clock: EngineClock;
+  clock: Clock;
   /** Minimum time between two flushes (ms). */
   flushMs: number;
   /** Flush at once when this many UTF-8 bytes are buffered. */

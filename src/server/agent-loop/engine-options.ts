@@ -2,7 +2,7 @@ import type { TokenUsage } from '../../core/protocol.ts';
 import type { ModelAdapter } from '../models/model-adapter.ts';
 import type { RunHandle, Subject } from '../runs/run-handle.ts';
 import type { ToolDefinition, ToolPolicy, ToolRegistry } from '../tools/tool-registry.ts';
-import type { EngineClock, Sleep } from './engine-clock.ts';
+import type { Clock, Sleep } from '../../core/clock.ts';
 import type { RunWriter } from './run-writer.ts';
 
 /** The agent loop's safeguards (docs/protocol.md §16), each ending the run with its own code. */
@@ -95,7 +95,7 @@ export interface RunEngineOptions {
   systemPrompt?: string;
   /** Whether reasoning deltas reach the log (bootstrap `reasoning.visible`). Default true. */
   showReasoning?: boolean;
-  clock?: EngineClock;
+  clock?: Clock;
   sleep?: Sleep;
   /** Mints ids: `ids('msg')` → `msg_…`. */
   ids?: (prefix: string) => string;
@@ -131,7 +131,7 @@ export interface EngineSettings {
   limits: EngineLimits;
   systemPrompt: string;
   showReasoning: boolean;
-  clock: EngineClock;
+  clock: Clock;
   sleep: Sleep;
   ids: (prefix: string) => string;
   random: () => number;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../http/canonical-json.ts';
 import { fail } from '../http/problem-error.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** The response a completed request stored, replayed verbatim on a retry. */
 export interface StoredResponse {
@@ -16,7 +17,7 @@ export type IdempotencyBegin =
 
 /** Options of {@link createIdempotencyStore}. */
 export interface IdempotencyStoreOptions {
-  clock: { now(): number };
+  clock: Pick<Clock, 'now'>;
   /** How long a completed record is kept (default 24 h). */
   ttlMs?: number;
   /** How long an `in_progress` lock holds before a retry may take it over (default 60 s). */

@@ -1,4 +1,4 @@
-import type { Sleep } from '../agent-loop/engine-clock.ts';
+import type { Sleep } from '../../core/clock.ts';
 import type { ModelAdapter } from './model-adapter.ts';
 import { createOpenAiCompatibleModel } from './openai-compatible-model.ts';
 import { createScriptedModel } from './scripted-model.ts';

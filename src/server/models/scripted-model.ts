@@ -1,5 +1,5 @@
-import type { Sleep } from '../agent-loop/engine-clock.ts';
-import { createClockSleep, createSystemClock } from '../agent-loop/engine-clock.ts';
+import type { Sleep } from '../../core/clock.ts';
+import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest } from './model-adapter.ts';
 import { ModelError } from './model-adapter.ts';
 import { buildDefaultAnswer, buildLongMarkdown } from './scripted-markdown.ts';

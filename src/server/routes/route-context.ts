@@ -16,6 +16,7 @@ import type { EventLog } from '../runs/event-log.ts';
 import type { Subject } from '../runs/run-handle.ts';
 import type { RunEntry, RunStore, SessionRecord } from '../runs/run-store.ts';
 import type { RunEventStream } from '../sse/stream-run-events.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** The agent a handler serves (published in bootstrap, pinned into sessions). */
 export interface AgentInfo {
@@ -35,7 +36,7 @@ export interface HandlerContext {
   capabilities: Capabilities;
   limits: Limits;
   stream: StreamSettings;
-  clock: { now(): number };
+  clock: Clock;
   ids: (prefix: string) => string;
   /** `{basePath}/v1`, for `Location` and `eventsUrl`. */
   apiBase: string;

@@ -14,6 +14,8 @@ import type { EventLog } from './event-log.ts';
 import type { PendingEvent, RunEngine, RunHandle, Subject } from './run-handle.ts';
 import type { RunRecord } from './run-record.ts';
 import { createRunRecord } from './run-record.ts';
+import type { Clock } from '../../core/clock.ts';
+import { unrefTimer } from '../unref-timer.ts';
 
 /** A conversation: pinned to one agent version, at most one active run. */
 export interface SessionRecord {
@@ -39,7 +41,7 @@ export interface RunEntry {
   cancelSeq: number | null;
   terminalAt: number | null;
   isTrimmed: boolean;
-  reaper: ReturnType<typeof setTimeout> | null;
+  reaper: unknown;
 }
 
 /** What `createRun` needs; the route has validated it. */
@@ -56,7 +58,7 @@ export interface CreateRunInput {
 export interface RunStoreOptions {
   eventLog: EventLog;
   engine: RunEngine;
-  clock: { now(): number };
+  clock: Clock;
   ids: (prefix: string) => string;
   /** How long a cancelled run's engine may take before the reaper force-closes it. */
   cancelGraceMs: number;
@@ -211,7 +213,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       };
       const onTerminal = (ended: RunEntry): void => {
         ended.terminalAt = clock.now();
-        if (ended.reaper !== null) clearTimeout(ended.reaper);
+        if (ended.reaper !== null) clock.clearTimeout(ended.reaper);
         ended.reaper = null;
         if (session.activeRunId === runId) session.activeRunId = null;
         session.updatedAt = clock.now();
@@ -284,13 +286,13 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       if (first !== undefined) {
         entry.cancelSeq = first.seq;
         entry.controller.abort(reason ?? 'cancelled');
-        entry.reaper = setTimeout(() => {
+        entry.reaper = clock.setTimeout(() => {
           entry.reaper = null;
           void entry.record
             .transact((s) => forcedCancel(s, entry))
             .catch((error: unknown) => options.onEngineError(error, { runId, correlationId: ids('cor') }));
         }, options.cancelGraceMs);
-        entry.reaper.unref?.();
+        unrefTimer(entry.reaper);
       }
       return { httpStatus: 202, status: 'cancelling', eventSeq: entry.cancelSeq ?? snapshot.lastSeq };
     },
@@ -304,7 +306,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     },
     close() {
       for (const entry of runs.values()) {
-        if (entry.reaper !== null) clearTimeout(entry.reaper);
+        if (entry.reaper !== null) clock.clearTimeout(entry.reaper);
         entry.reaper = null;
       }
     },

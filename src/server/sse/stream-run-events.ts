@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamSettings } from '../../core/protocol.ts';
 import { isTerminalEvent } from '../../core/protocol.ts';
 import type { EventLog } from '../runs/event-log.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** Options of {@link streamRunEvents}. */
 export interface StreamRunEventsOptions {
@@ -14,7 +15,7 @@ export interface StreamRunEventsOptions {
   /** `X-Run-Last-Seq`: the log's last seq at connect time. */
   lastSeq: number;
   settings: StreamSettings;
-  clock: { now(): number };
+  clock: Clock;
   /** Response headers to add (e.g. `X-Request-Id`). */
   headers: Record<string, string>;
   /** Events per log read (default 500). */
@@ -81,13 +82,13 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
       return;
     }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = clock.setTimeout(() => {
         res.destroy();
         finish();
         resolve();
       }, drainTimeoutMs);
       const onDone = (): void => {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         res.off('drain', onDone);
         res.off('close', onDone);
         resolve();
@@ -98,7 +99,7 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
   };
 
   const run = async (): Promise<void> => {
-    const deadline = setTimeout(finish, settings.maxStreamDurationSec * 1000);
+    const deadline = clock.setTimeout(finish, settings.maxStreamDurationSec * 1000);
     try {
       await write(`retry: ${settings.retryMs}\n: open\n\n`);
       while (!isClosed) {
@@ -126,7 +127,7 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
         if (isTerminal || (events.length > 0 && chunk === '')) break;
       }
     } finally {
-      clearTimeout(deadline);
+      clock.clearTimeout(deadline);
       unsubscribe();
       isClosed = true;
       if (!res.destroyed && !res.writableEnded) res.end();
@@ -135,12 +136,12 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
 
   const waitForRing = (ms: number): Promise<boolean> =>
     new Promise((resolve) => {
-      const timer = setTimeout(() => {
+      const timer = clock.setTimeout(() => {
         wake = null;
         resolve(false);
       }, ms);
       wake = () => {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         wake = null;
         resolve(true);
       };

@@ -1,5 +1,5 @@
-import type { Sleep } from '../agent-loop/engine-clock.ts';
-import { createClockSleep, createSystemClock } from '../agent-loop/engine-clock.ts';
+import type { Sleep } from '../../core/clock.ts';
+import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import type { ToolDefinition } from './tool-registry.ts';
 import { ToolError, ToolStoppedError } from './tool-registry.ts';
 

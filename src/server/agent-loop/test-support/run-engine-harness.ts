@@ -5,12 +5,12 @@ import type { EngineLogEntry, RunEngineOptions } from '../engine-options.ts';
 import { assertEventInvariants } from './assert-event-invariants.ts';
 import type { MemoryRun } from './memory-run-handle.ts';
 import { createMemoryRunHandle } from './memory-run-handle.ts';
-import type { VirtualClock } from './virtual-clock.ts';
-import { createVirtualClock } from './virtual-clock.ts';
+import type { FakeClock } from '../../../../test/support/fake-clock.ts';
+import { createFakeClock } from '../../../../test/support/fake-clock.ts';
 
 /** A run of the real engine over a memory handle and a virtual clock. */
 export interface EngineHarness extends MemoryRun {
-  clock: VirtualClock;
+  clock: FakeClock;
   logs: EngineLogEntry[];
   /** Resolves when `engine.start` resolves; then checks the docs/protocol.md §7 invariants of the whole log. */
   done: Promise<void>;
@@ -24,7 +24,7 @@ export function startEngine(
   text: string,
   options: RunEngineOptions & { history?: SnapshotMessage[] } = {},
 ): EngineHarness {
-  const clock = createVirtualClock();
+  const clock = createFakeClock(1_800_000_000_000);
   const counters = new Map<string, number>();
   const ids = (prefix: string): string => {
     const next = (counters.get(prefix) ?? 0) + 1;
