@@ -23,12 +23,13 @@ const EXTERNAL = [
   /^lit-element(\/.*)?$/,
   /^marked$/,
   /^dompurify$/,
+  /^ajv(-formats)?$/,
   /^node:/,
 ];
 
 /**
  * Builds the ESM library (one file per entry plus shared chunks) with `lit`, `marked`,
- * `dompurify` and Node built-ins left external. Rejects when Vite fails.
+ * `dompurify`, `ajv` (server only) and Node built-ins left external. Rejects when Vite fails.
  */
 export async function buildEsm(options: BuildEsmOptions): Promise<void> {
   await build({

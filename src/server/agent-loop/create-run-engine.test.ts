@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildLongMarkdown } from '../models/scripted-markdown.ts';
+import { createDemoTools } from '../tools/demo-tools.ts';
+import { createRunEngine } from './create-run-engine.ts';
 import { dataOf, foldTypes, startEngine } from './test-support/run-engine-harness.ts';
 
 const TEXT_TURN = [
@@ -102,5 +104,14 @@ describe('createRunEngine with the scripted model: text scenarios', () => {
     });
     await run.done;
     expect(run.handle.snapshot().messages.at(-1)?.content).toBe('ok');
+  });
+
+  it('refuses to start with a tool whose parameters schema is invalid, naming the tool', () => {
+    const [lookup] = createDemoTools();
+    if (lookup === undefined) throw new Error('no demo tool');
+    const broken = { ...lookup, name: 'orders.broken', parameters: { type: 'object', properties: { id: 'string' } } };
+    expect(() => createRunEngine({ tools: [lookup, broken] })).toThrow(
+      'Tool "orders.broken" has an invalid parameters schema: schema is invalid: data/properties/id must be object,boolean',
+    );
   });
 });

@@ -239,7 +239,12 @@ describe('tool failures go back to the model and the loop goes on', () => {
     [
       'arguments that break the schema',
       callOnce('orders.lookup', '{"orderId": 7, "extra": 1}'),
-      "The arguments do not match the tool's schema, so it was not run: $.orderId must be a string; $.extra is not allowed.",
+      "The arguments do not match the tool's schema, so it was not run: $.extra is not allowed; $.orderId must be a string.",
+    ],
+    [
+      'arguments that break a keyword the old subset ignored (pattern)',
+      callOnce('orders.lookup', '{"orderId": "Z-9"}'),
+      'The arguments do not match the tool\'s schema, so it was not run: $.orderId must match pattern "^A-[0-9]+$".',
     ],
     ['an unknown tool', callOnce('nope.missing', '{}'), 'There is no tool named "nope.missing".'],
   ])('%s gives a failed result and a second round', async (_title, firstCall, content) => {

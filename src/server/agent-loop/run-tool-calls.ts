@@ -3,7 +3,6 @@ import { sha256Digest } from '../http/canonical-json.ts';
 import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
 import type { PendingEvent } from '../runs/run-handle.ts';
 import type { ToolDefinition, ToolPolicy } from '../tools/tool-registry.ts';
-import { validateJsonSchema } from '../tools/validate-json-schema.ts';
 import { awaitApproval } from './await-approval.ts';
 import type { Deadline } from './create-deadline.ts';
 import type { RunContext, ToolCallInfo, ToolHookContext } from './engine-options.ts';
@@ -102,7 +101,7 @@ function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number
   if (tool === undefined) {
     problem = `There is no tool named "${raw.name}".`;
   } else if (problem === undefined) {
-    const errors = validateJsonSchema(tool.parameters, args);
+    const errors = context.settings.registry.validateArguments(raw.name, args);
     if (errors.length > 0)
       problem = `The arguments do not match the tool's schema, so it was not run: ${errors.join('; ')}.`;
   }

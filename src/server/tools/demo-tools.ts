@@ -28,7 +28,13 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
       parameters: {
         type: 'object',
         properties: {
-          orderId: { type: 'string', minLength: 1, maxLength: 40, description: 'The order id, e.g. A-1001' },
+          orderId: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 40,
+            pattern: '^A-[0-9]+$',
+            description: 'The order id, e.g. A-1001',
+          },
         },
         required: ['orderId'],
         additionalProperties: false,

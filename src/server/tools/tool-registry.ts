@@ -1,4 +1,5 @@
 import type { ToolSpec } from '../models/model-adapter.ts';
+import { createJsonSchemaCompiler, type JsonSchemaValidator } from './validate-json-schema.ts';
 
 /** How a tool may run: at once, after the user approves, or never. */
 export type ToolPolicy = 'allow' | 'ask' | 'deny';
@@ -17,7 +18,7 @@ export interface ToolDefinition {
   description: string;
   /** A short human title for the tool card. */
   title?: string;
-  /** JSON Schema of the arguments (the subset `validateJsonSchema` checks). */
+  /** JSON Schema of the arguments, enforced with Ajv (draft-07, `ajv-formats`) before every call. */
   parameters: Record<string, unknown>;
   policy: ToolPolicy;
   /** Runs the tool. Strings go to the model as they are, anything else as JSON. */
@@ -49,18 +50,37 @@ export interface ToolRegistry {
   list(): readonly ToolDefinition[];
   /** The specs the model gets, in registration order. */
   specs(): ToolSpec[];
+  /** Checks arguments against the named tool's schema: the problems found, empty when valid (or no such tool). */
+  validateArguments(name: string, args: unknown): string[];
 }
 
-/** Creates a registry over `tools`. Throws when two tools share a name. */
+/**
+ * Creates a registry over `tools`, compiling each tool's parameter schema once. Throws when two
+ * tools share a name, or when a schema is invalid or uses a keyword or format the validator does
+ * not know (the message names the tool).
+ */
 export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
+  const validators = new Map<string, JsonSchemaValidator>();
+  const compiler = createJsonSchemaCompiler();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`Duplicate tool name: ${tool.name}`);
     byName.set(tool.name, tool);
+    try {
+      validators.set(tool.name, compiler.compile(tool.parameters));
+    } catch (error) {
+      throw new Error(
+        `Tool "${tool.name}" has an invalid parameters schema: ${error instanceof Error ? error.message : String(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
   }
   const list = [...byName.values()];
   return {
     get: (name) => byName.get(name),
+    validateArguments: (name, args) => validators.get(name)?.(args) ?? [],
     list: () => list,
     specs: () => list.map(({ name, description, parameters }) => ({ name, description, parameters })),
   };

@@ -1,90 +1,73 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/** Checks a value against one compiled schema; returns the problems found (empty when valid). */
+export type JsonSchemaValidator = (value: unknown) => string[];
+
+/** At most this many problems are reported for one value, so a broken call stays a short message. */
+const MAX_PROBLEMS = 10;
+
 /**
- * Checks `value` against a small JSON Schema subset and returns the problems found (empty when
- * valid). Supported: `type` (object, string, number, integer, boolean, array, null), `required`,
- * `properties`, `additionalProperties: false`, `items`, `enum`, `minLength`/`maxLength`,
- * `minimum`/`maximum`. Other keywords are ignored. Messages name the path (`$.orderId`).
+ * Creates a compiler of JSON Schemas (draft-07 with `$defs`, `ajv-formats` formats) backed by one
+ * Ajv instance. `compile(schema)` throws when the schema is invalid or uses a keyword or format
+ * Ajv does not know, so nothing a product wrote is silently not enforced. The returned validator
+ * reports every problem (up to ten), each naming its path (`$.orderId`, `$.items[2]`).
  */
-export function validateJsonSchema(schema: Record<string, unknown>, value: unknown, path = '$'): string[] {
-  const errors: string[] = [];
-  const type = schema['type'];
-  if (typeof type === 'string' && !matchesType(type, value)) {
-    errors.push(`${path} must be ${article(type)} ${type}`);
-    return errors;
-  }
-  const allowed = schema['enum'];
-  if (Array.isArray(allowed) && !allowed.some((option) => Object.is(option, value))) {
-    errors.push(`${path} must be one of ${allowed.map((option) => JSON.stringify(option)).join(', ')}`);
-  }
-  if (typeof value === 'string') checkString(schema, value, path, errors);
-  if (typeof value === 'number') checkNumber(schema, value, path, errors);
-  if (Array.isArray(value)) {
-    const items = schema['items'];
-    if (isRecord(items))
-      value.forEach((item, index) => errors.push(...validateJsonSchema(items, item, `${path}[${index}]`)));
-  } else if (isRecord(value)) {
-    checkObject(schema, value, path, errors);
-  }
-  return errors;
+export function createJsonSchemaCompiler(): { compile(schema: Record<string, unknown>): JsonSchemaValidator } {
+  const ajv = new Ajv({ allErrors: true, strictTypes: false, strictTuples: false, strictRequired: false });
+  addFormats(ajv);
+  return {
+    compile(schema) {
+      const check = ajv.compile(schema);
+      return (value) => (check(value) ? [] : (check.errors ?? []).slice(0, MAX_PROBLEMS).map(describeError));
+    },
+  };
 }
 
-function checkString(schema: Record<string, unknown>, value: string, path: string, errors: string[]): void {
-  const length = [...value].length;
-  const min = schema['minLength'];
-  const max = schema['maxLength'];
-  if (typeof min === 'number' && length < min) errors.push(`${path} must have at least ${min} characters`);
-  if (typeof max === 'number' && length > max) errors.push(`${path} must have at most ${max} characters`);
-}
-
-function checkNumber(schema: Record<string, unknown>, value: number, path: string, errors: string[]): void {
-  const min = schema['minimum'];
-  const max = schema['maximum'];
-  if (typeof min === 'number' && value < min) errors.push(`${path} must be at least ${min}`);
-  if (typeof max === 'number' && value > max) errors.push(`${path} must be at most ${max}`);
-}
-
-function checkObject(
-  schema: Record<string, unknown>,
-  value: Record<string, unknown>,
-  path: string,
-  errors: string[],
-): void {
-  const properties = isRecord(schema['properties']) ? schema['properties'] : {};
-  const required = Array.isArray(schema['required']) ? schema['required'] : [];
-  for (const name of required) {
-    if (typeof name === 'string' && !(name in value)) errors.push(`${path}.${name} is required`);
-  }
-  for (const [name, propertyValue] of Object.entries(value)) {
-    const propertySchema = properties[name];
-    if (isRecord(propertySchema)) errors.push(...validateJsonSchema(propertySchema, propertyValue, `${path}.${name}`));
-    else if (schema['additionalProperties'] === false) errors.push(`${path}.${name} is not allowed`);
-  }
-}
-
-function matchesType(type: string, value: unknown): boolean {
-  switch (type) {
-    case 'object':
-      return isRecord(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'null':
-      return value === null;
+function describeError(error: ErrorObject): string {
+  const path = toPath(error.instancePath);
+  const params: Record<string, unknown> = error.params;
+  switch (error.keyword) {
+    case 'required':
+      return `${path}${toPath(`/${String(params['missingProperty'])}`).slice(1)} is required`;
+    case 'additionalProperties':
+      return `${path}${toPath(`/${String(params['additionalProperty'])}`).slice(1)} is not allowed`;
+    case 'enum': {
+      const allowed: unknown[] = Array.isArray(params['allowedValues']) ? params['allowedValues'] : [];
+      return `${path} must be one of ${allowed.map((option) => JSON.stringify(option)).join(', ')}`;
+    }
+    case 'const':
+      return `${path} must be ${JSON.stringify(params['allowedValue'])}`;
+    case 'type':
+      return `${path} must be ${describeType(String(params['type']))}`;
+    case 'minLength':
+      return `${path} must have at least ${String(params['limit'])} characters`;
+    case 'maxLength':
+      return `${path} must have at most ${String(params['limit'])} characters`;
+    case 'minimum':
+      return `${path} must be at least ${String(params['limit'])}`;
+    case 'maximum':
+      return `${path} must be at most ${String(params['limit'])}`;
     default:
-      return true;
+      return `${path} ${error.message ?? `fails "${error.keyword}"`}`;
   }
 }
 
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? 'an' : 'a';
+/** `string` → `a string`, `integer` → `an integer`, `string,null` → `a string or null`. */
+function describeType(types: string): string {
+  return types
+    .split(',')
+    .map((type) => (type === 'null' ? 'null' : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`))
+    .join(' or ');
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A JSON Pointer (`/items/2/name`) as a readable path (`$.items[2].name`). */
+function toPath(pointer: string): string {
+  if (pointer === '') return '$';
+  return `$${pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
+    .join('')}`;
 }
