@@ -54,6 +54,8 @@ export async function streamModelAttempt(
   let text: OpenMessage | null = null;
   let textContent = '';
   let finishReason: ModelFinishReason | undefined;
+  /** Providers report a running total; the last one seen is this attempt's usage. */
+  let attemptUsage: TokenUsage | null = null;
   const calls = new Map<number, RawToolCall>();
 
   const open = (kind: 'text' | 'reasoning'): OpenMessage => {
@@ -109,14 +111,15 @@ export async function streamModelAttempt(
           break;
         case 'tool_call_delta': {
           const call = calls.get(chunk.index) ?? { providerId: '', name: '', argumentsText: '' };
-          if (chunk.id !== undefined) call.providerId = chunk.id;
+          // The first non-empty id wins: some providers (Qwen) repeat `"id": ""` in later fragments.
+          if (call.providerId === '' && chunk.id !== undefined) call.providerId = chunk.id;
           if (chunk.name !== undefined) call.name += chunk.name;
           if (chunk.argumentsDelta !== undefined) call.argumentsText += chunk.argumentsDelta;
           calls.set(chunk.index, call);
           break;
         }
         case 'usage':
-          context.usage = addUsage(context.usage, chunk.usage, settings.model.id);
+          attemptUsage = chunk.usage;
           break;
         case 'finish':
           finishReason = chunk.reason;
@@ -130,6 +133,8 @@ export async function streamModelAttempt(
       });
     }
     closeReasoning();
+    // An answer cut at the length limit before any text still gets a message, so the cut shows.
+    if (finishReason === 'length' && text === null && calls.size === 0) text = open('text');
     closeText(finishReason);
     await writer.drain();
     return {
@@ -146,9 +151,12 @@ export async function streamModelAttempt(
     closeText(isCancelStop(cause) ? 'cancelled' : 'error');
     await writer.drain();
     throw new AttemptFailure(cause, opened);
+  } finally {
+    if (attemptUsage !== null) context.usage = addUsage(context.usage, attemptUsage, settings.model.id);
   }
 }
 
+/** Adds one attempt's usage to the run's total. */
 function addUsage(total: TokenUsage | null, usage: TokenUsage, modelId: string): TokenUsage {
   const sum: TokenUsage = {
     modelId: usage.modelId ?? total?.modelId ?? modelId,

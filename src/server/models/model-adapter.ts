@@ -43,6 +43,7 @@ export type ModelChunk =
   | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta?: string }
   /** A whole tool call in one chunk. */
   | { type: 'tool_call'; id: string; name: string; arguments: string }
+  /** The call's usage so far: a running total, so the last one of an attempt counts (never summed). */
   | { type: 'usage'; usage: TokenUsage }
   | { type: 'finish'; reason: ModelFinishReason };
 

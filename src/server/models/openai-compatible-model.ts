@@ -19,8 +19,10 @@ export interface OpenAiCompatibleModelOptions {
 
 /**
  * Creates a model over an OpenAI-compatible Chat Completions endpoint (OpenAI, DeepSeek, Ollama,
- * vLLM, …), streaming: text deltas, `reasoning_content` deltas, streamed `tool_calls`, usage
- * (`stream_options.include_usage`) and the finish reason. 429, 408, 5xx, network failures and a
+ * vLLM, …), streaming: text deltas (a `refusal` delta counts as text), `reasoning_content` deltas,
+ * streamed `tool_calls` (an empty `id` or `name` fragment is left out), usage
+ * (`stream_options.include_usage`, or the running total some providers repeat in every chunk) and
+ * the finish reason. 429, 408, 5xx, network failures and a
  * stream cut before its end are retryable `ModelError`s (Retry-After honoured); other 4xx are
  * fatal. Provider text only ever lands in `ModelError.providerMessage`. Tool names the API
  * forbids (`orders.lookup`) are encoded for the provider and decoded back.
@@ -121,6 +123,9 @@ function* readChunk(
     if (typeof reasoning === 'string' && reasoning !== '') yield { type: 'reasoning', delta: reasoning };
     if (typeof delta['content'] === 'string' && delta['content'] !== '')
       yield { type: 'text', delta: delta['content'] };
+    // OpenAI streams a refusal in its own field instead of content: it is the answer the user gets.
+    if (typeof delta['refusal'] === 'string' && delta['refusal'] !== '')
+      yield { type: 'text', delta: delta['refusal'] };
     const toolCalls = Array.isArray(delta['tool_calls']) ? delta['tool_calls'] : [];
     for (const call of toolCalls) {
       if (!isRecord(call)) continue;
@@ -128,8 +133,8 @@ function* readChunk(
       yield {
         type: 'tool_call_delta',
         index: typeof call['index'] === 'number' ? call['index'] : 0,
-        ...(typeof call['id'] === 'string' ? { id: call['id'] } : {}),
-        ...(typeof fn['name'] === 'string' ? { name: decode(fn['name']) } : {}),
+        ...(isNonEmptyString(call['id']) ? { id: call['id'] } : {}),
+        ...(isNonEmptyString(fn['name']) ? { name: decode(fn['name']) } : {}),
         ...(typeof fn['arguments'] === 'string' ? { argumentsDelta: fn['arguments'] } : {}),
       };
     }
@@ -222,6 +227,11 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Providers fill fields they do not send with `""` (Qwen repeats `"id": ""` in every later fragment). */
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
