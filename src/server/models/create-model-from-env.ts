@@ -6,7 +6,9 @@ import { createScriptedModel } from './scripted-model.ts';
 /**
  * Picks the demo's model from the environment: an OpenAI-compatible endpoint when
  * `OPENAI_BASE_URL` and `AGENT_MODEL` are set (`OPENAI_API_KEY` optional, e.g. for Ollama),
- * otherwise the offline scripted model.
+ * otherwise the offline scripted model, paced by `AGENT_SCRIPTED_DELAY_MS` (the wait before each
+ * delta; default 25, i.e. 4 characters per 25 ms for `/echo`). Throws when that is not a number
+ * of milliseconds ≥ 0.
  */
 export function createModelFromEnv(
   env: Record<string, string | undefined>,
@@ -23,5 +25,19 @@ export function createModelFromEnv(
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
   }
-  return createScriptedModel(options.sleep === undefined ? {} : { sleep: options.sleep });
+  const delayMs = readDelayMs(env['AGENT_SCRIPTED_DELAY_MS']);
+  return createScriptedModel({
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    ...(delayMs === undefined ? {} : { delayMs }),
+  });
+}
+
+function readDelayMs(value: string | undefined): number | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return undefined;
+  const delayMs = Number(text);
+  if (!Number.isFinite(delayMs) || delayMs < 0) {
+    throw new Error(`AGENT_SCRIPTED_DELAY_MS must be a number of milliseconds ≥ 0 (got "${text}").`);
+  }
+  return delayMs;
 }
