@@ -51,7 +51,11 @@ export async function openDemo(page: Page, path = '/'): Promise<void> {
 /** The handles the demo pages expose for tests. */
 export interface DemoWindow extends Window {
   agentChatDemo?: {
-    inline: { element: HTMLElement; client: { getState(): DemoState }; destroy(): void };
+    inline: {
+      element: HTMLElement;
+      client: { getState(): DemoState; restore(sessionId: string | null): Promise<void> };
+      destroy(): void;
+    };
     launcher?: { element: HTMLElement; client: { getState(): DemoState }; destroy(): void };
   };
 }

@@ -41,5 +41,6 @@ export function buildDefaultAnswer(text: string): string {
     '- `/tool` looks up an order, `/approval` asks before deleting a draft',
     '- `/progress` runs a long tool, `/slow` streams for about 30 s',
     '- `/error` retries after a failure, `/fail` fails, `/loop` hits the round limit',
+    '- `/length` is cut at the output limit',
   ].join('\n');
 }

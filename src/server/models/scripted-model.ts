@@ -19,7 +19,8 @@ export interface ScriptedModelOptions {
 /**
  * Creates the offline, deterministic model. The user's latest text picks the scenario: plain
  * text → reasoning then Markdown; `/echo <text>`; `/long <n>`; `/slow`; `/tool`; `/approval`;
- * `/progress`; `/loop`; `/error` (fails retryably on attempt 1, succeeds on retry); `/fail`.
+ * `/progress`; `/loop`; `/length` (an answer cut at the output limit); `/error` (fails retryably on
+ * attempt 1, succeeds on retry); `/fail`.
  * The tool scenarios call the demo tools (`orders.lookup`, `drafts.delete`, `report.generate`).
  */
 export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAdapter {
@@ -46,7 +47,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
           yield { type, delta };
         }
       }
-      const finish = (reason: 'stop' | 'tool_calls'): ModelChunk[] => [
+      const finish = (reason: 'stop' | 'tool_calls' | 'length'): ModelChunk[] => [
         {
           type: 'usage',
           usage: { modelId: 'scripted', inputTokens: estimate(request.messages), outputTokens: Math.ceil(output / 4) },
@@ -99,6 +100,10 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
             { orderId: `A-${1001 + turn.toolRounds}` },
             `Round ${turn.toolRounds + 1}: checking one more order.`,
           );
+          return;
+        case 'length':
+          yield* say('text', 'This answer stops in the middle, as a model does when it reaches its output');
+          yield* finish('length');
           return;
         case 'error':
           yield* say('reasoning', 'Starting an answer that will be interrupted once.');

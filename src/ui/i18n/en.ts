@@ -52,6 +52,7 @@ export interface AgentChatStrings {
   offline: string;
   messageCancelled: string;
   messageFailed: string;
+  messageCutAtLength: string;
   launcherOpen: string;
   launcherClose: string;
   launcherPanel: string;
@@ -111,6 +112,7 @@ export const EN_STRINGS: AgentChatStrings = {
   offline: 'Offline. Waiting for the network…',
   messageCancelled: 'Stopped',
   messageFailed: 'This answer did not finish.',
+  messageCutAtLength: 'The answer was cut at the length limit.',
   launcherOpen: 'Open chat',
   launcherClose: 'Close chat',
   launcherPanel: 'Chat',

@@ -54,6 +54,7 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   offline: '已离线，等待网络恢复…',
   messageCancelled: '已停止',
   messageFailed: '此回答未完成。',
+  messageCutAtLength: '回答已达到长度上限，被截断。',
   launcherOpen: '打开聊天',
   launcherClose: '关闭聊天',
   launcherPanel: '聊天',

@@ -1,5 +1,7 @@
 import { html } from 'lit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EventDataMap, EventEnvelope, EventType, RunSnapshot } from '../../core/index.ts';
+import { createEmptyRunSnapshot, reduceRunEvents } from '../../core/index.ts';
 import { createMessage, mountAgentChat } from '../test-support/mount-agent-chat.ts';
 import { buildTranscriptItems, hasAnswerStarted } from './build-transcript-items.ts';
 
@@ -136,6 +138,58 @@ describe('message list', () => {
     expect(
       Array.from(root.querySelectorAll('[part~="assistant-message"] .message-note'), (note) => note.textContent),
     ).toEqual(['Stopped', 'This answer did not finish.']);
+  });
+
+  it('marks an answer cut at the length limit from the run state, and again from a reloaded snapshot in zh-CN', async () => {
+    let seq = 0;
+    const event = <T extends EventType>(type: T, data: EventDataMap[T]): EventEnvelope<T> => {
+      seq += 1;
+      return {
+        v: 1,
+        eventId: `evt_${seq}`,
+        runId: 'run-1',
+        sessionId: 's-1',
+        seq,
+        cursor: String(seq),
+        type,
+        timestamp: seq,
+        data,
+      };
+    };
+    const snapshot = reduceRunEvents(
+      [
+        event('TEXT_MESSAGE_START', { messageId: 'a1', role: 'assistant' }),
+        event('TEXT_MESSAGE_CONTENT', { messageId: 'a1', delta: 'A whole answer.' }),
+        event('TEXT_MESSAGE_END', { messageId: 'a1', finishReason: 'stop' }),
+        event('TEXT_MESSAGE_START', { messageId: 'a2', role: 'assistant' }),
+        event('TEXT_MESSAGE_CONTENT', { messageId: 'a2', delta: 'Half an ans' }),
+        event('TEXT_MESSAGE_END', { messageId: 'a2', finishReason: 'length' }),
+      ],
+      createEmptyRunSnapshot('run-1', 's-1'),
+    );
+    const notesOf = (root: ShadowRoot) =>
+      Array.from(root.querySelectorAll('[part~="assistant-message"]'), (message) => [
+        message.querySelector('.message-body')?.textContent?.trim(),
+        message.querySelector('.message-note')?.textContent ?? null,
+      ]);
+    const live = await mountAgentChat();
+    await live.emit({ messages: snapshot.messages });
+    expect(notesOf(live.root)).toEqual([
+      ['A whole answer.', null],
+      ['Half an ans', 'The answer was cut at the length limit.'],
+    ]);
+
+    document.body.replaceChildren();
+    // A reload restores the run from the snapshot the server serves as JSON, with no client state left.
+    const served = JSON.parse(JSON.stringify(snapshot)) as RunSnapshot;
+    const reloaded = await mountAgentChat((element) => {
+      element.locale = 'zh-CN';
+    });
+    await reloaded.emit({ messages: served.messages });
+    expect(notesOf(reloaded.root)).toEqual([
+      ['A whole answer.', null],
+      ['Half an ans', '回答已达到长度上限，被截断。'],
+    ]);
   });
 
   it('templates only the row that changed: a finished tool card is not rendered again while the next answer streams', async () => {

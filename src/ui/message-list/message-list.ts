@@ -133,7 +133,13 @@ function renderMessage(message: SnapshotMessage, index: number, options: Message
   const isFinished = message.status !== 'streaming';
   const references = isFinished && options.getReferences ? safeReferences(options.getReferences(message)) : [];
   const note =
-    message.status === 'cancelled' ? strings.messageCancelled : message.status === 'error' ? strings.messageFailed : '';
+    message.status === 'cancelled'
+      ? strings.messageCancelled
+      : message.status === 'error'
+        ? strings.messageFailed
+        : message.finishReason === 'length'
+          ? strings.messageCutAtLength
+          : '';
   return html`<article part="message assistant-message" class="message assistant" data-status=${message.status}>
     <span class="visually-hidden">${strings.assistant}</span>
     <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, {
