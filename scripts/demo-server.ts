@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AgentHandler } from '../src/server/create-agent-handler.ts';
+import type { AgentHandler, AgentHandlerOptions } from '../src/server/create-agent-handler.ts';
 import { createAgentHandler } from '../src/server/create-agent-handler.ts';
+import type { AgentHttpServerOptions } from '../src/server/http/create-agent-http-server.ts';
+import { createAgentHttpServer } from '../src/server/http/create-agent-http-server.ts';
 import type { RunEngine, Subject } from '../src/server/runs/run-handle.ts';
 
 /** The demo login cookie: a random demo user per browser, set on the first page visit. */
@@ -17,6 +18,10 @@ export interface DemoServerOptions {
   engine: RunEngine;
   /** Serves pages and assets; resolves false when it has nothing for the request. */
   staticHandler?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /** Socket-level limits (header and request timeouts). Default: the hardened defaults. */
+  http?: AgentHttpServerOptions;
+  /** Where the handler reports unexpected errors. Default `console.error`. */
+  onError?: AgentHandlerOptions['onError'];
 }
 
 /** A listening demo server. */
@@ -38,8 +43,9 @@ export async function createDemoServer(options: DemoServerOptions): Promise<Demo
   const handler = createAgentHandler({
     engine: options.engine,
     authenticate: (req) => readDemoUser(req),
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
-  const server = createServer((req, res) => {
+  const server = createAgentHttpServer((req, res) => {
     handler(req, res, () => {
       if (readDemoUser(req) === null) {
         res.setHeader(
@@ -52,7 +58,7 @@ export async function createDemoServer(options: DemoServerOptions): Promise<Demo
         res.end('Internal error');
       });
     });
-  });
+  }, options.http);
   await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;

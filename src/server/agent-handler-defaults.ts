@@ -44,3 +44,13 @@ export const DEFAULT_MODELS: ModelInfo[] = [
 
 /** The agent a handler serves when the product names none. */
 export const DEFAULT_AGENT = { agentId: 'agt_demo', versionId: 'agv_demo_1', name: 'Assistant' } as const;
+
+/** The handler's edge limits when the product sets none (docs/server.md, docs/protocol.md §16). */
+export const DEFAULT_EDGE_LIMITS = {
+  requestBodyTimeoutMs: 30_000,
+  streamStallTimeoutMs: 30_000,
+  maxStreamsPerIdentity: 10,
+  maxConnections: 5_000,
+  /** `Retry-After` of the `503` past `maxConnections`. */
+  capacityRetryAfterMs: 5_000,
+} as const;

@@ -89,7 +89,7 @@ describe('a run from create to its last event', () => {
     const stream = await server.request(`/runs/${runId}/events?after=0`);
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    expect(stream.headers.get('cache-control')).toBe('no-cache, no-transform');
+    expect(stream.headers.get('cache-control')).toBe('no-store, no-transform');
     expect(stream.headers.get('x-accel-buffering')).toBe('no');
     expect(stream.headers.get('content-encoding')).toBeNull();
     const read = await readSse(stream);

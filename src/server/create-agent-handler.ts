@@ -3,28 +3,27 @@ import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/pr
 import {
   DEFAULT_AGENT,
   DEFAULT_CAPABILITIES,
+  DEFAULT_EDGE_LIMITS,
   DEFAULT_LIMITS,
   DEFAULT_MODELS,
   DEFAULT_STREAM_SETTINGS,
 } from './agent-handler-defaults.ts';
+import { answerFailure } from './http/answer-failure.ts';
+import { parseRequestTarget } from './http/parse-request-target.ts';
 import { ProblemError } from './http/problem-error.ts';
 import { readJsonBody } from './http/read-json-body.ts';
-import { sendProblem } from './http/respond.ts';
 import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createIdentityFor } from './identity-for.ts';
 import { createUlidIds } from './ids/create-ulid-ids.ts';
-import { addInputRoute } from './routes/add-input-route.ts';
 import { bootstrapRoute } from './routes/bootstrap-route.ts';
-import { createRunRoute } from './routes/create-run-route.ts';
-import { resolveInterruptRoute } from './routes/resolve-interrupt-route.ts';
-import type { AgentInfo, HandlerContext, Route } from './routes/route-context.ts';
-import { cancelRunRoute, getRunRoute, runEventsRoute } from './routes/run-routes.ts';
-import { getSessionRoute, listSessionsRoute, sessionMessagesRoute } from './routes/session-routes.ts';
+import { matchRoute } from './routes/match-route.ts';
+import type { AgentInfo, HandlerContext } from './routes/route-context.ts';
 import type { EventLog } from './runs/event-log.ts';
 import { createMemoryEventLog } from './runs/event-log.ts';
 import type { RunEngine, Subject } from './runs/run-handle.ts';
 import type { RunStore } from './runs/run-store.ts';
 import { createRunStore } from './runs/run-store.ts';
+import { createStreamRegistry } from './sse/stream-registry.ts';
 import type { Clock } from '../core/clock.ts';
 import { createSystemClock } from '../core/clock.ts';
 import { unrefTimer } from './unref-timer.ts';
@@ -59,6 +58,22 @@ export interface AgentHandlerOptions {
   problemTypeBase?: string;
   /** Where unexpected errors go (never to the browser). Default `console.error`. */
   onError?: (error: unknown, context: Record<string, unknown>) => void;
+  /** A request body must arrive within this many ms of the first read, else `408`. Default 30 000. */
+  requestBodyTimeoutMs?: number;
+  /** An event stream whose client has taken no bytes for this long is cut (it resumes). Default 30 000. */
+  streamStallTimeoutMs?: number;
+  /** Open event streams per identity; past it the identity's oldest one is closed. Default 10. */
+  maxStreamsPerIdentity?: number;
+  /** Requests served at once, open event streams included; past it `503` + `Retry-After`. Default 5 000. */
+  maxConnections?: number;
+}
+
+/** What a handler is serving right now. */
+export interface AgentHandlerStats {
+  /** Requests in progress, open event streams included. */
+  requests: number;
+  /** Open event streams. */
+  streams: number;
 }
 
 /** A Node `(req, res, next?)` handler serving the protocol, plus its store and a `close`. */
@@ -69,32 +84,25 @@ export type AgentHandler = ((req: IncomingMessage, res: ServerResponse, next?: (
   store: RunStore;
   /** The event log this handler writes. */
   eventLog: EventLog;
+  /** What the handler is serving right now (for tests and operators). */
+  stats(): AgentHandlerStats;
 };
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-const ROUTES: readonly Route[] = [
-  bootstrapRoute,
-  createRunRoute,
-  getRunRoute,
-  runEventsRoute,
-  cancelRunRoute,
-  addInputRoute,
-  resolveInterruptRoute,
-  listSessionsRoute,
-  getSessionRoute,
-  sessionMessagesRoute,
-];
-
 /**
  * Creates the framework-free protocol v1 handler (docs/protocol.md): mount it in `http.createServer`,
- * Express or Fastify. Outside `{basePath}` it calls `next()` (or answers `404`). Every answer
- * carries `X-Request-Id`; every failure is `application/problem+json` with a code, never a stack.
+ * Express or Fastify. Outside `{basePath}` it calls `next()` (or answers `404`); a target that is
+ * not a URL at all is `400` either way. Every answer carries `X-Request-Id`; every failure is
+ * `application/problem+json` with a code, never a stack, and nothing a client sends throws out of
+ * it. Past `maxConnections` requests at once it answers `503 AGENT_UNAVAILABLE` with `Retry-After`.
  */
 export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const clock = options.clock ?? createSystemClock();
   const ids = options.ids ?? createUlidIds(clock);
   const basePath = (options.basePath ?? '/api/agent').replace(/\/+$/, '');
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const maxConnections = options.maxConnections ?? DEFAULT_EDGE_LIMITS.maxConnections;
+  const requestBodyTimeoutMs = options.requestBodyTimeoutMs ?? DEFAULT_EDGE_LIMITS.requestBodyTimeoutMs;
   const eventLog = options.eventLog ?? createMemoryEventLog();
   const identityFor = options.identityFor ?? createIdentityFor();
   const typeBase = options.problemTypeBase ?? 'urn:agent-chat:problem:';
@@ -122,7 +130,10 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     clock,
     ids,
     apiBase: `${basePath}/v1`,
-    streams: new Set(),
+    streams: createStreamRegistry({
+      maxPerIdentity: options.maxStreamsPerIdentity ?? DEFAULT_EDGE_LIMITS.maxStreamsPerIdentity,
+    }),
+    streamStallTimeoutMs: options.streamStallTimeoutMs ?? DEFAULT_EDGE_LIMITS.streamStallTimeoutMs,
   };
   const sweepEveryMs = Math.max(1_000, Math.min(60_000, limits.eventRetentionSec * 1000));
   let sweeper: unknown = null;
@@ -179,88 +190,56 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       if (hasBody && type !== 'application/json') {
         throw new ProblemError({ code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the body as application/json.' });
       }
-      body = await readJsonBody(req, limits.maxRequestBytes);
+      body = await readJsonBody(req, { maxBytes: limits.maxRequestBytes, timeoutMs: requestBodyTimeoutMs, clock });
     }
     await route.handle({ req, res, url, params, requestId, subject, identityId, body }, context);
   };
 
-  const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const inBase = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
-    if (!inBase && next !== undefined) {
-      next();
-      return;
+  let activeRequests = 0;
+  const admit = (res: ServerResponse): void => {
+    if (activeRequests >= maxConnections) {
+      throw new ProblemError({
+        code: 'AGENT_UNAVAILABLE',
+        detail: 'The server is at capacity; retry shortly.',
+        retryAfterMs: DEFAULT_EDGE_LIMITS.capacityRetryAfterMs,
+        details: { reason: 'capacity', maxConnections },
+      });
     }
+    activeRequests += 1;
+    res.once('close', () => {
+      activeRequests -= 1;
+    });
+  };
+
+  const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
     const header = req.headers['x-request-id'];
     const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : ids('req');
-    const path = inBase ? url.pathname.slice(basePath.length) : '';
-    serve(req, res, requestId, path.startsWith('/v1/') ? path.slice(3) : '', url).catch((error: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
+    const answerWith = (error: unknown): void => answerFailure({ req, res, error, requestId, typeBase, onError });
+    // Everything that can throw on what the client sent runs inside this guard or inside `serve`.
+    try {
+      const url = parseRequestTarget(req.url);
+      const inBase = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
+      if (!inBase && next !== undefined) {
+        next();
         return;
       }
-      const problem =
-        error instanceof ProblemError
-          ? error
-          : new ProblemError({ code: 'INTERNAL', detail: `Quote reference ${requestId} when reporting this.` });
-      if (!(error instanceof ProblemError)) onError(error, { requestId, method: req.method, path: url.pathname });
-      const headers = { 'X-Request-Id': requestId, ...(problem.status === 413 ? { Connection: 'close' } : {}) };
-      sendProblem(res, {
-        error: new ProblemError({
-          ...problem.init,
-          status: problem.status,
-          headers: { ...problem.init.headers, ...headers },
-        }),
-        requestId,
-        typeBase,
-      });
-    });
+      admit(res);
+      const path = inBase ? url.pathname.slice(basePath.length) : '';
+      serve(req, res, requestId, path.startsWith('/v1/') ? path.slice(3) : '', url).catch(answerWith);
+    } catch (error) {
+      answerWith(error);
+    }
   }) as AgentHandler;
   handler.store = store;
   handler.eventLog = eventLog;
+  handler.stats = () => ({ requests: activeRequests, streams: context.streams.size });
   handler.close = async () => {
     isClosed = true;
     clock.clearTimeout(sweeper);
     store.close();
-    const streams = [...context.streams];
+    const streams = context.streams.all();
     for (const stream of streams) stream.close();
     await Promise.all(streams.map((stream) => stream.done));
   };
   return handler;
-}
-
-function matchRoute(method: string, path: string): { route: Route; params: Record<string, string> } {
-  const segments = path.split('/').filter((segment) => segment !== '');
-  let allowed: string[] = [];
-  for (const route of ROUTES) {
-    const params = matchTemplate(route.template, segments);
-    if (params === null) continue;
-    if (route.method === method) return { route, params };
-    allowed = [...allowed, route.method];
-  }
-  if (allowed.length > 0) {
-    throw new ProblemError({
-      code: 'METHOD_NOT_ALLOWED',
-      detail: `Use ${allowed.join(' or ')}.`,
-      headers: { Allow: allowed.join(', ') },
-    });
-  }
-  throw new ProblemError({ code: 'NOT_FOUND', detail: 'No such endpoint.' });
-}
-
-function matchTemplate(template: string, segments: readonly string[]): Record<string, string> | null {
-  const parts = template.split('/').filter((part) => part !== '');
-  if (parts.length !== segments.length || segments.length === 0) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < parts.length; i += 1) {
-    const part = parts[i] as string;
-    const segment = segments[i] as string;
-    if (part.startsWith('{')) {
-      if (!/^[A-Za-z0-9_-]{1,64}$/.test(segment)) return null;
-      params[part.slice(1, -1)] = segment;
-    } else if (part !== segment) {
-      return null;
-    }
-  }
-  return params;
 }

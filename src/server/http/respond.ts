@@ -11,6 +11,7 @@ const TITLES: Record<string, string> = {
   METHOD_NOT_ALLOWED: 'Method not allowed',
   VALIDATION_FAILED: 'The request is not valid',
   PAYLOAD_TOO_LARGE: 'The request body is too large',
+  REQUEST_TIMEOUT: 'The request took too long to arrive',
   UNSUPPORTED_MEDIA_TYPE: 'The request body must be application/json',
   RATE_LIMITED: 'Too many requests',
   AGENT_UNAVAILABLE: 'The agent is unavailable',
@@ -35,9 +36,30 @@ const TITLES: Record<string, string> = {
   EDITED_ARGS_INVALID: 'The edited arguments are not valid',
 };
 
-const RETRYABLE = new Set(['IDEMPOTENCY_KEY_IN_USE', 'RATE_LIMITED', 'INTERNAL', 'AGENT_UNAVAILABLE']);
+const RETRYABLE = new Set([
+  'IDEMPOTENCY_KEY_IN_USE',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'AGENT_UNAVAILABLE',
+  'REQUEST_TIMEOUT',
+]);
 
-/** Writes a JSON body with `Cache-Control: no-store` (every JSON answer of the protocol). */
+/**
+ * Headers on every API answer (JSON, problems, `204`): browsers must not sniff a type, and nothing
+ * between the server and the browser may keep a copy (answers are per user).
+ */
+export const API_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store',
+};
+
+/** The same for event streams, which proxies must also pass through unchanged (docs/protocol.md §15). */
+export const STREAM_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store, no-transform',
+};
+
+/** Writes a JSON body with {@link API_RESPONSE_HEADERS} (every JSON answer of the protocol). */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -47,7 +69,7 @@ export function sendJson(
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Cache-Control': 'no-store',
+    ...API_RESPONSE_HEADERS,
     'Content-Length': String(Buffer.byteLength(text)),
     ...headers,
   });
@@ -82,7 +104,7 @@ export function sendProblem(
   const text = JSON.stringify(body);
   const headers: Record<string, string> = {
     'Content-Type': 'application/problem+json; charset=utf-8',
-    'Cache-Control': 'no-store',
+    ...API_RESPONSE_HEADERS,
     'Content-Length': String(Buffer.byteLength(text)),
     ...error.init.headers,
   };

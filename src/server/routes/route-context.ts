@@ -15,7 +15,7 @@ import { parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
 import type { EventLog } from '../runs/event-log.ts';
 import type { Subject } from '../runs/run-handle.ts';
 import type { RunEntry, RunStore, SessionRecord } from '../runs/run-store.ts';
-import type { RunEventStream } from '../sse/stream-run-events.ts';
+import type { StreamRegistry } from '../sse/stream-registry.ts';
 import type { Clock } from '../../core/clock.ts';
 
 /** The agent a handler serves (published in bootstrap, pinned into sessions). */
@@ -40,8 +40,10 @@ export interface HandlerContext {
   ids: (prefix: string) => string;
   /** `{basePath}/v1`, for `Location` and `eventsUrl`. */
   apiBase: string;
-  /** Open SSE streams, closed by `handler.close()`. */
-  streams: Set<RunEventStream>;
+  /** Open SSE streams by identity (capped per identity), closed by `handler.close()`. */
+  streams: StreamRegistry;
+  /** A stream whose client has taken no bytes for this long is cut. */
+  streamStallTimeoutMs: number;
 }
 
 /** One authenticated request after the cross-cutting checks. */

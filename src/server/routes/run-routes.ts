@@ -1,7 +1,7 @@
 import type { CancelRunResponse } from '../../core/protocol.ts';
 import { isTerminalEvent } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import { sendJson } from '../http/respond.ts';
+import { API_RESPONSE_HEADERS, sendJson } from '../http/respond.ts';
 import { streamRunEvents } from '../sse/stream-run-events.ts';
 import type { Route } from './route-context.ts';
 import { requireObject, requireOwnedRun, toRunResource } from './route-context.ts';
@@ -21,7 +21,8 @@ export const getRunRoute: Route = {
 /**
  * `GET /runs/{runId}/events` (docs/protocol.md §6, §9, §15): `Last-Event-ID` beats `?after`; `400
  * CURSOR_INVALID` for a malformed cursor, `410 CURSOR_EXPIRED` for one ahead of the log or
- * trimmed, `204` at the terminal cursor, else the SSE stream.
+ * trimmed, `204` at the terminal cursor, else the SSE stream (the identity's oldest stream past
+ * its cap is closed, docs/protocol.md §16).
  */
 export const runEventsRoute: Route = {
   method: 'GET',
@@ -54,8 +55,8 @@ export const runEventsRoute: Route = {
       const isAtTerminal = last === undefined ? entry.record.isTerminal() : isTerminalEvent(last);
       if (isAtTerminal) {
         request.res.writeHead(204, {
+          ...API_RESPONSE_HEADERS,
           'X-Request-Id': request.requestId,
-          'Cache-Control': 'no-store',
           'X-Run-Last-Seq': String(lastSeq),
         });
         request.res.end();
@@ -72,10 +73,11 @@ export const runEventsRoute: Route = {
       settings: context.stream,
       clock: context.clock,
       headers: { 'X-Request-Id': request.requestId },
+      stallTimeoutMs: context.streamStallTimeoutMs,
     });
-    context.streams.add(stream);
+    context.streams.add(request.identityId, stream);
     await stream.done;
-    context.streams.delete(stream);
+    context.streams.delete(request.identityId, stream);
   },
 };
 

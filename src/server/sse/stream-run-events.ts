@@ -3,6 +3,11 @@ import type { StreamSettings } from '../../core/protocol.ts';
 import { isTerminalEvent } from '../../core/protocol.ts';
 import type { EventLog } from '../runs/event-log.ts';
 import type { Clock } from '../../core/clock.ts';
+import { STREAM_RESPONSE_HEADERS } from '../http/respond.ts';
+import { createStallGuard } from './stall-guard.ts';
+
+/** Frames are written in pieces of about this many characters (then backpressure applies). */
+const WRITE_CHUNK_CHARS = 64 * 1024;
 
 /** Options of {@link streamRunEvents}. */
 export interface StreamRunEventsOptions {
@@ -22,8 +27,8 @@ export interface StreamRunEventsOptions {
   pageSize?: number;
   /** A consumer whose unsent buffer passes this many bytes is cut (default 4 MiB). */
   maxBufferedBytes?: number;
-  /** A consumer that does not drain within this time is cut (default 30 s). */
-  drainTimeoutMs?: number;
+  /** A consumer that has taken no bytes for this long while some wait is cut (default 30 s). */
+  stallTimeoutMs?: number;
 }
 
 /** A live stream: `close` ends it cleanly (drain, shutdown); `done` settles when it is over. */
@@ -37,14 +42,13 @@ export interface RunEventStream {
  * headers, `retry:` and `: open`, every stored event after the cursor, then live events read from
  * the LOG after each doorbell (never from the producer), `: hb <epochMs>` after `heartbeatSec` of
  * silence, and the end of the body right after the terminal event or at `maxStreamDurationSec`.
- * A slow consumer only lags; past the buffer limit or the drain timeout it is cut and resumes
- * from its cursor.
+ * A slow consumer only lags; past the buffer limit, or when it has taken no bytes for
+ * `stallTimeoutMs` (see `createStallGuard`), it is cut and resumes from its cursor.
  */
 export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream {
   const { req, res, runId, eventLog, settings, clock } = options;
   const pageSize = options.pageSize ?? 500;
   const maxBufferedBytes = options.maxBufferedBytes ?? 4 * 1024 * 1024;
-  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
   let cursor = options.afterSeq;
   let isWoken = true;
   let isClosed = false;
@@ -67,28 +71,30 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
 
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
-    'Cache-Control': 'no-cache, no-transform',
+    ...STREAM_RESPONSE_HEADERS,
     'X-Accel-Buffering': 'no',
     'X-Run-Last-Seq': String(options.lastSeq),
     ...options.headers,
   });
   res.socket?.setNoDelay(true);
 
+  const cut = (): void => {
+    res.destroy();
+    finish();
+  };
+  const guard = createStallGuard({ res, clock, timeoutMs: options.stallTimeoutMs ?? 30_000, onStall: cut });
+  // A write after the client left must not surface as an unhandled `error` on the response.
+  res.on('error', cut);
+
   const write = async (text: string): Promise<void> => {
-    if (res.write(text)) return;
+    if (guard.write(text)) return;
     if (res.writableLength > maxBufferedBytes) {
-      res.destroy();
-      finish();
+      cut();
       return;
     }
+    // Backpressure: read no more of the log until the client drains (or the stall guard cuts it).
     await new Promise<void>((resolve) => {
-      const timer = clock.setTimeout(() => {
-        res.destroy();
-        finish();
-        resolve();
-      }, drainTimeoutMs);
       const onDone = (): void => {
-        clock.clearTimeout(timer);
         res.off('drain', onDone);
         res.off('close', onDone);
         resolve();
@@ -112,22 +118,31 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
         const events = await eventLog.read(runId, cursor, pageSize);
         if (events.length === pageSize) isWoken = true;
         let chunk = '';
+        let taken = 0;
         let isTerminal = false;
         for (const event of events) {
           // The log lost events under us (trimmed): end, so the client resumes and gets 410.
-          if (event.seq !== cursor + 1) break;
+          if (isClosed || event.seq !== cursor + 1) break;
           chunk += `id: ${event.cursor}\ndata: ${JSON.stringify(event)}\n\n`;
           cursor = event.seq;
+          taken += 1;
           if (isTerminalEvent(event)) {
             isTerminal = true;
             break;
           }
+          // A page of large events goes out in bounded writes, each waiting for the client to drain,
+          // so a burst never passes `maxBufferedBytes` by itself (a resumed page would again).
+          if (chunk.length >= WRITE_CHUNK_CHARS) {
+            await write(chunk);
+            chunk = '';
+          }
         }
         if (chunk !== '' && !isClosed) await write(chunk);
-        if (isTerminal || (events.length > 0 && chunk === '')) break;
+        if (isTerminal || (events.length > 0 && taken === 0)) break;
       }
     } finally {
       clock.clearTimeout(deadline);
+      guard.stop();
       unsubscribe();
       isClosed = true;
       if (!res.destroyed && !res.writableEnded) res.end();

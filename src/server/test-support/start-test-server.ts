@@ -1,13 +1,15 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventEnvelope } from '../../core/protocol.ts';
 import { createSseParser } from '../../core/sse/parse-sse-stream.ts';
 import type { AgentHandler, AgentHandlerOptions } from '../create-agent-handler.ts';
 import { createAgentHandler } from '../create-agent-handler.ts';
+import type { AgentHttpServerOptions } from '../http/create-agent-http-server.ts';
+import { createAgentHttpServer } from '../http/create-agent-http-server.ts';
 
 /** A running handler on a loopback port with request helpers for one test file. */
 export interface TestServer {
   baseUrl: string;
+  port: number;
   handler: AgentHandler;
   /** The identity binding `user` gets from bootstrap. */
   identityOf(user: string): Promise<string>;
@@ -39,22 +41,25 @@ export function freshKey(): string {
   return `key-${process.pid}-${Date.now().toString(36)}-${keyCounter.toString(36)}-abcdef`;
 }
 
+/** Options of {@link startTestServer}: the handler's, with `authenticate` optional, plus the server's. */
+export type TestServerOptions = Omit<AgentHandlerOptions, 'authenticate'> &
+  Partial<Pick<AgentHandlerOptions, 'authenticate'>> & { http?: AgentHttpServerOptions };
+
 /**
- * Starts `createAgentHandler` on 127.0.0.1:0. Tests authenticate with the `x-test-user` header
- * (the product's session in real use); no header → 401.
+ * Starts `createAgentHandler` on 127.0.0.1:0 in `createAgentHttpServer`. Tests authenticate with
+ * the `x-test-user` header (the product's session in real use); no header → 401.
  */
-export async function startTestServer(
-  options: Omit<AgentHandlerOptions, 'authenticate'> & Partial<Pick<AgentHandlerOptions, 'authenticate'>>,
-): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions): Promise<TestServer> {
+  const { http, ...handlerOptions } = options;
   const handler = createAgentHandler({
     authenticate: (req) => {
       const user = req.headers['x-test-user'];
       return typeof user === 'string' ? { id: user, displayName: user } : null;
     },
     onError: () => {},
-    ...options,
+    ...handlerOptions,
   });
-  const server = createServer((req, res) => handler(req, res));
+  const server = createAgentHttpServer((req, res) => handler(req, res), http);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -89,6 +94,7 @@ export async function startTestServer(
 
   return {
     baseUrl,
+    port,
     handler,
     identityOf,
     request,

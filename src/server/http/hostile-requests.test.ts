@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRawSocket, readRawResponse, sendRawHttp } from '../../../test/support/raw-http.ts';
+import { createScriptedTestEngine } from '../test-support/manual-engine.ts';
+import type { TestServer } from '../test-support/start-test-server.ts';
+import { freshKey, readSse, startTestServer } from '../test-support/start-test-server.ts';
+
+let server: TestServer;
+const errors: unknown[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({
+    engine: createScriptedTestEngine(),
+    onError: (error) => errors.push(error),
+  });
+});
+afterAll(() => server.close());
+
+/** A run created and streamed to its end on `target`: the server is still fully serving. */
+async function completeRun(target: TestServer): Promise<string[]> {
+  const { runId } = await target.createRun('alice', 'Still there?');
+  const read = await readSse(await target.request(`/runs/${runId}/events`));
+  return read.events.map((event) => event.type);
+}
+
+const FULL_RUN = [
+  'RUN_STARTED',
+  'RUN_STATUS_CHANGED',
+  'TEXT_MESSAGE_START',
+  'TEXT_MESSAGE_CONTENT',
+  'TEXT_MESSAGE_CONTENT',
+  'TEXT_MESSAGE_CONTENT',
+  'TEXT_MESSAGE_CONTENT',
+  'TEXT_MESSAGE_END',
+  'RUN_FINISHED',
+];
+
+function nested(depth: number): string {
+  return `${'['.repeat(depth)}${']'.repeat(depth)}`;
+}
+
+describe('requests that used to take the process down', () => {
+  it('answers request targets `new URL` cannot parse with a 400 problem, then completes a run', async () => {
+    for (const target of ['//[', 'http://x:99999/api/agent/v1/bootstrap', '//[::1', 'http://[zz]/api/agent/v1/runs']) {
+      const answer = await sendRawHttp(
+        server.port,
+        `GET ${target} HTTP/1.1\r\nHost: x\r\nX-Request-Id: req_raw.1\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(answer.headers['x-request-id']).toBe('req_raw.1');
+      expect(JSON.parse(answer.body)).toMatchObject({
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        requestId: 'req_raw.1',
+        retryable: false,
+        details: { reason: 'malformed_target' },
+      });
+    }
+    expect(await completeRun(server)).toEqual(FULL_RUN);
+    expect(errors).toEqual([]);
+  });
+
+  it('answers bytes Node cannot parse with a 400/431 problem and keeps serving', async () => {
+    const cases: { bytes: string; status: number; reason: string }[] = [
+      {
+        bytes: 'GET /api/agent/v1/bootstrap\x01 HTTP/1.1\r\nHost: x\r\n\r\n',
+        status: 400,
+        reason: 'malformed_request',
+      },
+      { bytes: 'NOT-HTTP\r\n\r\n', status: 400, reason: 'malformed_request' },
+      { bytes: 'GET / HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n', status: 400, reason: 'malformed_request' },
+      {
+        bytes: 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+        status: 400,
+        reason: 'malformed_request',
+      },
+      {
+        bytes: `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        status: 431,
+        reason: 'headers_too_large',
+      },
+    ];
+    for (const { bytes, status, reason } of cases) {
+      const answer = await sendRawHttp(server.port, bytes);
+      expect([answer.status, answer.isClosed]).toEqual([status, true]);
+      expect(answer.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      const problem = JSON.parse(answer.body) as { code: string; requestId: string; details: { reason: string } };
+      expect([problem.code, problem.details.reason]).toEqual(['VALIDATION_FAILED', reason]);
+      expect(answer.headers['x-request-id']).toBe(problem.requestId);
+    }
+    expect(await completeRun(server)).toEqual(FULL_RUN);
+  });
+
+  it('refuses JSON nested deeper than 64 levels with 422 before anything recursive runs', async () => {
+    const runBody = (metadata: string): string =>
+      `{"agentVersionId":"agv_demo_1","input":{"content":[{"type":"text","text":"Hi"}]},"metadata":${metadata}}`;
+    for (const body of [runBody(nested(10_000)), runBody(nested(100_000)), nested(65)]) {
+      const response = await server.request('/runs', { rawBody: body, headers: { 'idempotency-key': freshKey() } });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        retryable: false,
+        details: { reason: 'too_deep', maxDepth: 64 },
+      });
+    }
+    // 64 levels pass the reader and the fingerprint; the route then refuses an array as the body.
+    const within = await server.request('/runs', { rawBody: nested(64), headers: { 'idempotency-key': freshKey() } });
+    expect(within.status).toBe(422);
+    expect(((await within.json()) as { details: unknown }).details).toEqual({ field: 'body' });
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a client that goes away mid-request', () => {
+  it('drops a body that is reset or closed half-way without reporting an error', async () => {
+    const identity = await server.identityOf('alice');
+    for (const ending of ['reset', 'close'] as const) {
+      const socket = await openRawSocket(server.port);
+      socket.write(
+        [
+          'POST /api/agent/v1/runs HTTP/1.1',
+          'Host: x',
+          'Content-Type: application/json',
+          'Content-Length: 1000',
+          'X-Test-User: alice',
+          `X-Agent-Identity: ${identity}`,
+          `Idempotency-Key: ${freshKey()}`,
+          '',
+          '{"agentVersionId":',
+        ].join('\r\n'),
+      );
+      await waitUntil(() => server.handler.stats().requests === 1);
+      if (ending === 'reset') socket.resetAndDestroy();
+      else socket.end();
+      await waitUntil(() => server.handler.stats().requests === 0);
+    }
+    // Let the handler's failure path run to its end before looking at what it reported.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(errors).toEqual([]);
+    expect(await completeRun(server)).toEqual(FULL_RUN);
+  });
+});
+
+describe('raw bytes on keep-alive', () => {
+  it('keeps the connection usable after a 400 for an unparsable target', async () => {
+    const socket = await openRawSocket(server.port);
+    const first = readRawResponse(socket);
+    socket.write('GET //[ HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect((await first).status).toBe(400);
+    const second = readRawResponse(socket);
+    socket.write('GET /api/agent/v1/bootstrap HTTP/1.1\r\nHost: x\r\nX-Test-User: alice\r\nConnection: close\r\n\r\n');
+    const answer = await second;
+    expect(answer.status).toBe(200);
+    expect((JSON.parse(answer.body) as { protocol: { version: string } }).protocol.version).toBe('1.0');
+  });
+});
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 2_000; turn += 1) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error('condition never held');
+}
