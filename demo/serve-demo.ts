@@ -15,25 +15,48 @@ export type DemoStaticHandler = (request: IncomingMessage, response: ServerRespo
 /** The Trusted Types policies the widget creates: its Markdown sanitizer's and Lit's (DOMPurify is handed ours). */
 export const TRUSTED_TYPES_POLICIES = 'agent-chat lit-html';
 
-/** The policy `/strict.html` is served with (issue 6), listing the widget's Trusted Types policies. */
+/**
+ * Builds the policy every demo page starts from: scripts, styles and requests from the page's own
+ * origin only (the IIFE is still pinned by its SRI hash), no images, plugins, `<base>` or framing;
+ * `inlineScriptHashes` allow exactly those inline scripts.
+ */
+function buildDemoCsp(inlineScriptHashes: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    ["script-src 'self'", ...inlineScriptHashes].join(' '),
+    "style-src 'self'",
+    "connect-src 'self'",
+    "img-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The policy of the main demo page (`/`). */
+export const DEMO_CSP = buildDemoCsp();
+
+/** The policy `/strict.html` is served with (issue 6): {@link DEMO_CSP} plus Trusted Types for the widget's policies. */
 export const STRICT_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'none'",
+  DEMO_CSP,
   "require-trusted-types-for 'script'",
   `trusted-types ${TRUSTED_TYPES_POLICIES}`,
 ].join('; ');
 
-const PAGES: Record<string, { file: string; csp?: () => string }> = {
-  '/': { file: 'index.html' },
-  '/index.html': { file: 'index.html' },
+/** Headers of every demo page besides its CSP: no referrer leaves the demo, no type sniffing. */
+export const DEMO_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store',
+};
+
+const PAGES: Record<string, { file: string; csp: () => string }> = {
+  '/': { file: 'index.html', csp: () => DEMO_CSP },
+  '/index.html': { file: 'index.html', csp: () => DEMO_CSP },
   '/strict.html': { file: 'strict.html', csp: () => STRICT_CSP },
-  '/esm.html': {
-    file: 'esm.html',
-    csp: () => `default-src 'self'; script-src 'self' ${importMapHashSource()}; style-src 'self'; img-src 'none'`,
-  },
+  // The import map is the one inline script, allowed by its hash.
+  '/esm.html': { file: 'esm.html', csp: () => buildDemoCsp([importMapHashSource()]) },
 };
 
 const TYPES: Record<string, string> = {
@@ -47,7 +70,8 @@ const TYPES: Record<string, string> = {
 
 /**
  * Creates the demo's static handler: the pages (`/`, `/strict.html`, `/esm.html`, with the IIFE's
- * integrity filled in from `dist/manifest.json` at request time), `/demo/*` page scripts and CSS,
+ * integrity filled in from `dist/manifest.json` at request time, each with its CSP and
+ * {@link DEMO_PAGE_HEADERS}), `/demo/*` page scripts and CSS,
  * the build (`/agent-chat.js`, `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
  * `/vendor/<lit|marked|dompurify…>/*` from `node_modules`. Never serves outside those folders.
  */
@@ -61,9 +85,17 @@ export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticH
     const page = PAGES[path];
     if (page) {
       const html = await renderPage({ demoDir, distDir, file: page.file });
-      const headers: Record<string, string> = { 'Content-Type': TYPES['.html'] as string, 'Cache-Control': 'no-store' };
-      if (page.csp) headers['Content-Security-Policy'] = page.csp();
-      send(request, response, 200, headers, html);
+      send(
+        request,
+        response,
+        200,
+        {
+          'Content-Type': TYPES['.html'] as string,
+          ...DEMO_PAGE_HEADERS,
+          'Content-Security-Policy': page.csp(),
+        },
+        html,
+      );
       return true;
     }
     if (path === '/agent-chat.js' || path === '/manifest.json')

@@ -61,14 +61,21 @@ test('host-page CSS does not reach inside the widget', async ({ page, pageErrors
   await widget.send('/echo Styled **only** by the widget.');
   await widget.waitForIdle();
   const before = await widgetStyles(page);
-  await page.addStyleTag({
-    content: `
+  // A same-origin stylesheet: the demo page's CSP (style-src 'self') refuses inline styles.
+  await page.route('**/demo/hostile-host.css', (route) =>
+    route.fulfill({
+      contentType: 'text/css',
+      body: `
       html { font-size: 31px !important; }
       body { color: rgb(255, 0, 0) !important; font: italic 27px/3 "Comic Sans MS", cursive !important; letter-spacing: 4px !important; text-transform: uppercase !important; }
       p, div, article, section, textarea, button, pre, code { margin: 40px !important; padding: 30px !important; background: rgb(0, 255, 0) !important; border: 9px solid rgb(255, 0, 255) !important; color: rgb(0, 0, 255) !important; }
       .message, .composer, .transcript, [part] { display: none !important; }
     `,
-  });
+    }),
+  );
+  await page.addStyleTag({ url: '/demo/hostile-host.css' });
+  // The hostile rules really apply to the host page around the widget.
+  expect(await page.evaluate(() => getComputedStyle(document.body).color)).toBe('rgb(255, 0, 0)');
   expect(await widgetStyles(page)).toEqual(before);
   await expect(widget.input).toBeVisible();
 });

@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEMO_PAGE_HEADERS } from '../demo/serve-demo.ts';
 import type { AgentHandler, AgentHandlerOptions } from '../src/server/create-agent-handler.ts';
 import { createAgentHandler } from '../src/server/create-agent-handler.ts';
 import type { AgentHttpServerOptions } from '../src/server/http/create-agent-http-server.ts';
 import { createAgentHttpServer } from '../src/server/http/create-agent-http-server.ts';
 import type { RunEngine, Subject } from '../src/server/runs/run-handle.ts';
+
+/** The policy of the plain status page: no script, style or frame at all. */
+const STATUS_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The demo login cookie: a random demo user per browser, set on the first page visit. */
 export const DEMO_COOKIE = 'agent_chat_demo';
@@ -97,7 +101,11 @@ async function servePage(
     res.end('Not found');
     return;
   }
-  res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.writeHead(200, {
+    'Content-Type': 'text/html; charset=utf-8',
+    ...DEMO_PAGE_HEADERS,
+    'Content-Security-Policy': STATUS_PAGE_CSP,
+  });
   res.end(
     [
       '<!doctype html><html lang="en"><meta charset="utf-8"><title>agent-chat</title>',

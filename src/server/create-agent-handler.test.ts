@@ -22,6 +22,7 @@ describe('bootstrap', () => {
     const response = await server.request('/bootstrap', { headers: { 'x-request-id': 'req_client.1' } });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('x-request-id')).toBe('req_client.1');
     expect(await response.json()).toEqual({
       protocol: { version: '1.0', supported: ['1'] },
@@ -130,5 +131,28 @@ describe('a run from create to its last event', () => {
     });
     expect(resource.status).toBe('completed');
     expect(resource.resumeCursor).toBe('9');
+  });
+});
+
+describe('security headers', () => {
+  it('every kind of API answer carries nosniff and no-store (SSE also no-transform)', async () => {
+    const { runId } = await server.createRun('alice');
+    const answers: [string, Response, string][] = [
+      ['json', await server.request('/bootstrap'), 'no-store'],
+      ['problem', await server.request('/nowhere'), 'no-store'],
+      ['problem 401', await server.request('/bootstrap', { user: null }), 'no-store'],
+    ];
+    const stream = await server.request(`/runs/${runId}/events`);
+    const events = await readSse(stream);
+    answers.push(['sse', stream, 'no-store, no-transform']);
+    answers.push(['204', await server.request(`/runs/${runId}/events?after=${events.events.length}`), 'no-store']);
+    expect(
+      answers.map(([kind, response]) => [
+        kind,
+        response.headers.get('x-content-type-options'),
+        response.headers.get('cache-control'),
+      ]),
+    ).toEqual(answers.map(([kind, , cache]) => [kind, 'nosniff', cache]));
+    expect(answers.map(([, response]) => response.status)).toEqual([200, 404, 401, 200, 204]);
   });
 });
