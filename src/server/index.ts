@@ -1,6 +1,8 @@
 /** The public API of the reference server (Node only): the handler, the agent loop, models and tools. */
 export { createAgentHandler } from './create-agent-handler.ts';
-export type { AgentHandler, AgentHandlerOptions } from './create-agent-handler.ts';
+export type { AgentHandler, AgentHandlerOptions, AgentHandlerStats } from './create-agent-handler.ts';
+export { createAgentHttpServer, DEFAULT_HTTP_SERVER_LIMITS } from './http/create-agent-http-server.ts';
+export type { AgentHttpServerOptions } from './http/create-agent-http-server.ts';
 export { createRunEngine } from './agent-loop/create-run-engine.ts';
 export { DEFAULT_ENGINE_LIMITS } from './agent-loop/engine-options.ts';
 export type {

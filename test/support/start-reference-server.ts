@@ -1,9 +1,9 @@
-import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRunEngine } from '../../src/server/agent-loop/create-run-engine.ts';
 import { createAgentHandler } from '../../src/server/create-agent-handler.ts';
 import type { AgentHandler } from '../../src/server/create-agent-handler.ts';
+import { createAgentHttpServer } from '../../src/server/http/create-agent-http-server.ts';
 import { createScriptedModel } from '../../src/server/models/scripted-model.ts';
 
 /** A real reference server on a loopback port, for the client's integration tests. */
@@ -32,7 +32,7 @@ export async function startReferenceServer(): Promise<ReferenceServer> {
     }),
     onError: () => undefined,
   });
-  const server: Server = createServer(handler);
+  const server: Server = createAgentHttpServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
