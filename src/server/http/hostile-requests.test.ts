@@ -15,24 +15,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A run created and streamed to its end on `target`: the server is still fully serving. */
-async function completeRun(target: TestServer): Promise<string[]> {
+/** A run created and streamed to its end on `target` (first, last, count): the server still fully serves. */
+async function completeRun(target: TestServer): Promise<[string | undefined, string | undefined, number]> {
   const { runId } = await target.createRun('alice', 'Still there?');
-  const read = await readSse(await target.request(`/runs/${runId}/events`));
-  return read.events.map((event) => event.type);
+  const { events } = await readSse(await target.request(`/runs/${runId}/events`));
+  return [events[0]?.type, events.at(-1)?.type, events.length];
 }
 
-const FULL_RUN = [
-  'RUN_STARTED',
-  'RUN_STATUS_CHANGED',
-  'TEXT_MESSAGE_START',
-  'TEXT_MESSAGE_CONTENT',
-  'TEXT_MESSAGE_CONTENT',
-  'TEXT_MESSAGE_CONTENT',
-  'TEXT_MESSAGE_CONTENT',
-  'TEXT_MESSAGE_END',
-  'RUN_FINISHED',
-];
+const FULL_RUN = ['RUN_STARTED', 'RUN_FINISHED', 9];
 
 function nested(depth: number): string {
   return `${'['.repeat(depth)}${']'.repeat(depth)}`;
