@@ -11,6 +11,22 @@ export const DEFAULT_LIMITS: Limits = {
   eventRetentionSec: 86_400,
   idempotencyKeyTtlSec: 86_400,
   maxRounds: 8,
+  runsPerMinute: 30,
+  maxActiveRuns: 5,
+  inputsPerMinute: 60,
+  interruptAnswersPerMinute: 60,
+  cancelsPerMinute: 60,
+  readsPerMinute: 600,
+  maxContentParts: 16,
+  maxContextRefs: 20,
+  maxContextRefChars: 256,
+  maxContextTitleChars: 256,
+  maxContextUrlChars: 2_048,
+  maxIdChars: 128,
+  maxReasonChars: 500,
+  sessionIdleTtlSec: 604_800,
+  maxSessionsPerIdentity: 100,
+  maxRunsPerSession: 500,
 };
 
 /** Stream settings when the product sets none (docs/protocol.md §15). */

@@ -32,6 +32,42 @@ export interface Limits {
   eventRetentionSec: number;
   idempotencyKeyTtlSec: number;
   maxRounds: number;
+  // Per identity (docs/protocol.md §16.1): token buckets that refill over a minute, so a burst of
+  // the whole number is allowed and then one more every 60/N seconds; over → 429 RATE_LIMITED.
+  /** `POST /runs` per minute. */
+  runsPerMinute: number;
+  /** Runs not yet ended at once (`POST /runs` past it → 429 RATE_LIMITED). */
+  maxActiveRuns: number;
+  /** `POST /runs/{id}/inputs` per minute. */
+  inputsPerMinute: number;
+  /** `POST /runs/{id}/interrupts/{iid}` per minute. */
+  interruptAnswersPerMinute: number;
+  /** `POST /runs/{id}/cancel` per minute. */
+  cancelsPerMinute: number;
+  /** GET requests (bootstrap, snapshots, sessions, event streams) per minute. */
+  readsPerMinute: number;
+  // Sizes of request fields (docs/protocol.md §16.2); over → 422 VALIDATION_FAILED naming the limit.
+  /** Text parts per message. */
+  maxContentParts: number;
+  /** Entries of `input.contextRefs`. */
+  maxContextRefs: number;
+  /** Characters of a context ref's `ref`. */
+  maxContextRefChars: number;
+  /** Characters of a context ref's `title`. */
+  maxContextTitleChars: number;
+  /** Characters of a context ref's `url`. */
+  maxContextUrlChars: number;
+  /** Characters of an id the client sends (`sessionId`, `agentVersionId`, `modelId`, `clientMessageId`, `argsDigest`). */
+  maxIdChars: number;
+  /** Characters of a cancel's or a denial's `reason`. */
+  maxReasonChars: number;
+  // Retention of the in-memory store (docs/protocol.md §16.3).
+  /** A session with no run for this long is forgotten (then `404`). */
+  sessionIdleTtlSec: number;
+  /** Sessions kept per identity; a new one past it evicts the identity's least recently used idle one. */
+  maxSessionsPerIdentity: number;
+  /** Runs kept per session; past it the session's oldest ended runs (and their messages) are dropped. */
+  maxRunsPerSession: number;
 }
 
 export interface StreamSettings {
