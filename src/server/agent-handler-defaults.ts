@@ -29,6 +29,13 @@ export const DEFAULT_LIMITS: Limits = {
   maxRunsPerSession: 500,
 };
 
+/** Store-wide caps of the in-memory store when the product sets none (docs/server.md, "Memory"). */
+export const DEFAULT_RETENTION = {
+  maxSessions: 10_000,
+  maxRuns: 50_000,
+  maxIdempotencyRecords: 100_000,
+} as const;
+
 /** Stream settings when the product sets none (docs/protocol.md §15). */
 export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
   heartbeatSec: 15,

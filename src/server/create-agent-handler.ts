@@ -6,6 +6,7 @@ import {
   DEFAULT_EDGE_LIMITS,
   DEFAULT_LIMITS,
   DEFAULT_MODELS,
+  DEFAULT_RETENTION,
   DEFAULT_STREAM_SETTINGS,
 } from './agent-handler-defaults.ts';
 import { answerFailure } from './http/answer-failure.ts';
@@ -15,6 +16,7 @@ import { readJsonBody } from './http/read-json-body.ts';
 import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createIdentityFor } from './identity-for.ts';
 import { createUlidIds } from './ids/create-ulid-ids.ts';
+import { createRateLimits, enforceRateLimit } from './limits/rate-limits.ts';
 import { bootstrapRoute } from './routes/bootstrap-route.ts';
 import { matchRoute } from './routes/match-route.ts';
 import type { AgentInfo, HandlerContext } from './routes/route-context.ts';
@@ -50,6 +52,11 @@ export interface AgentHandlerOptions {
   /** The run event log. Default: in memory. */
   eventLog?: EventLog;
   idempotency?: { lockTtlMs?: number };
+  /**
+   * Store-wide caps of the in-memory store (per-identity ones are in `limits`): sessions, runs and
+   * idempotency records kept at most; past them the least recently active are evicted first.
+   */
+  retention?: { maxSessions?: number; maxRuns?: number; maxIdempotencyRecords?: number };
   /** The identity binding of a subject (≤ 64 chars). Default: a keyed hash with a per-handler secret. */
   identityFor?: (subject: Subject) => string;
   /** How long a cancelled run may take to finish before it is force-closed. Default 30 000 ms. */
@@ -109,23 +116,42 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const onError =
     options.onError ??
     ((error: unknown, context: Record<string, unknown>) => console.error('[agent-chat]', context, error));
+  const retention = { ...DEFAULT_RETENTION, ...options.retention };
   const store = createRunStore({
     eventLog,
     engine: options.engine,
     clock,
     ids,
     cancelGraceMs: options.cancelGraceMs ?? 30_000,
-    eventRetentionMs: limits.eventRetentionSec * 1000,
+    retention: {
+      eventRetentionMs: limits.eventRetentionSec * 1000,
+      sessionIdleTtlMs: limits.sessionIdleTtlSec * 1000,
+      maxSessionsPerSubject: limits.maxSessionsPerIdentity,
+      maxRunsPerSession: limits.maxRunsPerSession,
+      maxSessions: retention.maxSessions,
+      maxRuns: retention.maxRuns,
+    },
+    maxActiveRunsPerSubject: limits.maxActiveRuns,
+    maxEventBytes: limits.maxEventBytes,
     onEngineError: (error, context) => onError(error, { ...context, where: 'engine' }),
+    onError: (error, context) => onError(error, { ...context, where: 'retention' }),
   });
+  const idempotency = createIdempotencyStore({
+    clock,
+    ttlMs: limits.idempotencyKeyTtlSec * 1000,
+    maxRecords: retention.maxIdempotencyRecords,
+    ...options.idempotency,
+  });
+  const rateLimiter = createRateLimits(limits, clock);
   const context: HandlerContext = {
     store,
     eventLog,
-    idempotency: createIdempotencyStore({ clock, ttlMs: limits.idempotencyKeyTtlSec * 1000, ...options.idempotency }),
+    idempotency,
     agent: options.agent ?? DEFAULT_AGENT,
     models: options.models ?? DEFAULT_MODELS,
     capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
     limits,
+    rateLimiter,
     stream: { ...DEFAULT_STREAM_SETTINGS, ...options.stream },
     clock,
     ids,
@@ -141,7 +167,12 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const scheduleSweep = (): void => {
     if (isClosed) return;
     sweeper = clock.setTimeout(() => {
-      void store.sweep().finally(scheduleSweep);
+      rateLimiter.sweep();
+      idempotency.sweep();
+      void store
+        .sweep()
+        .catch((error: unknown) => onError(error, { where: 'sweep' }))
+        .finally(scheduleSweep);
     }, sweepEveryMs);
     unrefTimer(sweeper);
   };
@@ -183,6 +214,8 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
         });
       }
     }
+    // POSTs count against their own rate inside the route, after the idempotency lookup (§16.1).
+    if (route.method === 'GET') enforceRateLimit({ limiter: rateLimiter, limits, identityId, limit: 'readsPerMinute' });
     let body: unknown = {};
     if (route.method === 'POST') {
       const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

@@ -204,7 +204,7 @@ describe('cross-cutting request checks', () => {
         headers: { 'idempotency-key': freshKey() },
       }),
     );
-    expect(tooLong.body.details).toEqual({ field: 'content', maxInputChars: 100, actualChars: 101 });
+    expect(tooLong.body.details).toEqual({ field: 'content', limit: 'maxInputChars', maxInputChars: 100, actual: 101 });
     const { runId, sessionId } = await server.createRun('alice');
     const second = await problemOf(
       await server.request('/runs', { body: { ...runBody, sessionId }, headers: { 'idempotency-key': freshKey() } }),

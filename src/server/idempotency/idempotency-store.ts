@@ -22,6 +22,11 @@ export interface IdempotencyStoreOptions {
   ttlMs?: number;
   /** How long an `in_progress` lock holds before a retry may take it over (default 60 s). */
   lockTtlMs?: number;
+  /**
+   * Records kept at most (default 100 000); past it the oldest are forgotten first, and a retry
+   * with a forgotten key counts as a new request.
+   */
+  maxRecords?: number;
 }
 
 /** The scope of one key: who, which route template, and the fingerprinted request. */
@@ -44,7 +49,9 @@ export interface IdempotencyStore {
    * concurrent requests can never both start.
    */
   begin(request: IdempotencyRequest): IdempotencyBegin;
-  /** Number of records held (expired ones are dropped on access). */
+  /** Forgets expired records (also done on every `begin`). */
+  sweep(): void;
+  /** Number of records held (expired ones are dropped on access and by `sweep`). */
   size(): number;
 }
 
@@ -82,12 +89,14 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
   const { clock } = options;
   const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
   const lockTtlMs = options.lockTtlMs ?? 60_000;
+  const maxRecords = options.maxRecords ?? 100_000;
   const records = new Map<string, IdempotencyRecord>();
 
-  const sweep = (now: number): void => {
+  // Keeps at most `maxRecords - room` records, so `begin` leaves room for the one it inserts.
+  const sweep = (now: number, room: number): void => {
     for (const [id, record] of records) {
       // Insertion order is expiry order (completion re-inserts), so stop at the first live one.
-      if (record.expiresAt > now) break;
+      if (record.expiresAt > now && records.size <= maxRecords - room) break;
       records.delete(id);
     }
   };
@@ -95,7 +104,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
   return {
     begin(request) {
       const now = clock.now();
-      sweep(now);
+      sweep(now, 1);
       const id = JSON.stringify([request.scope, request.method, request.routeTemplate, request.key]);
       const fingerprint = createHash('sha256')
         .update(canonicalJson({ body: request.body, pathParams: request.pathParams }), 'utf8')
@@ -138,6 +147,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
         },
       };
     },
+    sweep: () => sweep(clock.now(), 0),
     size: () => records.size,
   };
 }

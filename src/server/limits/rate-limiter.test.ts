@@ -12,7 +12,10 @@ interface Step {
   expected: true | { retryAfterMs: number };
 }
 
-function play(perMinute: { runs: number; reads: number }, steps: readonly Step[]): Array<true | { retryAfterMs: number }> {
+function play(
+  perMinute: { runs: number; reads: number },
+  steps: readonly Step[],
+): Array<true | { retryAfterMs: number }> {
   const clock = createFakeClock(START);
   const limiter = createRateLimiter({ clock, perMinute });
   return steps.map((step) => {

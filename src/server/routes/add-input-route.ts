@@ -1,6 +1,7 @@
 import type { AddInputResponse } from '../../core/protocol.ts';
 import { isTerminalRunStatus } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
+import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { Route } from './route-context.ts';
 import { requireObject, requireOwnedRun, respondIdempotently } from './route-context.ts';
 import { validateClientId, validateContent } from './validate-content.ts';
@@ -11,6 +12,8 @@ import { validateClientId, validateContent } from './validate-content.ts';
  * RUN_NOT_ACCEPTING_INPUT` while it awaits an answer, `429 INPUT_LIMIT` past `maxInputsPerRun`.
  * On acceptance the user echo (`TEXT_MESSAGE_START{role:'user', inputId}`, `_CONTENT`, `_END`) is
  * appended in one write step; `202 {inputId, messageId, eventSeq}` carries the echo's last seq.
+ * After the key lookup (a replay is free) each attempt counts against `inputsPerMinute`, and the
+ * echo must fit `maxEventBytes` (docs/protocol.md §16).
  */
 export const addInputRoute: Route = {
   method: 'POST',
@@ -20,41 +23,59 @@ export const addInputRoute: Route = {
     return respondIdempotently(request, context, {
       routeTemplate: '/runs/{runId}/inputs',
       execute: async () => {
+        const { limits } = context;
+        enforceRateLimit({
+          limiter: context.rateLimiter,
+          limits,
+          identityId: request.identityId,
+          limit: 'inputsPerMinute',
+        });
         const body = requireObject(request.body, 'body');
-        const { text } = validateContent(body.content, context.limits.maxInputChars);
-        const clientMessageId = validateClientId(body.clientMessageId, 'clientMessageId');
+        const { text } = validateContent(body.content, limits);
+        const clientMessageId = validateClientId(body.clientMessageId, {
+          field: 'clientMessageId',
+          maxIdChars: limits.maxIdChars,
+        });
         const inputId = context.ids('inp');
         const messageId = context.ids('msg');
         const runId = entry.record.runId;
-        const appended = await entry.record.transact((s) => {
-          if (isTerminalRunStatus(s.status) || s.status === 'cancelling') {
-            return fail({
-              code: 'RUN_NOT_ACTIVE',
-              detail: 'The run has ended; send this as a new message.',
-              runId,
-              details: { status: s.status },
-            });
-          }
-          if (s.status === 'awaiting_input') {
-            return fail({ code: 'RUN_NOT_ACCEPTING_INPUT', detail: 'Answer the open request first.', runId });
-          }
-          if (s.inputs.length >= context.limits.maxInputsPerRun) {
-            return fail({
-              code: 'INPUT_LIMIT',
-              detail: `A run accepts at most ${context.limits.maxInputsPerRun} inputs.`,
-              runId,
-              details: { maxInputsPerRun: context.limits.maxInputsPerRun },
-            });
-          }
-          return [
-            {
-              type: 'TEXT_MESSAGE_START',
-              data: { messageId, role: 'user', inputId, ...(clientMessageId === undefined ? {} : { clientMessageId }) },
-            },
-            { type: 'TEXT_MESSAGE_CONTENT', data: { messageId, delta: text } },
-            { type: 'TEXT_MESSAGE_END', data: { messageId, finishReason: 'stop' } },
-          ];
-        });
+        const appended = await entry.record.transact(
+          (s) => {
+            if (isTerminalRunStatus(s.status) || s.status === 'cancelling') {
+              return fail({
+                code: 'RUN_NOT_ACTIVE',
+                detail: 'The run has ended; send this as a new message.',
+                runId,
+                details: { status: s.status },
+              });
+            }
+            if (s.status === 'awaiting_input') {
+              return fail({ code: 'RUN_NOT_ACCEPTING_INPUT', detail: 'Answer the open request first.', runId });
+            }
+            if (s.inputs.length >= limits.maxInputsPerRun) {
+              return fail({
+                code: 'INPUT_LIMIT',
+                detail: `A run accepts at most ${limits.maxInputsPerRun} inputs.`,
+                runId,
+                details: { limit: 'maxInputsPerRun', maxInputsPerRun: limits.maxInputsPerRun },
+              });
+            }
+            return [
+              {
+                type: 'TEXT_MESSAGE_START',
+                data: {
+                  messageId,
+                  role: 'user',
+                  inputId,
+                  ...(clientMessageId === undefined ? {} : { clientMessageId }),
+                },
+              },
+              { type: 'TEXT_MESSAGE_CONTENT', data: { messageId, delta: text } },
+              { type: 'TEXT_MESSAGE_END', data: { messageId, finishReason: 'stop' } },
+            ];
+          },
+          { maxEventBytes: limits.maxEventBytes, field: 'content' },
+        );
         const last = appended[appended.length - 1];
         if (last === undefined)
           return fail({ code: 'RUN_NOT_ACTIVE', detail: 'The run has ended; send this as a new message.', runId });

@@ -1,13 +1,19 @@
-import type { ContextRef, CreateRunRequest, CreateRunResponse, ReasoningEffort } from '../../core/protocol.ts';
+import type { CreateRunRequest, CreateRunResponse, ReasoningEffort } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
+import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { CreateRunInput } from '../runs/run-store.ts';
 import type { HandlerContext, RequestContext, Route } from './route-context.ts';
 import { requireObject, respondIdempotently, toIso } from './route-context.ts';
 import { validateClientId, validateContent } from './validate-content.ts';
+import { validateContextRefs, validateOptionalString } from './validate-fields.ts';
 
 const EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
 
-/** `POST /runs` (docs/protocol.md §5.2): creates a run (and a session) under `Idempotency-Key`. */
+/**
+ * `POST /runs` (docs/protocol.md §5.2): creates a run (and a session) under `Idempotency-Key`. The
+ * key is looked up first, so a replay never counts against `runsPerMinute`; every other attempt
+ * does, valid or not (§16.1).
+ */
 export const createRunRoute: Route = {
   method: 'POST',
   template: '/runs',
@@ -15,6 +21,12 @@ export const createRunRoute: Route = {
     respondIdempotently(request, context, {
       routeTemplate: '/runs',
       execute: async () => {
+        enforceRateLimit({
+          limiter: context.rateLimiter,
+          limits: context.limits,
+          identityId: request.identityId,
+          limit: 'runsPerMinute',
+        });
         const input = validateCreateRun(request, context);
         const { entry, session } = await context.store.createRun(input);
         const snapshot = entry.record.snapshot();
@@ -37,29 +49,26 @@ export const createRunRoute: Route = {
 function validateCreateRun(request: RequestContext, context: HandlerContext): CreateRunInput {
   const body = requireObject(request.body, 'body') as Partial<Record<keyof CreateRunRequest, unknown>>;
   const { agent, models, limits } = context;
-  if (typeof body.agentVersionId !== 'string') {
+  const idLimit = { limit: 'maxIdChars', max: limits.maxIdChars } as const;
+  const agentVersionId = validateOptionalString(body.agentVersionId, { field: 'agentVersionId', ...idLimit });
+  if (agentVersionId === undefined) {
     return fail({
       code: 'VALIDATION_FAILED',
       detail: 'agentVersionId is required.',
       details: { field: 'agentVersionId' },
     });
   }
-  if (body.sessionId !== undefined && typeof body.sessionId !== 'string') {
-    return fail({ code: 'VALIDATION_FAILED', detail: 'sessionId must be a string.', details: { field: 'sessionId' } });
-  }
+  const sessionId = validateOptionalString(body.sessionId, { field: 'sessionId', ...idLimit });
   const input = requireObject(body.input, 'input');
-  const { content } = validateContent(input.content, limits.maxInputChars);
-  const clientMessageId = validateClientId(input.clientMessageId, 'input.clientMessageId');
-  const contextRefs = validateContextRefs(input.contextRefs);
+  const { content } = validateContent(input.content, limits);
+  const clientMessageId = validateClientId(input.clientMessageId, {
+    field: 'input.clientMessageId',
+    maxIdChars: limits.maxIdChars,
+  });
+  const contextRefs = validateContextRefs(input.contextRefs, limits);
   const options = body.options === undefined ? {} : requireObject(body.options, 'options');
-  const { modelId, reasoningEffort } = options;
-  if (modelId !== undefined && typeof modelId !== 'string') {
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: 'options.modelId must be a string.',
-      details: { field: 'options.modelId' },
-    });
-  }
+  const modelId = validateOptionalString(options.modelId, { field: 'options.modelId', ...idLimit });
+  const { reasoningEffort } = options;
   if (reasoningEffort !== undefined && !EFFORTS.includes(reasoningEffort as ReasoningEffort)) {
     return fail({
       code: 'VALIDATION_FAILED',
@@ -74,7 +83,7 @@ function validateCreateRun(request: RequestContext, context: HandlerContext): Cr
       detail: 'The agent takes no new runs; history stays readable.',
     });
   }
-  if (body.agentVersionId !== agent.versionId) {
+  if (agentVersionId !== agent.versionId) {
     return fail({
       code: 'AGENT_VERSION_MISMATCH',
       detail: 'The agent version changed; bootstrap again.',
@@ -104,7 +113,7 @@ function validateCreateRun(request: RequestContext, context: HandlerContext): Cr
   }
   return {
     subject: request.subject,
-    ...(body.sessionId === undefined ? {} : { sessionId: body.sessionId }),
+    ...(sessionId === undefined ? {} : { sessionId }),
     agent: { agentId: agent.agentId, versionId: agent.versionId },
     model: { modelId: model.modelId, ...(effort === undefined ? {} : { reasoningEffort: effort }) },
     input: {
@@ -118,31 +127,4 @@ function validateCreateRun(request: RequestContext, context: HandlerContext): Cr
       ...(maxCostUsd === undefined ? {} : { limits: { maxCostUsd } }),
     },
   };
-}
-
-function validateContextRefs(value: unknown): ContextRef[] | undefined {
-  if (value === undefined) return undefined;
-  const invalid = (): never =>
-    fail({
-      code: 'VALIDATION_FAILED',
-      detail: 'contextRefs must be [{ref, title?, url?}] of strings.',
-      details: { field: 'input.contextRefs' },
-    });
-  if (!Array.isArray(value) || value.length > 20) return invalid();
-  return (value as unknown[]).map((item) => {
-    if (typeof item !== 'object' || item === null) return invalid();
-    const { ref, title, url } = item as Record<string, unknown>;
-    if (
-      typeof ref !== 'string' ||
-      ref === '' ||
-      (title !== undefined && typeof title !== 'string') ||
-      (url !== undefined && typeof url !== 'string')
-    )
-      return invalid();
-    return {
-      ref,
-      ...(title === undefined ? {} : { title: title as string }),
-      ...(url === undefined ? {} : { url: url as string }),
-    };
-  });
 }

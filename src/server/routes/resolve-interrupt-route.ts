@@ -7,8 +7,10 @@ import type {
 import { isTerminalRunStatus } from '../../core/protocol.ts';
 import { fail, ProblemError } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
+import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { HandlerContext, Route } from './route-context.ts';
 import { requireObject, requireOwnedRun } from './route-context.ts';
+import { validateOptionalString } from './validate-fields.ts';
 
 type Answer = { decision: ApprovalDecision; argsDigest: unknown; editedArgs: unknown } | { response: unknown };
 
@@ -18,77 +20,93 @@ type Answer = { decision: ApprovalDecision; argsDigest: unknown; editedArgs: unk
  * answer → `409 INTERRUPT_ALREADY_RESOLVED` with the resolution; expired → `410`; cancelled with
  * its run → `409 RUN_NOT_ACTIVE`; a digest that is not the interrupt's → `412
  * ARGS_DIGEST_MISMATCH`. Appends `INTERRUPT_RESOLVED{resolved, resolvedBy:'user'}` in one write
- * step and answers `200 {interrupt, eventSeq}`; the engine waits for that event itself.
+ * step and answers `200 {interrupt, eventSeq}`; the engine waits for that event itself. Every
+ * answer counts against `interruptAnswersPerMinute`; a `{response}` must fit `maxEventBytes` once
+ * stored (docs/protocol.md §16).
  */
 export const resolveInterruptRoute: Route = {
   method: 'POST',
   template: '/runs/{runId}/interrupts/{interruptId}',
   handle: async (request, context) => {
+    enforceRateLimit({
+      limiter: context.rateLimiter,
+      limits: context.limits,
+      identityId: request.identityId,
+      limit: 'interruptAnswersPerMinute',
+    });
     const entry = requireOwnedInterruptRun(request, context);
     const answer = parseAnswer(request.body, context);
     const interruptId = request.params.interruptId ?? '';
     const runId = entry.record.runId;
     let replayed: SnapshotInterrupt | null = null;
-    const appended = await entry.record.transact((s) => {
-      const interrupt = s.interrupts.find((i) => i.id === interruptId);
-      if (interrupt === undefined)
-        return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this run.', runId });
-      const decision = 'decision' in answer ? answer.decision : undefined;
-      if (interrupt.state === 'resolved') {
-        if (interrupt.decision === decision) {
-          replayed = interrupt;
-          return [];
-        }
-        return fail({
-          code: 'INTERRUPT_ALREADY_RESOLVED',
-          detail: 'Another answer was given first.',
-          runId,
-          details: { interrupt },
-          extra: { interrupt },
-        });
-      }
-      if (interrupt.state === 'expired')
-        return fail({
-          code: 'INTERRUPT_EXPIRED',
-          detail: 'The request expired and was denied.',
-          runId,
-          extra: { interrupt },
-        });
-      if (interrupt.state === 'cancelled' || isTerminalRunStatus(s.status)) {
-        return fail({ code: 'RUN_NOT_ACTIVE', detail: 'The run ended before an answer.', runId, extra: { interrupt } });
-      }
-      if (interrupt.expiresAt !== undefined && Date.parse(interrupt.expiresAt) <= context.clock.now()) {
-        return fail({
-          code: 'INTERRUPT_EXPIRED',
-          detail: 'The request expired and was denied.',
-          runId,
-          extra: { interrupt },
-        });
-      }
-      const data: EventDataMap['INTERRUPT_RESOLVED'] = { interruptId, status: 'resolved', resolvedBy: 'user' };
-      if ('decision' in answer) {
-        if (interrupt.argsDigest !== undefined && answer.argsDigest !== interrupt.argsDigest) {
+    const appended = await entry.record.transact(
+      (s) => {
+        const interrupt = s.interrupts.find((i) => i.id === interruptId);
+        if (interrupt === undefined)
+          return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this run.', runId });
+        const decision = 'decision' in answer ? answer.decision : undefined;
+        if (interrupt.state === 'resolved') {
+          if (interrupt.decision === decision) {
+            replayed = interrupt;
+            return [];
+          }
           return fail({
-            code: 'ARGS_DIGEST_MISMATCH',
-            detail: 'The arguments are not the ones shown; reload the request.',
+            code: 'INTERRUPT_ALREADY_RESOLVED',
+            detail: 'Another answer was given first.',
             runId,
-            details: { argsDigest: interrupt.argsDigest },
+            details: { interrupt },
+            extra: { interrupt },
           });
         }
-        data.decision = answer.decision;
-      } else {
-        if (interrupt.reason === 'tool_call') {
+        if (interrupt.state === 'expired')
           return fail({
-            code: 'VALIDATION_FAILED',
-            detail: 'A tool approval needs {decision, argsDigest}.',
+            code: 'INTERRUPT_EXPIRED',
+            detail: 'The request expired and was denied.',
             runId,
-            details: { field: 'decision' },
+            extra: { interrupt },
+          });
+        if (interrupt.state === 'cancelled' || isTerminalRunStatus(s.status)) {
+          return fail({
+            code: 'RUN_NOT_ACTIVE',
+            detail: 'The run ended before an answer.',
+            runId,
+            extra: { interrupt },
           });
         }
-        data.response = answer.response;
-      }
-      return [{ type: 'INTERRUPT_RESOLVED', data }];
-    });
+        if (interrupt.expiresAt !== undefined && Date.parse(interrupt.expiresAt) <= context.clock.now()) {
+          return fail({
+            code: 'INTERRUPT_EXPIRED',
+            detail: 'The request expired and was denied.',
+            runId,
+            extra: { interrupt },
+          });
+        }
+        const data: EventDataMap['INTERRUPT_RESOLVED'] = { interruptId, status: 'resolved', resolvedBy: 'user' };
+        if ('decision' in answer) {
+          if (interrupt.argsDigest !== undefined && answer.argsDigest !== interrupt.argsDigest) {
+            return fail({
+              code: 'ARGS_DIGEST_MISMATCH',
+              detail: 'The arguments are not the ones shown; reload the request.',
+              runId,
+              details: { argsDigest: interrupt.argsDigest },
+            });
+          }
+          data.decision = answer.decision;
+        } else {
+          if (interrupt.reason === 'tool_call') {
+            return fail({
+              code: 'VALIDATION_FAILED',
+              detail: 'A tool approval needs {decision, argsDigest}.',
+              runId,
+              details: { field: 'decision' },
+            });
+          }
+          data.response = answer.response;
+        }
+        return [{ type: 'INTERRUPT_RESOLVED', data }];
+      },
+      { maxEventBytes: context.limits.maxEventBytes, field: 'response' },
+    );
     const headers: Record<string, string> = { 'X-Request-Id': request.requestId };
     const snapshot = entry.record.snapshot();
     const interrupt = snapshot.interrupts.find((i) => i.id === interruptId) as SnapshotInterrupt;
@@ -124,20 +142,9 @@ function parseAnswer(value: unknown, context: HandlerContext): Answer {
       details: { field: 'decision' },
     });
   }
-  if (argsDigest !== undefined && typeof argsDigest !== 'string') {
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: 'argsDigest must be a string.',
-      details: { field: 'argsDigest' },
-    });
-  }
-  if (reason !== undefined && (typeof reason !== 'string' || reason.length > 500)) {
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: 'reason must be a string of at most 500 characters.',
-      details: { field: 'reason' },
-    });
-  }
+  const { maxIdChars, maxReasonChars } = context.limits;
+  validateOptionalString(argsDigest, { field: 'argsDigest', limit: 'maxIdChars', max: maxIdChars });
+  validateOptionalString(reason, { field: 'reason', limit: 'maxReasonChars', max: maxReasonChars });
   if (editedArgs !== undefined && !context.capabilities.approvals.approveWithEdits) {
     return fail({
       code: 'EDITED_ARGS_INVALID',

@@ -12,6 +12,8 @@ import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.ts';
 import { parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { RateLimitName } from '../limits/rate-limits.ts';
 import type { EventLog } from '../runs/event-log.ts';
 import type { Subject } from '../runs/run-handle.ts';
 import type { RunEntry, RunStore, SessionRecord } from '../runs/run-store.ts';
@@ -35,6 +37,8 @@ export interface HandlerContext {
   models: ModelInfo[];
   capabilities: Capabilities;
   limits: Limits;
+  /** The per-identity request rates of `limits` (docs/protocol.md §16.1). */
+  rateLimiter: RateLimiter<RateLimitName>;
   stream: StreamSettings;
   clock: Clock;
   ids: (prefix: string) => string;

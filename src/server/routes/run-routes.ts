@@ -2,9 +2,11 @@ import type { CancelRunResponse } from '../../core/protocol.ts';
 import { isTerminalEvent } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { API_RESPONSE_HEADERS, sendJson } from '../http/respond.ts';
+import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { streamRunEvents } from '../sse/stream-run-events.ts';
 import type { Route } from './route-context.ts';
 import { requireObject, requireOwnedRun, toRunResource } from './route-context.ts';
+import { validateOptionalString } from './validate-fields.ts';
 
 const CURSOR_PATTERN = /^(0|[1-9][0-9]{0,14})$/;
 
@@ -83,22 +85,27 @@ export const runEventsRoute: Route = {
 
 /**
  * `POST /runs/{runId}/cancel` (docs/protocol.md §12): `202 {status:'cancelling', eventSeq}` while the run is
- * live (repeatable), `200 {status}` once it has ended.
+ * live (repeatable), `200 {status}` once it has ended. Every cancel counts against
+ * `cancelsPerMinute`; `reason` is at most `maxReasonChars` (docs/protocol.md §16).
  */
 export const cancelRunRoute: Route = {
   method: 'POST',
   template: '/runs/{runId}/cancel',
   handle: async (request, context) => {
+    const { limits } = context;
+    enforceRateLimit({
+      limiter: context.rateLimiter,
+      limits,
+      identityId: request.identityId,
+      limit: 'cancelsPerMinute',
+    });
     const entry = requireOwnedRun(request, context);
     const body = requireObject(request.body, 'body');
-    const { reason } = body;
-    if (reason !== undefined && (typeof reason !== 'string' || reason.length > 500)) {
-      return fail({
-        code: 'VALIDATION_FAILED',
-        detail: 'reason must be a string of at most 500 characters.',
-        details: { field: 'reason' },
-      });
-    }
+    const reason = validateOptionalString(body.reason, {
+      field: 'reason',
+      limit: 'maxReasonChars',
+      max: limits.maxReasonChars,
+    });
     const result = await context.store.cancelRun(entry.record.runId, reason);
     const response: CancelRunResponse = {
       status: result.status,

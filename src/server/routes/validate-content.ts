@@ -1,17 +1,32 @@
-import type { InputContent } from '../../core/protocol.ts';
+import type { InputContent, Limits } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
+import { failOverLimit } from '../limits/fail-over-limit.ts';
 
 /**
  * Validates user content (`[{type:'text', text}]`, docs/protocol.md §5.2, §13) and returns it with
  * its joined text. Non-text parts are `422 UNSUPPORTED_CONTENT`; an empty or malformed list, an
- * empty text or more than `maxInputChars` characters are `422 VALIDATION_FAILED` with details.
+ * empty text, more than `maxContentParts` parts or more than `maxInputChars` characters are `422
+ * VALIDATION_FAILED` with details (a limit's name in `details.limit`).
  */
-export function validateContent(value: unknown, maxInputChars: number): { content: InputContent[]; text: string } {
+export function validateContent(
+  value: unknown,
+  limits: Pick<Limits, 'maxInputChars' | 'maxContentParts'>,
+): { content: InputContent[]; text: string } {
+  const { maxInputChars, maxContentParts } = limits;
   if (!Array.isArray(value) || value.length === 0) {
     return fail({
       code: 'VALIDATION_FAILED',
       detail: 'content must be a non-empty array of text parts.',
       details: { field: 'content' },
+    });
+  }
+  if (value.length > maxContentParts) {
+    return failOverLimit({
+      field: 'content',
+      limit: 'maxContentParts',
+      max: maxContentParts,
+      actual: value.length,
+      detail: `A message may have at most ${maxContentParts} parts.`,
     });
   }
   const content: InputContent[] = [];
@@ -45,23 +60,35 @@ export function validateContent(value: unknown, maxInputChars: number): { conten
     return fail({ code: 'VALIDATION_FAILED', detail: 'The message is empty.', details: { field: 'content' } });
   }
   if (text.length > maxInputChars) {
-    return fail({
-      code: 'VALIDATION_FAILED',
+    return failOverLimit({
+      field: 'content',
+      limit: 'maxInputChars',
+      max: maxInputChars,
+      actual: text.length,
       detail: `The message may be at most ${maxInputChars} characters.`,
-      details: { field: 'content', maxInputChars, actualChars: text.length },
     });
   }
   return { content, text };
 }
 
-/** Validates an optional client-proposed id (`clientMessageId`): a string of 1–128 id characters. */
-export function validateClientId(value: unknown, field: string): string | undefined {
+/** Validates an optional client-proposed id (`clientMessageId`): 1–`maxIdChars` characters of `[A-Za-z0-9_.:-]`. */
+export function validateClientId(value: unknown, options: { field: string; maxIdChars: number }): string | undefined {
+  const { field, maxIdChars } = options;
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^[A-Za-z0-9_.:-]{1,128}$/.test(value)) {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_.:-]+$/.test(value)) {
     return fail({
       code: 'VALIDATION_FAILED',
-      detail: `${field} must be 1–128 characters of A–Z, a–z, 0–9, _ . : -.`,
+      detail: `${field} must be characters of A–Z, a–z, 0–9, _ . : -.`,
       details: { field },
+    });
+  }
+  if (value.length > maxIdChars) {
+    return failOverLimit({
+      field,
+      limit: 'maxIdChars',
+      max: maxIdChars,
+      actual: value.length,
+      detail: `${field} may be at most ${maxIdChars} characters.`,
     });
   }
   return value;

@@ -36,6 +36,8 @@ export interface EventLog {
   subscribe(runId: string, onWake: () => void): () => void;
   /** Drops the run's events with `seq <= throughSeq` (retention); `lastSeq` does not change. */
   trim(runId: string, throughSeq: number): Promise<void>;
+  /** Forgets an evicted run entirely: its events, its seqs (it reads as an unknown run) and its doorbells. */
+  remove(runId: string): Promise<void>;
 }
 
 interface MemoryRunLog {
@@ -104,6 +106,10 @@ export function createMemoryEventLog(): EventLog {
       const through = Math.min(throughSeq, log.lastSeq);
       log.events.splice(0, through - log.firstSeq + 1);
       log.firstSeq = through + 1;
+    },
+    async remove(runId) {
+      logs.delete(runId);
+      doorbells.delete(runId);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { EventDataMap, EventEnvelope, EventType, RunSnapshot } from '../../core/protocol.ts';
 import { PROTOCOL_MAJOR, isTerminalEvent, isTerminalRunStatus } from '../../core/protocol.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../../core/state/run-reducer.ts';
+import { failOverLimit } from '../limits/fail-over-limit.ts';
 import type { EventLog } from './event-log.ts';
 import type { PendingEvent, RunHandle } from './run-handle.ts';
 import { RunClosedError } from './run-handle.ts';
@@ -16,6 +17,17 @@ export interface RunRecordOptions {
   onTerminal: (envelope: EventEnvelope) => void;
 }
 
+/**
+ * A cap on the envelopes of one write that came from a request (docs/protocol.md §16.2): an envelope
+ * whose JSON is longer than `maxEventBytes` rejects the write with `422 VALIDATION_FAILED`
+ * (`details.limit: 'maxEventBytes'`, `field`) and nothing is appended.
+ */
+export interface EventSizeCap {
+  maxEventBytes: number;
+  /** The request field the event carries, named in the problem. */
+  field: string;
+}
+
 /** One run's writer: the serial write queue, the reducer-maintained snapshot and its waiters. */
 export interface RunRecord {
   readonly runId: string;
@@ -24,12 +36,12 @@ export interface RunRecord {
   snapshot(): RunSnapshot;
   isTerminal(): boolean;
   /** `RunHandle.append` semantics: rejects with `RunClosedError` after the terminal event. */
-  append<T extends EventType>(type: T, data: EventDataMap[T]): Promise<EventEnvelope<T>>;
+  append<T extends EventType>(type: T, data: EventDataMap[T], cap?: EventSizeCap): Promise<EventEnvelope<T>>;
   /**
    * `RunHandle.transact` semantics: `build` always runs (so callers may throw a problem from
    * it, which rejects without appending); on a terminal run its events are ignored.
    */
-  transact(build: (snapshot: RunSnapshot) => readonly PendingEvent[]): Promise<EventEnvelope[]>;
+  transact(build: (snapshot: RunSnapshot) => readonly PendingEvent[], cap?: EventSizeCap): Promise<EventEnvelope[]>;
   waitFor: RunHandle['waitFor'];
   /** The seq of the `INTERRUPT_RESOLVED` event of `interruptId`, if any. */
   resolutionSeq(interruptId: string): number | undefined;
@@ -54,7 +66,7 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
     return result;
   };
 
-  const commit = async (events: readonly PendingEvent[]): Promise<EventEnvelope[]> => {
+  const commit = async (events: readonly PendingEvent[], cap: EventSizeCap | undefined): Promise<EventEnvelope[]> => {
     if (isTerminalRunStatus(snapshot.status) || events.length === 0) return [];
     const base = snapshot.lastSeq;
     const timestamp = clock.now();
@@ -72,6 +84,7 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
         data: event.data,
       };
     });
+    if (cap !== undefined) checkSizes(envelopes, cap);
     const terminalIndex = envelopes.findIndex(isTerminalEvent);
     if (terminalIndex >= 0 && terminalIndex !== envelopes.length - 1) {
       throw new RangeError(`Run ${runId}: a terminal event must be the last of its batch.`);
@@ -99,15 +112,15 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
     sessionId,
     snapshot: () => snapshot,
     isTerminal: () => isTerminalRunStatus(snapshot.status),
-    append(type, data) {
+    append(type, data, cap) {
       return enqueue(async () => {
         if (isTerminalRunStatus(snapshot.status)) throw new RunClosedError(runId);
-        const [envelope] = await commit([{ type, data } as PendingEvent]);
+        const [envelope] = await commit([{ type, data } as PendingEvent], cap);
         return envelope as EventEnvelope<typeof type>;
       });
     },
-    transact(build) {
-      return enqueue(async () => commit(build(snapshot)));
+    transact(build, cap) {
+      return enqueue(async () => commit(build(snapshot), cap));
     },
     waitFor(predicate, signal) {
       if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
@@ -130,6 +143,22 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
     },
     resolutionSeq: (interruptId) => resolutions.get(interruptId),
   };
+}
+
+function checkSizes(envelopes: readonly EventEnvelope[], cap: EventSizeCap): void {
+  for (const envelope of envelopes) {
+    const bytes = Buffer.byteLength(JSON.stringify(envelope), 'utf8');
+    if (bytes > cap.maxEventBytes) {
+      failOverLimit({
+        field: cap.field,
+        limit: 'maxEventBytes',
+        max: cap.maxEventBytes,
+        actual: bytes,
+        detail: `Stored, this would be a ${bytes}-byte event; the limit is ${cap.maxEventBytes} bytes.`,
+        extra: { eventType: envelope.type },
+      });
+    }
+  }
 }
 
 function noop(): void {}

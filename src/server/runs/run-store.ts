@@ -14,26 +14,22 @@ import type { EventLog } from './event-log.ts';
 import type { PendingEvent, RunEngine, RunHandle, Subject } from './run-handle.ts';
 import type { RunRecord } from './run-record.ts';
 import { createRunRecord } from './run-record.ts';
+import type { RetentionPolicy } from './run-retention.ts';
+import { createRunRetention } from './run-retention.ts';
+import type { SessionRecord } from './session-index.ts';
+import { createSessionIndex } from './session-index.ts';
 import type { Clock } from '../../core/clock.ts';
+import { ACTIVE_RUNS_RETRY_AFTER_MS } from '../limits/rate-limits.ts';
 import { unrefTimer } from '../unref-timer.ts';
 
-/** A conversation: pinned to one agent version, at most one active run. */
-export interface SessionRecord {
-  sessionId: string;
-  subjectId: string;
-  agentVersionId: string;
-  title: string | null;
-  createdAt: number;
-  updatedAt: number;
-  runIds: string[];
-  activeRunId: string | null;
-  lastRunId: string | null;
-}
+export type { SessionRecord } from './session-index.ts';
 
-/** A committed run: its writer plus who owns it and what started it. */
+/**
+ * A committed run: its writer plus who owns it and what started it. The engine's `RunHandle` is
+ * not kept here, so what only a live run needs (its history, its input) goes with the engine.
+ */
 export interface RunEntry {
   record: RunRecord;
-  handle: RunHandle;
   subjectId: string;
   userMessageId: string;
   createdAt: number;
@@ -62,10 +58,16 @@ export interface RunStoreOptions {
   ids: (prefix: string) => string;
   /** How long a cancelled run's engine may take before the reaper force-closes it. */
   cancelGraceMs: number;
-  /** How long a terminal run's events are kept before the log is trimmed. */
-  eventRetentionMs: number;
+  /** What is kept how long (trimming, idle sessions, caps). */
+  retention: RetentionPolicy;
+  /** Runs of one subject not yet ended; one more is `429 RATE_LIMITED` (docs/protocol.md §16.1). */
+  maxActiveRunsPerSubject: number;
+  /** `RUN_STARTED` (built from the request) past this many bytes is `422 VALIDATION_FAILED`. */
+  maxEventBytes: number;
   /** Where engine failures are reported (never to the browser). */
   onEngineError: (error: unknown, context: { runId: string; correlationId: string }) => void;
+  /** Where other failures (removing an evicted run's log) are reported. */
+  onError: (error: unknown, context: { runId: string }) => void;
 }
 
 /** Sessions and runs of one server: creates runs, hands them to the engine, cancels and reaps. */
@@ -83,8 +85,10 @@ export interface RunStore {
     runId: string,
     reason?: string,
   ): Promise<{ httpStatus: 200 | 202; status: RunSnapshot['status']; eventSeq?: number }>;
-  /** Trims the logs of runs that ended more than the retention ago. */
+  /** Trims the logs of runs that ended more than the retention ago and evicts idle sessions. */
   sweep(): Promise<void>;
+  /** How many sessions and runs are kept (for tests, operators and the memory benchmark). */
+  counts(): { sessions: number; runs: number };
   /** Stops the reapers (runs themselves are left to their engines). */
   close(): void;
 }
@@ -94,8 +98,22 @@ const TITLE_CHARS = 80;
 /** Creates the in-process run store over an {@link EventLog}. */
 export function createRunStore(options: RunStoreOptions): RunStore {
   const { eventLog, engine, clock, ids } = options;
-  const sessions = new Map<string, SessionRecord>();
+  const sessions = createSessionIndex();
   const runs = new Map<string, RunEntry>();
+  const activeRunsBySubject = new Map<string, number>();
+  const retention = createRunRetention({
+    policy: options.retention,
+    sessions,
+    runs,
+    eventLog,
+    clock,
+    onError: options.onError,
+  });
+  const countActive = (subjectId: string, delta: 1 | -1): void => {
+    const count = (activeRunsBySubject.get(subjectId) ?? 0) + delta;
+    if (count > 0) activeRunsBySubject.set(subjectId, count);
+    else activeRunsBySubject.delete(subjectId);
+  };
 
   const finishAbandoned = async (entry: RunEntry, correlationId: string): Promise<void> => {
     await entry.record.transact((s): PendingEvent[] => {
@@ -130,10 +148,10 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     ];
   };
 
-  const startEngine = (entry: RunEntry): void => {
+  const startEngine = (entry: RunEntry, handle: RunHandle): void => {
     const correlationId = ids('cor');
     void Promise.resolve()
-      .then(() => engine.start(entry.handle))
+      .then(() => engine.start(handle))
       .catch((error: unknown) => options.onEngineError(error, { runId: entry.record.runId, correlationId }))
       .then(() => (entry.record.isTerminal() ? undefined : finishAbandoned(entry, correlationId)))
       .catch((error: unknown) => options.onEngineError(error, { runId: entry.record.runId, correlationId }));
@@ -189,6 +207,15 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           });
         }
       }
+      const maxActive = options.maxActiveRunsPerSubject;
+      if ((activeRunsBySubject.get(input.subject.id) ?? 0) >= maxActive) {
+        return fail({
+          code: 'RATE_LIMITED',
+          detail: `At most ${maxActive} answers may run at once; wait for one to finish.`,
+          retryAfterMs: ACTIVE_RUNS_RETRY_AFTER_MS,
+          details: { limit: 'maxActiveRuns', maxActiveRuns: maxActive },
+        });
+      }
       const runId = ids('run');
       const userMessageId = ids('msg');
       const controller = new AbortController();
@@ -201,7 +228,6 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           ids,
           onTerminal: () => onTerminal(entry),
         }),
-        handle: undefined as unknown as RunHandle,
         subjectId: input.subject.id,
         userMessageId,
         createdAt: now,
@@ -215,11 +241,13 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         ended.terminalAt = clock.now();
         if (ended.reaper !== null) clock.clearTimeout(ended.reaper);
         ended.reaper = null;
+        countActive(ended.subjectId, -1);
         if (session.activeRunId === runId) session.activeRunId = null;
         session.updatedAt = clock.now();
+        sessions.touch(session);
       };
       const text = input.input.content.map((part) => part.text).join('');
-      entry.handle = {
+      const handle: RunHandle = {
         runId,
         sessionId: session.sessionId,
         subject: input.subject,
@@ -236,25 +264,31 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         snapshot: () => entry.record.snapshot(),
         waitFor: (predicate, signal) => entry.record.waitFor(predicate, signal),
       };
-      // Reserve the session's active slot synchronously, so a concurrent create sees it.
+      // Reserve the session's active slot (and the subject's count) synchronously, so a concurrent create sees it.
       session.activeRunId = runId;
-      if (isNewSession) sessions.set(session.sessionId, session);
+      countActive(input.subject.id, 1);
+      if (isNewSession) sessions.add(session);
       try {
-        await entry.record.append('RUN_STARTED', {
-          protocolVersion: PROTOCOL_VERSION,
-          agent: input.agent,
-          ...(input.model === null ? {} : { model: input.model }),
-          input: {
-            messageId: userMessageId,
-            ...optional('clientMessageId', input.input.clientMessageId),
-            content: input.input.content,
-            ...optional('contextRefs', input.input.contextRefs),
+        await entry.record.append(
+          'RUN_STARTED',
+          {
+            protocolVersion: PROTOCOL_VERSION,
+            agent: input.agent,
+            ...(input.model === null ? {} : { model: input.model }),
+            input: {
+              messageId: userMessageId,
+              ...optional('clientMessageId', input.input.clientMessageId),
+              content: input.input.content,
+              ...optional('contextRefs', input.input.contextRefs),
+            },
+            traceId: ids('trc'),
           },
-          traceId: ids('trc'),
-        });
+          { maxEventBytes: options.maxEventBytes, field: 'input' },
+        );
       } catch (error) {
         if (session.activeRunId === runId) session.activeRunId = null;
-        if (isNewSession) sessions.delete(session.sessionId);
+        countActive(input.subject.id, -1);
+        if (isNewSession) sessions.remove(session);
         throw error;
       }
       runs.set(runId, entry);
@@ -262,12 +296,14 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       session.lastRunId = runId;
       session.updatedAt = now;
       session.title ??= makeTitle(text);
-      startEngine(entry);
+      sessions.touch(session);
+      retention.afterRunCreated(session);
+      startEngine(entry, handle);
       return { entry, session };
     },
     getRun: (runId) => runs.get(runId),
     getSession: (sessionId) => sessions.get(sessionId),
-    listSessions: (subjectId) => [...sessions.values()].filter((s) => s.subjectId === subjectId).reverse(),
+    listSessions: (subjectId) => sessions.ofSubject(subjectId).reverse(),
     settledMessages(sessionId) {
       const session = sessions.get(sessionId);
       return session === undefined ? [] : settled(session);
@@ -296,14 +332,8 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       }
       return { httpStatus: 202, status: 'cancelling', eventSeq: entry.cancelSeq ?? snapshot.lastSeq };
     },
-    async sweep() {
-      const now = clock.now();
-      for (const entry of runs.values()) {
-        if (entry.terminalAt === null || entry.isTrimmed || now - entry.terminalAt < options.eventRetentionMs) continue;
-        entry.isTrimmed = true;
-        await eventLog.trim(entry.record.runId, entry.record.snapshot().lastSeq);
-      }
-    },
+    sweep: () => retention.sweep(),
+    counts: () => ({ sessions: sessions.size(), runs: runs.size }),
     close() {
       for (const entry of runs.values()) {
         if (entry.reaper !== null) clock.clearTimeout(entry.reaper);
