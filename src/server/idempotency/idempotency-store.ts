@@ -92,7 +92,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
   const maxRecords = options.maxRecords ?? 100_000;
   const records = new Map<string, IdempotencyRecord>();
 
-  // Keeps at most `maxRecords - room` records, so `begin` leaves room for the one it inserts.
+  // Keeps at most `maxRecords - room` records, so `begin` can make room for the one it inserts.
   const sweep = (now: number, room: number): void => {
     for (const [id, record] of records) {
       // Insertion order is expiry order (completion re-inserts), so stop at the first live one.
@@ -104,7 +104,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
   return {
     begin(request) {
       const now = clock.now();
-      sweep(now, 1);
+      sweep(now, 0);
       const id = JSON.stringify([request.scope, request.method, request.routeTemplate, request.key]);
       const fingerprint = createHash('sha256')
         .update(canonicalJson({ body: request.body, pathParams: request.pathParams }), 'utf8')
@@ -134,6 +134,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
         expiresAt: now + ttlMs,
       };
       records.delete(id);
+      sweep(now, 1);
       records.set(id, record);
       return {
         kind: 'started',
