@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRunEngine } from '../../src/server/agent-loop/create-run-engine.ts';
 import { createAgentHandler } from '../../src/server/create-agent-handler.ts';
-import type { AgentHandler } from '../../src/server/create-agent-handler.ts';
+import type { AgentHandler, AgentHandlerOptions } from '../../src/server/create-agent-handler.ts';
 import { createAgentHttpServer } from '../../src/server/http/create-agent-http-server.ts';
 import { createScriptedModel } from '../../src/server/models/scripted-model.ts';
 
@@ -18,11 +18,15 @@ export interface ReferenceServer {
 /**
  * Starts `createAgentHandler` with the scripted model (fast deltas, one event per delta) on
  * `127.0.0.1`, port 0. Identities are stable across instances, so a second server is the same
- * product after a restart, only without the first one's runs.
+ * product after a restart, only without the first one's runs. `options` sets the handler's limits
+ * or clock (e.g. a low rate limit, or a fake clock shared with the client under test).
  */
-export async function startReferenceServer(): Promise<ReferenceServer> {
+export async function startReferenceServer(
+  options: Pick<AgentHandlerOptions, 'limits' | 'clock'> = {},
+): Promise<ReferenceServer> {
   let userId = 'user-1';
   const handler = createAgentHandler({
+    ...options,
     authenticate: () => ({ id: userId }),
     identityFor: (subject) => `idn_${subject.id}`,
     engine: createRunEngine({

@@ -109,6 +109,23 @@ describe('agentErrorFromResponse', () => {
     expect([error.code, error.retryable, error.retryAfterMs]).toStrictEqual(['AGENT_UNAVAILABLE', true, 8000]);
   });
 
+  it('makes a 429 retryable only when the server says so (retryable: true or Retry-After)', async () => {
+    const cases: Array<[Record<string, unknown>, Record<string, string>, boolean, number | null]> = [
+      [{ code: 'INPUT_LIMIT', status: 429, retryable: false }, {}, false, null],
+      [{ code: 'RATE_LIMITED', status: 429 }, {}, false, null],
+      [{ code: 'RATE_LIMITED', status: 429, retryable: true, retryAfterMs: 30_000 }, {}, true, 30_000],
+      [{ code: 'RATE_LIMITED', status: 429 }, { 'retry-after': '5' }, true, 5_000],
+      [{ code: 'RATE_LIMITED', status: 429, retryable: false }, { 'retry-after': '5' }, true, 5_000],
+    ];
+    const seen = await Promise.all(
+      cases.map(async ([body, headers]) => {
+        const error = await agentErrorFromResponse(problemResponse(body, { status: 429, headers }), { nowMs: NOW });
+        return [error.retryable, error.retryAfterMs];
+      }),
+    );
+    expect(seen).toStrictEqual(cases.map(([, , retryable, retryAfterMs]) => [retryable, retryAfterMs]));
+  });
+
   it('keeps the members of a plain JSON error body in details', async () => {
     const response = new Response(JSON.stringify({ error: 'Too many requests', limit: 10 }), {
       status: 429,
@@ -122,7 +139,7 @@ describe('agentErrorFromResponse', () => {
       message: 'Too many requests',
       status: 429,
       requestId: null,
-      retryable: true,
+      retryable: false,
       retryAfterMs: null,
       runId: null,
       details: { error: 'Too many requests', limit: 10 },

@@ -34,8 +34,9 @@ export interface HttpErrorContext {
  *
  * `status` is the HTTP status (null when no response arrived); `requestId` is the server's
  * correlation id to show as the error reference; `retryable` is the server's hint (or, with no
- * hint, whether the status is 5xx/429 or the failure was a network error/timeout); `retryAfterMs`
- * is the least wait the server asked for; `runId` names a run the error is about.
+ * hint, whether the status is 5xx or the failure was a network error/timeout); `retryAfterMs`
+ * is the least wait the server asked for; `runId` names a run the error is about. A 429 is
+ * retryable only when its body says `retryable: true` or it carries `Retry-After`.
  */
 export class AgentError extends Error {
   override readonly name = 'AgentError';
@@ -87,7 +88,13 @@ export function agentErrorFromProblem(body: Record<string, unknown>, context: Ht
       `HTTP ${context.status}`,
     status: context.status,
     requestId: context.requestId ?? readString(body.requestId),
-    retryable: typeof body.retryable === 'boolean' ? body.retryable : isRetryableStatus(context.status, code),
+    // A 429 is retried only when the server says so: `retryable: true` or a Retry-After header.
+    retryable:
+      context.status === 429
+        ? body.retryable === true || context.retryAfterMs !== null
+        : typeof body.retryable === 'boolean'
+          ? body.retryable
+          : isRetryableStatus(context.status, code),
     retryAfterMs: retryAfterMs < 0 ? null : retryAfterMs,
     runId: readString(body.runId),
     details: { ...body, ...(isPlainObject(body.details) && body.details) },
@@ -140,9 +147,13 @@ const STATUS_CODES: Record<number, ProblemCode> = {
   429: 'RATE_LIMITED',
 };
 
-/** Whether a status (with its code) may be retried with the same key and body (docs/protocol.md §10): 5xx, 429, `409 IDEMPOTENCY_KEY_IN_USE`. */
+/**
+ * Whether a status (with its code) may be retried with the same key and body (docs/protocol.md §10):
+ * 5xx and `409 IDEMPOTENCY_KEY_IN_USE`. A 429 depends on the server's word, not on its status
+ * ({@link agentErrorFromProblem}).
+ */
 export function isRetryableStatus(status: number, code: string): boolean {
-  return status >= 500 || status === 429 || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_USE');
+  return status >= 500 || (status === 409 && code === 'IDEMPOTENCY_KEY_IN_USE');
 }
 
 function readString(value: unknown): string | null {

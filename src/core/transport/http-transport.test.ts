@@ -43,7 +43,12 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
     new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-function problem(status: number, code: string, headers: Record<string, string> = {}): Responder {
+function problem(
+  status: number,
+  code: string,
+  headers: Record<string, string> = {},
+  members: Record<string, unknown> = {},
+): Responder {
   return () =>
     new Response(
       JSON.stringify({
@@ -56,6 +61,7 @@ function problem(status: number, code: string, headers: Record<string, string> =
         retryAfterMs: null,
         runId: null,
         details: {},
+        ...members,
       }),
       {
         status,
@@ -157,7 +163,7 @@ describe('createHttpTransport: request', () => {
       problem(503, 'AGENT_UNAVAILABLE'),
       networkFailure,
       () => new Response('bad gateway', { status: 502 }),
-      problem(429, 'RATE_LIMITED'),
+      problem(429, 'RATE_LIMITED', {}, { retryable: true }),
       json(201, { runId: 'run_1' }),
     ]);
     const response = await settleWithFakeClock(
@@ -225,6 +231,53 @@ describe('createHttpTransport: request', () => {
         false,
       ]);
       expect(calls.length).toBe(1);
+    });
+  }
+
+  const tooManyRequests: Array<{ title: string; answer: Responder; outcome: string; calls: number; waits: number[] }> =
+    [
+      {
+        title: '429 INPUT_LIMIT (retryable: false, no Retry-After) is definitive',
+        answer: problem(429, 'INPUT_LIMIT'),
+        outcome: '429 INPUT_LIMIT retryable=false',
+        calls: 1,
+        waits: [],
+      },
+      {
+        title: 'a bare 429 with neither a hint nor Retry-After (a proxy) is definitive',
+        answer: () => new Response('slow down', { status: 429 }),
+        outcome: '429 RATE_LIMITED retryable=false',
+        calls: 1,
+        waits: [],
+      },
+      {
+        title: '429 RATE_LIMITED with retryable: true is retried after the backoff',
+        answer: problem(429, 'RATE_LIMITED', {}, { retryable: true }),
+        outcome: 'created',
+        calls: 2,
+        waits: [250],
+      },
+      {
+        title: 'a 429 with Retry-After is retried after it, whatever its body',
+        answer: problem(429, 'RATE_LIMITED', { 'retry-after': '2' }),
+        outcome: 'created',
+        calls: 2,
+        waits: [2000],
+      },
+    ];
+  for (const { title, answer, outcome, calls: expectedCalls, waits } of tooManyRequests) {
+    it(`retries a 429 only when the server says so: ${title}`, async () => {
+      const { transport, calls, clock } = setup([answer, json(201, { runId: 'run_1' })]);
+      const settled = await settleWithFakeClock(
+        transport.request({ method: 'POST', path: '/runs', body: CREATE_BODY, idempotencyKey: 'key_1', attempts: 3 }),
+        clock,
+      ).then(
+        () => 'created',
+        (error: AgentError) => `${error.status} ${error.code} retryable=${error.retryable}`,
+      );
+      expect(settled).toBe(outcome);
+      expect(calls.length).toBe(expectedCalls);
+      expect(clock.delays.filter((delay) => delay !== 30_000)).toStrictEqual(waits);
     });
   }
 

@@ -93,10 +93,12 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
 /**
  * Tells whether a failure may be retried with the same key and body (docs/protocol.md §10): network
- * errors, timeouts, 5xx, 429 and `409 IDEMPOTENCY_KEY_IN_USE`. Everything else is definitive.
+ * errors, timeouts, 5xx, `409 IDEMPOTENCY_KEY_IN_USE`, and a 429 only when the server said so
+ * (`retryable: true` or `Retry-After`; so `429 INPUT_LIMIT` is definitive). Everything else is definitive.
  */
 export function isRetryableError(error: AgentError): boolean {
   if (error.code === 'NETWORK_ERROR' || error.code === 'TIMEOUT') return true;
+  if (error.status === 429) return error.retryable;
   return error.status !== null && isRetryableStatus(error.status, error.code);
 }
 
