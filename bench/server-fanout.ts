@@ -30,7 +30,14 @@ const engine: RunEngine = {
   },
 };
 
-const handler = createAgentHandler({ engine, authenticate: () => ({ id: 'bench' }), identityFor: () => 'idn_bench' });
+// One identity opens every run here, so its per-identity rate and concurrency limits are lifted.
+const unlimited = 1_000_000;
+const handler = createAgentHandler({
+  engine,
+  authenticate: () => ({ id: 'bench' }),
+  identityFor: () => 'idn_bench',
+  limits: { runsPerMinute: unlimited, maxActiveRuns: unlimited, readsPerMinute: unlimited },
+});
 const server = createServer((req, res) => handler(req, res));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/agent/v1`;

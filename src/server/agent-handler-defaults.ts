@@ -32,7 +32,7 @@ export const DEFAULT_LIMITS: Limits = {
 /** Store-wide caps of the in-memory store when the product sets none (docs/server.md, "Memory"). */
 export const DEFAULT_RETENTION = {
   maxSessions: 10_000,
-  maxRuns: 50_000,
+  maxRuns: 20_000,
   maxIdempotencyRecords: 100_000,
 } as const;
 

@@ -2,6 +2,7 @@ import type { EventDataMap, EventEnvelope, EventType, RunSnapshot } from '../../
 import { PROTOCOL_MAJOR, isTerminalEvent, isTerminalRunStatus } from '../../core/protocol.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../../core/state/run-reducer.ts';
 import { failOverLimit } from '../limits/fail-over-limit.ts';
+import { EndedRunRecord } from './ended-run-record.ts';
 import type { EventLog } from './event-log.ts';
 import type { PendingEvent, RunHandle } from './run-handle.ts';
 import { RunClosedError } from './run-handle.ts';
@@ -45,6 +46,11 @@ export interface RunRecord {
   waitFor: RunHandle['waitFor'];
   /** The seq of the `INTERRUPT_RESOLVED` event of `interruptId`, if any. */
   resolutionSeq(interruptId: string): number | undefined;
+  /**
+   * Returns the compact form of an ended run (the same answers, none of the live machinery); the
+   * record itself while the run is still live.
+   */
+  compact(): RunRecord;
 }
 
 interface Waiter {
@@ -107,7 +113,7 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
     return envelopes;
   };
 
-  return {
+  const record: RunRecord = {
     runId,
     sessionId,
     snapshot: () => snapshot,
@@ -142,7 +148,12 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
       });
     },
     resolutionSeq: (interruptId) => resolutions.get(interruptId),
+    compact() {
+      if (!isTerminalRunStatus(snapshot.status)) return record;
+      return new EndedRunRecord(runId, sessionId, snapshot, resolutions.size === 0 ? null : new Map(resolutions));
+    },
   };
+  return record;
 }
 
 function checkSizes(envelopes: readonly EventEnvelope[], cap: EventSizeCap): void {

@@ -4,6 +4,7 @@ import type { FakeClock } from '../../../test/support/fake-clock.ts';
 import { createManualEngine, createScriptedTestEngine } from '../test-support/manual-engine.ts';
 import { startTestServer } from '../test-support/start-test-server.ts';
 import type { ManualEngine } from '../test-support/manual-engine.ts';
+import { EndedRunRecord } from './ended-run-record.ts';
 import { createMemoryEventLog } from './event-log.ts';
 import type { EventLog } from './event-log.ts';
 import type { RetentionPolicy } from './run-retention.ts';
@@ -82,6 +83,9 @@ describe('retention of the in-memory store (docs/server.md, "Memory")', () => {
   it('trims an ended run’s log after eventRetention and keeps its snapshot', async () => {
     const { store, clock, eventLog, run } = setup();
     const { runId } = await run('alice');
+    // At its end a run keeps only what it answers with: the compact record, no abort controller.
+    expect(store.getRun(runId)?.record).toBeInstanceOf(EndedRunRecord);
+    expect(store.getRun(runId)?.controller).toBeNull();
     clock.advance(HOUR - 1);
     await store.sweep();
     expect((await eventLog.read(runId, 0)).map((e) => e.type)).toEqual(['RUN_STARTED', 'RUN_FINISHED']);

@@ -33,7 +33,8 @@ export interface RunEntry {
   subjectId: string;
   userMessageId: string;
   createdAt: number;
-  controller: AbortController;
+  /** Aborts the engine on cancel; dropped once the run has ended. */
+  controller: AbortController | null;
   cancelSeq: number | null;
   terminalAt: number | null;
   isTrimmed: boolean;
@@ -135,7 +136,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   };
 
   const forcedCancel = (s: RunSnapshot, entry: RunEntry): PendingEvent[] => {
-    const reason = entry.controller.signal.reason as unknown;
+    const reason = entry.controller?.signal.reason as unknown;
     return [
       ...closeOpenItems(s, { reason: 'cancelled', newMessageId: () => ids('msg') }),
       {
@@ -241,6 +242,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         ended.terminalAt = clock.now();
         if (ended.reaper !== null) clock.clearTimeout(ended.reaper);
         ended.reaper = null;
+        // Keep only what an ended run answers with: its snapshot (docs/server.md, "Memory").
+        ended.record = ended.record.compact();
+        ended.controller = null;
         countActive(ended.subjectId, -1);
         if (session.activeRunId === runId) session.activeRunId = null;
         session.updatedAt = clock.now();
@@ -321,7 +325,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const first = appended[0] as EventEnvelope | undefined;
       if (first !== undefined) {
         entry.cancelSeq = first.seq;
-        entry.controller.abort(reason ?? 'cancelled');
+        entry.controller?.abort(reason ?? 'cancelled');
         entry.reaper = clock.setTimeout(() => {
           entry.reaper = null;
           void entry.record
