@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEMO_PAGE_HEADERS } from '../demo/serve-demo.ts';
+import type { Limits } from '../src/core/protocol.ts';
 import type { AgentHandler, AgentHandlerOptions } from '../src/server/create-agent-handler.ts';
 import { createAgentHandler } from '../src/server/create-agent-handler.ts';
 import type { AgentHttpServerOptions } from '../src/server/http/create-agent-http-server.ts';
@@ -20,6 +21,8 @@ export interface DemoServerOptions {
   port: number;
   host: string;
   engine: RunEngine;
+  /** Overrides of the handler's published limits (default: none, the shipped ones). */
+  limits?: Partial<Limits>;
   /** Serves pages and assets; resolves false when it has nothing for the request. */
   staticHandler?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** Socket-level limits (header and request timeouts). Default: the hardened defaults. */
@@ -48,6 +51,7 @@ export async function createDemoServer(options: DemoServerOptions): Promise<Demo
     engine: options.engine,
     authenticate: (req) => readDemoUser(req),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
   const server = createAgentHttpServer((req, res) => {
     handler(req, res, () => {

@@ -19,7 +19,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (process.env[E2E_URL_VARIABLE]) return async () => undefined;
   ensureBuild(rootDir);
   // The scripted offline model: a developer's real-model settings must not leak into the tests.
-  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: '0' };
+  // The XSS corpus test streams ~200 messages from one demo user within a minute, six at a time,
+  // which the shipped runsPerMinute (30) and maxActiveRuns (5) rightly refuse; the rate limits themselves are tested against the handler
+  // (src/server/routes/rate-limits.test.ts) and the client (src/core/transport/rate-limit.loopback.test.ts).
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    AGENT_LIMITS: JSON.stringify({ runsPerMinute: 1_000, maxActiveRuns: 12, readsPerMinute: 10_000 }),
+  };
   for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'AGENT_MODEL']) delete env[name];
   const child = spawn(process.execPath, ['--import', 'tsx', join(rootDir, 'scripts/start.ts')], {
     cwd: rootDir,
