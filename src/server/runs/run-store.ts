@@ -9,15 +9,15 @@ import type {
 } from '../../core/protocol.ts';
 import { PROTOCOL_VERSION } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import { closeOpenItems, pendingInputIds } from './close-open-items.ts';
+import { buildAbandonedEnding, buildForcedCancel } from './forced-endings.ts';
 import type { EventLog } from './event-log.ts';
-import type { PendingEvent, RunEngine, RunHandle, Subject } from './run-handle.ts';
+import type { RunEngine, RunHandle, Subject } from './run-handle.ts';
 import type { RunRecord } from './run-record.ts';
 import { createRunRecord } from './run-record.ts';
 import type { RetentionPolicy } from './run-retention.ts';
 import { createRunRetention } from './run-retention.ts';
 import type { SessionRecord } from './session-index.ts';
-import { createSessionIndex } from './session-index.ts';
+import { createSessionIndex, makeSessionTitle, openSessionForRun } from './session-index.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ACTIVE_RUNS_RETRY_AFTER_MS } from '../limits/rate-limits.ts';
 import { unrefTimer } from '../unref-timer.ts';
@@ -94,8 +94,6 @@ export interface RunStore {
   close(): void;
 }
 
-const TITLE_CHARS = 80;
-
 /** Creates the in-process run store over an {@link EventLog}. */
 export function createRunStore(options: RunStoreOptions): RunStore {
   const { eventLog, engine, clock, ids } = options;
@@ -116,45 +114,21 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     else activeRunsBySubject.delete(subjectId);
   };
 
-  const finishAbandoned = async (entry: RunEntry, correlationId: string): Promise<void> => {
-    await entry.record.transact((s): PendingEvent[] => {
-      if (s.status === 'cancelling') return forcedCancel(s, entry);
-      return [
-        ...closeOpenItems(s, { reason: 'error', newMessageId: () => ids('msg') }),
-        {
-          type: 'RUN_ERROR',
-          data: {
-            code: 'INTERNAL',
-            message: 'The agent stopped unexpectedly. Please try again.',
-            retryable: true,
-            correlationId,
-            unconsumedInputIds: pendingInputIds(s),
-          },
-        },
-      ];
-    });
-  };
-
-  const forcedCancel = (s: RunSnapshot, entry: RunEntry): PendingEvent[] => {
-    const reason = entry.controller?.signal.reason as unknown;
-    return [
-      ...closeOpenItems(s, { reason: 'cancelled', newMessageId: () => ids('msg') }),
-      {
-        type: 'RUN_FINISHED',
-        data: {
-          outcome: { type: 'cancelled', ...(typeof reason === 'string' ? { reason } : {}), forced: true },
-          unconsumedInputIds: pendingInputIds(s),
-        },
-      },
-    ];
-  };
+  const endingOptions = (entry: RunEntry) => ({
+    cancelReason: entry.controller?.signal.reason as unknown,
+    newMessageId: () => ids('msg'),
+  });
 
   const startEngine = (entry: RunEntry, handle: RunHandle): void => {
     const correlationId = ids('cor');
     void Promise.resolve()
       .then(() => engine.start(handle))
       .catch((error: unknown) => options.onEngineError(error, { runId: entry.record.runId, correlationId }))
-      .then(() => (entry.record.isTerminal() ? undefined : finishAbandoned(entry, correlationId)))
+      .then(() =>
+        entry.record.isTerminal()
+          ? undefined
+          : entry.record.transact((s) => buildAbandonedEnding(s, { ...endingOptions(entry), correlationId })),
+      )
       .catch((error: unknown) => options.onEngineError(error, { runId: entry.record.runId, correlationId }));
   };
 
@@ -170,44 +144,13 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   return {
     async createRun(input) {
       const now = clock.now();
-      let session: SessionRecord;
-      let isNewSession = false;
-      if (input.sessionId === undefined) {
-        session = {
-          sessionId: ids('ses'),
-          subjectId: input.subject.id,
-          agentVersionId: input.agent.versionId,
-          title: null,
-          createdAt: now,
-          updatedAt: now,
-          runIds: [],
-          activeRunId: null,
-          lastRunId: null,
-        };
-        isNewSession = true;
-      } else {
-        const existing = sessions.get(input.sessionId);
-        if (existing === undefined || existing.subjectId !== input.subject.id) {
-          return fail({ code: 'NOT_FOUND', detail: 'No such session.' });
-        }
-        session = existing;
-        if (session.agentVersionId !== input.agent.versionId) {
-          return fail({
-            code: 'AGENT_VERSION_MISMATCH',
-            detail: 'The session is pinned to another agent version.',
-            details: { agentVersionId: session.agentVersionId },
-          });
-        }
-        if (session.activeRunId !== null) {
-          const activeRunId = session.activeRunId;
-          return fail({
-            code: 'RUN_ALREADY_ACTIVE',
-            detail: 'Attach to the active run or add an input to it.',
-            details: { activeRunId },
-            extra: { activeRunId },
-          });
-        }
-      }
+      const { session, isNewSession } = openSessionForRun(sessions, {
+        sessionId: input.sessionId,
+        subjectId: input.subject.id,
+        agentVersionId: input.agent.versionId,
+        newSessionId: () => ids('ses'),
+        now,
+      });
       const maxActive = options.maxActiveRunsPerSubject;
       if ((activeRunsBySubject.get(input.subject.id) ?? 0) >= maxActive) {
         return fail({
@@ -299,7 +242,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       session.runIds.push(runId);
       session.lastRunId = runId;
       session.updatedAt = now;
-      session.title ??= makeTitle(text);
+      session.title ??= makeSessionTitle(text);
       sessions.touch(session);
       retention.afterRunCreated(session);
       startEngine(entry, handle);
@@ -329,7 +272,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         entry.reaper = clock.setTimeout(() => {
           entry.reaper = null;
           void entry.record
-            .transact((s) => forcedCancel(s, entry))
+            .transact((s) => buildForcedCancel(s, endingOptions(entry)))
             .catch((error: unknown) => options.onEngineError(error, { runId, correlationId: ids('cor') }));
         }, options.cancelGraceMs);
         unrefTimer(entry.reaper);
@@ -349,10 +292,4 @@ export function createRunStore(options: RunStoreOptions): RunStore {
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-}
-
-function makeTitle(text: string): string | null {
-  const line = text.replace(/\s+/g, ' ').trim();
-  if (line === '') return null;
-  return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1)}…`;
 }

@@ -1,0 +1,58 @@
+import type { RunSnapshot } from '../../core/protocol.ts';
+import { closeOpenItems, pendingInputIds } from './close-open-items.ts';
+import type { PendingEvent } from './run-handle.ts';
+
+/** What a forced ending needs besides the snapshot. */
+export interface ForcedEndingOptions {
+  /** The cancel reason the abort signal carries, when it is a string. */
+  cancelReason: unknown;
+  /** Mints ids for synthesized tool results (e.g. `() => ids('msg')`). */
+  newMessageId: () => string;
+}
+
+/**
+ * Returns the events that cancel a run its engine did not finish in the grace time: everything
+ * open closed as cancelled, then `RUN_FINISHED{cancelled, forced:true}` (docs/server.md).
+ */
+export function buildForcedCancel(snapshot: RunSnapshot, options: ForcedEndingOptions): PendingEvent[] {
+  const { cancelReason } = options;
+  return [
+    ...closeOpenItems(snapshot, { reason: 'cancelled', newMessageId: options.newMessageId }),
+    {
+      type: 'RUN_FINISHED',
+      data: {
+        outcome: {
+          type: 'cancelled',
+          ...(typeof cancelReason === 'string' ? { reason: cancelReason } : {}),
+          forced: true,
+        },
+        unconsumedInputIds: pendingInputIds(snapshot),
+      },
+    },
+  ];
+}
+
+/**
+ * Returns the events that end a run whose engine threw or returned without a terminal event: a
+ * forced cancel when one was requested, else everything open closed as an error and
+ * `RUN_ERROR{INTERNAL, retryable:true, correlationId}`.
+ */
+export function buildAbandonedEnding(
+  snapshot: RunSnapshot,
+  options: ForcedEndingOptions & { correlationId: string },
+): PendingEvent[] {
+  if (snapshot.status === 'cancelling') return buildForcedCancel(snapshot, options);
+  return [
+    ...closeOpenItems(snapshot, { reason: 'error', newMessageId: options.newMessageId }),
+    {
+      type: 'RUN_ERROR',
+      data: {
+        code: 'INTERNAL',
+        message: 'The agent stopped unexpectedly. Please try again.',
+        retryable: true,
+        correlationId: options.correlationId,
+        unconsumedInputIds: pendingInputIds(snapshot),
+      },
+    },
+  ];
+}
