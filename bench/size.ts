@@ -8,7 +8,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 import { buildIife } from '../scripts/build/build-iife.ts';
 import { ensureBuild } from '../scripts/build/ensure-build.ts';
-import { dropMarkedGlobalInstance } from '../scripts/build/iife-plugins.ts';
+import { iifePlugins } from '../scripts/build/iife-plugins.ts';
 import { buildPageScript } from './support/build-page-script.ts';
 import { formatKb, formatRatio, formatTable } from './support/format-table.ts';
 
@@ -137,7 +137,8 @@ function measure(name: string, contents: Buffer[], note: string): Row {
 /**
  * The floor IIFE: the three runtime dependencies as the shipped IIFE carries them, kept alive
  * through `globalThis`: every export of lit and dompurify, and marked's lexer (the IIFE renders
- * tokens itself and drops marked's global instance with the same build plugin).
+ * tokens itself), built with the shipped IIFE's plugins (marked's global instance dropped, the
+ * Terser second pass), so the floor carries each dependency exactly as trimmed in ours.
  */
 async function buildFloor(): Promise<string> {
   const entryId = '\0agent-chat-bench-floor';
@@ -150,11 +151,11 @@ async function buildFloor(): Promise<string> {
         ? "import * as lit from 'lit';\nimport { getDefaults, Lexer } from 'marked';\nimport DOMPurify from 'dompurify';\nglobalThis.agentChatBenchFloor = { lit, getDefaults, Lexer, DOMPurify };\n"
         : null,
   };
-  // The same settings as scripts/build/build-iife.ts: es2022, minified, production, one file.
+  // The same settings and plugins as scripts/build/build-iife.ts: es2022, minified, production, one file.
   return buildPageScript({
     rootDir,
     entry: 'agent-chat-bench-floor',
-    plugins: [floorEntry, dropMarkedGlobalInstance()],
+    plugins: [floorEntry, ...iifePlugins()],
   });
 }
 

@@ -1,8 +1,9 @@
 import type { Plugin } from 'vite';
+import { terserSecondPass } from './terser-second-pass.ts';
 
 /** The plugins of every build of the script-tag IIFE (the shipped file and the benchmarks' copies). */
 export function iifePlugins(): Plugin[] {
-  return [dropLazyDefine(), dropMarkedGlobalInstance(), minifyCssTemplates()];
+  return [dropLazyDefine(), dropMarkedGlobalInstance(), minifyCssTemplates(), terserSecondPass()];
 }
 
 /** The lazy `define.ts` fallback in `src/mount.ts`, exactly as written there. */
