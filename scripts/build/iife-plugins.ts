@@ -1,9 +1,16 @@
 import type { Plugin } from 'vite';
+import { inlineMarkedOptions } from './inline-marked-options.ts';
 import { terserSecondPass } from './terser-second-pass.ts';
 
 /** The plugins of every build of the script-tag IIFE (the shipped file and the benchmarks' copies). */
 export function iifePlugins(): Plugin[] {
-  return [dropLazyDefine(), dropMarkedGlobalInstance(), minifyCssTemplates(), terserSecondPass()];
+  return [
+    dropLazyDefine(),
+    dropMarkedGlobalInstance(),
+    inlineMarkedOptions(),
+    minifyCssTemplates(),
+    terserSecondPass(),
+  ];
 }
 
 /** The lazy `define.ts` fallback in `src/mount.ts`, exactly as written there. */
@@ -74,7 +81,7 @@ const MARKED_KEPT_EXPORTS = [
  * Drops marked's ready-made global instance (the `marked()` function, `marked.use`, `setOptions`
  * and their aliases) from the IIFE. marked ships as one flat module whose last statements build
  * that instance, which keeps every class alive whether used or not; the widget never touches it
- * (it lexes with `new Lexer(getDefaults())` and renders with its own `Parser`), so cutting those
+ * (it lexes with `new Lexer(getDefaults())` and renders the tokens with its own walker), so cutting those
  * statements only lets the bundler drop what is unused (about 1.5 KB gzip). The ESM build keeps
  * marked external and whole. Fails the build if marked's file no longer has the expected shape.
  */
