@@ -1,6 +1,7 @@
 import type { Plugin } from 'vite';
 import { inlineMarkedOptions } from './inline-marked-options.ts';
 import { terserSecondPass } from './terser-second-pass.ts';
+import { trimDomPurifyDefaults } from './trim-dompurify-defaults.ts';
 
 /** The plugins of every build of the script-tag IIFE (the shipped file and the benchmarks' copies). */
 export function iifePlugins(): Plugin[] {
@@ -8,6 +9,7 @@ export function iifePlugins(): Plugin[] {
     dropLazyDefine(),
     dropMarkedGlobalInstance(),
     inlineMarkedOptions(),
+    trimDomPurifyDefaults(),
     minifyCssTemplates(),
     terserSecondPass(),
   ];

@@ -47,7 +47,13 @@ export const ALLOWED_TAGS = [
 const ALLOWED_CLASS = /^(?:ac-[a-z-]+|language-[a-z0-9+#-]{1,32})$/;
 const SAFE_URI = /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 
-const CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
+/**
+ * The widget's DOMPurify config. It always names its own `ALLOWED_TAGS` and `ALLOWED_ATTR` and
+ * never `USE_PROFILES`: the IIFE build empties DOMPurify's default lists on that promise
+ * (`scripts/build/trim-dompurify-defaults.ts`, which checks this module).
+ */
+export const SANITIZE_CONFIG: Config &
+  Required<Pick<Config, 'ALLOWED_TAGS' | 'ALLOWED_ATTR'>> & { RETURN_DOM_FRAGMENT: true; USE_PROFILES?: never } = {
   ALLOWED_TAGS,
   ALLOWED_ATTR: ['href', 'title', 'class', 'start'],
   ALLOW_DATA_ATTR: false,
@@ -78,7 +84,7 @@ export function sanitizeHtml(html: string): DocumentFragment {
   const trustedTypesPolicy = getPolicy();
   return getPurifier().sanitize(
     html,
-    trustedTypesPolicy ? { ...CONFIG, TRUSTED_TYPES_POLICY: trustedTypesPolicy } : CONFIG,
+    trustedTypesPolicy ? { ...SANITIZE_CONFIG, TRUSTED_TYPES_POLICY: trustedTypesPolicy } : SANITIZE_CONFIG,
   );
 }
 
@@ -103,8 +109,17 @@ function getPolicy(): Policy | null {
 }
 
 function getPurifier(): Purifier {
-  if (purifier) return purifier;
-  const instance = DOMPurify(window);
+  purifier ??= createWidgetPurifier(DOMPurify);
+  return purifier;
+}
+
+/**
+ * Creates a DOMPurify instance for this window from `factory` with the widget's hooks: invisible
+ * characters stripped from text, only `ac-`/`language-` classes kept, links checked and opened in
+ * a new tab. The widget passes DOMPurify itself; tests pass a trimmed build to compare the two.
+ */
+export function createWidgetPurifier(factory: typeof DOMPurify): Purifier {
+  const instance = factory(window);
   instance.addHook('uponSanitizeElement', (node) => {
     if (node.nodeType !== Node.TEXT_NODE) return;
     const text = node as Text;
@@ -132,6 +147,5 @@ function getPurifier(): Purifier {
       node.removeAttribute('title');
     }
   });
-  purifier = instance;
-  return purifier;
+  return instance;
 }

@@ -1,0 +1,121 @@
+import { describe, expect, test } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { checkDomPurifyListReads, checkDomPurifyUse } from './trim-dompurify-defaults.ts';
+import { trimDomPurifyLists } from './trim-dompurify-lists.ts';
+
+const USER = '/repo/src/ui/markdown/sanitize-html.ts';
+const readRepoFile = (path: string): Promise<string> => readFile(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
+const readDomPurify = (): Promise<string> => readFile(fileURLToPath(import.meta.resolve('dompurify')), 'utf8');
+
+/** A miniature of DOMPurify's shape: the lists, the two default sets, USE_PROFILES and the fallbacks. */
+const SHAPE = [
+  'const html$1 = freeze(["a", "b"]);',
+  'const html = freeze(["href"]);',
+  'const svg = freeze(["r"]);',
+  'const mathMl = freeze(["dir"]);',
+  'const xml = freeze([\n\t"xlink:href"\n]);',
+  'function createDOMPurify() {',
+  '  const policy = { createHTML(html) { return html; } };',
+  '  const DEFAULT_ALLOWED_TAGS = addToSet({}, [...html$1, ...text]);',
+  '  const DEFAULT_ALLOWED_ATTR = addToSet({}, [...html, ...svg, ...mathMl, ...xml]);',
+  '  const parse = (cfg) => {',
+  '    ALLOWED_TAGS = _resolveSetOption(cfg, "ALLOWED_TAGS", DEFAULT_ALLOWED_TAGS, {});',
+  '    ALLOWED_ATTR = _resolveSetOption(cfg, "ALLOWED_ATTR", DEFAULT_ALLOWED_ATTR, {});',
+  '    if (USE_PROFILES.html === true) { addToSet(ALLOWED_TAGS, html$1); addToSet(ALLOWED_ATTR, html); }',
+  '    if (ALLOWED_ATTR === DEFAULT_ALLOWED_ATTR) ALLOWED_ATTR = cloneSet(ALLOWED_ATTR);',
+  '    return USE_PROFILES.svg;',
+  '  };',
+  '  ALLOWED_TAGS = _forkSharedAllowlist(hooks, ALLOWED_TAGS, DEFAULT_ALLOWED_TAGS, null);',
+  '}',
+].join('\n');
+
+describe('trimDomPurifyLists', () => {
+  test('empties the five default-only lists and leaves every other byte as it was', () => {
+    expect(trimDomPurifyLists(SHAPE)).toBe(
+      SHAPE.replace('freeze(["a", "b"])', 'freeze([])')
+        .replace('freeze(["href"])', 'freeze([])')
+        .replace('freeze(["r"])', 'freeze([])')
+        .replace('freeze(["dir"])', 'freeze([])')
+        .replace('freeze([\n\t"xlink:href"\n])', 'freeze([])'),
+    );
+  });
+
+  test('refuses a DOMPurify whose list is missing or no longer a frozen array of strings', () => {
+    expect(trimDomPurifyLists(SHAPE.replace('const svg = freeze(["r"]);', ''))).toEqual({
+      error: 'purify.es.mjs no longer declares svg once as const svg = freeze([...strings])',
+    });
+    expect(trimDomPurifyLists(SHAPE.replace('freeze(["r"])', 'freeze(["r", other])'))).toEqual({
+      error: 'purify.es.mjs no longer declares svg once as const svg = freeze([...strings])',
+    });
+  });
+
+  test('changes only the five list declarations of the installed DOMPurify', async () => {
+    const code = await readDomPurify();
+    const trimmed = trimDomPurifyLists(code);
+    if (typeof trimmed !== 'string') throw new Error(trimmed.error);
+    const withoutLists = (text: string): string =>
+      text.replace(/^const (?:html\$1|html|svg|mathMl|xml) = [^;]*;$/gm, '');
+    expect(withoutLists(trimmed)).toBe(withoutLists(code));
+    expect(code.length - trimmed.length).toBeGreaterThan(5_000);
+  });
+});
+
+describe('checkDomPurifyListReads', () => {
+  test('accepts the expected reads, in the miniature and in the installed DOMPurify', async () => {
+    expect(checkDomPurifyListReads(SHAPE)).toBeNull();
+    expect(checkDomPurifyListReads(await readDomPurify())).toBeNull();
+  });
+
+  test('refuses a trimmed list read outside the default sets and USE_PROFILES', () => {
+    expect(checkDomPurifyListReads(`${SHAPE}\nconst ALL = addToSet({}, [...svg]);`)).toBe(
+      'purify.es.mjs reads its default lists in an unexpected way: svg is read outside the default sets and USE_PROFILES',
+    );
+  });
+
+  test('refuses a default set used as anything but a fallback or an identity test', () => {
+    const shape = SHAPE.replace('return USE_PROFILES.svg;', 'return DEFAULT_ALLOWED_ATTR[name];');
+    expect(checkDomPurifyListReads(shape)).toBe(
+      'purify.es.mjs reads its default lists in an unexpected way: DEFAULT_ALLOWED_ATTR is used other than as the ALLOWED_ATTR fallback or in an identity test',
+    );
+    const swapped = SHAPE.replace('"ALLOWED_ATTR", DEFAULT_ALLOWED_ATTR', '"FORBID_ATTR", DEFAULT_ALLOWED_ATTR');
+    expect(checkDomPurifyListReads(swapped)).toBe(
+      'purify.es.mjs reads its default lists in an unexpected way: DEFAULT_ALLOWED_ATTR is used other than as the ALLOWED_ATTR fallback or in an identity test',
+    );
+  });
+
+  test('refuses a second declaration of a watched name', () => {
+    expect(checkDomPurifyListReads(`${SHAPE}\nfunction f() { let xml = 1; return xml; }`)).toBe(
+      'purify.es.mjs reads its default lists in an unexpected way: xml is read outside the default sets and USE_PROFILES',
+    );
+    expect(checkDomPurifyListReads(`${SHAPE}\nfunction f() { let xml; }`)).toBe(
+      'purify.es.mjs reads its default lists in an unexpected way: xml is declared 2 times, not once',
+    );
+  });
+});
+
+describe('checkDomPurifyUse', () => {
+  test("accepts the widget's sanitize-html.ts as it is", async () => {
+    expect(checkDomPurifyUse(await readRepoFile('../../src/ui/markdown/sanitize-html.ts'), USER)).toBeNull();
+  });
+
+  test('refuses DOMPurify in any other module', () => {
+    expect(checkDomPurifyUse("import DOMPurify from 'dompurify';\n", '/repo/src/ui/x.ts')).toBe(
+      '/repo/src/ui/x.ts imports DOMPurify; only /src/ui/markdown/sanitize-html.ts may',
+    );
+    expect(checkDomPurifyUse("import type { Config } from 'dompurify';\n", '/repo/src/ui/x.ts')).toBeNull();
+  });
+
+  test('refuses a config that leans on the defaults or extends them', async () => {
+    const source = await readRepoFile('../../src/ui/markdown/sanitize-html.ts');
+    expect(checkDomPurifyUse(source.replace("ALLOWED_ATTR: ['href'", "FORBID_ATTR: ['href'"), USER)).toBe(
+      '/src/ui/markdown/sanitize-html.ts no longer passes ALLOWED_ATTR in its DOMPurify config',
+    );
+    expect(
+      checkDomPurifyUse(source.replace('ALLOWED_TAGS,', 'ALLOWED_TAGS, USE_PROFILES: { html: true },'), USER),
+    ).toBe("/src/ui/markdown/sanitize-html.ts uses DOMPurify's USE_PROFILES");
+    expect(checkDomPurifyUse(`${source}\npurifier.isValidAttribute('a', 'href', 'x');\n`, USER)).toBe(
+      "/src/ui/markdown/sanitize-html.ts uses DOMPurify's isValidAttribute()",
+    );
+  });
+});
