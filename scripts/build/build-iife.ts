@@ -51,6 +51,8 @@ export function iifeViteConfig(options: Omit<BuildIifeOptions, 'outDir'>): Inlin
     publicDir: false,
     plugins: iifePlugins(),
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    // Browser production builds whatever NODE_ENV says (under NODE_ENV=test Vite picks Lit's development build).
+    resolve: { conditions: ['module', 'browser', 'production'] },
     build: {
       target: 'es2022',
       minify: true,

@@ -1,11 +1,13 @@
 import type { Plugin } from 'vite';
 import { inlineMarkedOptions } from './inline-marked-options.ts';
+import { requireProductionBuilds } from './require-production-builds.ts';
 import { terserSecondPass } from './terser-second-pass.ts';
 import { trimDomPurifyDefaults } from './trim-dompurify-defaults.ts';
 
 /** The plugins of every build of the script-tag IIFE (the shipped file and the benchmarks' copies). */
 export function iifePlugins(): Plugin[] {
   return [
+    requireProductionBuilds(),
     dropLazyDefine(),
     dropMarkedGlobalInstance(),
     inlineMarkedOptions(),
