@@ -13,10 +13,21 @@ export interface ToolCardOptions {
   strings: AgentChatStrings;
 }
 
-/** The string key of a status label: `running` → `toolStatusRunning`, `awaiting_approval` → `toolStatusAwaitingApproval`. */
-function statusKey(status: ToolCallStatus): keyof AgentChatStrings {
-  return `toolStatus${status.replace(/(?:^|_)(\w)/g, (_, letter: string) => letter.toUpperCase())}` as keyof AgentChatStrings;
-}
+/** The strings that name a tool call's status. */
+type ToolStatusStringKey = Extract<keyof AgentChatStrings, `toolStatus${string}`>;
+
+/** The label of each status; a status added to `ToolCallStatus` fails to compile until it has one. */
+const STATUS_LABEL_KEYS: Record<ToolCallStatus, ToolStatusStringKey> = {
+  streaming_args: 'toolStatusStreamingArgs',
+  pending: 'toolStatusPending',
+  awaiting_approval: 'toolStatusAwaitingApproval',
+  running: 'toolStatusRunning',
+  completed: 'toolStatusCompleted',
+  failed: 'toolStatusFailed',
+  denied: 'toolStatusDenied',
+  cancelled: 'toolStatusCancelled',
+  unknown: 'toolStatusUnknown',
+};
 
 /**
  * Renders one tool call as a card: title and name, status, progress, arguments and result as
@@ -33,7 +44,7 @@ export function renderToolCard({ toolCall, strings }: ToolCardOptions): Template
     <header class="tool-header">
       <span class="tool-title" dir="auto">${renderVisibleText(toolCall.title ?? toolCall.name)}</span>
       ${toolCall.title ? html`<code class="tool-name">${renderVisibleText(toolCall.name)}</code>` : nothing}
-      <span class="tool-status" data-status=${status}>${strings[statusKey(status)]}</span>
+      <span class="tool-status" data-status=${status}>${strings[STATUS_LABEL_KEYS[status]]}</span>
     </header>
     ${
       progress && status === 'running'
