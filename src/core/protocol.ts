@@ -3,13 +3,17 @@
  * the reference server. `docs/protocol.md` is the normative prose for every type here.
  */
 
+export { PROTOCOL_VERSION, PROTOCOL_MAJOR, TERMINAL_RUN_STATUSES, isTerminalRunStatus } from './protocol/basics.ts';
 export {
-  PROTOCOL_VERSION,
-  PROTOCOL_MAJOR,
-  HEADERS,
-  TERMINAL_RUN_STATUSES,
-  isTerminalRunStatus,
-} from './protocol/basics.ts';
+  IDEMPOTENCY_KEY_HEADER,
+  IDENTITY_HEADER,
+  LAST_EVENT_ID_HEADER,
+  PROTOCOL_HEADER,
+  REQUEST_ID_HEADER,
+  RETRY_AFTER_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  RUN_LAST_SEQ_HEADER,
+} from './protocol/headers.ts';
 export type {
   RunStatus,
   TextContent,
@@ -23,7 +27,7 @@ export type {
   ApprovalDecision,
   InterruptReason,
 } from './protocol/basics.ts';
-export { EVENT_TYPES, TERMINAL_EVENT_TYPES, isTerminalEvent } from './protocol/events.ts';
+export { EVENT_TYPES, isTerminalEvent } from './protocol/events.ts';
 export type {
   InterruptRequest,
   RunOutcome,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
+import { IDENTITY_HEADER, PROTOCOL_HEADER, REQUEST_ID_HEADER } from '../core/protocol.ts';
 import {
   DEFAULT_AGENT,
   DEFAULT_CAPABILITIES,
@@ -186,7 +187,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     url: URL,
   ): Promise<void> => {
     const { route, params } = matchRoute(req.method ?? 'GET', path);
-    const protocol = req.headers['agent-protocol'];
+    const protocol = req.headers[PROTOCOL_HEADER];
     if (protocol !== undefined && !/^\s*1(\.\d+)?\s*$/.test(String(protocol))) {
       throw new ProblemError({
         code: 'PROTOCOL_VERSION_UNSUPPORTED',
@@ -200,7 +201,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       throw new ProblemError({ code: 'FORBIDDEN', detail: 'You may not use this agent.' });
     }
     const identityId = identityFor(subject);
-    const claimed = req.headers['x-agent-identity'];
+    const claimed = req.headers[IDENTITY_HEADER];
     if (route !== bootstrapRoute) {
       if (claimed !== undefined && claimed !== identityId) {
         throw new ProblemError({ code: 'IDENTITY_CHANGED', detail: 'The signed-in user changed; bootstrap again.' });
@@ -245,7 +246,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   };
 
   const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
-    const header = req.headers['x-request-id'];
+    const header = req.headers[REQUEST_ID_HEADER];
     const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : ids('req');
     const answerWith = (error: unknown): void => answerFailure({ req, res, error, requestId, typeBase, onError });
     // Everything that can throw on what the client sent runs inside this guard or inside `serve`.

@@ -8,18 +8,6 @@ export const PROTOCOL_VERSION = '1.0';
 /** The major version sent as the `Agent-Protocol` header and the envelope's `v`. */
 export const PROTOCOL_MAJOR = 1;
 
-/** Header names used by the protocol. */
-export const HEADERS = {
-  protocol: 'agent-protocol',
-  identity: 'x-agent-identity',
-  idempotencyKey: 'idempotency-key',
-  requestId: 'x-request-id',
-  replayed: 'idempotent-replayed',
-  retryAfter: 'retry-after',
-  lastEventId: 'last-event-id',
-  runLastSeq: 'x-run-last-seq',
-} as const;
-
 /** A run's lifecycle state (docs/protocol.md §8). Terminal states absorb. */
 export type RunStatus =
   'queued' | 'running' | 'awaiting_input' | 'cancelling' | 'completed' | 'failed' | 'cancelled' | 'expired';

@@ -141,9 +141,6 @@ export const EVENT_TYPES: readonly EventType[] = [
   'STATE_DELTA',
 ];
 
-/** The event types that end a run's log. */
-export const TERMINAL_EVENT_TYPES: readonly EventType[] = ['RUN_FINISHED', 'RUN_ERROR'];
-
 /** One wire event. Every event is persisted and sequenced before it reaches a socket. */
 export interface EventEnvelope<T extends EventType = EventType> {
   v: typeof PROTOCOL_MAJOR;

@@ -1,3 +1,4 @@
+import { REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../protocol.ts';
 import type { ProblemCode } from '../protocol.ts';
 import { parseRetryAfter } from './parse-retry-after.ts';
 
@@ -97,7 +98,7 @@ export function agentErrorFromProblem(body: Record<string, unknown>, context: Ht
           : isRetryableStatus(context.status, code),
     retryAfterMs: retryAfterMs < 0 ? null : retryAfterMs,
     runId: readString(body.runId),
-    details: { ...body, ...(isPlainObject(body.details) && body.details) },
+    details: isPlainObject(body.details) ? { ...body, ...body.details } : { ...body },
   });
 }
 
@@ -109,12 +110,13 @@ export function agentErrorFromProblem(body: Record<string, unknown>, context: Ht
 export async function agentErrorFromResponse(response: Response, options: { nowMs: number }): Promise<AgentError> {
   const context: HttpErrorContext = {
     status: response.status,
-    requestId: response.headers.get('x-request-id'),
-    retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), options.nowMs),
+    requestId: response.headers.get(REQUEST_ID_HEADER),
+    retryAfterMs: parseRetryAfter(response.headers.get(RETRY_AFTER_HEADER), options.nowMs),
   };
   const contentType = response.headers.get('content-type') ?? '';
   const text = await response.text().catch(() => '');
-  return agentErrorFromProblem((/json/i.test(contentType) && parseJsonObject(text)) || {}, context);
+  const body = /json/i.test(contentType) ? parseJsonObject(text) : null;
+  return agentErrorFromProblem(body ?? {}, context);
 }
 
 /** Failures the client names itself, with no problem body: no response or none in time, an abort, an unreadable answer. */

@@ -1,5 +1,11 @@
-import { pickDefined } from '../pick-defined.ts';
-import { PROTOCOL_MAJOR } from '../protocol.ts';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDENTITY_HEADER,
+  LAST_EVENT_ID_HEADER,
+  PROTOCOL_HEADER,
+  PROTOCOL_MAJOR,
+  REQUEST_ID_HEADER,
+} from '../protocol.ts';
 import { agentErrorFromResponse, agentFailure, isAgentError, isRetryableStatus } from './agent-error.ts';
 import type { AgentError } from './agent-error.ts';
 import { computeBackoffDelay } from './backoff.ts';
@@ -129,12 +135,11 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     try {
       const response = await (options.fetch ?? globalThis.fetch)(endpoint + call.path, {
         method: call.method ?? 'GET',
-        // Header names are the wire names of protocol.ts `HEADERS`, written out so the bundle carries only these.
-        headers: pickDefined({
+        headers: omitUndefinedHeaders({
           ...call.headers,
-          'agent-protocol': String(PROTOCOL_MAJOR),
-          'x-agent-identity': options.getIdentity?.() ?? undefined,
-        }) as Record<string, string>,
+          [PROTOCOL_HEADER]: String(PROTOCOL_MAJOR),
+          [IDENTITY_HEADER]: options.getIdentity?.() ?? undefined,
+        }),
         body: call.body,
         credentials,
         signal: linked.signal,
@@ -160,12 +165,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const headers = {
         accept: 'application/json',
         'content-type': request.body === undefined ? undefined : 'application/json',
-        'idempotency-key': request.idempotencyKey === undefined ? undefined : `"${request.idempotencyKey}"`,
+        [IDEMPOTENCY_KEY_HEADER]: request.idempotencyKey === undefined ? undefined : `"${request.idempotencyKey}"`,
       };
       for (let attempt = 1; ; attempt += 1) {
         try {
           return await fetchOnce({ ...request, headers }, async (response) => {
-            const requestId = response.headers.get('x-request-id');
+            const requestId = response.headers.get(REQUEST_ID_HEADER);
             const text = await response.text();
             return { status: response.status, body: parseJsonBody<T>(text, response.status, requestId), requestId };
           });
@@ -188,13 +193,13 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     },
 
     openStream(request: OpenStreamRequest): Promise<Response> {
-      const headers = { accept: 'text/event-stream', 'last-event-id': request.lastEventId };
+      const headers = { accept: 'text/event-stream', [LAST_EVENT_ID_HEADER]: request.lastEventId };
       return fetchOnce({ ...request, headers, keepLinked: true }, async (response) => {
         if (response.status !== 204 && !/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) {
           await response.body?.cancel().catch(() => undefined);
           throw agentFailure('INVALID_RESPONSE', {
             status: response.status,
-            requestId: response.headers.get('x-request-id'),
+            requestId: response.headers.get(REQUEST_ID_HEADER),
           });
         }
         return response;
@@ -213,6 +218,13 @@ interface AttemptCall {
   headers: Record<string, string | undefined>;
   /** Leaves the linked signal attached after success (a stream's body still needs the caller's abort). */
   keepLinked?: boolean;
+}
+
+/** `headers` without the names whose value is undefined: what `fetch` is given. */
+function omitUndefinedHeaders(headers: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 function parseJsonBody<T>(text: string, status: number, requestId: string | null): T | null {

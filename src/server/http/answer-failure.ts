@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProblemError } from './problem-error.ts';
 import { RequestAbortedError } from './read-json-body.ts';
 import { sendProblem } from './respond.ts';
+import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 
 /** Options of {@link answerFailure}. */
 export interface AnswerFailureOptions {
@@ -36,7 +37,7 @@ export function answerFailure(options: AnswerFailureOptions): void {
       error: new ProblemError({
         ...problem.init,
         status: problem.status,
-        headers: { ...problem.init.headers, 'X-Request-Id': requestId },
+        headers: { ...problem.init.headers, [REQUEST_ID_HEADER]: requestId },
       }),
       requestId,
       typeBase: options.typeBase,

@@ -6,6 +6,7 @@ import { createUlidIds } from '../ids/create-ulid-ids.ts';
 import { ProblemError } from './problem-error.ts';
 import type { ProblemInit } from './problem-error.ts';
 import { API_RESPONSE_HEADERS, buildProblem } from './respond.ts';
+import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 
 /** The socket-level limits of {@link createAgentHttpServer}, in ms. */
 export interface AgentHttpServerOptions {
@@ -72,7 +73,7 @@ function formatClientErrorAnswer(error: NodeJS.ErrnoException, requestId: string
     'Content-Type': 'application/problem+json; charset=utf-8',
     ...API_RESPONSE_HEADERS,
     'Content-Length': String(Buffer.byteLength(body)),
-    'X-Request-Id': requestId,
+    [REQUEST_ID_HEADER]: requestId,
     Connection: 'close',
   };
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ProblemDetails } from '../../core/protocol.ts';
+import { RETRY_AFTER_HEADER } from '../../core/protocol.ts';
 import type { ProblemError } from './problem-error.ts';
 
 const TITLES: Record<string, string> = {
@@ -108,7 +109,8 @@ export function sendProblem(
     'Content-Length': String(Buffer.byteLength(text)),
     ...error.init.headers,
   };
-  if (error.init.retryAfterMs !== undefined) headers['Retry-After'] = String(Math.ceil(error.init.retryAfterMs / 1000));
+  if (error.init.retryAfterMs !== undefined)
+    headers[RETRY_AFTER_HEADER] = String(Math.ceil(error.init.retryAfterMs / 1000));
   res.writeHead(error.status, headers);
   res.end(text);
 }

@@ -1,5 +1,5 @@
 import type { BootstrapResponse } from '../../core/protocol.ts';
-import { PROTOCOL_VERSION } from '../../core/protocol.ts';
+import { PROTOCOL_VERSION, REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { sendJson } from '../http/respond.ts';
 import type { Route } from './route-context.ts';
 
@@ -21,6 +21,6 @@ export const bootstrapRoute: Route = {
       limits: context.limits,
       stream: context.stream,
     };
-    sendJson(request.res, 200, body, { 'X-Request-Id': request.requestId });
+    sendJson(request.res, 200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };

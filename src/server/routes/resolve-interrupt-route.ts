@@ -4,7 +4,7 @@ import type {
   ResolveInterruptResponse,
   SnapshotInterrupt,
 } from '../../core/protocol.ts';
-import { isTerminalRunStatus } from '../../core/protocol.ts';
+import { IDEMPOTENT_REPLAYED_HEADER, isTerminalRunStatus, REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail, ProblemError } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
@@ -107,11 +107,11 @@ export const resolveInterruptRoute: Route = {
       },
       { maxEventBytes: context.limits.maxEventBytes, field: 'response' },
     );
-    const headers: Record<string, string> = { 'X-Request-Id': request.requestId };
+    const headers: Record<string, string> = { [REQUEST_ID_HEADER]: request.requestId };
     const snapshot = entry.record.snapshot();
     const interrupt = snapshot.interrupts.find((i) => i.id === interruptId) as SnapshotInterrupt;
     const eventSeq = appended[0]?.seq ?? entry.record.resolutionSeq(interruptId) ?? snapshot.lastSeq;
-    if (replayed !== null) headers['Idempotent-Replayed'] = 'true';
+    if (replayed !== null) headers[IDEMPOTENT_REPLAYED_HEADER] = 'true';
     const response: ResolveInterruptResponse = { interrupt, eventSeq };
     sendJson(request.res, 200, response, headers);
   },

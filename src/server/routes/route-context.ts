@@ -8,6 +8,7 @@ import type {
   RunSnapshot,
   StreamSettings,
 } from '../../core/protocol.ts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.ts';
@@ -116,7 +117,7 @@ export async function respondIdempotently(
   context: HandlerContext,
   options: { routeTemplate: string; execute: () => Promise<StoredResponse> },
 ): Promise<void> {
-  const key = parseIdempotencyKey(request.req.headers['idempotency-key']);
+  const key = parseIdempotencyKey(request.req.headers[IDEMPOTENCY_KEY_HEADER]);
   const begun = context.idempotency.begin({
     scope: request.subject.id,
     method: 'POST',
@@ -129,8 +130,8 @@ export async function respondIdempotently(
     const { status, body, headers } = begun.response;
     sendJson(request.res, status, body, {
       ...headers,
-      'Idempotent-Replayed': 'true',
-      'X-Request-Id': request.requestId,
+      [IDEMPOTENT_REPLAYED_HEADER]: 'true',
+      [REQUEST_ID_HEADER]: request.requestId,
     });
     return;
   }
@@ -142,7 +143,10 @@ export async function respondIdempotently(
     throw error;
   }
   begun.complete(response);
-  sendJson(request.res, response.status, response.body, { ...response.headers, 'X-Request-Id': request.requestId });
+  sendJson(request.res, response.status, response.body, {
+    ...response.headers,
+    [REQUEST_ID_HEADER]: request.requestId,
+  });
 }
 
 /** Narrows an unknown JSON body to a plain object, or throws `422 VALIDATION_FAILED`. */

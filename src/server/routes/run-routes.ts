@@ -1,5 +1,5 @@
 import type { CancelRunResponse } from '../../core/protocol.ts';
-import { isTerminalEvent } from '../../core/protocol.ts';
+import { isTerminalEvent, LAST_EVENT_ID_HEADER, REQUEST_ID_HEADER, RUN_LAST_SEQ_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { API_RESPONSE_HEADERS, sendJson } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
@@ -16,7 +16,7 @@ export const getRunRoute: Route = {
   template: '/runs/{runId}',
   handle: async (request, context) => {
     const entry = requireOwnedRun(request, context);
-    sendJson(request.res, 200, toRunResource(entry.record.snapshot()), { 'X-Request-Id': request.requestId });
+    sendJson(request.res, 200, toRunResource(entry.record.snapshot()), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -32,7 +32,7 @@ export const runEventsRoute: Route = {
   handle: async (request, context) => {
     const entry = requireOwnedRun(request, context);
     const runId = entry.record.runId;
-    const header = request.req.headers['last-event-id'];
+    const header = request.req.headers[LAST_EVENT_ID_HEADER];
     const lastEventId = typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
     const cursor = lastEventId ?? request.url.searchParams.get('after') ?? '0';
     if (!CURSOR_PATTERN.test(cursor)) {
@@ -58,8 +58,8 @@ export const runEventsRoute: Route = {
       if (isAtTerminal) {
         request.res.writeHead(204, {
           ...API_RESPONSE_HEADERS,
-          'X-Request-Id': request.requestId,
-          'X-Run-Last-Seq': String(lastSeq),
+          [REQUEST_ID_HEADER]: request.requestId,
+          [RUN_LAST_SEQ_HEADER]: String(lastSeq),
         });
         request.res.end();
         return;
@@ -74,7 +74,7 @@ export const runEventsRoute: Route = {
       lastSeq,
       settings: context.stream,
       clock: context.clock,
-      headers: { 'X-Request-Id': request.requestId },
+      headers: { [REQUEST_ID_HEADER]: request.requestId },
       stallTimeoutMs: context.streamStallTimeoutMs,
     });
     context.streams.add(request.identityId, stream);
@@ -111,6 +111,6 @@ export const cancelRunRoute: Route = {
       status: result.status,
       ...(result.eventSeq === undefined ? {} : { eventSeq: result.eventSeq }),
     };
-    sendJson(request.res, result.httpStatus, response, { 'X-Request-Id': request.requestId });
+    sendJson(request.res, result.httpStatus, response, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };

@@ -1,4 +1,5 @@
 import type { SessionListResponse, SessionMessagesResponse, SessionResource } from '../../core/protocol.ts';
+import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import type { SessionRecord } from '../runs/run-store.ts';
@@ -23,7 +24,7 @@ export const listSessionsRoute: Route = {
       items: page.map((session) => toSessionResource(session, context)),
       nextAfter: hasMore ? (page[page.length - 1]?.sessionId ?? null) : null,
     };
-    sendJson(request.res, 200, body, { 'X-Request-Id': request.requestId });
+    sendJson(request.res, 200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -33,7 +34,7 @@ export const getSessionRoute: Route = {
   template: '/sessions/{sessionId}',
   handle: async (request, context) => {
     const session = requireOwnedSession(request, context);
-    sendJson(request.res, 200, toSessionResource(session, context), { 'X-Request-Id': request.requestId });
+    sendJson(request.res, 200, toSessionResource(session, context), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -56,7 +57,7 @@ export const sessionMessagesRoute: Route = {
       nextBefore: start + limit < messages.length ? (page[page.length - 1]?.messageId ?? null) : null,
       activeRun: activeRunOf(session, context),
     };
-    sendJson(request.res, 200, body, { 'X-Request-Id': request.requestId });
+    sendJson(request.res, 200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 

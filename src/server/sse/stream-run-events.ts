@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamSettings } from '../../core/protocol.ts';
-import { isTerminalEvent } from '../../core/protocol.ts';
+import { isTerminalEvent, RUN_LAST_SEQ_HEADER } from '../../core/protocol.ts';
 import type { EventLog } from '../runs/event-log.ts';
 import type { Clock } from '../../core/clock.ts';
 import { STREAM_RESPONSE_HEADERS } from '../http/respond.ts';
@@ -73,7 +73,7 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
     'Content-Type': 'text/event-stream; charset=utf-8',
     ...STREAM_RESPONSE_HEADERS,
     'X-Accel-Buffering': 'no',
-    'X-Run-Last-Seq': String(options.lastSeq),
+    [RUN_LAST_SEQ_HEADER]: String(options.lastSeq),
     ...options.headers,
   });
   res.socket?.setNoDelay(true);
