@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
 
 /** marked's own defaults, exactly as `getDefaults()` returns them in the installed marked. */
 const EXPECTED_DEFAULTS =
@@ -27,30 +28,14 @@ const MARKED_USER_LEXER = 'new Lexer(getDefaults())';
  * ours uses marked's values other than through that one lexer. The ESM build keeps marked whole.
  */
 export function inlineMarkedOptions(): Plugin {
-  let isMarkedInlined = false;
-  let isMarkedImported = false;
-  return {
+  return createDependencyTransformPlugin({
     name: 'agent-chat:inline-marked-options',
-    enforce: 'pre',
-    transform(code, id) {
-      if (/\/node_modules\/marked\/lib\/marked\.esm\.js$/.test(id)) {
-        const result = foldMarkedOptionReads(code);
-        if (typeof result !== 'string') this.error(`${result.error}; update scripts/build/inline-marked-options.ts`);
-        isMarkedInlined = true;
-        return { code: result, map: null };
-      }
-      if (!/\/src\/.*\.ts$/.test(id)) return null;
-      const error = checkMarkedUse(code, id);
-      if (error) this.error(`${error}; update scripts/build/inline-marked-options.ts or the module`);
-      if (id.endsWith(MARKED_USER)) isMarkedImported = true;
-      return null;
-    },
-    buildEnd(error) {
-      if (!error && isMarkedImported && !isMarkedInlined) {
-        this.error('marked was bundled but not from lib/marked.esm.js; update scripts/build/inline-marked-options.ts');
-      }
-    },
-  };
+    dependencyFile: '/node_modules/marked/lib/marked.esm.js',
+    userModule: MARKED_USER,
+    definedIn: 'scripts/build/inline-marked-options.ts',
+    transform: foldMarkedOptionReads,
+    checkUse: checkMarkedUse,
+  });
 }
 
 /**

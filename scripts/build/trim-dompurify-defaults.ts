@@ -1,4 +1,5 @@
 import { parseSync, type Plugin } from 'vite';
+import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
 import { TRIMMED_DOMPURIFY_LISTS, trimDomPurifyLists } from './trim-dompurify-lists.ts';
 
 /** The one module of ours that may use DOMPurify, and what its config must and must not say. */
@@ -29,33 +30,17 @@ interface AstNode {
  * of ours uses DOMPurify another way ({@link checkDomPurifyUse}). The ESM build keeps DOMPurify whole.
  */
 export function trimDomPurifyDefaults(): Plugin {
-  let isTrimmed = false;
-  let isImported = false;
-  return {
+  return createDependencyTransformPlugin({
     name: 'agent-chat:trim-dompurify-defaults',
-    enforce: 'pre',
-    transform(code, id) {
-      if (/\/node_modules\/dompurify\/dist\/purify\.es\.mjs$/.test(id)) {
-        const error = checkDomPurifyListReads(code);
-        const result = error === null ? trimDomPurifyLists(code) : { error };
-        if (typeof result !== 'string') this.error(`${result.error}; update scripts/build/trim-dompurify-defaults.ts`);
-        isTrimmed = true;
-        return { code: result, map: null };
-      }
-      if (!/\/src\/.*\.ts$/.test(id)) return null;
-      const error = checkDomPurifyUse(code, id);
-      if (error) this.error(`${error}; update scripts/build/trim-dompurify-defaults.ts or the module`);
-      if (id.endsWith(DOMPURIFY_USER)) isImported = true;
-      return null;
+    dependencyFile: '/node_modules/dompurify/dist/purify.es.mjs',
+    userModule: DOMPURIFY_USER,
+    definedIn: 'scripts/build/trim-dompurify-defaults.ts',
+    transform: (code) => {
+      const error = checkDomPurifyListReads(code);
+      return error === null ? trimDomPurifyLists(code) : { error };
     },
-    buildEnd(error) {
-      if (!error && isImported && !isTrimmed) {
-        this.error(
-          'DOMPurify was bundled but not from dist/purify.es.mjs; update scripts/build/trim-dompurify-defaults.ts',
-        );
-      }
-    },
-  };
+    checkUse: checkDomPurifyUse,
+  });
 }
 
 /**
