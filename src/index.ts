@@ -6,7 +6,15 @@ export { mount } from './mount.ts';
 export type { MountedAgentChat } from './mount.ts';
 export type { MountOptions, MountStrings } from './mount-options.ts';
 export { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
-export type { AgentChatTheme } from './ui/agent-chat/agent-chat.ts';
+export type { AgentChatTheme } from './ui/agent-chat/agent-chat-theme.ts';
+export type {
+  AgentChatApproveDetail,
+  AgentChatErrorDetail,
+  AgentChatEventDetails,
+  AgentChatEventMap,
+  AgentChatEventName,
+  AgentChatSendDetail,
+} from './ui/agent-chat/agent-chat-events.ts';
 export type { AgentChatStrings } from './ui/i18n/en.ts';
 export type { MessageReference, ToolCardRenderer } from './ui/message-list/message-list.ts';
 export type { Launcher, LauncherStrings } from './ui/launcher/create-launcher.ts';

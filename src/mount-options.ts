@@ -1,4 +1,5 @@
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
+import { AGENT_CHAT_THEMES, type AgentChatTheme } from './ui/agent-chat/agent-chat-theme.ts';
 
 /** The widget's strings a product may override (every key optional; the launcher's labels included). */
 export type MountStrings = NonNullable<AgentChatElement['strings']>;
@@ -13,7 +14,8 @@ export interface MountOptions {
   sessionId?: string;
   /** BCP 47 locale of the widget's strings (`en`, `zh-CN`); defaults to the browser's. */
   locale?: string;
-  theme?: 'light' | 'dark' | 'auto';
+  /** The colour scheme; `auto` (the default) follows `prefers-color-scheme`. */
+  theme?: AgentChatTheme;
   /** Overrides of individual strings (see `AgentChatStrings`, plus the launcher's labels). */
   strings?: MountStrings;
   /** Keeps the conversation and stream cursor in `sessionStorage`, so a reload resumes the run. */
@@ -56,7 +58,7 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   agentVersion: [isString, 'a non-empty string'],
   sessionId: [isString, 'a non-empty string'],
   locale: [isString, 'a non-empty string'],
-  theme: oneOf('light', 'dark', 'auto'),
+  theme: oneOf(...AGENT_CHAT_THEMES),
   strings: [
     (value) => isObject(value) && Object.values(value as object).every((text) => typeof text === 'string'),
     'an object of strings',

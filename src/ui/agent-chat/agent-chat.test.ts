@@ -1,6 +1,7 @@
 import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import type { AgentChatErrorDetail } from './agent-chat-events.ts';
 import { FakeAgentClient } from '../test-support/fake-agent-client.ts';
 import { createMessage, mountAgentChat, nextFrame } from '../test-support/mount-agent-chat.ts';
 import { createSampleState } from '../test-support/sample-state.ts';
@@ -98,8 +99,8 @@ describe('<agent-chat> reasoning', () => {
 describe('<agent-chat> errors and status', () => {
   it('shows the message, a copyable reference and Retry, which calls retry() and emits agent-chat-error once', async () => {
     const { element, client, root, emit } = await mountAgentChat();
-    const errors: unknown[] = [];
-    element.addEventListener('agent-chat-error', (event) => errors.push((event as CustomEvent).detail));
+    const errors: AgentChatErrorDetail[] = [];
+    element.addEventListener('agent-chat-error', (event) => errors.push(event.detail));
     const error = {
       code: 'UPSTREAM_UNAVAILABLE',
       message: 'The agent is unavailable.',

@@ -20,12 +20,11 @@ import { renderMessageList, type MessageReference, type ToolCardRenderer } from 
 import { reasoningPanelStyles } from '../reasoning-panel/reasoning-panel.styles.ts';
 import { hostStyles } from '../styles/host.styles.ts';
 import { toolCardStyles } from '../tool-card/tool-card.styles.ts';
+import { createAgentChatEvent, type AgentChatEventDetails, type AgentChatEventName } from './agent-chat-events.ts';
 import { agentChatStyles } from './agent-chat.styles.ts';
+import type { AgentChatTheme } from './agent-chat-theme.ts';
 import { announceText } from './announce-text.ts';
 import { ClientController } from './client-controller.ts';
-
-/** The colour scheme: fixed light or dark, or `auto` following `prefers-color-scheme`. */
-export type AgentChatTheme = 'light' | 'dark' | 'auto';
 
 /** Within this many px of the bottom the transcript counts as following the stream. */
 const FOLLOW_THRESHOLD_PX = 24;
@@ -40,21 +39,33 @@ const FOLLOW_THRESHOLD_PX = 24;
  * product code: whatever they return is put into the widget as is, so they must not render model
  * output as HTML.
  *
- * The element has no slots: everything it shows comes from the client's state.
+ * The element has no slots: everything it shows comes from the client's state. Its events bubble
+ * and are composed; their names and detail types are in `HTMLElementEventMap` (`agent-chat-events.ts`).
  *
- * @event agent-chat-send - Before a message is sent; `detail: { text, contextRefs }`.
- * @event agent-chat-approve - An approval was answered; `detail: { interruptId, decision }`.
- * @event agent-chat-error - A new error is shown; `detail` is the `ClientError`.
+ * @tagname agent-chat
+ *
+ * @fires {CustomEvent<AgentChatSendDetail>} agent-chat-send - Before a message is sent: `{ text, contextRefs }`.
+ * @fires {CustomEvent<AgentChatApproveDetail>} agent-chat-approve - Approval answered: `{ interruptId, decision }`.
+ * @fires {CustomEvent<AgentChatErrorDetail>} agent-chat-error - A new error is shown; `detail` is the `ClientError`.
  *
  * @csspart transcript - The scrolling conversation log.
- * @csspart message - Every message; also `user-message` or `assistant-message`.
+ * @csspart message - Every message, which is also a `user-message` or an `assistant-message`.
+ * @csspart user-message - A message the person sent.
+ * @csspart assistant-message - A message from the agent.
  * @csspart reasoning - A reasoning panel.
  * @csspart tool-card - A tool call card.
- * @csspart approval-card - An approval request; its buttons are `allow-button` and `deny-button`.
- * @csspart error - The error box; its button is `retry-button`.
+ * @csspart approval-card - An approval request.
+ * @csspart allow-button - The approval request's Allow button.
+ * @csspart deny-button - The approval request's Deny button.
+ * @csspart error - The error box.
+ * @csspart retry-button - The error box's Retry button.
  * @csspart status - The connection status line ("Reconnecting…").
  * @csspart jump-button - "Jump to latest", shown when the person scrolled up.
- * @csspart composer - The composer form; inside it `input`, `send-button`, `stop-button`, `attach-button`.
+ * @csspart composer - The composer form.
+ * @csspart input - The composer's text field.
+ * @csspart send-button - The composer's Send button.
+ * @csspart stop-button - The composer's Stop button, shown while a run is active.
+ * @csspart attach-button - The composer's attach button, shown when `selectAttachments` is set.
  *
  * @cssproperty --agent-chat-font-family - Text font. Default: system UI fonts.
  * @cssproperty --agent-chat-mono-font-family - Code and arguments font. Default: `ui-monospace, …`.
@@ -105,6 +116,7 @@ export class AgentChatElement extends LitElement {
   declare client: AgentClient | undefined;
   /** BCP 47 locale for strings and times; defaults to `navigator.language`. */
   declare locale: string;
+  /** The colour scheme (reflected to the `theme` attribute); `auto` follows `prefers-color-scheme`. */
   declare theme: AgentChatTheme;
   /** Overrides for any built-in string. */
   declare strings: Partial<AgentChatStrings> | undefined;
@@ -298,8 +310,8 @@ export class AgentChatElement extends LitElement {
     );
   }
 
-  #emit(name: string, detail: unknown): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  #emit<Name extends AgentChatEventName>(name: Name, detail: AgentChatEventDetails[Name]): void {
+    this.dispatchEvent(createAgentChatEvent(name, detail));
   }
 
   #transcript(): HTMLElement | null {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 import type { ClientState, SnapshotInterrupt } from '../../core/index.ts';
+import type { AgentChatApproveDetail } from '../agent-chat/agent-chat-events.ts';
 import { mountAgentChat } from '../test-support/mount-agent-chat.ts';
 import { APPROVAL_VALUE_PREVIEW_CHARS } from './approval-card.ts';
 
@@ -21,8 +22,8 @@ function approvalState(
 describe('approval card', () => {
   it('shows the complete arguments, the expiry and calls approve() on Allow and Deny', async () => {
     const { element, client, root, emit } = await mountAgentChat();
-    const events: unknown[] = [];
-    element.addEventListener('agent-chat-approve', (event) => events.push((event as CustomEvent).detail));
+    const events: AgentChatApproveDetail[] = [];
+    element.addEventListener('agent-chat-approve', (event) => events.push(event.detail));
     await emit(approvalState({ expiresAt: '2030-01-01T12:30:00.000Z' }));
     const card = root.querySelector('[part="approval-card"]') as HTMLElement;
     expect(card.querySelector('h3')?.textContent).toBe('Approval needed: delete_files');

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
+import type { AgentChatSendDetail } from '../agent-chat/agent-chat-events.ts';
 import { mountAgentChat } from '../test-support/mount-agent-chat.ts';
 
 afterEach(() => {
@@ -14,8 +15,8 @@ async function typeInto(textarea: HTMLTextAreaElement, text: string): Promise<vo
 describe('composer', () => {
   it('sends on Enter, clears after send resolves, returns focus and emits agent-chat-send', async () => {
     const { element, client, root } = await mountAgentChat();
-    const sent: unknown[] = [];
-    element.addEventListener('agent-chat-send', (event) => sent.push((event as CustomEvent).detail));
+    const sent: AgentChatSendDetail[] = [];
+    element.addEventListener('agent-chat-send', (event) => sent.push(event.detail));
     const textarea = root.querySelector('textarea') as HTMLTextAreaElement;
     await typeInto(textarea, 'Hello{Enter}');
     await element.updateComplete;

@@ -1,4 +1,5 @@
 import { adoptStyles, html, render } from 'lit';
+import type { AgentChatTheme } from '../agent-chat/agent-chat-theme.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { launcherStyles } from './launcher.styles.ts';
 
@@ -12,7 +13,8 @@ export interface CreateLauncherOptions {
   /** The widget shown in the panel (slotted, so it keeps its own shadow root and styles). */
   panelContent: HTMLElement;
   strings: LauncherStrings;
-  theme?: string;
+  /** The widget's colour scheme, so the button and panel match it; unset follows `prefers-color-scheme`. */
+  theme?: AgentChatTheme;
 }
 
 /** A mounted launcher: a floating button that opens and closes a panel holding the widget. */
