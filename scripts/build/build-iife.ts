@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type InlineConfig } from 'vite';
 import { iifePlugins } from './iife-plugins.ts';
+import { createLicenceBanner } from './licence-banner.ts';
 
 /** Options of {@link buildIife}. */
 export interface BuildIifeOptions {
@@ -40,7 +41,8 @@ export async function buildIife(options: BuildIifeOptions): Promise<void> {
 
 /**
  * The Vite settings of the shipped IIFE, writing nowhere in particular: one minified es2022 file
- * named `fileName` with the IIFE plugins, no source map, no CSS file, no lazy chunk. Shared by
+ * named `fileName` with the IIFE plugins and the licence banner, no source map, no CSS file, no
+ * lazy chunk. Shared by
  * {@link buildIife} and the benchmarks that must measure exactly the shipped build.
  */
 export function iifeViteConfig(options: Omit<BuildIifeOptions, 'outDir'>): InlineConfig {
@@ -60,7 +62,13 @@ export function iifeViteConfig(options: Omit<BuildIifeOptions, 'outDir'>): Inlin
       cssCodeSplit: false,
       copyPublicDir: false,
       lib: { entry: options.entry, formats: ['iife'], name: 'AgentChatBundle', fileName: () => options.fileName },
-      rolldownOptions: { output: { codeSplitting: false } },
+      rolldownOptions: {
+        output: {
+          codeSplitting: false,
+          // Added after minification, so the licence stays whatever the minifier keeps.
+          postBanner: (chunk) => createLicenceBanner({ rootDir: options.rootDir, moduleIds: chunk.moduleIds }),
+        },
+      },
     },
   };
 }
