@@ -3,6 +3,11 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Layer boundaries (README, Layout): core ↛ ui/server, ui ↛ server, ui → core only via its index, embed → define/index only. */
+/** React stays in `src/react` (`agent-chat/react`): the IIFE, the element, the core and the server never load it. */
+const REACT_IMPORTS = {
+  group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@lit/react', '**/react/**', '../react'],
+  message: 'Only src/react imports React.',
+};
 const BROWSER_ONLY_GLOBALS = [
   'window',
   'document',
@@ -42,6 +47,7 @@ export default tseslint.config(
               group: ['node:*', 'lit', 'lit/*', 'marked', 'dompurify'],
               message: 'src/core is DOM-free and runtime-neutral.',
             },
+            REACT_IMPORTS,
           ],
         },
       ],
@@ -66,6 +72,7 @@ export default tseslint.config(
               group: ['**/core/*/**', '**/core/*.ts', '!**/core/index.ts'],
               message: 'src/ui imports core only through src/core/index.ts.',
             },
+            REACT_IMPORTS,
           ],
         },
       ],
@@ -99,6 +106,7 @@ export default tseslint.config(
               group: ['**/ui/**', '../ui', '../../ui', 'lit', 'lit/*', 'dompurify'],
               message: 'src/server must not import ui code.',
             },
+            REACT_IMPORTS,
           ],
         },
       ],
@@ -115,6 +123,7 @@ export default tseslint.config(
               group: ['../src/*/**', '!../src/index.ts', '!../src/define.ts'],
               message: 'embed imports only src/index.ts and src/define.ts.',
             },
+            REACT_IMPORTS,
           ],
         },
       ],

@@ -1,7 +1,8 @@
 /**
  * `npm run build`: the ESM library with type declarations, the self-contained IIFE
- * `dist/agent-chat.js`, and `dist/manifest.json` (size, gzip size, SRI integrity of every shipped
- * file). Prints the size table and exits non-zero when the IIFE passes its gzip budget.
+ * `dist/agent-chat.js`, the Custom Elements Manifest `dist/custom-elements.json`, and
+ * `dist/manifest.json` (size, gzip size, SRI integrity of every shipped file). Prints the size
+ * table and exits non-zero when the IIFE passes its gzip budget.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEsm, type EsmEntry } from './build/build-esm.ts';
 import { buildIife } from './build/build-iife.ts';
+import { createCustomElementsManifest } from './build/create-custom-elements-manifest.ts';
 import { createManifest } from './build/create-manifest.ts';
 import { checkSizeBudget, IIFE_GZIP_BUDGET_BYTES } from './build/check-size-budget.ts';
 import { formatSizeTable } from './build/format-size-table.ts';
@@ -17,11 +19,14 @@ import { formatSizeTable } from './build/format-size-table.ts';
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = join(rootDir, 'dist');
 const IIFE_FILE = 'agent-chat.js';
+/** The Custom Elements Manifest, named by package.json's `customElements` field. */
+const CUSTOM_ELEMENTS_FILE = 'custom-elements.json';
 const ESM_ENTRIES: EsmEntry[] = [
   { name: 'index', source: 'src/index.ts' },
   { name: 'define', source: 'src/define.ts' },
   { name: 'core', source: 'src/core/index.ts' },
   { name: 'server', source: 'src/server/index.ts' },
+  { name: 'react', source: 'src/react/index.ts' },
 ];
 
 await main();
@@ -43,6 +48,8 @@ async function main(): Promise<void> {
       stdio: 'inherit',
     },
   );
+  const customElements = await createCustomElementsManifest(rootDir);
+  await writeFile(join(distDir, CUSTOM_ELEMENTS_FILE), `${JSON.stringify(customElements, null, 2)}\n`);
 
   const packageJson = JSON.parse(await readFile(join(rootDir, 'package.json'), 'utf8')) as {
     name: string;

@@ -15,7 +15,7 @@ export interface BuildEsmOptions {
   entries: readonly EsmEntry[];
 }
 
-/** Packages that stay imports in the ESM build: a product's bundler dedupes them. */
+/** Packages that stay imports in the ESM build: a product's bundler dedupes them (`@lit/react` and `react` included). */
 const EXTERNAL = [
   /^lit(\/.*)?$/,
   /^@lit\//,
@@ -24,12 +24,13 @@ const EXTERNAL = [
   /^marked$/,
   /^dompurify$/,
   /^ajv(-formats)?$/,
+  /^react(\/.*)?$/,
   /^node:/,
 ];
 
 /**
  * Builds the ESM library (one file per entry plus shared chunks) with `lit`, `marked`,
- * `dompurify`, `ajv` (server only) and Node built-ins left external. Rejects when Vite fails.
+ * `dompurify`, `ajv` (server only), `react` and Node built-ins left external. Rejects when Vite fails.
  */
 export async function buildEsm(options: BuildEsmOptions): Promise<void> {
   await build({
