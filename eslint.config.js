@@ -20,7 +20,9 @@ const BROWSER_ONLY_GLOBALS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.peers/**'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.peers/**', 'release/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,21 +1,10 @@
 /**
  * The script-tag build's entry (`dist/agent-chat.js`, one IIFE): defines `<agent-chat>` and sets
- * `window.AgentChat = { mount, version }`.
+ * `window.AgentChat = { mount, version }` (typed in `src/agent-chat-global.ts`).
  */
 import { version } from '../package.json';
+import type {} from '../src/agent-chat-global.ts';
 import '../src/define.ts';
 import { mount } from '../src/index.ts';
-
-/** The global the script-tag build installs. */
-export interface AgentChatGlobal {
-  mount: typeof mount;
-  version: string;
-}
-
-declare global {
-  interface Window {
-    AgentChat?: AgentChatGlobal;
-  }
-}
 
 window.AgentChat = Object.freeze({ mount, version });

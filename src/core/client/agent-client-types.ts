@@ -65,7 +65,8 @@ export interface AgentClientOptions {
   /** Initial host signals (default visible and online). */
   visibility?: boolean;
   online?: boolean;
-  credentials?: RequestCredentials;
+  /** Fetch credentials mode (default `'same-origin'`); typed through `RequestInit` so Node needs no DOM lib. */
+  credentials?: RequestInit['credentials'];
   /** Stream watchdog in ms (default `bootstrap.stream.clientIdleTimeoutSec`). */
   idleTimeoutMs?: number;
   /** Attempts of a create (same key and body each time) before the send is shown as failed (default 8). */

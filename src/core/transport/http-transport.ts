@@ -29,7 +29,7 @@ export interface HttpTransportOptions {
   /** Per-attempt timeout in ms when a call gives none (default 30 000; `0` disables). */
   defaultTimeoutMs?: number;
   /** Fetch credentials mode (default `'same-origin'`: the product's cookie session). */
-  credentials?: RequestCredentials;
+  credentials?: RequestInit['credentials'];
   /** Backoff ceilings in ms (defaults 500 and 30 000). */
   backoff?: { baseMs?: number; capMs?: number };
   /** A `Retry-After` longer than this ends the retries with the error instead (default 60 000). */

@@ -1,0 +1,39 @@
+// What the installed package's exports map resolves, and what it refuses. Prints one JSON line.
+import { realpathSync } from 'node:fs';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = realpathSync(fileURLToPath(new URL('./node_modules/agent-chat/', import.meta.url)));
+const resolved = {};
+for (const specifier of [
+  'agent-chat',
+  'agent-chat/define',
+  'agent-chat/core',
+  'agent-chat/server',
+  'agent-chat/react',
+  'agent-chat/agent-chat.js',
+  'agent-chat/manifest.json',
+  'agent-chat/custom-elements.json',
+  'agent-chat/package.json',
+]) {
+  resolved[specifier] = relative(packageDir, fileURLToPath(import.meta.resolve(specifier)));
+}
+
+const refused = {};
+for (const specifier of [
+  'agent-chat/dist/esm/core.js',
+  'agent-chat/dist/esm/index.js',
+  'agent-chat/dist/agent-chat.js',
+  'agent-chat/dist/types/index.d.ts',
+  'agent-chat/src/index.ts',
+  'agent-chat/src/core/index.ts',
+]) {
+  try {
+    await import(specifier);
+    refused[specifier] = 'imported';
+  } catch (error) {
+    refused[specifier] = error.code;
+  }
+}
+
+console.log(JSON.stringify({ packageDir, resolved, refused }));

@@ -1,0 +1,62 @@
+// Type-checked only (tsconfig.dom.json: ES2023 + DOM lib, no Node types, strict, skipLibCheck off).
+import {
+  AgentChatElement,
+  mount,
+  type AgentChatApproveDetail,
+  type AgentChatErrorDetail,
+  type AgentChatSendDetail,
+  type AgentChatTheme,
+  type MountedAgentChat,
+} from 'agent-chat';
+import type {} from 'agent-chat/agent-chat.js';
+import 'agent-chat/define';
+import { createAgentClient } from 'agent-chat/core';
+import { AgentChat, type AgentChatProps } from 'agent-chat/react';
+import { createElement } from 'react';
+
+const chat: MountedAgentChat = mount('#assistant', { endpoint: '/api/agent', theme: 'dark', mode: 'launcher' });
+const element: AgentChatElement = chat.element;
+const theme: AgentChatTheme = element.theme;
+const isElement: boolean = document.querySelector('agent-chat') instanceof AgentChatElement;
+
+// Every event of <agent-chat> is typed through HTMLElementEventMap, on the element and above it.
+element.addEventListener('agent-chat-send', (event) => {
+  const detail: AgentChatSendDetail = event.detail;
+  console.log(detail.text.length, detail.contextRefs.length);
+});
+document.querySelector('agent-chat')?.addEventListener('agent-chat-approve', (event) => {
+  const detail: AgentChatApproveDetail = event.detail;
+  const decision: 'allow' | 'deny' = detail.decision;
+  console.log(detail.interruptId, decision);
+});
+document.body.addEventListener('agent-chat-error', (event) => {
+  const detail: AgentChatErrorDetail = event.detail;
+  console.log(detail.code, detail.retryable, theme, isElement);
+});
+
+// @ts-expect-error the send event's detail has no `message`
+element.addEventListener('agent-chat-send', (event) => console.log(event.detail.message));
+
+// @ts-expect-error 'sepia' is not a theme
+mount('#other', { endpoint: '/api/agent', theme: 'sepia' });
+
+// The script-tag global, declared by agent-chat/agent-chat.js's types.
+const version: string | undefined = window.AgentChat?.version;
+window.AgentChat?.mount('#third', { endpoint: '/api/agent' });
+
+// agent-chat/react: the element's properties as props, its events as typed callbacks.
+const props: AgentChatProps = {
+  client: createAgentClient({ endpoint: '/api/agent' }),
+  theme: 'light',
+  locale: 'zh-CN',
+  onSend: (event) => console.log(event.detail.text, version),
+  onApprove: (event) => console.log(event.detail.decision),
+  onError: (event) => console.log(event.detail.message),
+};
+createElement(AgentChat, props);
+
+// @ts-expect-error onApprove receives the approve event, not the send event
+createElement(AgentChat, { onApprove: (event: CustomEvent<AgentChatSendDetail>) => event.detail.text });
+
+// @ts-expect-error `theme` accepts only a theme
+createElement(AgentChat, { theme: 'sepia' });
