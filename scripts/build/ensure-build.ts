@@ -3,7 +3,15 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Inputs of `npm run build`: when any is newer than `dist/manifest.json`, the build is stale. */
-const BUILD_INPUTS = ['src', 'embed', 'scripts/build', 'scripts/build.ts', 'package.json', 'tsconfig.build.json'];
+const BUILD_INPUTS = [
+  'src',
+  'embed',
+  'scripts/build',
+  'scripts/build.ts',
+  'package.json',
+  'tsconfig.build.json',
+  'LICENSE',
+];
 
 /** Runs `scripts/build.ts` (`npm run build`) unless `dist/` is newer than every build input (so `npm test`'s own build is reused). */
 export function ensureBuild(rootDir: string): void {
