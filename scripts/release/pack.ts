@@ -11,6 +11,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } fr
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatKb } from '../build/format-size-table.ts';
+import { planReleaseFolder } from './plan-release-folder.ts';
 import { readGitState } from './read-git-state.ts';
 import { createReleaseManifest } from './release-manifest.ts';
 
@@ -33,19 +34,15 @@ async function main(): Promise<void> {
     version: string;
   };
   const git = readGitState(rootDir);
-  if (git.changes.length > 0 && !isCandidate) {
-    fail(
-      [
-        'release:pack: the checkout has uncommitted changes, so the release would not match a commit:',
-        ...git.changes.map((path) => `  ${path}`),
-        'Commit them, or pack a candidate with `npm run release:pack -- --candidate`.',
-      ].join('\n'),
-    );
-  }
-  const releaseDir = join(rootDir, 'release', isCandidate ? `${packageJson.version}-candidate` : packageJson.version);
-  if (existsSync(releaseDir)) {
-    fail(`release:pack: ${relative(rootDir, releaseDir)}/ already exists; a release folder is never overwritten.`);
-  }
+  const plan = planReleaseFolder({
+    releaseRoot: join(rootDir, 'release'),
+    version: packageJson.version,
+    isCandidate,
+    changes: git.changes,
+    exists: existsSync,
+  });
+  if ('error' in plan) fail(plan.error);
+  const releaseDir = plan.folder;
 
   execFileSync(process.execPath, ['--import', 'tsx', join(rootDir, 'scripts/build.ts')], {
     cwd: rootDir,

@@ -37,7 +37,14 @@ if (releaseArgument === undefined || releaseArgument.startsWith('-')) {
   process.exit(2);
 }
 const releaseDir = resolve(releaseArgument);
-const manifest = JSON.parse(await readFile(join(releaseDir, 'manifest.json'), 'utf8')) as ReleaseManifest;
+const manifestPath = join(releaseDir, 'manifest.json');
+if (!existsSync(manifestPath)) {
+  console.error(
+    `test:package: ${releaseArgument} has no manifest.json; pass a folder written by npm run release:pack.`,
+  );
+  process.exit(2);
+}
+const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as ReleaseManifest;
 const tarballName = Object.keys(manifest.files).find((name) => name.endsWith('.tgz'));
 if (tarballName === undefined) throw new Error(`${releaseArgument}/manifest.json lists no .tgz tarball`);
 const tarballPath = join(releaseDir, tarballName);
