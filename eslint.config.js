@@ -92,6 +92,7 @@ export default tseslint.config(
               group: ['**/server/**', './server', './server/*'],
               message: 'The browser entries must not import server code.',
             },
+            REACT_IMPORTS,
           ],
         },
       ],
