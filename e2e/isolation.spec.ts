@@ -59,6 +59,8 @@ test('host-page CSS does not reach inside the widget', async ({ page, pageErrors
   await openDemo(page);
   const widget = chat(page);
   await widget.send('/echo Styled **only** by the widget.');
+  // The answer's paragraph is one of the probes: wait for it, not only for the composer to be free.
+  await expect(widget.assistantMessages.last().locator('p')).toHaveText('Styled only by the widget.');
   await widget.waitForIdle();
   const before = await widgetStyles(page);
   // A same-origin stylesheet: the demo page's CSP (style-src 'self') refuses inline styles.
