@@ -236,7 +236,7 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
       },
       {
         core: [],
-        server: [],
+        server: ['ajv', 'ajv-formats'],
         index: ['dompurify', 'marked'],
         define: ['dompurify', 'marked'],
         react: ['@lit/react', 'dompurify', 'marked', 'react'],
