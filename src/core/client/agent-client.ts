@@ -11,11 +11,11 @@ import { createSystemClock } from '../clock.ts';
 import { createHttpTransport } from '../transport/http-transport.ts';
 import type { TransportRequest, TransportResponse } from '../transport/http-transport.ts';
 import type { AgentClientHandle, AgentClientOptions, SendOptions } from './agent-client-types.ts';
-import type { ClientContext, ClientSettings } from './client-context.ts';
+import type { ClientAction } from './client-actions.ts';
+import type { ClientContext, ClientSettings, FailureReport } from './client-context.ts';
 import { createClientError, toClientError } from './client-errors.ts';
 import { createClientPersistence } from './client-persistence.ts';
-import type { ClientError } from './client-state.ts';
-import { createClientStore, createInitialClientModel } from './client-store.ts';
+import { createClientStore } from './client-store.ts';
 import { createIdempotencyKey, createRandomUuid } from './create-idempotency-key.ts';
 import { createRunFollower } from './run-follower.ts';
 import { createRunSender } from './run-sender.ts';
@@ -45,7 +45,6 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   let epoch = new AbortController();
   let isDisposed = false;
   let bootstrapping: Promise<BootstrapResponse> | null = null;
-  let bootstrapError: ClientError | null = null;
   let hasResumedPersisted = false;
   const approvals = new Map<string, Promise<void>>();
   const persistence = createClientPersistence(options.storage, options.storagePrefix);
@@ -80,26 +79,27 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     if (isDisposed) throw createClientError('CLIENT_DISPOSED');
   }
 
-  /** Records a failure in state (resetting everything first on IDENTITY_CHANGED) and returns it. */
-  function fail(error: unknown, source: 'request' | 'stream', retryable?: boolean, change = {}): unknown {
+  /** Records a failure in state (resetting everything instead on IDENTITY_CHANGED) and returns it. */
+  function fail(error: unknown, report: FailureReport): unknown {
     if (isDisposed) return createClientError('CLIENT_DISPOSED');
     if (isAgentError(error) && error.code === 'ABORTED' && epoch.signal.aborted) return error;
+    const source = report.type === 'streamFailed' ? 'stream' : 'request';
     if (isAgentError(error) && error.code === 'IDENTITY_CHANGED') {
-      dropEverything();
-      store.update({ error: toClientError(error, source, true) });
+      dropEverything({ type: 'identityChanged', error: toClientError(error, source, true) });
       void bootstrap().catch(() => undefined);
       return error;
     }
-    store.update({ ...change, error: toClientError(error, source, retryable) });
+    store.dispatch({ type: report.type, error: toClientError(error, source, report.retryable) });
     return error;
   }
 
   /** Records a failed request in state and rethrows it (the `.catch` of every action's request). */
   function failRequest(error: unknown): never {
-    throw fail(error, 'request');
+    throw fail(error, { type: 'requestFailed' });
   }
 
-  function dropEverything(): void {
+  /** Aborts every request and stream of the identity, forgets its records, and resets the model with `action`. */
+  function dropEverything(action: ClientAction): void {
     epoch.abort();
     epoch = new AbortController();
     follower.stop();
@@ -108,32 +108,28 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     approvals.clear();
     persistence.clearPendingCreate();
     persistence.clearActiveRun();
-    store.update(createInitialClientModel());
+    store.dispatch(action);
   }
 
   async function loadSession(sessionId: string): Promise<void> {
     follower.stop();
-    store.update({ connection: 'connecting' });
+    store.dispatch({ type: 'loadStarted' });
     const path = `/sessions/${encodeURIComponent(sessionId)}`;
     const [session, page] = await Promise.all([
       get<SessionResource>(path),
       get<SessionMessagesResponse>(`${path}/messages`),
     ]);
-    store.update({
+    const activeRunId = session.body?.activeRun?.runId ?? page.body?.activeRun?.runId ?? null;
+    store.dispatch({
+      type: 'sessionLoaded',
       sessionId,
       agentVersionId: session.body?.agentVersionId ?? null,
       // The wire gives settled history newest first; the transcript reads oldest first.
       history: (page.body?.items ?? []).slice().reverse(),
-      runs: [],
-      followedRunId: null,
-      optimistic: null,
-      pendingSend: null,
-      error: null,
+      hasActiveRun: activeRunId !== null,
     });
-    const activeRunId = session.body?.activeRun?.runId ?? page.body?.activeRun?.runId ?? null;
     if (activeRunId === null) {
       persistence.clearActiveRun();
-      store.update({ connection: 'idle' });
       return;
     }
     await follower.attach(activeRunId);
@@ -154,19 +150,15 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       } catch (error) {
         const mismatch =
           isAgentError(error) && MISMATCH_CODES.has(error.code) ? createClientError('PROTOCOL_MISMATCH') : error;
-        const failure = fail(mismatch, 'request', undefined, { connection: 'error' });
-        bootstrapError = store.model().error;
-        throw failure;
+        throw fail(mismatch, { type: 'bootstrapFailed' });
       }
-      // A new bootstrap clears only its own earlier failure, not e.g. the IDENTITY_CHANGED that caused it.
-      const isOwnError = bootstrapError !== null && store.model().error === bootstrapError;
-      bootstrapError = null;
-      store.update({ bootstrap: boot, ...(isOwnError ? { error: null, connection: 'idle' as const } : {}) });
+      store.dispatch({ type: 'bootstrapped', bootstrap: boot });
       if (!hasResumedPersisted && options.storage !== undefined) {
         hasResumedPersisted = true;
         if (!sender.resumePending(boot)) {
           const active = persistence.readActiveRun();
-          if (active !== null) void loadSession(active.sessionId).catch((error: unknown) => fail(error, 'request'));
+          if (active !== null)
+            void loadSession(active.sessionId).catch((error: unknown) => fail(error, { type: 'requestFailed' }));
         }
       }
       return boot;
@@ -196,7 +188,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       throw createClientError('INTERRUPT_UNKNOWN');
     }
     const body: ResolveInterruptRequest = { decision, argsDigest: interrupt.argsDigest ?? '' };
-    store.update({ submittingInterruptIds: [...store.model().submittingInterruptIds, interruptId] });
+    store.dispatch({ type: 'approvalSubmitted', interruptId });
     const pending = request({
       method: 'POST',
       path: `/runs/${encodeURIComponent(run.runId)}/interrupts/${encodeURIComponent(interruptId)}`,
@@ -206,9 +198,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       .then(
         () => undefined,
         (error: unknown) => {
-          store.update({
-            submittingInterruptIds: store.model().submittingInterruptIds.filter((id) => id !== interruptId),
-          });
+          store.dispatch({ type: 'approvalFailed', interruptId });
           failRequest(error);
         },
       )
@@ -230,7 +220,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     } else if (boot === null) {
       await bootstrap();
     } else if (error?.source === 'stream' && followedRunId !== null) {
-      store.update({ error: null });
+      store.dispatch({ type: 'streamRetried' });
       follower.follow(followedRunId);
     } else if (error?.source === 'run' && error.retryable && error.runId !== undefined) {
       const text = store.getRun(error.runId)?.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -277,7 +267,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     subscribe: (listener) => (isDisposed ? () => undefined : store.subscribe(listener)),
     getState: () => store.getState(),
     resetIdentity() {
-      if (!isDisposed) dropEverything();
+      if (!isDisposed) dropEverything({ type: 'reset' });
     },
     setVisibility(visible) {
       if (!isDisposed) follower.setHostSignals({ isVisible: visible });

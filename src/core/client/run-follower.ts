@@ -1,9 +1,8 @@
 import type { EventEnvelope, RunResource, RunSnapshot } from '../protocol.ts';
 import { isTerminalRunStatus } from '../protocol.ts';
-import { createEmptyRunSnapshot, reduceRun } from '../state/run-reducer.ts';
 import { agentFailure } from '../transport/agent-error.ts';
 import type { ClientContext } from './client-context.ts';
-import { runErrorOf } from './client-errors.ts';
+import { isStreamWanted } from './client-reducer.ts';
 import { runResumeLoop } from './resume-loop.ts';
 
 /** Follows at most one run at a time and folds its events into the store. */
@@ -31,18 +30,12 @@ export function createRunFollower(context: ClientContext): RunFollower {
   let isOnline = settings.online ?? true;
 
   function applyEvent(event: EventEnvelope): void {
-    const run = store.getRun(event.runId) ?? createEmptyRunSnapshot(event.runId, event.sessionId);
-    const next = reduceRun(run, event);
-    if (next === run) return;
+    const before = store.getRun(event.runId);
+    store.dispatch({ type: 'eventReceived', event });
+    const after = store.getRun(event.runId);
+    if (after === undefined || after === before) return;
     settings.onEvent?.(event);
-    const { optimistic } = store.model();
-    const isEchoed = optimistic !== null && next.messages.some((m) => m.clientMessageId === optimistic.clientMessageId);
-    const runError = next.error !== null && run.error === null ? runErrorOf(next) : null;
-    store.putRun(next, {
-      ...(isEchoed ? { optimistic: null } : {}),
-      ...(runError === null ? {} : { error: runError }),
-    });
-    if (isTerminalRunStatus(next.status)) persistence.clearActiveRun();
+    if (isTerminalRunStatus(after.status)) persistence.clearActiveRun();
   }
 
   function stop(): void {
@@ -52,16 +45,9 @@ export function createRunFollower(context: ClientContext): RunFollower {
 
   function follow(runId: string): void {
     stop();
-    store.update({ followedRunId: runId });
+    store.dispatch({ type: 'runFollowed', runId, isVisible, isOnline });
     const run = store.getRun(runId);
-    if (run === undefined || isTerminalRunStatus(run.status)) {
-      store.update({ connection: 'idle' });
-      return;
-    }
-    if (!isOnline || !isVisible) {
-      store.update({ connection: isOnline ? 'idle' : 'offline' });
-      return;
-    }
+    if (!isStreamWanted(run, { isVisible, isOnline })) return;
     const controller = new AbortController();
     loop = controller;
     const stream = store.model().bootstrap?.stream;
@@ -72,8 +58,8 @@ export function createRunFollower(context: ClientContext): RunFollower {
       runId,
       start: { lastSeq: run.lastSeq, cursor: run.resumeCursor },
       onEvent: applyEvent,
-      onSnapshot: (resource) => store.putRun(fromRunResource(resource)),
-      onPhase: (phase) => store.update({ connection: phase }),
+      onSnapshot: (resource) => store.dispatch({ type: 'runResynced', snapshot: fromRunResource(resource) }),
+      onPhase: (phase) => store.dispatch({ type: 'streamPhaseChanged', phase }),
       idleTimeoutMs: settings.idleTimeoutMs ?? (stream?.clientIdleTimeoutSec ?? 45) * 1000,
       signal: controller.signal,
     }).then(
@@ -81,27 +67,23 @@ export function createRunFollower(context: ClientContext): RunFollower {
         if (loop !== controller) return;
         loop = null;
         persistence.clearActiveRun();
-        store.update({ connection: 'idle' });
+        store.dispatch({ type: 'streamEnded' });
       },
       (error: unknown) => {
         if (controller.signal.aborted || loop !== controller) return;
         loop = null;
-        context.fail(error, 'stream', undefined, { connection: 'error' });
+        context.fail(error, { type: 'streamFailed' });
       },
     );
   }
 
   async function attach(runId: string): Promise<void> {
-    store.update({ connection: 'connecting' });
+    store.dispatch({ type: 'loadStarted' });
     const response = await context.get<RunResource>(`/runs/${encodeURIComponent(runId)}`);
     if (response.body === null)
       throw agentFailure('INVALID_RESPONSE', { status: response.status, requestId: response.requestId });
     const snapshot = fromRunResource(response.body);
-    if (snapshot.sessionId !== store.model().sessionId) {
-      store.update({ sessionId: snapshot.sessionId, history: [], runs: [], optimistic: null });
-    }
-    const runError = runErrorOf(snapshot);
-    store.putRun(snapshot, runError === null ? {} : { error: runError });
+    store.dispatch({ type: 'runLoaded', snapshot });
     if (!isTerminalRunStatus(snapshot.status)) persistence.writeActiveRun({ sessionId: snapshot.sessionId, runId });
     follow(runId);
   }
@@ -117,7 +99,7 @@ export function createRunFollower(context: ClientContext): RunFollower {
       ({ isVisible, isOnline } = next);
       const { followedRunId } = store.model();
       if (followedRunId !== null) follow(followedRunId);
-      else store.update({ connection: isOnline ? 'idle' : 'offline' });
+      else store.dispatch({ type: 'hostSignalsChanged', isOnline });
     },
   };
 }

@@ -1,6 +1,5 @@
 import { pickDefined } from '../pick-defined.ts';
 import type { BootstrapResponse, CreateRunRequest, CreateRunResponse } from '../protocol.ts';
-import { createEmptyRunSnapshot } from '../state/run-reducer.ts';
 import { agentFailure, isAgentError } from '../transport/agent-error.ts';
 import type { AgentError } from '../transport/agent-error.ts';
 import { isRetryableError } from '../transport/http-transport.ts';
@@ -40,18 +39,8 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
     frozen = create;
     isCreateUnresolved = true;
     persistence.writePendingCreate(create);
-    store.update({
-      pendingSend: { clientMessageId: create.clientMessageId, text: create.text, status: 'sending' },
-      optimistic: {
-        messageId: create.clientMessageId,
-        clientMessageId: create.clientMessageId,
-        role: 'user',
-        content: create.text,
-        status: 'complete',
-      },
-      error: null,
-      ...(follower.isStreaming() ? {} : { connection: 'connecting' as const }),
-    });
+    const sent = { clientMessageId: create.clientMessageId, text: create.text };
+    store.dispatch({ type: 'sendStarted', send: sent, isStreaming: follower.isStreaming() });
     try {
       const response = await context.request<CreateRunResponse>({
         method: 'POST',
@@ -68,11 +57,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
       frozen = null;
       persistence.clearPendingCreate();
       persistence.writeActiveRun({ sessionId: created.sessionId, runId: created.runId });
-      if (created.sessionId !== store.model().sessionId)
-        store.update({ sessionId: created.sessionId, history: [], runs: [] });
-      if (store.getRun(created.runId) === undefined)
-        store.putRun(createEmptyRunSnapshot(created.runId, created.sessionId));
-      store.update({ pendingSend: null });
+      store.dispatch({ type: 'runCreated', runId: created.runId, sessionId: created.sessionId });
       follower.follow(created.runId);
       return { runId: created.runId };
     } catch (error) {
@@ -82,14 +67,12 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
         persistence.clearPendingCreate();
       }
       if (context.isDisposed()) throw createClientError('CLIENT_DISPOSED');
-      const { optimistic } = store.model();
-      store.update({
-        pendingSend: { clientMessageId: create.clientMessageId, text: create.text, status: 'failed' },
-        optimistic: optimistic === null ? null : { ...optimistic, status: 'error' },
-        ...(follower.isStreaming() ? {} : { connection: 'idle' as const }),
-      });
+      store.dispatch({ type: 'sendFailed', send: sent, isStreaming: follower.isStreaming() });
       const isAlreadyActive = isAgentError(error) && error.code === 'RUN_ALREADY_ACTIVE';
-      context.fail(error, 'request', isAgentError(error) && (error.retryable || isAlreadyActive));
+      context.fail(error, {
+        type: 'requestFailed',
+        retryable: isAgentError(error) && (error.retryable || isAlreadyActive),
+      });
       const activeRunId = isAlreadyActive ? activeRunIdOf(error as AgentError) : null;
       if (activeRunId !== null) await follower.attach(activeRunId).catch(() => undefined);
       throw error;
@@ -147,11 +130,12 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
       if (pending === null) return false;
       const ttlMs = boot.limits.idempotencyKeyTtlSec * 1000;
       const isExpired = settings.clock.now() - pending.createdAt > ttlMs - Math.min(KEY_TTL_MARGIN_MS, ttlMs / 10);
-      if (pending.sessionId !== null) store.update({ sessionId: pending.sessionId });
+      if (pending.sessionId !== null) store.dispatch({ type: 'sessionResumed', sessionId: pending.sessionId });
       if (isExpired) {
         persistence.clearPendingCreate();
-        store.update({
-          pendingSend: { clientMessageId: pending.clientMessageId, text: pending.text, status: 'failed' },
+        store.dispatch({
+          type: 'sendExpired',
+          send: { clientMessageId: pending.clientMessageId, text: pending.text },
           error: toClientError(createClientError('PENDING_SEND_EXPIRED', { retryable: true }), 'request'),
         });
       } else {
@@ -165,7 +149,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
       if (isCreateUnresolved) return;
       frozen = null;
       persistence.clearPendingCreate();
-      store.update({ pendingSend: null, optimistic: null });
+      store.dispatch({ type: 'sendDiscarded' });
     },
   };
 }

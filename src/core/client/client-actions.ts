@@ -1,0 +1,69 @@
+import type { BootstrapResponse, EventEnvelope, RunSnapshot, SnapshotMessage } from '../protocol.ts';
+import type { ClientError } from './client-state.ts';
+
+/** The user's message of one send, as the composer had it. */
+export interface SentText {
+  clientMessageId: string;
+  text: string;
+}
+
+/**
+ * Everything that can happen to a client, as plain data: the only way its model changes
+ * (`reduceClient`). The client's parts dispatch these and run the effects (requests, streams,
+ * storage) themselves; each action names what happened, not which fields to set.
+ */
+export type ClientAction =
+  /** `resetIdentity()`: everything is dropped. */
+  | { type: 'reset' }
+  /** A call answered `409 IDENTITY_CHANGED`: everything is dropped and the error is shown. */
+  | { type: 'identityChanged'; error: ClientError }
+  | { type: 'bootstrapped'; bootstrap: BootstrapResponse }
+  | { type: 'bootstrapFailed'; error: ClientError }
+  /** A request of an action failed (the error is shown; the connection is untouched). */
+  | { type: 'requestFailed'; error: ClientError }
+  /** The stream stopped for good (401/403/404, stalled, …). */
+  | { type: 'streamFailed'; error: ClientError }
+  /** `retry()` of a stopped stream: the error goes before the stream is reopened. */
+  | { type: 'streamRetried' }
+  /** A session or run snapshot is being read. */
+  | { type: 'loadStarted' }
+  /** A session's settled history was read (newest first on the wire, reversed here). */
+  | {
+      type: 'sessionLoaded';
+      sessionId: string;
+      agentVersionId: string | null;
+      history: readonly SnapshotMessage[];
+      hasActiveRun: boolean;
+    }
+  /** After a reload: the persisted pending create belongs to this session. */
+  | { type: 'sessionResumed'; sessionId: string }
+  /** A create is on its way; `isStreaming` while another run's stream is open (it keeps the connection). */
+  | { type: 'sendStarted'; send: SentText; isStreaming: boolean }
+  /** The server answered the create with a run. */
+  | { type: 'runCreated'; runId: string; sessionId: string }
+  /** The create failed (the text stays in `pendingSend`); the error follows as `requestFailed`. */
+  | { type: 'sendFailed'; send: SentText; isStreaming: boolean }
+  /** After a reload: the persisted create is too old to re-send; the user decides. */
+  | { type: 'sendExpired'; send: SentText; error: ClientError }
+  /** The user dropped a failed send's text. */
+  | { type: 'sendDiscarded' }
+  /** An approval decision is being submitted. */
+  | { type: 'approvalSubmitted'; interruptId: string }
+  /** Submitting an approval decision failed; the error follows as `requestFailed`. */
+  | { type: 'approvalFailed'; interruptId: string }
+  /** A run's snapshot was read (`connect()`, `restore()`, `409 RUN_ALREADY_ACTIVE`). */
+  | { type: 'runLoaded'; snapshot: RunSnapshot }
+  /** A gap or an expired cursor: the run's state is reset to its snapshot. */
+  | { type: 'runResynced'; snapshot: RunSnapshot }
+  /** `runId` becomes the followed run; the host signals decide whether its stream opens. */
+  | { type: 'runFollowed'; runId: string; isVisible: boolean; isOnline: boolean }
+  /** One event of a followed run's stream. */
+  | { type: 'eventReceived'; event: EventEnvelope }
+  | { type: 'streamPhaseChanged'; phase: 'connecting' | 'streaming' | 'reconnecting' }
+  /** The followed run's stream reached its end. */
+  | { type: 'streamEnded' }
+  /** Visibility or network changed while no run is followed. */
+  | { type: 'hostSignalsChanged'; isOnline: boolean };
+
+/** The action types, for exhaustive tables. */
+export type ClientActionType = ClientAction['type'];

@@ -1,0 +1,381 @@
+import { describe, expect, it } from 'vitest';
+import type { BootstrapResponse, RunSnapshot, SnapshotMessage } from '../protocol.ts';
+import { createEmptyRunSnapshot, reduceRun } from '../state/run-reducer.ts';
+import { eventFactory } from '../state/test-support/events.ts';
+import type { ClientAction, ClientActionType } from './client-actions.ts';
+import { createInitialClientModel, reduceClient } from './client-reducer.ts';
+import type { ClientModel } from './client-reducer.ts';
+import type { ClientError } from './client-state.ts';
+
+const RUN = 'run_01CLIENT';
+const SES = 'ses_01CLIENT';
+const events = eventFactory(RUN, SES);
+
+/** Freezes `value` and everything reachable from it, so any mutation by the reducer throws. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** A model built from the initial one with `overrides`. */
+function modelWith(overrides: Partial<ClientModel> = {}): ClientModel {
+  return { ...createInitialClientModel(), ...overrides };
+}
+
+const BOOT = {
+  protocol: { version: '1', supported: ['1'] },
+  identity: { identityId: 'idn_1' },
+  agent: { agentId: 'agt_1', versionId: 'agv_1', name: 'Demo', status: 'active' },
+} as BootstrapResponse;
+const requestError: ClientError = {
+  code: 'NETWORK_ERROR',
+  message: 'The network failed.',
+  reference: null,
+  retryable: true,
+  source: 'request',
+};
+const streamError: ClientError = { ...requestError, code: 'NOT_FOUND', retryable: false, source: 'stream' };
+const sent = { clientMessageId: 'cm_1', text: 'Hello' };
+const optimistic: SnapshotMessage = {
+  messageId: 'cm_1',
+  clientMessageId: 'cm_1',
+  role: 'user',
+  content: 'Hello',
+  status: 'complete',
+};
+const historyMessage: SnapshotMessage = {
+  messageId: 'msg_h1',
+  role: 'assistant',
+  content: 'Earlier',
+  status: 'complete',
+};
+const emptyRun = createEmptyRunSnapshot(RUN, SES);
+const otherRun: RunSnapshot = createEmptyRunSnapshot('run_02OTHER', SES);
+const failedRun: RunSnapshot = {
+  ...emptyRun,
+  status: 'failed',
+  error: { code: 'MODEL_ERROR', message: 'The model failed.', retryable: true, correlationId: 'cor_9' },
+};
+const failedRunError: ClientError = {
+  code: 'MODEL_ERROR',
+  message: 'The model failed.',
+  reference: 'cor_9',
+  retryable: true,
+  source: 'run',
+  runId: RUN,
+};
+const runStarted = events.at(1, 'RUN_STARTED', {
+  protocolVersion: '1',
+  agent: { agentId: 'agt_1', versionId: 'agv_1' },
+  input: { messageId: 'msg_u1', clientMessageId: 'cm_1', content: [{ type: 'text', text: 'Hello' }] },
+});
+const runError = events.at(1, 'RUN_ERROR', { code: 'MODEL_ERROR', message: 'The model failed.', retryable: false });
+
+interface ClientCase {
+  title: string;
+  model: ClientModel;
+  action: ClientAction;
+  expected: ClientModel;
+}
+
+const cases: ClientCase[] = [
+  {
+    title: 'reset drops everything',
+    model: modelWith({ sessionId: SES, runs: [emptyRun], bootstrap: BOOT, error: requestError }),
+    action: { type: 'reset' },
+    expected: createInitialClientModel(),
+  },
+  {
+    title: 'identityChanged drops everything and shows the error',
+    model: modelWith({ sessionId: SES, runs: [emptyRun], bootstrap: BOOT, connection: 'streaming' }),
+    action: { type: 'identityChanged', error: requestError },
+    expected: modelWith({ error: requestError }),
+  },
+  {
+    title: 'bootstrapped keeps an error it did not cause',
+    model: modelWith({ error: requestError, connection: 'error' }),
+    action: { type: 'bootstrapped', bootstrap: BOOT },
+    expected: modelWith({ bootstrap: BOOT, error: requestError, connection: 'error' }),
+  },
+  {
+    title: 'bootstrapped clears its own earlier failure',
+    model: modelWith({ error: requestError, bootstrapError: requestError, connection: 'error' }),
+    action: { type: 'bootstrapped', bootstrap: BOOT },
+    expected: modelWith({ bootstrap: BOOT }),
+  },
+  {
+    title: 'bootstrapFailed shows the error and stops the connection',
+    model: modelWith(),
+    action: { type: 'bootstrapFailed', error: requestError },
+    expected: modelWith({ error: requestError, bootstrapError: requestError, connection: 'error' }),
+  },
+  {
+    title: 'requestFailed shows the error and leaves the connection',
+    model: modelWith({ connection: 'streaming' }),
+    action: { type: 'requestFailed', error: requestError },
+    expected: modelWith({ connection: 'streaming', error: requestError }),
+  },
+  {
+    title: 'streamFailed shows the error and stops the connection',
+    model: modelWith({ connection: 'reconnecting' }),
+    action: { type: 'streamFailed', error: streamError },
+    expected: modelWith({ connection: 'error', error: streamError }),
+  },
+  {
+    title: 'streamRetried clears the error',
+    model: modelWith({ connection: 'error', error: streamError }),
+    action: { type: 'streamRetried' },
+    expected: modelWith({ connection: 'error' }),
+  },
+  {
+    title: 'loadStarted connects',
+    model: modelWith(),
+    action: { type: 'loadStarted' },
+    expected: modelWith({ connection: 'connecting' }),
+  },
+  {
+    title: 'sessionLoaded without an active run replaces the transcript and goes idle',
+    model: modelWith({
+      connection: 'connecting',
+      runs: [emptyRun],
+      followedRunId: RUN,
+      optimistic,
+      pendingSend: { ...sent, status: 'failed' },
+      error: requestError,
+    }),
+    action: {
+      type: 'sessionLoaded',
+      sessionId: SES,
+      agentVersionId: 'agv_1',
+      history: [historyMessage],
+      hasActiveRun: false,
+    },
+    expected: modelWith({ sessionId: SES, agentVersionId: 'agv_1', history: [historyMessage] }),
+  },
+  {
+    title: 'sessionLoaded with an active run stays connecting',
+    model: modelWith({ connection: 'connecting' }),
+    action: { type: 'sessionLoaded', sessionId: SES, agentVersionId: null, history: [], hasActiveRun: true },
+    expected: modelWith({ connection: 'connecting', sessionId: SES }),
+  },
+  {
+    title: 'sessionResumed sets the session',
+    model: modelWith(),
+    action: { type: 'sessionResumed', sessionId: SES },
+    expected: modelWith({ sessionId: SES }),
+  },
+  {
+    title: 'sendStarted shows the text as sending and connects',
+    model: modelWith({ error: requestError }),
+    action: { type: 'sendStarted', send: sent, isStreaming: false },
+    expected: modelWith({ pendingSend: { ...sent, status: 'sending' }, optimistic, connection: 'connecting' }),
+  },
+  {
+    title: 'sendStarted during another stream keeps its connection',
+    model: modelWith({ connection: 'streaming' }),
+    action: { type: 'sendStarted', send: sent, isStreaming: true },
+    expected: modelWith({ pendingSend: { ...sent, status: 'sending' }, optimistic, connection: 'streaming' }),
+  },
+  {
+    title: 'runCreated in the same session adds the empty run and drops the pending send',
+    model: modelWith({ sessionId: SES, runs: [otherRun], pendingSend: { ...sent, status: 'sending' }, optimistic }),
+    action: { type: 'runCreated', runId: RUN, sessionId: SES },
+    expected: modelWith({ sessionId: SES, runs: [otherRun, emptyRun], optimistic }),
+  },
+  {
+    title: 'runCreated in a new session drops the old transcript but keeps the optimistic message',
+    model: modelWith({ sessionId: 'ses_old', history: [historyMessage], runs: [otherRun], optimistic }),
+    action: { type: 'runCreated', runId: RUN, sessionId: SES },
+    expected: modelWith({ sessionId: SES, runs: [emptyRun], optimistic }),
+  },
+  {
+    title: 'runCreated keeps a run the stream already filled',
+    model: modelWith({ sessionId: SES, runs: [failedRun] }),
+    action: { type: 'runCreated', runId: RUN, sessionId: SES },
+    expected: modelWith({ sessionId: SES, runs: [failedRun] }),
+  },
+  {
+    title: 'sendFailed keeps the text as failed and marks the optimistic message',
+    model: modelWith({ connection: 'connecting', pendingSend: { ...sent, status: 'sending' }, optimistic }),
+    action: { type: 'sendFailed', send: sent, isStreaming: false },
+    expected: modelWith({ pendingSend: { ...sent, status: 'failed' }, optimistic: { ...optimistic, status: 'error' } }),
+  },
+  {
+    title: 'sendFailed during another stream keeps its connection',
+    model: modelWith({ connection: 'streaming' }),
+    action: { type: 'sendFailed', send: sent, isStreaming: true },
+    expected: modelWith({ connection: 'streaming', pendingSend: { ...sent, status: 'failed' } }),
+  },
+  {
+    title: 'sendExpired keeps the text as failed and shows the error',
+    model: modelWith(),
+    action: { type: 'sendExpired', send: sent, error: requestError },
+    expected: modelWith({ pendingSend: { ...sent, status: 'failed' }, error: requestError }),
+  },
+  {
+    title: 'sendDiscarded drops the text and the optimistic message',
+    model: modelWith({ pendingSend: { ...sent, status: 'failed' }, optimistic }),
+    action: { type: 'sendDiscarded' },
+    expected: modelWith(),
+  },
+  {
+    title: 'approvalSubmitted adds the interrupt id',
+    model: modelWith({ submittingInterruptIds: ['int_1'] }),
+    action: { type: 'approvalSubmitted', interruptId: 'int_2' },
+    expected: modelWith({ submittingInterruptIds: ['int_1', 'int_2'] }),
+  },
+  {
+    title: 'approvalFailed removes the interrupt id',
+    model: modelWith({ submittingInterruptIds: ['int_1', 'int_2'] }),
+    action: { type: 'approvalFailed', interruptId: 'int_1' },
+    expected: modelWith({ submittingInterruptIds: ['int_2'] }),
+  },
+  {
+    title: 'runLoaded of the same session replaces the run and shows its error',
+    model: modelWith({ sessionId: SES, runs: [otherRun, emptyRun], optimistic }),
+    action: { type: 'runLoaded', snapshot: failedRun },
+    expected: modelWith({ sessionId: SES, runs: [otherRun, failedRun], optimistic, error: failedRunError }),
+  },
+  {
+    title: 'runLoaded of another session replaces the transcript',
+    model: modelWith({
+      sessionId: 'ses_old',
+      history: [historyMessage],
+      runs: [otherRun],
+      optimistic,
+      error: requestError,
+    }),
+    action: { type: 'runLoaded', snapshot: emptyRun },
+    expected: modelWith({ sessionId: SES, runs: [emptyRun], error: requestError }),
+  },
+  {
+    title: 'runResynced replaces the run without touching the error',
+    model: modelWith({ sessionId: SES, runs: [emptyRun, otherRun] }),
+    action: { type: 'runResynced', snapshot: failedRun },
+    expected: modelWith({ sessionId: SES, runs: [failedRun, otherRun] }),
+  },
+  {
+    title: 'runFollowed of an active run connects',
+    model: modelWith({ runs: [emptyRun] }),
+    action: { type: 'runFollowed', runId: RUN, isVisible: true, isOnline: true },
+    expected: modelWith({ runs: [emptyRun], followedRunId: RUN, connection: 'connecting' }),
+  },
+  {
+    title: 'runFollowed of a finished run is idle',
+    model: modelWith({ runs: [failedRun], connection: 'connecting' }),
+    action: { type: 'runFollowed', runId: RUN, isVisible: true, isOnline: true },
+    expected: modelWith({ runs: [failedRun], followedRunId: RUN }),
+  },
+  {
+    title: 'runFollowed while offline is offline',
+    model: modelWith({ runs: [emptyRun] }),
+    action: { type: 'runFollowed', runId: RUN, isVisible: false, isOnline: false },
+    expected: modelWith({ runs: [emptyRun], followedRunId: RUN, connection: 'offline' }),
+  },
+  {
+    title: 'runFollowed while hidden is idle',
+    model: modelWith({ runs: [emptyRun], connection: 'streaming' }),
+    action: { type: 'runFollowed', runId: RUN, isVisible: false, isOnline: true },
+    expected: modelWith({ runs: [emptyRun], followedRunId: RUN }),
+  },
+  {
+    title: 'eventReceived folds the event and drops the echoed optimistic message',
+    model: modelWith({ sessionId: SES, runs: [emptyRun], optimistic, error: requestError }),
+    action: { type: 'eventReceived', event: runStarted },
+    expected: modelWith({ sessionId: SES, runs: [reduceRun(emptyRun, runStarted)], error: requestError }),
+  },
+  {
+    title: 'eventReceived of an unknown run starts its snapshot',
+    model: modelWith({ runs: [otherRun] }),
+    action: { type: 'eventReceived', event: runStarted },
+    expected: modelWith({ runs: [otherRun, reduceRun(emptyRun, runStarted)] }),
+  },
+  {
+    title: 'eventReceived of a RUN_ERROR shows the run error',
+    model: modelWith({ runs: [emptyRun] }),
+    action: { type: 'eventReceived', event: runError },
+    expected: modelWith({
+      runs: [reduceRun(emptyRun, runError)],
+      error: {
+        code: 'MODEL_ERROR',
+        message: 'The model failed.',
+        reference: null,
+        retryable: false,
+        source: 'run',
+        runId: RUN,
+      },
+    }),
+  },
+  {
+    title: 'streamPhaseChanged sets the connection',
+    model: modelWith({ connection: 'connecting' }),
+    action: { type: 'streamPhaseChanged', phase: 'streaming' },
+    expected: modelWith({ connection: 'streaming' }),
+  },
+  {
+    title: 'streamEnded goes idle',
+    model: modelWith({ connection: 'streaming' }),
+    action: { type: 'streamEnded' },
+    expected: modelWith(),
+  },
+  {
+    title: 'hostSignalsChanged offline is offline',
+    model: modelWith(),
+    action: { type: 'hostSignalsChanged', isOnline: false },
+    expected: modelWith({ connection: 'offline' }),
+  },
+  {
+    title: 'hostSignalsChanged online is idle',
+    model: modelWith({ connection: 'offline' }),
+    action: { type: 'hostSignalsChanged', isOnline: true },
+    expected: modelWith(),
+  },
+];
+
+/** Every action type, so a new one fails to compile until it is listed (and then until it has a case). */
+const ACTION_TYPES: Record<ClientActionType, true> = {
+  reset: true,
+  identityChanged: true,
+  bootstrapped: true,
+  bootstrapFailed: true,
+  requestFailed: true,
+  streamFailed: true,
+  streamRetried: true,
+  loadStarted: true,
+  sessionLoaded: true,
+  sessionResumed: true,
+  sendStarted: true,
+  runCreated: true,
+  sendFailed: true,
+  sendExpired: true,
+  sendDiscarded: true,
+  approvalSubmitted: true,
+  approvalFailed: true,
+  runLoaded: true,
+  runResynced: true,
+  runFollowed: true,
+  eventReceived: true,
+  streamPhaseChanged: true,
+  streamEnded: true,
+  hostSignalsChanged: true,
+};
+
+describe('reduceClient', () => {
+  it.each(cases)('$title', ({ model, action, expected }) => {
+    expect(reduceClient(deepFreeze(model), deepFreeze(action))).toEqual(expected);
+  });
+
+  it('has a case for every action type', () => {
+    expect(new Set(cases.map((entry) => entry.action.type))).toEqual(new Set(Object.keys(ACTION_TYPES)));
+  });
+
+  it('returns the same model for an event it already applied and for an unchanged phase', () => {
+    const applied = deepFreeze(modelWith({ runs: [reduceRun(emptyRun, runStarted)] }));
+    expect(reduceClient(applied, { type: 'eventReceived', event: runStarted })).toBe(applied);
+    const streaming = deepFreeze(modelWith({ connection: 'streaming' }));
+    expect(reduceClient(streaming, { type: 'streamPhaseChanged', phase: 'streaming' })).toBe(streaming);
+  });
+});

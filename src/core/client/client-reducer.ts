@@ -1,0 +1,214 @@
+import type { BootstrapResponse, RunSnapshot, SnapshotMessage } from '../protocol.ts';
+import { isTerminalRunStatus } from '../protocol.ts';
+import { createEmptyRunSnapshot, reduceRun } from '../state/run-reducer.ts';
+import type { ClientAction, SentText } from './client-actions.ts';
+import { runErrorOf } from './client-errors.ts';
+import type { ClientError, ConnectionStatus, PendingSend } from './client-state.ts';
+
+/** Everything the client knows; `ClientState` is derived from it. */
+export interface ClientModel {
+  connection: ConnectionStatus;
+  sessionId: string | null;
+  /** Settled history, oldest first. */
+  history: readonly SnapshotMessage[];
+  /** One reducer snapshot per run followed in this session, oldest first. */
+  runs: readonly RunSnapshot[];
+  /** The run `state.run` describes (the active or latest one). */
+  followedRunId: string | null;
+  pendingSend: PendingSend | null;
+  optimistic: SnapshotMessage | null;
+  submittingInterruptIds: readonly string[];
+  error: ClientError | null;
+  /** The error of the last failed bootstrap while it is unanswered; a later bootstrap clears only that one. */
+  bootstrapError: ClientError | null;
+  bootstrap: BootstrapResponse | null;
+  /** The agent version the loaded session is pinned to (new runs in it use it), if known. */
+  agentVersionId: string | null;
+}
+
+/** Returns the model of a client that has done nothing yet. */
+export function createInitialClientModel(): ClientModel {
+  return {
+    connection: 'idle',
+    sessionId: null,
+    history: [],
+    runs: [],
+    followedRunId: null,
+    pendingSend: null,
+    optimistic: null,
+    submittingInterruptIds: [],
+    error: null,
+    bootstrapError: null,
+    bootstrap: null,
+    agentVersionId: null,
+  };
+}
+
+/** Returns whether a followed run's stream should be open: the run is known, not over, and the host is visible and online. */
+export function isStreamWanted(
+  run: RunSnapshot | undefined,
+  signals: { isVisible: boolean; isOnline: boolean },
+): run is RunSnapshot {
+  return run !== undefined && !isTerminalRunStatus(run.status) && signals.isVisible && signals.isOnline;
+}
+
+/**
+ * Folds one action into the client's model, returning a new model (the input is never mutated),
+ * or the same object when the action changes nothing. Pure: no clock, ids, requests or storage;
+ * the client's parts run those effects and dispatch what happened (docs/client.md, "How state changes").
+ */
+export function reduceClient(model: ClientModel, action: ClientAction): ClientModel {
+  switch (action.type) {
+    case 'reset':
+      return createInitialClientModel();
+    case 'identityChanged':
+      return { ...createInitialClientModel(), error: action.error };
+    case 'bootstrapped': {
+      // A new bootstrap clears only its own earlier failure, not e.g. the IDENTITY_CHANGED that caused it.
+      const isOwnError = model.bootstrapError !== null && model.error === model.bootstrapError;
+      return {
+        ...model,
+        bootstrap: action.bootstrap,
+        bootstrapError: null,
+        error: isOwnError ? null : model.error,
+        connection: isOwnError ? 'idle' : model.connection,
+      };
+    }
+    case 'bootstrapFailed':
+      return { ...model, error: action.error, bootstrapError: action.error, connection: 'error' };
+    case 'requestFailed':
+      return { ...model, error: action.error };
+    case 'streamFailed':
+      return { ...model, error: action.error, connection: 'error' };
+    case 'streamRetried':
+      return { ...model, error: null };
+    case 'loadStarted':
+      return { ...model, connection: 'connecting' };
+    case 'sessionLoaded':
+      return {
+        ...model,
+        sessionId: action.sessionId,
+        agentVersionId: action.agentVersionId,
+        history: action.history,
+        runs: [],
+        followedRunId: null,
+        optimistic: null,
+        pendingSend: null,
+        error: null,
+        connection: action.hasActiveRun ? model.connection : 'idle',
+      };
+    case 'sessionResumed':
+      return { ...model, sessionId: action.sessionId };
+    case 'sendStarted':
+      return {
+        ...model,
+        pendingSend: pendingSendOf(action.send, 'sending'),
+        optimistic: optimisticMessageOf(action.send),
+        error: null,
+        connection: action.isStreaming ? model.connection : 'connecting',
+      };
+    case 'runCreated': {
+      const inSession = switchSession(model, action.sessionId);
+      const withRun = findRun(inSession, action.runId)
+        ? inSession
+        : withRunSnapshot(inSession, createEmptyRunSnapshot(action.runId, action.sessionId));
+      return { ...withRun, pendingSend: null };
+    }
+    case 'sendFailed': {
+      const { optimistic } = model;
+      return {
+        ...model,
+        pendingSend: pendingSendOf(action.send, 'failed'),
+        optimistic: optimistic === null ? null : { ...optimistic, status: 'error' },
+        connection: action.isStreaming ? model.connection : 'idle',
+      };
+    }
+    case 'sendExpired':
+      return { ...model, pendingSend: pendingSendOf(action.send, 'failed'), error: action.error };
+    case 'sendDiscarded':
+      return { ...model, pendingSend: null, optimistic: null };
+    case 'approvalSubmitted':
+      return { ...model, submittingInterruptIds: [...model.submittingInterruptIds, action.interruptId] };
+    case 'approvalFailed':
+      return {
+        ...model,
+        submittingInterruptIds: model.submittingInterruptIds.filter((id) => id !== action.interruptId),
+      };
+    case 'runLoaded': {
+      const { snapshot } = action;
+      // A run of another session replaces the transcript, its unanswered optimistic message included.
+      const inSession =
+        snapshot.sessionId === model.sessionId
+          ? model
+          : { ...switchSession(model, snapshot.sessionId), optimistic: null };
+      return { ...withRunSnapshot(inSession, snapshot), error: runErrorOf(snapshot) ?? model.error };
+    }
+    case 'runResynced':
+      return withRunSnapshot(model, action.snapshot);
+    case 'runFollowed':
+      return { ...model, followedRunId: action.runId, connection: followedConnection(model, action) };
+    case 'eventReceived':
+      return applyEvent(model, action.event);
+    case 'streamPhaseChanged':
+      return model.connection === action.phase ? model : { ...model, connection: action.phase };
+    case 'streamEnded':
+      return { ...model, connection: 'idle' };
+    case 'hostSignalsChanged':
+      return { ...model, connection: action.isOnline ? 'idle' : 'offline' };
+  }
+}
+
+/** The connection once a run is followed: its stream opens unless the run is over, the host offline or hidden. */
+function followedConnection(
+  model: ClientModel,
+  signals: { runId: string; isVisible: boolean; isOnline: boolean },
+): ConnectionStatus {
+  const run = findRun(model, signals.runId);
+  if (run === undefined || isTerminalRunStatus(run.status)) return 'idle';
+  if (!signals.isOnline) return 'offline';
+  return signals.isVisible ? 'connecting' : 'idle';
+}
+
+/** Folds a stream event into its run; the optimistic message goes once the run echoes it, and a new `RUN_ERROR` is shown. */
+function applyEvent(model: ClientModel, event: Parameters<typeof reduceRun>[1]): ClientModel {
+  const run = findRun(model, event.runId) ?? createEmptyRunSnapshot(event.runId, event.sessionId);
+  const next = reduceRun(run, event);
+  if (next === run) return model;
+  const { optimistic } = model;
+  const isEchoed = optimistic !== null && next.messages.some((m) => m.clientMessageId === optimistic.clientMessageId);
+  const runError = next.error !== null && run.error === null ? runErrorOf(next) : null;
+  return { ...withRunSnapshot(model, next), optimistic: isEchoed ? null : optimistic, error: runError ?? model.error };
+}
+
+function findRun(model: ClientModel, runId: string): RunSnapshot | undefined {
+  return model.runs.find((run) => run.runId === runId);
+}
+
+/** Replaces the run's snapshot, or appends it as the newest run. */
+function withRunSnapshot(model: ClientModel, snapshot: RunSnapshot): ClientModel {
+  const index = model.runs.findIndex((run) => run.runId === snapshot.runId);
+  const runs = model.runs.slice();
+  if (index < 0) runs.push(snapshot);
+  else runs[index] = snapshot;
+  return { ...model, runs };
+}
+
+/** The model moved to another session (its history and runs dropped), or the same model when it is already there. */
+function switchSession(model: ClientModel, sessionId: string): ClientModel {
+  return sessionId === model.sessionId ? model : { ...model, sessionId, history: [], runs: [] };
+}
+
+function pendingSendOf(send: SentText, status: PendingSend['status']): PendingSend {
+  return { clientMessageId: send.clientMessageId, text: send.text, status };
+}
+
+/** The user's message shown while its create is unanswered (`messageId` = `clientMessageId`). */
+function optimisticMessageOf(send: SentText): SnapshotMessage {
+  return {
+    messageId: send.clientMessageId,
+    clientMessageId: send.clientMessageId,
+    role: 'user',
+    content: send.text,
+    status: 'complete',
+  };
+}
