@@ -11,7 +11,8 @@ import {
 } from '../../core/index.ts';
 import { approvalCardStyles } from '../approval-card/approval-card.styles.ts';
 import { composerStyles } from '../composer/composer.styles.ts';
-import { ComposerController } from '../composer/composer.ts';
+import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
+import { Composer } from '../composer/composer.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { resolveStrings } from '../i18n/resolve-strings.ts';
 import { hasAnswerStarted } from '../message-list/build-transcript-items.ts';
@@ -23,11 +24,10 @@ import { toolCardStyles } from '../tool-card/tool-card.styles.ts';
 import { createAgentChatEvent, type AgentChatEventDetails, type AgentChatEventName } from './agent-chat-events.ts';
 import { agentChatStyles } from './agent-chat.styles.ts';
 import type { AgentChatTheme } from './agent-chat-theme.ts';
-import { announceText } from './announce-text.ts';
 import { ClientController } from './client-controller.ts';
+import { ScrollPinController } from './scroll-pin-controller.ts';
+import { StateChangeTracker } from './state-changes.ts';
 
-/** Within this many px of the bottom the transcript counts as following the stream. */
-const FOLLOW_THRESHOLD_PX = 24;
 
 /**
  * `<agent-chat>`: the chat widget. It renders the state of the `AgentClient` in `client` and calls
@@ -98,7 +98,6 @@ export class AgentChatElement extends LitElement {
     getReferences: { attribute: false },
     renderers: { attribute: false },
     announcement: { state: true },
-    isJumpShown: { state: true },
     isReferenceCopied: { state: true },
   };
 
@@ -129,22 +128,20 @@ export class AgentChatElement extends LitElement {
   /** Custom tool cards by tool name (trusted product code, see the class documentation). */
   declare renderers: Record<string, ToolCardRenderer> | undefined;
   declare protected announcement: string;
-  declare protected isJumpShown: boolean;
   declare protected isReferenceCopied: boolean;
 
   #clientController = new ClientController(this);
-  #composer = new ComposerController(this, {
+  #scrollPin = new ScrollPinController(this, {
+    transcript: () => this.renderRoot?.querySelector('.transcript') ?? null,
+    content: () => this.renderRoot?.querySelector('.transcript-content') ?? null,
+  });
+  #composer = new Composer(this, {
     send: (text, contextRefs) => this.#send(text, contextRefs),
     stop: () => this.#stop(),
     getSelectAttachments: () => this.selectAttachments,
   });
   #reasoningOverrides = new Map<string, boolean>();
-  #announced: Set<string> | null = null;
-  #observedState: ClientState | null = null;
-  #lastError: ClientError | null = null;
-  #restoredSendId = '';
-  #isPinned = true;
-  #resizeObserver: ResizeObserver | null = null;
+  #stateChanges = new StateChangeTracker();
 
   constructor() {
     super();
@@ -153,32 +150,12 @@ export class AgentChatElement extends LitElement {
     this.theme = 'auto';
     this.collapseReasoning = true;
     this.announcement = '';
-    this.isJumpShown = false;
     this.isReferenceCopied = false;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#observeContent();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#resizeObserver?.disconnect();
-    this.#resizeObserver = null;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('client')) this.#clientController.setClient(this.client);
-    this.#observeState(this.#state());
-  }
-
-  protected override firstUpdated(): void {
-    this.#observeContent();
-  }
-
-  protected override updated(): void {
-    if (this.#isPinned) this.#scrollToLatest();
+    this.#applyStateEffects(this.#state());
   }
 
   protected override render(): TemplateResult {
@@ -191,7 +168,7 @@ export class AgentChatElement extends LitElement {
           ? strings.offline
           : '';
     return html`<div part="status" class="status" role="status">${status}</div>
-      <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#onScroll}>
+      <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#scrollPin.onScroll}>
         <div class="transcript-content">
           ${renderMessageList({
             state,
@@ -209,7 +186,7 @@ export class AgentChatElement extends LitElement {
         </div>
       </div>
       ${
-        this.isJumpShown
+        this.#scrollPin.isJumpShown
           ? html`<button part="jump-button" class="jump-button" @click=${this.#jumpToLatest}>↓ ${strings.jumpToLatest}</button>`
           : nothing
       }
@@ -252,38 +229,22 @@ export class AgentChatElement extends LitElement {
     );
   }
 
-  /** Side effects of a new state: one announcement per finished answer, error events, restoring a failed send. */
-  #observeState(state: ClientState): void {
-    if (state === this.#observedState) return;
-    this.#observedState = state;
-    const finished = state.messages.filter((message) => message.role === 'assistant' && message.status === 'complete');
-    if (!this.#announced) {
-      // Answers already finished when the element first sees the client (history) are not news.
-      this.#announced = new Set(finished.map((message) => message.messageId));
-    } else {
-      const fresh = finished.filter((message) => !this.#announced?.has(message.messageId));
-      for (const message of fresh) this.#announced.add(message.messageId);
-      const last = fresh.at(-1);
-      if (last) this.announcement = announceText(last.content);
-    }
-    if (state.error && state.error !== this.#lastError) {
+  /** Applies what a new state means: an announcement, an error event, a failed send's text back in the composer. */
+  #applyStateEffects(state: ClientState): void {
+    const { announcement, newError, restoredText } = this.#stateChanges.observe(state);
+    if (announcement !== undefined) this.announcement = announcement;
+    if (newError) {
       this.isReferenceCopied = false;
-      this.#emit('agent-chat-error', state.error);
+      this.#emit('agent-chat-error', newError);
     }
-    this.#lastError = state.error;
-    const pending = state.pendingSend;
-    if (pending?.status === 'failed' && pending.clientMessageId !== this.#restoredSendId) {
-      this.#restoredSendId = pending.clientMessageId;
-      this.#composer.restore(pending.text);
-    }
+    if (restoredText !== undefined) this.#composer.restore(restoredText);
   }
 
   async #send(text: string, contextRefs: ContextRef[]): Promise<unknown> {
     const client = this.client;
     if (!client) throw new Error('<agent-chat> has no client');
     this.#emit('agent-chat-send', { text, contextRefs });
-    this.#isPinned = true;
-    this.isJumpShown = false;
+    this.#scrollPin.pin();
     if (isRunActive(this.#state())) return client.addInput(text);
     return client.send(text, contextRefs.length > 0 ? { contextRefs } : undefined);
   }
@@ -302,51 +263,19 @@ export class AgentChatElement extends LitElement {
   }
 
   #copyReference(reference: string): void {
-    void navigator.clipboard?.writeText(reference).then(
-      () => {
-        this.isReferenceCopied = true;
-      },
-      () => undefined,
-    );
+    void copyToClipboard(reference).then((isCopied) => {
+      if (isCopied) this.isReferenceCopied = true;
+    });
   }
 
   #emit<Name extends AgentChatEventName>(name: Name, detail: AgentChatEventDetails[Name]): void {
     this.dispatchEvent(createAgentChatEvent(name, detail));
   }
 
-  #transcript(): HTMLElement | null {
-    return this.renderRoot.querySelector('.transcript');
-  }
-
-  #observeContent(): void {
-    const content = this.renderRoot?.querySelector('.transcript-content');
-    if (!content || this.#resizeObserver) return;
-    // Markdown grows outside Lit's render cycle (one commit per frame), so follow size changes.
-    this.#resizeObserver = new ResizeObserver(() => {
-      if (this.#isPinned) this.#scrollToLatest();
-    });
-    this.#resizeObserver.observe(content);
-  }
-
-  #onScroll = (): void => {
-    const transcript = this.#transcript();
-    if (!transcript) return;
-    const distance = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
-    this.#isPinned = distance <= FOLLOW_THRESHOLD_PX;
-    this.isJumpShown = !this.#isPinned;
-  };
-
   #jumpToLatest = (): void => {
-    this.#isPinned = true;
-    this.isJumpShown = false;
-    this.#scrollToLatest();
+    this.#scrollPin.jumpToLatest();
     this.renderRoot.querySelector('textarea')?.focus();
   };
-
-  #scrollToLatest(): void {
-    const transcript = this.#transcript();
-    if (transcript) transcript.scrollTop = transcript.scrollHeight;
-  }
 }
 
 const EMPTY_STATE = createInitialClientState();

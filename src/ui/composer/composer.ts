@@ -24,12 +24,13 @@ export interface ComposerView {
 }
 
 /**
- * The composer: an autosizing textarea (CSS `field-sizing`, no inline styles) where Enter sends
+ * The composer's state (text, attachments, whether a send is in flight) and its form. Not a Lit
+ * controller: the element owns it and calls `render` and `restore`. An autosizing textarea (CSS `field-sizing`, no inline styles) where Enter sends
  * and Shift+Enter breaks the line, never during IME composition; Stop while a run is active; a
  * character counter near the limit; reference chips from the product's picker. The text is cleared
  * only after the send resolves, so a failed send keeps it; focus returns to the textarea after.
  */
-export class ComposerController {
+export class Composer {
   text = '';
   attachments: ContextRef[] = [];
   isSending = false;

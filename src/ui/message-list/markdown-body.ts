@@ -1,6 +1,7 @@
 import { noChange } from 'lit';
 import { Directive, directive, type ChildPart } from 'lit/directive.js';
 import { createStreamingMarkdown, type StreamingMarkdown } from '../markdown/streaming-markdown.ts';
+import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 
 /** Labels the Markdown body writes itself. */
 export interface MarkdownBodyLabels {
@@ -87,12 +88,9 @@ class MarkdownBodyDirective extends Directive {
     const index = Array.from(container.querySelectorAll('pre.ac-code')).indexOf(button.parentElement as Element);
     const source = this.#renderer.codeBlocks[index]?.text;
     if (source === undefined) return;
-    void navigator.clipboard?.writeText(source).then(
-      () => {
-        button.textContent = this.#labels?.copied ?? '';
-      },
-      () => undefined,
-    );
+    void copyToClipboard(source).then((isCopied) => {
+      if (isCopied) button.textContent = this.#labels?.copied ?? '';
+    });
   };
 }
 

@@ -1,0 +1,91 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+/** Within this many px of the bottom the transcript counts as following the stream. */
+export const FOLLOW_THRESHOLD_PX = 24;
+
+/** Where the controller finds the scrolling transcript and the content that grows inside it. */
+export interface ScrollPinTargets {
+  transcript(): HTMLElement | null;
+  content(): Element | null;
+}
+
+/**
+ * Keeps a transcript pinned to its latest row while the person follows the stream: after each
+ * host update and each size change of the content (Markdown grows outside Lit's render cycle,
+ * one commit per frame) a pinned transcript scrolls to the bottom. Scrolling up unpins it and
+ * shows "Jump to latest" (`isJumpShown`); scrolling back near the bottom, `pin()` or
+ * `jumpToLatest()` pins it again.
+ */
+export class ScrollPinController implements ReactiveController {
+  #host: ReactiveControllerHost;
+  #targets: ScrollPinTargets;
+  #isPinned = true;
+  #isJumpShown = false;
+  #resizeObserver: ResizeObserver | null = null;
+
+  constructor(host: ReactiveControllerHost, targets: ScrollPinTargets) {
+    this.#host = host;
+    this.#targets = targets;
+    host.addController(this);
+  }
+
+  /** True while the person scrolled away from the latest row. */
+  get isJumpShown(): boolean {
+    return this.#isJumpShown;
+  }
+
+  hostConnected(): void {
+    this.#observeContent();
+  }
+
+  hostUpdated(): void {
+    // The content exists only after the first render.
+    this.#observeContent();
+    if (this.#isPinned) this.#scrollToLatest();
+  }
+
+  hostDisconnected(): void {
+    this.#resizeObserver?.disconnect();
+    this.#resizeObserver = null;
+  }
+
+  /** Follows the stream again from the next update (the person sent a message). */
+  pin(): void {
+    this.#setPinned(true);
+  }
+
+  /** Pins and scrolls to the latest row now ("Jump to latest"). */
+  jumpToLatest(): void {
+    this.#setPinned(true);
+    this.#scrollToLatest();
+  }
+
+  /** The transcript's `scroll` listener: pinned while within {@link FOLLOW_THRESHOLD_PX} of the bottom. */
+  onScroll = (): void => {
+    const transcript = this.#targets.transcript();
+    if (!transcript) return;
+    const distance = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
+    this.#setPinned(distance <= FOLLOW_THRESHOLD_PX);
+  };
+
+  #setPinned(isPinned: boolean): void {
+    this.#isPinned = isPinned;
+    if (this.#isJumpShown === !isPinned) return;
+    this.#isJumpShown = !isPinned;
+    this.#host.requestUpdate();
+  }
+
+  #observeContent(): void {
+    const content = this.#targets.content();
+    if (!content || this.#resizeObserver) return;
+    this.#resizeObserver = new ResizeObserver(() => {
+      if (this.#isPinned) this.#scrollToLatest();
+    });
+    this.#resizeObserver.observe(content);
+  }
+
+  #scrollToLatest(): void {
+    const transcript = this.#targets.transcript();
+    if (transcript) transcript.scrollTop = transcript.scrollHeight;
+  }
+}
