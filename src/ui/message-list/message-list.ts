@@ -1,19 +1,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type {
-  ApprovalDecision,
-  ClientState,
-  ContextRef,
-  SnapshotInterrupt,
-  SnapshotMessage,
-  SnapshotToolCall,
-} from '../../core/index.ts';
+import type { ApprovalDecision, ClientState, ContextRef, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
 import { renderApprovalCard } from '../approval-card/approval-card.ts';
 import { checkLinkUrl } from '../markdown/check-link-url.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
 import { renderToolCard } from '../tool-card/tool-card.ts';
-import { buildTranscriptItems, type TranscriptItem } from './build-transcript-items.ts';
+import { buildTranscriptItems } from './build-transcript-items.ts';
 import { markdownBody } from './markdown-body.ts';
+import { buildRowView, rowInputsOf, type ApprovalView, type RowView } from './row-view.ts';
 import { transcriptRow } from './transcript-row.ts';
 
 /** A source card for an assistant message; only http(s) URLs are shown. */
@@ -26,9 +20,10 @@ export interface MessageReference {
 export type ToolCardRenderer = (toolCall: SnapshotToolCall) => TemplateResult | Node;
 
 /**
- * What `renderMessageList` needs. A row is templated again only when its own inputs change by
- * identity (its message or tool call and approvals, `strings`, `locale`, its renderer,
- * `getReferences`, its submitting and open flags), so a product that changes what a callback
+ * What `renderMessageList` needs. Each row renders from its view (`row-view.ts`) and is templated
+ * again only when a value of that view changes by identity (its message or tool call and
+ * approvals, `strings`, `locale`, its renderer, `getReferences`, its submitting and open flags),
+ * so a product that changes what a callback
  * returns passes a new function. `onToggleReasoning` and `onDecide` may be new closures on every
  * render but must do the same thing: an unchanged row keeps the ones it rendered with.
  */
@@ -61,7 +56,8 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
   let messageIndex = 0;
   const rows = items.map((item) => {
     const index = item.kind === 'message' ? messageIndex++ : -1;
-    return transcriptRow(item.key, rowInputs(item, index, options), () => renderItem(item, index, options));
+    const view = buildRowView(item, index, options);
+    return transcriptRow(item.key, rowInputsOf(view), () => renderRow(view, options));
   });
   return html`${rows}
     ${
@@ -74,64 +70,44 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
     }`;
 }
 
-/** Everything a row's template reads, by identity or as a derived primitive. */
-function rowInputs(item: TranscriptItem, index: number, options: MessageListOptions): unknown[] {
-  const { strings, locale, state } = options;
-  if (item.kind === 'message') {
-    const { message } = item;
-    if (message.role === 'reasoning') return [message, strings, options.isReasoningOpen(message, index)];
-    return [message, strings, message.role === 'assistant' ? options.getReferences : undefined];
-  }
-  if (item.kind === 'interrupt') return [item.interrupt, strings, locale, isSubmitting(state, item.interrupt)];
-  return [
-    item.toolCall,
-    strings,
-    locale,
-    options.renderers?.[item.toolCall.name],
-    ...item.interrupts.flatMap((interrupt) => [interrupt, isSubmitting(state, interrupt)]),
-  ];
-}
-
-function isSubmitting(state: ClientState, interrupt: SnapshotInterrupt): boolean {
-  return state.submittingInterruptIds.includes(interrupt.id);
-}
-
-function renderItem(item: TranscriptItem, index: number, options: MessageListOptions): TemplateResult {
-  const { state, strings, locale, onDecide } = options;
-  if (item.kind === 'message') return renderMessage(item.message, index, options);
-  const approval = (interrupt: SnapshotInterrupt, toolCall: SnapshotToolCall | undefined) =>
+/** Renders one row from its view alone (plus the callbacks, which a kept row does not replace). */
+function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
+  const approval = (item: ApprovalView, toolCall: SnapshotToolCall | undefined, locale: string) =>
     renderApprovalCard({
-      interrupt,
+      interrupt: item.interrupt,
+      isSubmitting: item.isSubmitting,
       toolCall,
-      isSubmitting: isSubmitting(state, interrupt),
-      strings,
+      strings: view.strings,
       locale,
-      onDecide,
+      onDecide: options.onDecide,
     });
-  if (item.kind === 'interrupt') return html`<div class="row">${approval(item.interrupt, undefined)}</div>`;
-  const custom = options.renderers?.[item.toolCall.name];
-  return html`<div class="row tool-row">
-    ${custom ? custom(item.toolCall) : renderToolCard({ toolCall: item.toolCall, strings })}
-    ${item.interrupts.map((interrupt) => approval(interrupt, item.toolCall))}
-  </div>`;
+  switch (view.kind) {
+    case 'interrupt':
+      return html`<div class="row">${approval(view, undefined, view.locale)}</div>`;
+    case 'tool':
+      return html`<div class="row tool-row">
+        ${view.renderer ? view.renderer(view.toolCall) : renderToolCard({ toolCall: view.toolCall, strings: view.strings })}
+        ${view.approvals.map((item) => approval(item, view.toolCall, view.locale))}
+      </div>`;
+    case 'reasoning':
+      return html`<div class="row">
+        ${renderReasoningPanel({ message: view.message, isOpen: view.isOpen, strings: view.strings, onToggle: options.onToggleReasoning })}
+      </div>`;
+    case 'user':
+      return html`<article part="message user-message" class="message user" data-status=${view.message.status}>
+        <span class="visually-hidden">${view.strings.you}</span>
+        <div class="message-body" dir="auto">${view.message.content}</div>
+        ${renderContextRefs(view.message.contextRefs)}
+      </article>`;
+    case 'assistant':
+      return renderAssistantMessage(view);
+  }
 }
 
-function renderMessage(message: SnapshotMessage, index: number, options: MessageListOptions): TemplateResult {
-  const { strings } = options;
-  if (message.role === 'reasoning') {
-    return html`<div class="row">
-      ${renderReasoningPanel({ message, isOpen: options.isReasoningOpen(message, index), strings, onToggle: options.onToggleReasoning })}
-    </div>`;
-  }
-  if (message.role === 'user') {
-    return html`<article part="message user-message" class="message user" data-status=${message.status}>
-      <span class="visually-hidden">${strings.you}</span>
-      <div class="message-body" dir="auto">${message.content}</div>
-      ${renderContextRefs(message.contextRefs)}
-    </article>`;
-  }
+function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): TemplateResult {
+  const { message, strings, getReferences } = view;
   const isFinished = message.status !== 'streaming';
-  const references = isFinished && options.getReferences ? safeReferences(options.getReferences(message)) : [];
+  const references = isFinished && getReferences ? safeReferences(getReferences(message)) : [];
   const note =
     message.status === 'cancelled'
       ? strings.messageCancelled

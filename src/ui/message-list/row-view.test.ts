@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createInitialClientState, type SnapshotInterrupt, type SnapshotToolCall } from '../../core/index.ts';
+import { EN_STRINGS as en } from '../i18n/en.ts';
+import { createMessage } from '../test-support/mount-agent-chat.ts';
+import type { TranscriptItem } from './build-transcript-items.ts';
+import { buildRowView, rowInputsOf, type RowViewSources } from './row-view.ts';
+
+const toolCall: SnapshotToolCall = { toolCallId: 't1', name: 'drafts.delete', status: 'awaiting_approval' };
+const interrupt: SnapshotInterrupt = { id: 'i1', reason: 'tool_call', toolCallId: 't1', state: 'open' };
+const sources = (patch: Partial<RowViewSources> = {}): RowViewSources => ({
+  state: createInitialClientState(),
+  strings: en,
+  locale: 'en',
+  isReasoningOpen: () => true,
+  ...patch,
+});
+
+describe('buildRowView', () => {
+  it('gives each kind of row exactly the values its template reads', () => {
+    const reasoning = createMessage({ messageId: 'r1', role: 'reasoning' });
+    const assistant = createMessage({ messageId: 'a1' });
+    const getReferences = () => [];
+    const toolItem: TranscriptItem = { kind: 'tool', key: 'tool:t1', toolCall, interrupts: [interrupt] };
+    const state = { ...createInitialClientState(), submittingInterruptIds: ['i1'] };
+    expect(buildRowView({ kind: 'message', key: 'message:r1', message: reasoning }, 0, sources())).toEqual({
+      kind: 'reasoning',
+      message: reasoning,
+      strings: en,
+      isOpen: true,
+    });
+    expect(
+      buildRowView({ kind: 'message', key: 'message:a1', message: assistant }, 1, sources({ getReferences })),
+    ).toEqual({ kind: 'assistant', message: assistant, strings: en, getReferences });
+    expect(buildRowView(toolItem, -1, sources({ state }))).toEqual({
+      kind: 'tool',
+      toolCall,
+      renderer: undefined,
+      approvals: [{ interrupt, isSubmitting: true }],
+      strings: en,
+      locale: 'en',
+    });
+    expect(buildRowView({ kind: 'interrupt', key: 'interrupt:i1', interrupt }, -1, sources())).toEqual({
+      kind: 'interrupt',
+      interrupt,
+      isSubmitting: false,
+      strings: en,
+      locale: 'en',
+    });
+  });
+});
+
+describe('rowInputsOf', () => {
+  const toolItem: TranscriptItem = { kind: 'tool', key: 'tool:t1', toolCall, interrupts: [interrupt] };
+
+  it('is equal, value by value, for two views built from the same sources', () => {
+    const first = rowInputsOf(buildRowView(toolItem, -1, sources()));
+    const second = rowInputsOf(buildRowView(toolItem, -1, sources()));
+    expect(first).toEqual(['tool', toolCall, undefined, en, 'en', interrupt, false]);
+    expect(second.every((input, index) => input === first[index])).toBe(true);
+  });
+
+  it('changes when the submitting flag, the locale or the renderer changes', () => {
+    const inputs = rowInputsOf(buildRowView(toolItem, -1, sources()));
+    const submitting = { ...createInitialClientState(), submittingInterruptIds: ['i1'] };
+    const renderer = () => document.createElement('span');
+    for (const changed of [
+      sources({ state: submitting }),
+      sources({ locale: 'de' }),
+      sources({ renderers: { 'drafts.delete': renderer } }),
+    ]) {
+      const next = rowInputsOf(buildRowView(toolItem, -1, changed));
+      expect(next.some((input, index) => input !== inputs[index])).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,83 @@
+import type { ClientState, SnapshotInterrupt, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
+import type { AgentChatStrings } from '../i18n/en.ts';
+import type { TranscriptItem } from './build-transcript-items.ts';
+import type { MessageReference, ToolCardRenderer } from './message-list.ts';
+
+/** An approval as one row shows it. */
+export interface ApprovalView {
+  interrupt: SnapshotInterrupt;
+  isSubmitting: boolean;
+}
+
+/**
+ * Everything one transcript row's template reads (callbacks aside): the row is templated again
+ * exactly when one of these values changes by identity, so what it renders and what it is
+ * compared by cannot drift apart.
+ */
+export type RowView =
+  | { kind: 'reasoning'; message: SnapshotMessage; strings: AgentChatStrings; isOpen: boolean }
+  | { kind: 'user'; message: SnapshotMessage; strings: AgentChatStrings }
+  | {
+      kind: 'assistant';
+      message: SnapshotMessage;
+      strings: AgentChatStrings;
+      getReferences: ((message: SnapshotMessage) => MessageReference[]) | undefined;
+    }
+  | {
+      kind: 'interrupt';
+      interrupt: SnapshotInterrupt;
+      isSubmitting: boolean;
+      strings: AgentChatStrings;
+      locale: string;
+    }
+  | {
+      kind: 'tool';
+      toolCall: SnapshotToolCall;
+      renderer: ToolCardRenderer | undefined;
+      approvals: ApprovalView[];
+      strings: AgentChatStrings;
+      locale: string;
+    };
+
+/** What a row's view is built from. */
+export interface RowViewSources {
+  state: ClientState;
+  strings: AgentChatStrings;
+  locale: string;
+  isReasoningOpen: (message: SnapshotMessage, index: number) => boolean;
+  renderers?: Record<string, ToolCardRenderer> | undefined;
+  getReferences?: ((message: SnapshotMessage) => MessageReference[]) | undefined;
+}
+
+/** Builds the view of one transcript item; `index` is the message's position among messages (-1 for other rows). */
+export function buildRowView(item: TranscriptItem, index: number, sources: RowViewSources): RowView {
+  const { strings, locale, state } = sources;
+  const approvalOf = (interrupt: SnapshotInterrupt): ApprovalView => ({
+    interrupt,
+    isSubmitting: state.submittingInterruptIds.includes(interrupt.id),
+  });
+  if (item.kind === 'interrupt') return { kind: 'interrupt', ...approvalOf(item.interrupt), strings, locale };
+  if (item.kind === 'tool') {
+    return {
+      kind: 'tool',
+      toolCall: item.toolCall,
+      renderer: sources.renderers?.[item.toolCall.name],
+      approvals: item.interrupts.map(approvalOf),
+      strings,
+      locale,
+    };
+  }
+  const { message } = item;
+  if (message.role === 'reasoning') {
+    return { kind: 'reasoning', message, strings, isOpen: sources.isReasoningOpen(message, index) };
+  }
+  if (message.role === 'user') return { kind: 'user', message, strings };
+  return { kind: 'assistant', message, strings, getReferences: sources.getReferences };
+}
+
+/** The values a row is compared by: every field of its view, each approval's fields spread in. */
+export function rowInputsOf(view: RowView): unknown[] {
+  if (view.kind !== 'tool') return Object.values(view);
+  const { approvals, ...fields } = view;
+  return [...Object.values(fields), ...approvals.flatMap((approval) => [approval.interrupt, approval.isSubmitting])];
+}
