@@ -5,6 +5,7 @@ import { createAgentHandler } from '../../src/server/create-agent-handler.ts';
 import type { AgentHandler, AgentHandlerOptions } from '../../src/server/create-agent-handler.ts';
 import { createAgentHttpServer } from '../../src/server/http/create-agent-http-server.ts';
 import { createScriptedModel } from '../../src/server/models/scripted-model.ts';
+import type { EngineLimits } from '../../src/server/agent-loop/engine-options.ts';
 
 /** A real reference server on a loopback port, for the client's integration tests. */
 export interface ReferenceServer {
@@ -19,19 +20,21 @@ export interface ReferenceServer {
  * Starts `createAgentHandler` with the scripted model (fast deltas, one event per delta) on
  * `127.0.0.1`, port 0. Identities are stable across instances, so a second server is the same
  * product after a restart, only without the first one's runs. `options` sets the handler's limits
- * or clock (e.g. a low rate limit, or a fake clock shared with the client under test).
+ * or clock (e.g. a low rate limit, or a fake clock shared with the client under test) and the
+ * engine's limits (e.g. no model retries).
  */
 export async function startReferenceServer(
-  options: Pick<AgentHandlerOptions, 'limits' | 'clock'> = {},
+  options: Pick<AgentHandlerOptions, 'limits' | 'clock'> & { engineLimits?: Partial<EngineLimits> } = {},
 ): Promise<ReferenceServer> {
+  const { engineLimits, ...handlerOptions } = options;
   let userId = 'user-1';
   const handler = createAgentHandler({
-    ...options,
+    ...handlerOptions,
     authenticate: () => ({ id: userId }),
     identityFor: (subject) => `idn_${subject.id}`,
     engine: createRunEngine({
       model: createScriptedModel({ delayMs: 2, slowDelayMs: 20, slowDurationMs: 60_000 }),
-      limits: { deltaFlushMs: 0, deltaFlushBytes: 1 },
+      limits: { deltaFlushMs: 0, deltaFlushBytes: 1, ...engineLimits },
       log: () => undefined,
     }),
     onError: () => undefined,

@@ -29,6 +29,11 @@ export interface TcpFaultProxy {
   count(match: ExchangeMatcher): number;
   /** Arms a one-shot fault; faults fire in the order they were armed. */
   addFault(fault: ResponseFault): void;
+  /**
+   * Holds back the whole response of the next matching request (the server has answered, the
+   * client has not heard: a slow server) until the returned function releases it.
+   */
+  holdNext(match: ExchangeMatcher): () => void;
   /** Destroys every open connection at once (a network drop). */
   cutAll(): void;
   /** Sends new connections to another upstream port (a restarted server). */
@@ -48,6 +53,7 @@ export async function startTcpFaultProxy(options: { upstreamPort: number }): Pro
   let upstreamPort = options.upstreamPort;
   const exchanges: ProxiedExchange[] = [];
   const faults: ResponseFault[] = [];
+  const holds: Array<{ match: ExchangeMatcher; isReleased: boolean; onRelease: Array<() => void> }> = [];
   const sockets = new Set<Socket>();
 
   const server = createServer((client) => {
@@ -57,6 +63,7 @@ export async function startTcpFaultProxy(options: { upstreamPort: number }): Pro
     let current: ProxiedExchange | null = null;
     let fault: ResponseFault | null = null;
     let isStalled = false;
+    let held: Buffer[] | null = null;
     const destroyBoth = (): void => {
       client.destroy();
       upstream.destroy();
@@ -67,11 +74,26 @@ export async function startTcpFaultProxy(options: { upstreamPort: number }): Pro
         exchanges.push(current);
         const index = faults.findIndex((f) => f.match(current as ProxiedExchange));
         fault = index < 0 ? null : (faults.splice(index, 1)[0] as ResponseFault);
+        const holdIndex = holds.findIndex((h) => h.match(current as ProxiedExchange));
+        const hold = holdIndex < 0 ? undefined : holds.splice(holdIndex, 1)[0];
+        if (hold !== undefined && !hold.isReleased) {
+          const chunks: Buffer[] = [];
+          held = chunks;
+          hold.onRelease.push(() => {
+            if (held === chunks) held = null;
+            for (const chunk of chunks) client.write(chunk);
+          });
+        }
       }
       if (!isStalled) upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
       if (isStalled) return;
+      if (held !== null) {
+        if (current !== null) current.response = Buffer.concat([current.response, chunk]);
+        held.push(chunk);
+        return;
+      }
       let forward = chunk;
       if (current !== null && fault !== null) {
         const room = fault.afterBytes - current.response.length;
@@ -98,7 +120,7 @@ export async function startTcpFaultProxy(options: { upstreamPort: number }): Pro
     });
     upstream.on('close', () => {
       sockets.delete(upstream);
-      if (!isStalled) client.end();
+      if (!isStalled && held === null) client.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -109,6 +131,14 @@ export async function startTcpFaultProxy(options: { upstreamPort: number }): Pro
     exchanges,
     count: (match) => exchanges.filter((exchange) => match(exchange)).length,
     addFault: (fault) => faults.push(fault),
+    holdNext(match) {
+      const hold = { match, isReleased: false, onRelease: [] as Array<() => void> };
+      holds.push(hold);
+      return () => {
+        hold.isReleased = true;
+        for (const release of hold.onRelease.splice(0)) release();
+      };
+    },
     cutAll() {
       for (const socket of sockets) socket.destroy();
     },

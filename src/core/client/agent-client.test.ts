@@ -9,6 +9,7 @@ import { startReferenceServer } from '../../../test/support/start-reference-serv
 import type { ReferenceServer } from '../../../test/support/start-reference-server.ts';
 import { startTcpFaultProxy } from '../../../test/support/tcp-fault-proxy.ts';
 import type { TcpFaultProxy } from '../../../test/support/tcp-fault-proxy.ts';
+import { isSettledState as isSettled, waitForState as waitFor } from '../../../test/support/wait-for-state.ts';
 
 let server: ReferenceServer;
 let proxy: TcpFaultProxy;
@@ -47,37 +48,8 @@ function newClient(options: Partial<AgentClientOptions> = {}): AgentClientHandle
   return client;
 }
 
-/** Resolves with the first state that satisfies `predicate`; fails the test if none comes. */
-function waitFor(
-  client: AgentClientHandle,
-  predicate: (state: ClientState) => boolean,
-  what: string,
-): Promise<ClientState> {
-  return new Promise((resolve, reject) => {
-    if (predicate(client.getState())) {
-      resolve(client.getState());
-      return;
-    }
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`gave up waiting for ${what}; last state: ${JSON.stringify(client.getState())}`));
-    }, 10_000);
-    const unsubscribe = client.subscribe((state) => {
-      if (!predicate(state)) return;
-      clearTimeout(timer);
-      unsubscribe();
-      resolve(state);
-    });
-  });
-}
-
-const isSettled = (state: ClientState): boolean =>
-  state.run !== null &&
-  ['completed', 'failed', 'cancelled', 'expired'].includes(state.run.status) &&
-  state.connection === 'idle';
-
-async function serverSnapshot(runId: string): Promise<RunResource> {
-  const response = await fetch(`http://127.0.0.1:${server.port}/api/agent/v1/runs/${runId}`);
+async function serverSnapshot(runId: string, from: ReferenceServer = server): Promise<RunResource> {
+  const response = await fetch(`http://127.0.0.1:${from.port}/api/agent/v1/runs/${runId}`);
   return (await response.json()) as RunResource;
 }
 
@@ -346,26 +318,45 @@ describe('AgentClient against the reference server', () => {
   });
 
   it('shows a failed run with its correlation id, and retry() sends the text again as a new run', async () => {
+    // With no retries left, /error's failed first attempt fails the run retryably: the user may send again.
+    const strict = await startReferenceServer({ engineLimits: { maxRetries: 0 } });
+    extraServers.push(strict);
+    proxy.setUpstream(strict.port);
     const client = newClient();
-    const { runId } = await client.send('/fail');
+    const { runId } = await client.send('/error');
     const failed = await waitFor(client, isSettled, 'the failed run');
-    const snapshot = await serverSnapshot(runId);
+    const snapshot = await serverSnapshot(runId, strict);
     expect(failed.error).toEqual({
       code: snapshot.error?.code,
       message: snapshot.error?.message,
       reference: snapshot.error?.correlationId,
-      retryable: snapshot.error?.retryable,
+      retryable: true,
       source: 'run',
       runId,
     });
+    expect(failed.runErrors).toEqual([failed.error]);
     expect(failed.run?.status).toBe('failed');
     await client.retry();
     const again = await waitFor(client, (s) => isSettled(s) && s.run?.runId !== runId, 'the second run');
     const creates = recorder.requests.filter(isCreate);
     expect(creates.length).toBe(2);
     expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(2);
-    expect(server.handler.store.getSession(again.sessionId as string)?.runIds).toEqual([runId, again.run?.runId]);
-    expect(again.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/fail', '/fail']);
+    expect(strict.handler.store.getSession(again.sessionId as string)?.runIds).toEqual([runId, again.run?.runId]);
+    expect(again.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/error', '/error']);
+    // Each failure stays with its own run, after the later one too.
+    expect(again.runErrors.map((error) => error.runId)).toEqual([runId, again.run?.runId]);
+  });
+
+  it('shows /fail as a failure the user cannot retry, kept with its run after a later send', async () => {
+    const client = newClient();
+    const { runId } = await client.send('/fail');
+    const failed = await waitFor(client, isSettled, 'the failed run');
+    expect(failed.error).toMatchObject({ code: 'MODEL_ERROR', retryable: false, source: 'run', runId });
+    await expect(client.retry()).rejects.toMatchObject({ code: 'NOTHING_TO_RETRY' });
+    await client.send('/echo later');
+    const later = await waitFor(client, (s) => isSettled(s) && s.run?.runId !== runId, 'the later run');
+    expect(later.error).toBeNull();
+    expect(later.runErrors).toEqual([failed.error]);
   });
 
   it('retries a failed send with the same key and body when its failure was not definitive', async () => {

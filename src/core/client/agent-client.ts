@@ -211,6 +211,29 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     await request({ method: 'POST', path, body, idempotencyKey, attempts: settings.createAttempts }).catch(failRequest);
   }
 
+  /**
+   * Shows the stop at once; while the run's create is unanswered it waits for the run's id and
+   * cancels that run as soon as it is known (nothing to cancel when the create failed).
+   */
+  async function cancel(): Promise<void> {
+    assertAlive();
+    const created = sender.createdRunId();
+    let runId: string | null;
+    if (created === null) {
+      runId = activeRun().runId;
+      store.dispatch({ type: 'stopRequested', runId });
+    } else {
+      store.dispatch({ type: 'stopRequested', runId: null });
+      runId = await created;
+      if (runId === null || isDisposed) return;
+    }
+    const path = `/runs/${encodeURIComponent(runId)}/cancel`;
+    await request({ method: 'POST', path, body: '{}', attempts: settings.createAttempts }).catch((error: unknown) => {
+      store.dispatch({ type: 'stopFailed' });
+      failRequest(error);
+    });
+  }
+
   async function retry(): Promise<void> {
     assertAlive();
     const { pendingSend, error, followedRunId, bootstrap: boot } = store.model();
@@ -236,10 +259,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       assertAlive();
       return sender.send(text, sendOptions);
     },
-    async cancel() {
-      assertAlive();
-      await postToRun(`/runs/${encodeURIComponent(activeRun().runId)}/cancel`, '{}');
-    },
+    cancel,
     approve,
     async addInput(text) {
       assertAlive();

@@ -63,7 +63,11 @@ export type ClientAction =
   /** The followed run's stream reached its end. */
   | { type: 'streamEnded' }
   /** Visibility or network changed while no run is followed. */
-  | { type: 'hostSignalsChanged'; isOnline: boolean };
+  | { type: 'hostSignalsChanged'; isOnline: boolean }
+  /** Stop was pressed for `runId`, or (null) for the run a create still in flight will return. */
+  | { type: 'stopRequested'; runId: string | null }
+  /** The cancel request failed; the error follows as `requestFailed`. */
+  | { type: 'stopFailed' };
 
 /** The action types, for exhaustive tables. */
 export type ClientActionType = ClientAction['type'];

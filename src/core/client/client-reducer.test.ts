@@ -73,6 +73,39 @@ const runStarted = events.at(1, 'RUN_STARTED', {
   input: { messageId: 'msg_u1', clientMessageId: 'cm_1', content: [{ type: 'text', text: 'Hello' }] },
 });
 const runError = events.at(1, 'RUN_ERROR', { code: 'MODEL_ERROR', message: 'The model failed.', retryable: false });
+const cancelled = events.at(1, 'RUN_FINISHED', { outcome: { type: 'cancelled' } });
+/** A run whose first attempt streamed reasoning and text, as the retry discards them. */
+const attemptReasoning: SnapshotMessage = {
+  messageId: 'msg_r1',
+  role: 'reasoning',
+  content: 'Thinking',
+  status: 'complete',
+  runId: RUN,
+};
+const attemptText: SnapshotMessage = {
+  messageId: 'msg_a1',
+  role: 'assistant',
+  content: 'Half an',
+  status: 'error',
+  runId: RUN,
+};
+const attemptUser: SnapshotMessage = {
+  messageId: 'msg_u1',
+  role: 'user',
+  content: 'Hello',
+  status: 'complete',
+  runId: RUN,
+};
+const attemptRun: RunSnapshot = {
+  ...emptyRun,
+  status: 'running',
+  lastSeq: 7,
+  resumeCursor: '7',
+  messages: [attemptUser, attemptReasoning, attemptText],
+};
+const discardText = events.at(8, 'MESSAGE_DISCARDED', { messageId: 'msg_a1', reason: 'attempt_retry' });
+const discardSuperseded = events.at(8, 'MESSAGE_DISCARDED', { messageId: 'msg_a1', reason: 'superseded' });
+const retryText = events.at(8, 'TEXT_MESSAGE_CONTENT', { messageId: 'msg_a2', delta: 'Rec' });
 
 interface ClientCase {
   title: string;
@@ -322,6 +355,82 @@ const cases: ClientCase[] = [
     expected: modelWith(),
   },
   {
+    title: 'stopRequested of a known run shows the stop',
+    model: modelWith({ runs: [emptyRun], followedRunId: RUN }),
+    action: { type: 'stopRequested', runId: RUN },
+    expected: modelWith({ runs: [emptyRun], followedRunId: RUN, stopping: { runId: RUN } }),
+  },
+  {
+    title: 'stopRequested while the create is unanswered shows the stop without a run',
+    model: modelWith({ pendingSend: { ...sent, status: 'sending' } }),
+    action: { type: 'stopRequested', runId: null },
+    expected: modelWith({ pendingSend: { ...sent, status: 'sending' }, stopping: { runId: null } }),
+  },
+  {
+    title: 'stopFailed ends the stop',
+    model: modelWith({ stopping: { runId: RUN } }),
+    action: { type: 'stopFailed' },
+    expected: modelWith(),
+  },
+  {
+    title: 'runCreated gives a stop pressed during the create its run',
+    model: modelWith({ sessionId: SES, stopping: { runId: null } }),
+    action: { type: 'runCreated', runId: RUN, sessionId: SES },
+    expected: modelWith({ sessionId: SES, runs: [emptyRun], stopping: { runId: RUN } }),
+  },
+  {
+    title: 'sendFailed ends a stop that waited for the create',
+    model: modelWith({ stopping: { runId: null } }),
+    action: { type: 'sendFailed', send: sent, isStreaming: false },
+    expected: modelWith({ pendingSend: { ...sent, status: 'failed' } }),
+  },
+  {
+    title: "eventReceived of the stopped run's end settles the stop",
+    model: modelWith({ runs: [emptyRun], followedRunId: RUN, stopping: { runId: RUN } }),
+    action: { type: 'eventReceived', event: cancelled },
+    expected: modelWith({ runs: [reduceRun(emptyRun, cancelled)], followedRunId: RUN }),
+  },
+  {
+    title: 'eventReceived of another run leaves the stop',
+    model: modelWith({ runs: [emptyRun], stopping: { runId: 'run_02OTHER' } }),
+    action: { type: 'eventReceived', event: runStarted },
+    expected: modelWith({ runs: [reduceRun(emptyRun, runStarted)], stopping: { runId: 'run_02OTHER' } }),
+  },
+  {
+    title: 'eventReceived of MESSAGE_DISCARDED for a retry keeps the message where it stood',
+    model: modelWith({ runs: [attemptRun] }),
+    action: { type: 'eventReceived', event: discardText },
+    expected: modelWith({
+      runs: [reduceRun(attemptRun, discardText)],
+      discarded: [{ runId: RUN, index: 2, message: attemptText }],
+    }),
+  },
+  {
+    title: 'eventReceived of MESSAGE_DISCARDED for a superseded message keeps nothing',
+    model: modelWith({ runs: [attemptRun] }),
+    action: { type: 'eventReceived', event: discardSuperseded },
+    expected: modelWith({ runs: [reduceRun(attemptRun, discardSuperseded)] }),
+  },
+  {
+    title: "eventReceived of the retry's text drops the kept messages",
+    model: modelWith({ runs: [attemptRun], discarded: [{ runId: RUN, index: 2, message: attemptText }] }),
+    action: { type: 'eventReceived', event: retryText },
+    expected: modelWith({ runs: [reduceRun(attemptRun, retryText)] }),
+  },
+  {
+    title: 'runResynced drops the kept messages of its run and settles its stop once it ended',
+    model: modelWith({
+      runs: [attemptRun],
+      stopping: { runId: RUN },
+      discarded: [
+        { runId: RUN, index: 2, message: attemptText },
+        { runId: 'run_02OTHER', index: 1, message: attemptText },
+      ],
+    }),
+    action: { type: 'runResynced', snapshot: failedRun },
+    expected: modelWith({ runs: [failedRun], discarded: [{ runId: 'run_02OTHER', index: 1, message: attemptText }] }),
+  },
+  {
     title: 'hostSignalsChanged offline is offline',
     model: modelWith(),
     action: { type: 'hostSignalsChanged', isOnline: false },
@@ -361,6 +470,8 @@ const ACTION_TYPES: Record<ClientActionType, true> = {
   streamPhaseChanged: true,
   streamEnded: true,
   hostSignalsChanged: true,
+  stopRequested: true,
+  stopFailed: true,
 };
 
 describe('reduceClient', () => {

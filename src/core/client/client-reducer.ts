@@ -1,4 +1,4 @@
-import type { BootstrapResponse, RunSnapshot, SnapshotMessage } from '../protocol.ts';
+import type { AnyEventEnvelope, BootstrapResponse, EventEnvelope, RunSnapshot, SnapshotMessage } from '../protocol.ts';
 import { isTerminalRunStatus } from '../protocol.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../state/run-reducer.ts';
 import type { ClientAction, SentText } from './client-actions.ts';
@@ -24,6 +24,18 @@ export interface ClientModel {
   bootstrap: BootstrapResponse | null;
   /** The agent version the loaded session is pinned to (new runs in it use it), if known. */
   agentVersionId: string | null;
+  /** Set from Stop until the run ends (or the stop fails); `runId` is null while the run's create is unanswered. */
+  stopping: { runId: string | null } | null;
+  /** Messages a failed model attempt streamed, kept (in discard order) while the run retries. */
+  discarded: readonly DiscardedMessage[];
+}
+
+/** A message retracted for a retry (`MESSAGE_DISCARDED{attempt_retry}`), with where it stood in its run. */
+export interface DiscardedMessage {
+  runId: string;
+  /** Its index in the run's messages when it was discarded. */
+  index: number;
+  message: SnapshotMessage;
 }
 
 /** Returns the model of a client that has done nothing yet. */
@@ -41,6 +53,8 @@ export function createInitialClientModel(): ClientModel {
     bootstrapError: null,
     bootstrap: null,
     agentVersionId: null,
+    stopping: null,
+    discarded: [],
   };
 }
 
@@ -95,6 +109,8 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
         optimistic: null,
         pendingSend: null,
         error: null,
+        stopping: null,
+        discarded: [],
         connection: action.hasActiveRun ? model.connection : 'idle',
       };
     case 'sessionResumed':
@@ -112,7 +128,13 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
       const withRun = findRun(inSession, action.runId)
         ? inSession
         : withRunSnapshot(inSession, createEmptyRunSnapshot(action.runId, action.sessionId));
-      return { ...withRun, pendingSend: null };
+      const { stopping } = model;
+      return {
+        ...withRun,
+        pendingSend: null,
+        // A Stop pressed while the create was unanswered now knows its run.
+        stopping: stopping?.runId === null ? { runId: action.runId } : stopping,
+      };
     }
     case 'sendFailed': {
       const { optimistic } = model;
@@ -121,6 +143,8 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
         pendingSend: pendingSendOf(action.send, 'failed'),
         optimistic: optimistic === null ? null : { ...optimistic, status: 'error' },
         connection: action.isStreaming ? model.connection : 'idle',
+        // No run came of the create, so there is nothing left to stop.
+        stopping: model.stopping?.runId === null ? null : model.stopping,
       };
     }
     case 'sendExpired':
@@ -141,10 +165,17 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
         snapshot.sessionId === model.sessionId
           ? model
           : { ...switchSession(model, snapshot.sessionId), optimistic: null };
-      return { ...withRunSnapshot(inSession, snapshot), error: runErrorOf(snapshot) ?? model.error };
+      return settleRun(
+        { ...withRunSnapshot(inSession, snapshot), error: runErrorOf(snapshot) ?? model.error },
+        snapshot,
+      );
     }
     case 'runResynced':
-      return withRunSnapshot(model, action.snapshot);
+      // The snapshot is the truth: a retry's kept messages go with the state they were kept from.
+      return settleRun(
+        withoutDiscarded(withRunSnapshot(model, action.snapshot), action.snapshot.runId),
+        action.snapshot,
+      );
     case 'runFollowed':
       return { ...model, followedRunId: action.runId, connection: followedConnection(model, action) };
     case 'eventReceived':
@@ -155,6 +186,10 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
       return { ...model, connection: 'idle' };
     case 'hostSignalsChanged':
       return { ...model, connection: action.isOnline ? 'idle' : 'offline' };
+    case 'stopRequested':
+      return { ...model, stopping: { runId: action.runId } };
+    case 'stopFailed':
+      return { ...model, stopping: null };
   }
 }
 
@@ -169,15 +204,47 @@ function followedConnection(
   return signals.isVisible ? 'connecting' : 'idle';
 }
 
-/** Folds a stream event into its run; the optimistic message goes once the run echoes it, and a new `RUN_ERROR` is shown. */
-function applyEvent(model: ClientModel, event: Parameters<typeof reduceRun>[1]): ClientModel {
+/**
+ * Folds a stream event into its run; the optimistic message goes once the run echoes it, and a new
+ * `RUN_ERROR` is shown. A message discarded for a retry is kept until the retry's answer streams.
+ */
+function applyEvent(model: ClientModel, event: EventEnvelope): ClientModel {
   const run = findRun(model, event.runId) ?? createEmptyRunSnapshot(event.runId, event.sessionId);
   const next = reduceRun(run, event);
   if (next === run) return model;
   const { optimistic } = model;
   const isEchoed = optimistic !== null && next.messages.some((m) => m.clientMessageId === optimistic.clientMessageId);
   const runError = next.error !== null && run.error === null ? runErrorOf(next) : null;
-  return { ...withRunSnapshot(model, next), optimistic: isEchoed ? null : optimistic, error: runError ?? model.error };
+  const applied = {
+    ...withRunSnapshot(model, next),
+    optimistic: isEchoed ? null : optimistic,
+    error: runError ?? model.error,
+  };
+  return settleRun(keepDiscarded(applied, run, event as AnyEventEnvelope), next);
+}
+
+/** Keeps the message a `MESSAGE_DISCARDED{attempt_retry}` retracts; drops the run's kept ones once new text streams. */
+function keepDiscarded(model: ClientModel, before: RunSnapshot, event: AnyEventEnvelope): ClientModel {
+  if (event.type === 'TEXT_MESSAGE_CONTENT') return withoutDiscarded(model, event.runId);
+  if (event.type !== 'MESSAGE_DISCARDED') return model;
+  const { messageId, reason } = event.data;
+  const index = before.messages.findIndex((message) => message.messageId === messageId);
+  const message = before.messages[index];
+  if (reason !== 'attempt_retry' || message === undefined) return model;
+  return { ...model, discarded: [...model.discarded, { runId: event.runId, index, message }] };
+}
+
+function withoutDiscarded(model: ClientModel, runId: string): ClientModel {
+  return model.discarded.some((kept) => kept.runId === runId)
+    ? { ...model, discarded: model.discarded.filter((kept) => kept.runId !== runId) }
+    : model;
+}
+
+/** Once a run is over, its Stop has settled and nothing of it is retried any more. */
+function settleRun(model: ClientModel, run: RunSnapshot): ClientModel {
+  if (!isTerminalRunStatus(run.status)) return model;
+  const settled = withoutDiscarded(model, run.runId);
+  return settled.stopping?.runId === run.runId ? { ...settled, stopping: null } : settled;
 }
 
 function findRun(model: ClientModel, runId: string): RunSnapshot | undefined {

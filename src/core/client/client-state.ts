@@ -57,4 +57,10 @@ export interface ClientState {
   error: ClientError | null;
   /** Bootstrap answer: identity, capabilities, limits, stream settings; null before `bootstrap()`. */
   bootstrap: BootstrapResponse | null;
+  /** True from `cancel()` until the server confirms the run ended (or the cancel failed). */
+  isStopping: boolean;
+  /** Messages of a failed model attempt, still in `messages` while the run retries (gone once the retry's text streams). */
+  discardedMessageIds: readonly string[];
+  /** The `RUN_ERROR` of each run in `messages` that failed, oldest first, so a failure stays with its turn. */
+  runErrors: readonly ClientError[];
 }

@@ -4,6 +4,7 @@ import type { ClientAction } from './client-actions.ts';
 import { createInitialClientModel, reduceClient } from './client-reducer.ts';
 import type { ClientModel } from './client-reducer.ts';
 import type { ClientState } from './client-state.ts';
+import { runErrorOf } from './client-errors.ts';
 import { mergeTranscript } from './merge-transcript.ts';
 
 /** Holds the model, changes it only through `reduceClient`, derives immutable states and notifies listeners. */
@@ -65,7 +66,7 @@ export function createClientStore(): ClientStore {
 }
 
 function deriveState(model: ClientModel): ClientState {
-  const transcript = mergeTranscript({ history: model.history, runs: model.runs, optimistic: model.optimistic });
+  const transcript = mergeTranscript(model);
   const followed = model.runs.find((run) => run.runId === model.followedRunId);
   // A decision stays "submitting" until the stream shows the interrupt resolved (read-your-writes).
   const openIds = new Set(transcript.interrupts.filter((i) => i.state === 'open').map((i) => i.id));
@@ -78,5 +79,8 @@ function deriveState(model: ClientModel): ClientState {
     submittingInterruptIds: model.submittingInterruptIds.filter((id) => openIds.has(id)),
     error: model.error,
     bootstrap: model.bootstrap,
+    isStopping: model.stopping !== null,
+    discardedMessageIds: model.discarded.map((kept) => kept.message.messageId),
+    runErrors: model.runs.flatMap((run) => runErrorOf(run) ?? []),
   };
 }

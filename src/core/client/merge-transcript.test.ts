@@ -35,6 +35,26 @@ describe('mergeTranscript', () => {
     ]);
   });
 
+  it("puts a retry's discarded messages back where they stood, before what the retry streamed", () => {
+    const user = message('u1', 'question', { role: 'user' });
+    const reasoning = message('r1', 'first thought', { role: 'reasoning' });
+    const partial = message('a1', 'half an', { status: 'error' });
+    const retried = message('r2', 'second thought', { role: 'reasoning', status: 'streaming' });
+    // Discarded in order: the reasoning at index 1, then the text (by then at index 1 too).
+    const run = { ...createEmptyRunSnapshot('run_1', 'ses_1'), messages: [user, retried] };
+    const discarded = [
+      { runId: 'run_1', index: 1, message: reasoning },
+      { runId: 'run_1', index: 1, message: partial },
+      { runId: 'run_2', index: 0, message: message('x1', 'another run') },
+    ];
+    expect(mergeTranscript({ history: [], runs: [run], optimistic: null, discarded }).messages).toEqual([
+      user,
+      reasoning,
+      partial,
+      retried,
+    ]);
+  });
+
   it('keeps the identity of unchanged messages and merges tool calls and interrupts by id', () => {
     const kept = message('m1', 'same');
     const first = {

@@ -8,6 +8,8 @@ export interface TranscriptParts {
   runs: readonly RunSnapshot[];
   /** The user's message while its create is unanswered; dropped once a run echoes its id. */
   optimistic: SnapshotMessage | null;
+  /** Messages retracted for a retry, in discard order, each put back where it stood in its run. */
+  discarded?: readonly { runId: string; index: number; message: SnapshotMessage }[];
 }
 
 /** The transcript the UI renders. */
@@ -26,7 +28,7 @@ export interface Transcript {
 export function mergeTranscript(parts: TranscriptParts): Transcript {
   const messages = mergeById(
     parts.history,
-    parts.runs.map((run) => run.messages),
+    parts.runs.map((run) => withDiscarded(run, parts.discarded ?? [])),
     (m) => m.messageId,
   );
   const { optimistic } = parts;
@@ -64,4 +66,16 @@ function mergeById<T>(base: readonly T[], layers: ReadonlyArray<readonly T[]>, i
     }
   }
   return merged;
+}
+
+/** The run's messages with its retracted ones put back, the last retracted first, so each lands at its index again. */
+function withDiscarded(
+  run: RunSnapshot,
+  discarded: NonNullable<TranscriptParts['discarded']>,
+): readonly SnapshotMessage[] {
+  const kept = discarded.filter((entry) => entry.runId === run.runId);
+  if (kept.length === 0) return run.messages;
+  const messages = run.messages.slice();
+  for (const entry of kept.reverse()) messages.splice(entry.index, 0, entry.message);
+  return messages;
 }

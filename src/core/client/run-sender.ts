@@ -22,6 +22,8 @@ export interface RunSender {
   isUnresolved(): boolean;
   /** True while a create may still have landed: unresolved, or failed without a definitive answer. */
   hasOpenCreate(): boolean;
+  /** While a create is unresolved: resolves with its run's id once answered, or null when it failed; else null. */
+  createdRunId(): Promise<string | null> | null;
   discard(): void;
 }
 
@@ -34,6 +36,16 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
   let isCreateUnresolved = false;
   let frozen: PendingCreateRecord | null = null;
   let lastOptions: SendOptions = {};
+  let created: Promise<string | null> = Promise.resolve(null);
+
+  /** Remembers the create `pending` stands for, so a Stop pressed meanwhile can cancel its run. */
+  function track(pending: Promise<{ runId: string }>): Promise<{ runId: string }> {
+    created = pending.then(
+      (answer) => answer.runId,
+      () => null,
+    );
+    return pending;
+  }
 
   async function submit(create: PendingCreateRecord): Promise<{ runId: string }> {
     frozen = create;
@@ -81,8 +93,12 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
     }
   }
 
-  async function send(text: string, options = lastOptions): Promise<{ runId: string }> {
-    if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS');
+  function send(text: string, options = lastOptions): Promise<{ runId: string }> {
+    if (isCreateUnresolved) return Promise.reject(createClientError('SEND_IN_PROGRESS'));
+    return track(sendNow(text, options));
+  }
+
+  async function sendNow(text: string, options: SendOptions): Promise<{ runId: string }> {
     isCreateUnresolved = true;
     try {
       const boot = await context.ensureBootstrap();
@@ -120,7 +136,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
     send,
     async retryFailed() {
       if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS');
-      if (frozen !== null) return submit(frozen);
+      if (frozen !== null) return track(submit(frozen));
       const text = store.model().pendingSend?.text;
       if (text === undefined) throw createClientError('NOTHING_TO_RETRY');
       return send(text);
@@ -139,11 +155,12 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
           error: toClientError(createClientError('PENDING_SEND_EXPIRED', { retryable: true }), 'request'),
         });
       } else {
-        submit(pending).catch(() => undefined);
+        track(submit(pending)).catch(() => undefined);
       }
       return true;
     },
     isUnresolved: () => isCreateUnresolved,
+    createdRunId: () => (isCreateUnresolved ? created : null),
     hasOpenCreate: () => isCreateUnresolved || frozen !== null,
     discard() {
       if (isCreateUnresolved) return;

@@ -365,7 +365,7 @@ describe('inputs and scenarios over HTTP with the real engine', () => {
       {
         code: 'MODEL_ERROR',
         message: 'The model could not answer this request.',
-        retryable: true,
+        retryable: false,
         correlationId: expect.stringMatching(/^corr_/) as unknown,
       },
     ]);

@@ -67,7 +67,7 @@ describe('safeguards end the run with their own code', () => {
       {
         code: 'MODEL_ERROR',
         message: 'The model could not answer this request.',
-        retryable: true,
+        retryable: false,
         correlationId: 'corr_1',
       },
     ]);
