@@ -61,7 +61,8 @@ export async function callModel(
       detail: cause.providerMessage,
     });
     // Sending the same again helps after retries ran out, never after a non-retryable answer (a 400).
-    if (!cause.retryable || attempt > limits.maxRetries) throw stopWithError(cause.code, cause.message, cause.retryable);
+    if (!cause.retryable || attempt > limits.maxRetries)
+      throw stopWithError(cause.code, cause.message, cause.retryable);
     for (const messageId of failure.messageIds)
       await writer.append('MESSAGE_DISCARDED', { messageId, reason: 'attempt_retry' });
     const backoff = limits.retryBaseMs * 2 ** (attempt - 1) * (0.5 + settings.random() / 2);
