@@ -1,22 +1,40 @@
 // The demo host page: mounts an inline widget and a launcher from the script-tag build, and wires
 // the scenario and theme buttons. `window.agentChatDemo` exposes both mounts for the e2e tests.
-const { AgentChat } = window;
-const inline = AgentChat.mount('#inline-chat', { endpoint: '/api/agent', persist: true });
-const launcher = AgentChat.mount('#launcher', { endpoint: '/api/agent', mode: 'launcher' });
-window.agentChatDemo = { inline, launcher };
-document.getElementById('demo-status').textContent = `agent-chat ${AgentChat.version}`;
+// When the browser refused agent-chat.js (SRI mismatch, CSP, 404), `window.AgentChat` is missing:
+// the page says so in place of the chat instead of throwing (docs/embedding.md shows the pattern).
+if (window.AgentChat) startDemo(window.AgentChat);
+else showChatUnavailable(document.getElementById('inline-chat'));
 
-for (const button of document.querySelectorAll('[data-scenario]')) {
-  button.addEventListener('click', () => typeIntoComposer(inline.element, button.dataset.scenario));
+/** Shows a short note where the chat would be. */
+function showChatUnavailable(container) {
+  const note = document.createElement('p');
+  note.className = 'chat-unavailable';
+  note.setAttribute('role', 'status');
+  note.textContent = 'The chat could not be loaded. Reload the page to try again.';
+  container.replaceChildren(note);
 }
-for (const button of document.querySelectorAll('[data-theme]')) {
-  button.addEventListener('click', () => {
-    const theme = button.dataset.theme;
-    inline.element.theme = theme;
-    launcher.element.theme = theme;
-    const isDark = theme === 'dark' || (theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
-    document.documentElement.classList.toggle('dark', isDark);
-  });
+
+function startDemo(AgentChat) {
+  const inline = AgentChat.mount('#inline-chat', { endpoint: '/api/agent', persist: true });
+  const launcher = AgentChat.mount('#launcher', { endpoint: '/api/agent', mode: 'launcher' });
+  window.agentChatDemo = { inline, launcher };
+  document.getElementById('demo-status').textContent = `agent-chat ${AgentChat.version}`;
+  wireButtons(inline, launcher);
+}
+
+function wireButtons(inline, launcher) {
+  for (const button of document.querySelectorAll('[data-scenario]')) {
+    button.addEventListener('click', () => typeIntoComposer(inline.element, button.dataset.scenario));
+  }
+  for (const button of document.querySelectorAll('[data-theme]')) {
+    button.addEventListener('click', () => {
+      const theme = button.dataset.theme;
+      inline.element.theme = theme;
+      launcher.element.theme = theme;
+      const isDark = theme === 'dark' || (theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
+      document.documentElement.classList.toggle('dark', isDark);
+    });
+  }
 }
 
 /** Puts `text` into the widget's composer and focuses it, as if the user had typed it. */

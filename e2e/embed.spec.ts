@@ -23,7 +23,10 @@ test('the script tag with its SRI hash loads the bundle, which exposes mount and
   await expect(chat(page).input).toBeVisible();
 });
 
-test('a tampered bundle is refused by the browser and never runs', async ({ page }) => {
+test('a tampered bundle is refused by the browser and never runs; the page says so and throws nothing', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   const consoleErrors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
@@ -42,6 +45,7 @@ test('a tampered bundle is refused by the browser and never runs', async ({ page
     consoleErrors.some((text) => text.includes("Failed to find a valid digest in the 'integrity' attribute")),
   ).toBe(true);
   await expect(page.locator('agent-chat')).toHaveCount(0);
+  await expect(page.locator('#inline-chat')).toHaveText('The chat could not be loaded. Reload the page to try again.');
 });
 
 test('the ESM build mounts from a module script', async ({ page, pageErrors: _errors }) => {

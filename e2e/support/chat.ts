@@ -53,7 +53,7 @@ export interface DemoWindow extends Window {
   agentChatDemo?: {
     inline: {
       element: HTMLElement;
-      client: { getState(): DemoState; restore(sessionId: string | null): Promise<void> };
+      client: { getState(): DemoState; restore(sessionId: string | null): Promise<void>; dispose(): void };
       destroy(): void;
     };
     launcher?: { element: HTMLElement; client: { getState(): DemoState }; destroy(): void };
@@ -68,6 +68,7 @@ export interface DemoState {
   messages: Array<{ messageId: string; role: string; content: string; status: string }>;
   interrupts: Array<{ id: string; state: string; decision?: string }>;
   error: { code: string } | null;
+  isStopping: boolean;
 }
 
 /** The inline widget's client state. */

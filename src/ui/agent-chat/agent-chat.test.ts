@@ -121,6 +121,39 @@ describe('<agent-chat> errors and status', () => {
     expect(root.querySelector('[part="retry-button"]')).toBe(null);
   });
 
+  it('offers Stop while the create is unanswered and says "Stopping…" at once until the run ends', async () => {
+    const { root, client, emit } = await mountAgentChat();
+    const stop = () => root.querySelector('[part="stop-button"]') as HTMLButtonElement | null;
+    const status = root.querySelector('[part="status"]') as HTMLElement;
+    await emit({ pendingSend: { clientMessageId: 'c1', text: '/slow', status: 'sending' } });
+    expect(stop()?.textContent).toBe('Stop');
+    stop()?.click();
+    expect(client.calls.at(-1)).toEqual({ name: 'cancel' });
+    await emit({ isStopping: true });
+    expect([stop()?.textContent, stop()?.disabled, status.textContent]).toEqual(['Stopping…', true, 'Stopping…']);
+    await emit({
+      pendingSend: null,
+      isStopping: false,
+      run: { runId: 'run-1', status: 'cancelled', lastSeq: 4 },
+    });
+    expect([stop(), status.textContent]).toEqual([null, '']);
+  });
+
+  it('says the answer is being retried while a failed attempt is kept', async () => {
+    const { root, emit } = await mountAgentChat();
+    const status = root.querySelector('[part="status"]') as HTMLElement;
+    await emit({
+      messages: [createMessage({ messageId: 'a1', content: 'Half an', status: 'error' })],
+      discardedMessageIds: ['a1'],
+    });
+    expect(status.textContent).toBe('Retrying the answer…');
+    await emit({
+      messages: [createMessage({ messageId: 'a2', content: 'Rec', status: 'streaming' })],
+      discardedMessageIds: [],
+    });
+    expect(status.textContent).toBe('');
+  });
+
   it('says "Reconnecting…" calmly in a polite status line', async () => {
     const { root, emit } = await mountAgentChat();
     const status = root.querySelector('[part="status"]') as HTMLElement;

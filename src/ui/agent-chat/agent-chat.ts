@@ -161,12 +161,15 @@ export class AgentChatElement extends LitElement {
   protected override render(): TemplateResult {
     const state = this.#state();
     const strings = resolveStrings(this.locale, this.strings);
-    const status =
-      state.connection === 'reconnecting'
-        ? strings.reconnecting
-        : state.connection === 'offline'
-          ? strings.offline
-          : '';
+    const status = state.isStopping
+      ? strings.stopping
+      : state.discardedMessageIds.length > 0
+        ? strings.answerRetrying
+        : state.connection === 'reconnecting'
+          ? strings.reconnecting
+          : state.connection === 'offline'
+            ? strings.offline
+            : '';
     return html`<div part="status" class="status" role="status">${status}</div>
       <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#scrollPin.onScroll}>
         <div class="transcript-content">
@@ -196,6 +199,8 @@ export class AgentChatElement extends LitElement {
         maxInputChars: state.bootstrap?.limits.maxInputChars ?? null,
         isRunActive: isRunActive(state),
         canSendDuringRun: state.bootstrap?.capabilities.inputs.duringRun ?? false,
+        canStop: isRunActive(state) || state.pendingSend?.status === 'sending',
+        isStopping: state.isStopping,
       })}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.announcement}</div>`;
   }

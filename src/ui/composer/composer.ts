@@ -21,6 +21,10 @@ export interface ComposerView {
   maxInputChars: number | null;
   isRunActive: boolean;
   canSendDuringRun: boolean;
+  /** Stop is offered: a run is active or its create is still unanswered. */
+  canStop: boolean;
+  /** Stop was pressed and the server has not confirmed yet: the button says so and waits. */
+  isStopping: boolean;
 }
 
 /**
@@ -108,8 +112,8 @@ export class Composer {
           @keydown=${(event: KeyboardEvent) => this.#onKeydown(event, view)}
         ></textarea>
         ${
-          view.isRunActive
-            ? html`<button type="button" part="stop-button" class="stop-button" @click=${() => this.#actions.stop()}>${strings.stop}</button>`
+          view.canStop
+            ? html`<button type="button" part="stop-button" class="stop-button" ?disabled=${view.isStopping} @click=${() => this.#actions.stop()}>${view.isStopping ? strings.stopping : strings.stop}</button>`
             : nothing
         }
         ${

@@ -5,6 +5,7 @@ export interface AgentChatStrings {
   composerPlaceholder: string;
   send: string;
   stop: string;
+  stopping: string;
   attach: string;
   removeAttachment: string;
   inputLimit: string;
@@ -53,6 +54,8 @@ export interface AgentChatStrings {
   messageCancelled: string;
   messageFailed: string;
   messageCutAtLength: string;
+  answerRetrying: string;
+  runFailed: string;
   launcherOpen: string;
   launcherClose: string;
   launcherPanel: string;
@@ -65,6 +68,7 @@ export const EN_STRINGS: AgentChatStrings = {
   composerPlaceholder: 'Ask anything…',
   send: 'Send',
   stop: 'Stop',
+  stopping: 'Stopping…',
   attach: 'Attach reference',
   removeAttachment: 'Remove {title}',
   inputLimit: '{count} / {max} characters',
@@ -113,6 +117,8 @@ export const EN_STRINGS: AgentChatStrings = {
   messageCancelled: 'Stopped',
   messageFailed: 'This answer did not finish.',
   messageCutAtLength: 'The answer was cut at the length limit.',
+  answerRetrying: 'Retrying the answer…',
+  runFailed: 'This answer failed: {message}',
   launcherOpen: 'Open chat',
   launcherClose: 'Close chat',
   launcherPanel: 'Chat',

@@ -22,10 +22,18 @@ export const messageListStyles = css`
   .message.user .message-body {
     white-space: pre-wrap;
   }
+  /* A failed attempt's output, kept while the run retries: it fades, the turn stays. */
+  [data-discarded] {
+    opacity: 0.5;
+    transition: opacity 0.3s;
+  }
   .message-note,
   .markdown :is(.ac-host, .ac-img) {
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);
+  }
+  .message-note.run-error {
+    color: var(--agent-chat-color-danger);
   }
   /* content-visibility: auto already contains a finished chunk's layout, style and paint. */
   .ac-tail {

@@ -73,6 +73,57 @@ describe('message list', () => {
     expect(messages[0]?.querySelector('.context-ref')?.textContent).toBe('Runbook');
   });
 
+  it("keeps a retried attempt's text in its turn, faded, until the retry's answer replaces it", async () => {
+    const { root, emit } = await mountAgentChat();
+    const user = createMessage({ messageId: 'u1', role: 'user', content: '/error' });
+    const partial = createMessage({ messageId: 'a1', content: 'This first attempt breaks off', status: 'error' });
+    await emit({ messages: [user, partial], discardedMessageIds: ['a1'] });
+    const kept = root.querySelector('[part~="assistant-message"]') as HTMLElement;
+    expect(kept.hasAttribute('data-discarded')).toBe(true);
+    expect(kept.querySelector('.message-note')?.textContent).toBe('Retrying the answer…');
+    expect(kept.querySelector('.message-body')?.textContent?.trim()).toBe('This first attempt breaks off');
+    const retried = createMessage({ messageId: 'a2', content: 'Recovered', status: 'streaming' });
+    await emit({ messages: [user, retried], discardedMessageIds: [] });
+    const answers = root.querySelectorAll('[part~="assistant-message"]');
+    expect(
+      Array.from(answers, (answer) => [
+        answer.hasAttribute('data-discarded'),
+        answer.textContent?.includes('Recovered'),
+      ]),
+    ).toEqual([[false, true]]);
+  });
+
+  it("shows a failed run's error after its own turn, also once later turns follow", async () => {
+    const { root, emit } = await mountAgentChat();
+    const error = {
+      code: 'MODEL_ERROR',
+      message: 'The model could not answer this request.',
+      reference: 'corr_7',
+      retryable: false,
+      source: 'run' as const,
+      runId: 'run-1',
+    };
+    await emit({
+      messages: [
+        createMessage({ messageId: 'u1', role: 'user', content: '/fail', runId: 'run-1' }),
+        createMessage({ messageId: 'r1', role: 'reasoning', content: 'This request will fail.', runId: 'run-1' }),
+        createMessage({ messageId: 'u2', role: 'user', content: 'Hello again', runId: 'run-2' }),
+        createMessage({ messageId: 'a2', content: 'Hi.', runId: 'run-2' }),
+      ],
+      runErrors: [error],
+    });
+    const rows = Array.from(root.querySelectorAll('.transcript-content > *'), (row) =>
+      row.matches('[part~="run-error"]') ? `error: ${row.textContent?.replace(/\s+/g, ' ').trim()}` : row.tagName,
+    );
+    expect(rows).toEqual([
+      'ARTICLE',
+      'DIV',
+      'error: This answer failed: The model could not answer this request. corr_7',
+      'ARTICLE',
+      'ARTICLE',
+    ]);
+  });
+
   it('shows source cards only for http(s) URLs, opening in a new context with their host visible', async () => {
     const { root, emit } = await mountAgentChat((element) => {
       element.getReferences = () => [

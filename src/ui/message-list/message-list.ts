@@ -3,6 +3,7 @@ import type { ApprovalDecision, ClientState, ContextRef, SnapshotMessage, Snapsh
 import { renderApprovalCard } from '../approval-card/approval-card.ts';
 import { checkLinkUrl } from '../markdown/check-link-url.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
+import { formatString } from '../i18n/resolve-strings.ts';
 import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
 import { renderToolCard } from '../tool-card/tool-card.ts';
 import { buildTranscriptItems } from './build-transcript-items.ts';
@@ -89,8 +90,13 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
         ${view.renderer ? view.renderer(view.toolCall) : renderToolCard({ toolCall: view.toolCall, strings: view.strings })}
         ${view.approvals.map((item) => approval(item, view.toolCall, view.locale))}
       </div>`;
+    case 'failure':
+      return html`<p part="run-error" class="message-note run-error" role="note" dir="auto">
+        ${formatString(view.strings.runFailed, { message: view.error.message })}
+        ${view.error.reference ? html`<code class="reference">${view.error.reference}</code>` : nothing}
+      </p>`;
     case 'reasoning':
-      return html`<div class="row">
+      return html`<div class="row" ?data-discarded=${view.isDiscarded}>
         ${renderReasoningPanel({ message: view.message, isOpen: view.isOpen, strings: view.strings, onToggle: options.onToggleReasoning })}
       </div>`;
     case 'user':
@@ -105,18 +111,19 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
 }
 
 function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): TemplateResult {
-  const { message, strings, getReferences } = view;
+  const { message, strings, getReferences, isDiscarded } = view;
   const isFinished = message.status !== 'streaming';
   const references = isFinished && getReferences ? safeReferences(getReferences(message)) : [];
-  const note =
-    message.status === 'cancelled'
+  const note = isDiscarded
+    ? strings.answerRetrying
+    : message.status === 'cancelled'
       ? strings.messageCancelled
       : message.status === 'error'
         ? strings.messageFailed
         : message.finishReason === 'length'
           ? strings.messageCutAtLength
           : '';
-  return html`<article part="message assistant-message" class="message assistant" data-status=${message.status}>
+  return html`<article part="message assistant-message" class="message assistant" data-status=${message.status} ?data-discarded=${isDiscarded}>
     <span class="visually-hidden">${strings.assistant}</span>
     <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, {
       copyCode: strings.copyCode,

@@ -27,10 +27,11 @@ describe('buildRowView', () => {
       message: reasoning,
       strings: en,
       isOpen: true,
+      isDiscarded: false,
     });
     expect(
       buildRowView({ kind: 'message', key: 'message:a1', message: assistant }, 1, sources({ getReferences })),
-    ).toEqual({ kind: 'assistant', message: assistant, strings: en, getReferences });
+    ).toEqual({ kind: 'assistant', message: assistant, strings: en, getReferences, isDiscarded: false });
     expect(buildRowView(toolItem, -1, sources({ state }))).toEqual({
       kind: 'tool',
       toolCall,
@@ -38,6 +39,18 @@ describe('buildRowView', () => {
       approvals: [{ interrupt, isSubmitting: true }],
       strings: en,
       locale: 'en',
+    });
+    const error = {
+      code: 'MODEL_ERROR',
+      message: 'Failed.',
+      reference: null,
+      retryable: false,
+      source: 'run' as const,
+    };
+    expect(buildRowView({ kind: 'failure', key: 'failure:run-1', error }, -1, sources())).toEqual({
+      kind: 'failure',
+      error,
+      strings: en,
     });
     expect(buildRowView({ kind: 'interrupt', key: 'interrupt:i1', interrupt }, -1, sources())).toEqual({
       kind: 'interrupt',

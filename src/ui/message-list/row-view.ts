@@ -1,4 +1,10 @@
-import type { ClientState, SnapshotInterrupt, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
+import type {
+  ClientError,
+  ClientState,
+  SnapshotInterrupt,
+  SnapshotMessage,
+  SnapshotToolCall,
+} from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import type { TranscriptItem } from './build-transcript-items.ts';
 import type { MessageReference, ToolCardRenderer } from './message-list.ts';
@@ -15,14 +21,16 @@ export interface ApprovalView {
  * compared by cannot drift apart.
  */
 export type RowView =
-  | { kind: 'reasoning'; message: SnapshotMessage; strings: AgentChatStrings; isOpen: boolean }
+  | { kind: 'reasoning'; message: SnapshotMessage; strings: AgentChatStrings; isOpen: boolean; isDiscarded: boolean }
   | { kind: 'user'; message: SnapshotMessage; strings: AgentChatStrings }
   | {
       kind: 'assistant';
       message: SnapshotMessage;
       strings: AgentChatStrings;
       getReferences: ((message: SnapshotMessage) => MessageReference[]) | undefined;
+      isDiscarded: boolean;
     }
+  | { kind: 'failure'; error: ClientError; strings: AgentChatStrings }
   | {
       kind: 'interrupt';
       interrupt: SnapshotInterrupt;
@@ -56,6 +64,7 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
     interrupt,
     isSubmitting: state.submittingInterruptIds.includes(interrupt.id),
   });
+  if (item.kind === 'failure') return { kind: 'failure', error: item.error, strings };
   if (item.kind === 'interrupt') return { kind: 'interrupt', ...approvalOf(item.interrupt), strings, locale };
   if (item.kind === 'tool') {
     return {
@@ -68,11 +77,13 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
     };
   }
   const { message } = item;
+  // A failed attempt's output, kept while the run retries.
+  const isDiscarded = state.discardedMessageIds.includes(message.messageId);
   if (message.role === 'reasoning') {
-    return { kind: 'reasoning', message, strings, isOpen: sources.isReasoningOpen(message, index) };
+    return { kind: 'reasoning', message, strings, isOpen: sources.isReasoningOpen(message, index), isDiscarded };
   }
   if (message.role === 'user') return { kind: 'user', message, strings };
-  return { kind: 'assistant', message, strings, getReferences: sources.getReferences };
+  return { kind: 'assistant', message, strings, getReferences: sources.getReferences, isDiscarded };
 }
 
 /** The values a row is compared by: every field of its view, each approval's fields spread in. */
