@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { test, expect } from './support/fixtures.ts';
 import { chat, openDemo, readState } from './support/chat.ts';
 import { expectedSlowTokens, readSlowTokens } from './support/slow-tokens.ts';
@@ -40,7 +41,9 @@ test('a full conversation: reasoning and Markdown, a read-only tool, one approva
   await denyCard.locator('[part~="deny-button"]').click();
   await widget.waitForIdle();
   await expect(denyCard).toHaveAttribute('data-state', 'resolved');
-  await expect(widget.assistantMessages.last()).toHaveText(/Understood: I did not delete draft-42\./);
+  // draft-42 is gone, so the second /approval asks about this user's next draft.
+  await expect(denyCard).toContainText('"draftId": "draft-43"');
+  await expect(widget.assistantMessages.last()).toHaveText(/Understood: I did not delete draft-43\./);
   await expect(widget.toolCards.last()).toHaveAttribute('data-status', 'denied');
 
   await expect(widget.userMessages).toHaveText(['You Hello there', 'You /tool', 'You /approval', 'You /approval']);
@@ -81,4 +84,25 @@ test("the demo's scenario buttons type the command into the composer", async ({ 
   await page.keyboard.press('Enter');
   await widget.waitForIdle();
   await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
+});
+
+test('the demo page has a button for every scripted scenario of the README', async ({ page, pageErrors: _errors }) => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const table = readme.slice(
+    readme.indexOf('## Scripted scenarios'),
+    readme.indexOf('\n## ', readme.indexOf('## Scripted scenarios') + 1),
+  );
+  // Each row's first cell: `/command <args>` or "anything".
+  const commands = [...table.matchAll(/^\| (?:`(\/\w+)[^`]*`|(anything)) \|/gm)].map((row) => row[1] ?? row[2]);
+  expect(commands.length).toBe(10);
+  await openDemo(page);
+  const scenarios = await page
+    .locator('button[data-scenario]')
+    .evaluateAll((buttons) => buttons.map((button) => (button as HTMLButtonElement).dataset['scenario'] ?? ''));
+  for (const command of commands) {
+    const hasButton = scenarios.some((scenario) =>
+      command === 'anything' ? !scenario.startsWith('/') : scenario.split(' ')[0] === command,
+    );
+    expect(hasButton, `a button for ${command}`).toBe(true);
+  }
 });

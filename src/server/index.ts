@@ -24,6 +24,8 @@ export type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ToolSpec } f
 export { ToolError, ToolStoppedError, createToolRegistry } from './tools/tool-registry.ts';
 export type { ToolDefinition, ToolPolicy, ToolRunContext } from './tools/tool-registry.ts';
 export { createDemoTools } from './tools/demo-tools.ts';
+export { createDemoDraftFolders } from './tools/demo-drafts.ts';
+export type { DemoDraft, DemoDraftFolders, DemoDraftFoldersOptions } from './tools/demo-drafts.ts';
 export { EventLogConflictError, createMemoryEventLog } from './runs/event-log.ts';
 export type { EventLog } from './runs/event-log.ts';
 export { RunClosedError } from './runs/run-handle.ts';

@@ -13,7 +13,7 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((server) => server.close()));
 });
 
-/** A fresh handler + engine per test (the demo tools remember deleted drafts). */
+/** A fresh handler + engine per test (the demo tools keep each user's drafts). */
 async function serve(engine: RunEngineOptions = {}): Promise<EngineServer> {
   const server = await startEngineServer({ engine });
   open.push(server);
@@ -38,7 +38,18 @@ const TOOL_ROUND_1 = [
   'TOOL_CALL_END',
 ];
 const ANSWER_ROUND_2 = ['STEP_FINISHED', 'STEP_STARTED', ...TEXT, 'STEP_FINISHED', 'RUN_FINISHED'];
-const APPROVAL_ASKED = [...TOOL_ROUND_1, 'INTERRUPT_REQUESTED', 'RUN_STATUS_CHANGED'];
+/** `/approval` lists the user's drafts in round 1 (read-only), then asks to delete one in round 2. */
+const DELETE_ROUND_2 = [
+  'TOOL_CALL_RESULT',
+  'STEP_FINISHED',
+  'STEP_STARTED',
+  ...TEXT,
+  'TOOL_CALL_START',
+  'TOOL_CALL_END',
+];
+const APPROVAL_ASKED = [...TOOL_ROUND_1, ...DELETE_ROUND_2, 'INTERRUPT_REQUESTED', 'RUN_STATUS_CHANGED'];
+/** The results of `/approval`'s deletion (after the drafts.list result of round 1). */
+const deletionResults = (events: readonly EventEnvelope[]) => dataOf(events, 'TOOL_CALL_RESULT').slice(1);
 
 const indexOfStatus = (events: readonly EventEnvelope[], status: RunStatus): number =>
   events.findIndex((e) => e.type === 'RUN_STATUS_CHANGED' && (e.data as { status: string }).status === status);
@@ -55,17 +66,18 @@ async function json(response: Response): Promise<Record<string, unknown>> {
   return (await response.json()) as Record<string, unknown>;
 }
 
-/** Starts `/approval` as alice and follows it until the approval is asked for. */
+/** Starts `/approval` as `user` (alice) and follows it until the approval of deleting `draftId` is asked for. */
 async function startApproval(
   server: EngineServer,
+  { user = 'alice', draftId = 'draft-42' } = {},
 ): Promise<{ runId: string; run: FollowedRun; interruptId: string; argsDigest: string }> {
-  const { runId } = await server.createRun('alice', '/approval');
-  const run = await server.follow(runId);
+  const { runId } = await server.createRun(user, '/approval');
+  const run = await server.follow(runId, user);
   const events = await run.until(hasStatus('awaiting_input'));
   expect(foldTypes(events)).toEqual(APPROVAL_ASKED);
   const [requested] = dataOf(events, 'INTERRUPT_REQUESTED');
-  const [end] = dataOf(events, 'TOOL_CALL_END');
-  expect(end?.args).toEqual({ draftId: 'draft-42' });
+  const end = dataOf(events, 'TOOL_CALL_END').at(-1);
+  expect(end?.args).toEqual({ draftId });
   expect(requested?.interrupt.argsDigest).toBe(end?.argsDigest);
   expect(requested?.interrupt.toolCallId).toBe(end?.toolCallId);
   return { runId, run, interruptId: requested?.interrupt.id ?? '', argsDigest: end?.argsDigest ?? '' };
@@ -119,11 +131,28 @@ describe('approvals over HTTP with the real engine', () => {
       { interruptId, status: 'resolved', resolvedBy: 'user', decision: 'allow' },
     ]);
     expect(dataOf(events, 'RUN_STATUS_CHANGED').map((d) => d.status)).toEqual(['running', 'awaiting_input', 'running']);
-    expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+    expect(deletionResults(events).map((d) => [d.status, d.content])).toEqual([
       ['completed', '{"draftId":"draft-42","deleted":true}'],
     ]);
     expect(answerOf(events)).toBe('Done: **draft-42** was deleted.');
     expect(dataOf(events, 'RUN_FINISHED').map((d) => d.outcome)).toEqual([{ type: 'success' }]);
+  });
+
+  it("every user's /approval deletes one of their own drafts, every time: alice twice, then bob", async () => {
+    const server = await serve();
+    const approve = async (user: string, draftId: string): Promise<string | undefined> => {
+      const { runId, run, interruptId, argsDigest } = await startApproval(server, { user, draftId });
+      const path = `/runs/${runId}/interrupts/${interruptId}`;
+      expect((await server.request(path, { user, body: { decision: 'allow', argsDigest } })).status).toBe(200);
+      const events = await run.done;
+      expect(deletionResults(events).map((d) => [d.status, d.content])).toEqual([
+        ['completed', JSON.stringify({ draftId, deleted: true })],
+      ]);
+      return answerOf(events);
+    };
+    expect(await approve('alice', 'draft-42')).toBe('Done: **draft-42** was deleted.');
+    expect(await approve('alice', 'draft-43')).toBe('Done: **draft-43** was deleted.');
+    expect(await approve('bob', 'draft-42')).toBe('Done: **draft-42** was deleted.');
   });
 
   it('a wrong digest is 412 and leaves the interrupt open; deny then gives a denied result and success', async () => {
@@ -145,7 +174,7 @@ describe('approvals over HTTP with the real engine', () => {
       'TOOL_CALL_RESULT',
       ...ANSWER_ROUND_2,
     ]);
-    expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['denied']);
+    expect(deletionResults(events).map((d) => d.status)).toEqual(['denied']);
     expect(answerOf(events)).toBe('Understood: I did **not** delete draft-42.');
     expect(resourceFromEvents(events).outcome).toEqual({ type: 'success' });
   });
@@ -175,9 +204,7 @@ describe('approvals over HTTP with the real engine', () => {
     expect(await json(repeat)).toEqual(winner);
     const events = await finished(server, runId, run);
     expect(dataOf(events, 'INTERRUPT_RESOLVED').map((d) => d.decision)).toEqual([decision]);
-    expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual([
-      decision === 'allow' ? 'completed' : 'denied',
-    ]);
+    expect(deletionResults(events).map((d) => d.status)).toEqual([decision === 'allow' ? 'completed' : 'denied']);
   });
 
   it('expiry denies fail-closed and the run goes on; a late answer is 410 INTERRUPT_EXPIRED', async () => {
@@ -194,7 +221,7 @@ describe('approvals over HTTP with the real engine', () => {
     expect(dataOf(events, 'INTERRUPT_RESOLVED')).toEqual([
       { interruptId, status: 'expired', decision: 'deny', resolvedBy: 'timeout' },
     ]);
-    expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['denied']);
+    expect(deletionResults(events).map((d) => d.status)).toEqual(['denied']);
     expect(answerOf(events)).toBe('Understood: I did **not** delete draft-42.');
     const late = await server.request(`/runs/${runId}/interrupts/${interruptId}`, {
       body: { decision: 'allow', argsDigest },
@@ -211,8 +238,8 @@ describe('approvals over HTTP with the real engine', () => {
     const { runId } = await server.createRun('alice', '/approval');
     const run = await server.follow(runId);
     const events = await finished(server, runId, run);
-    expect(foldTypes(events)).toEqual([...TOOL_ROUND_1, 'TOOL_CALL_RESULT', ...ANSWER_ROUND_2]);
-    expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['denied']);
+    expect(foldTypes(events)).toEqual([...TOOL_ROUND_1, ...DELETE_ROUND_2, 'TOOL_CALL_RESULT', ...ANSWER_ROUND_2]);
+    expect(deletionResults(events).map((d) => d.status)).toEqual(['denied']);
     expect(answerOf(events)).toBe('Understood: I did **not** delete draft-42.');
   });
 });
@@ -234,7 +261,7 @@ describe('cancel over HTTP with the real engine', () => {
     ]);
     expect(accepted).toEqual({ status: 'cancelling', eventSeq: events[indexOfStatus(events, 'cancelling')]?.seq });
     expect(dataOf(events, 'INTERRUPT_RESOLVED')).toEqual([{ interruptId, status: 'cancelled', resolvedBy: 'cancel' }]);
-    expect(dataOf(events, 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['cancelled']);
+    expect(deletionResults(events).map((d) => d.status)).toEqual(['cancelled']);
     expect(dataOf(events, 'RUN_FINISHED').map((d) => d.outcome)).toEqual([
       { type: 'cancelled', reason: 'changed my mind' },
     ]);

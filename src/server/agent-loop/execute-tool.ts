@@ -45,7 +45,7 @@ export async function executeTool(
     else timer ??= clock.setTimeout(send, settings.limits.progressIntervalMs - waited);
   };
 
-  const running = Promise.resolve().then(() => tool.run(args, { signal, progress }));
+  const running = Promise.resolve().then(() => tool.run(args, { signal, progress, subject: context.handle.subject }));
   const settled = running.then(
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),

@@ -16,6 +16,25 @@ const REASONING = [
 const TEXT = ['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT*', 'TEXT_MESSAGE_END'];
 const OPEN = ['RUN_STARTED', 'RUN_STATUS_CHANGED', 'STEP_STARTED'];
 const isAwaiting = (s: { status: string }): boolean => s.status === 'awaiting_input';
+/** `/approval`'s first round: it lists the user's drafts (read-only, runs at once). */
+const LIST_DRAFTS_ROUND = [
+  ...REASONING,
+  ...TEXT,
+  'TOOL_CALL_START',
+  'TOOL_CALL_END',
+  'TOOL_CALL_RESULT',
+  'STEP_FINISHED',
+  'STEP_STARTED',
+];
+const SEEDED_DRAFTS = {
+  drafts: [
+    { draftId: 'draft-42', title: 'Quarterly report (unfinished)' },
+    { draftId: 'draft-43', title: 'Re: lunch on Friday' },
+    { draftId: 'draft-44', title: 'Out of office' },
+  ],
+};
+/** The results of `/approval`'s deletion (after the drafts.list result). */
+const deletionResults = (events: Parameters<typeof dataOf>[0]) => dataOf(events, 'TOOL_CALL_RESULT').slice(1);
 
 describe('tool scenarios of the scripted model', () => {
   it('/tool runs the read-only lookup at once and answers with its result', async () => {
@@ -55,7 +74,7 @@ describe('tool scenarios of the scripted model', () => {
     expect(interrupt).toEqual({
       id: 'int_1',
       reason: 'tool_call',
-      toolCallId: 'tc_1',
+      toolCallId: 'tc_2',
       argsDigest: sha256Digest({ draftId: 'draft-42' }),
       message: 'Allow "Delete a draft" (drafts.delete) to run with the arguments shown?',
       expiresAt: new Date(run.clock.now() + 900_000).toISOString(),
@@ -65,7 +84,7 @@ describe('tool scenarios of the scripted model', () => {
     await run.done;
     expect(foldTypes(run.events())).toEqual([
       ...OPEN,
-      ...REASONING,
+      ...LIST_DRAFTS_ROUND,
       ...TEXT,
       'TOOL_CALL_START',
       'TOOL_CALL_END',
@@ -86,6 +105,7 @@ describe('tool scenarios of the scripted model', () => {
       'running',
     ]);
     expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+      ['completed', JSON.stringify(SEEDED_DRAFTS)],
       ['completed', '{"draftId":"draft-42","deleted":true}'],
     ]);
     expect(run.handle.snapshot().messages.at(-1)?.content).toBe('Done: **draft-42** was deleted.');
@@ -96,7 +116,7 @@ describe('tool scenarios of the scripted model', () => {
     await run.until(isAwaiting);
     await run.decide('int_1', 'deny');
     await run.done;
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+    expect(deletionResults(run.events()).map((d) => [d.status, d.content])).toEqual([
       ['denied', 'The user denied this tool call, so it was not run.'],
     ]);
     expect(run.handle.snapshot().status).toBe('completed');
@@ -114,7 +134,7 @@ describe('tool scenarios of the scripted model', () => {
     expect(dataOf(run.events(), 'INTERRUPT_RESOLVED')).toEqual([
       { interruptId: 'int_1', status: 'expired', decision: 'deny', resolvedBy: 'timeout' },
     ]);
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['denied']);
+    expect(deletionResults(run.events()).map((d) => d.status)).toEqual(['denied']);
     expect(run.handle.snapshot().status).toBe('completed');
   });
 
@@ -122,7 +142,7 @@ describe('tool scenarios of the scripted model', () => {
     const run = startEngine('/approval', { approvals: false });
     await run.done;
     expect(run.types().includes('INTERRUPT_REQUESTED')).toBe(false);
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+    expect(deletionResults(run.events()).map((d) => [d.status, d.content])).toEqual([
       ['denied', 'This tool needs approval and nobody can approve it here, so it was not run.'],
     ]);
   });
@@ -161,7 +181,7 @@ describe('governance order: policy → pre-use hook (tighten only) → canExecut
     await loosened.until(isAwaiting);
     await loosened.decide('int_1', 'deny');
     await loosened.done;
-    expect(dataOf(loosened.events(), 'TOOL_CALL_RESULT').map((d) => d.status)).toEqual(['denied']);
+    expect(deletionResults(loosened.events()).map((d) => d.status)).toEqual(['denied']);
 
     const thrown = startEngine('/tool', {
       hooks: {
@@ -179,13 +199,16 @@ describe('governance order: policy → pre-use hook (tighten only) → canExecut
     const run = startEngine('/approval', {
       canExecuteTool: (subject, call) => {
         seen.push([subject.id, call.name, call.args]);
-        return false;
+        return call.name !== 'drafts.delete';
       },
     });
     await run.done;
-    expect(seen).toEqual([['usr_1', 'drafts.delete', { draftId: 'draft-42' }]]);
+    expect(seen).toEqual([
+      ['usr_1', 'drafts.list', {}],
+      ['usr_1', 'drafts.delete', { draftId: 'draft-42' }],
+    ]);
     expect(run.types().includes('INTERRUPT_REQUESTED')).toBe(false);
-    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+    expect(deletionResults(run.events()).map((d) => [d.status, d.content])).toEqual([
       ['denied', 'You are not permitted to run this tool, so it was not run.'],
     ]);
   });

@@ -1,6 +1,6 @@
 import type { Sleep } from '../../core/clock.ts';
 import { createClockSleep, createSystemClock } from '../../core/clock.ts';
-import type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest } from './model-adapter.ts';
+import type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ModelToolCall } from './model-adapter.ts';
 import { ModelError } from './model-adapter.ts';
 import { buildDefaultAnswer, buildLongMarkdown } from './scripted-markdown.ts';
 
@@ -18,10 +18,11 @@ export interface ScriptedModelOptions {
 
 /**
  * Creates the offline, deterministic model. The user's latest text picks the scenario: plain
- * text → reasoning then Markdown; `/echo <text>`; `/long <n>`; `/slow`; `/tool`; `/approval`;
- * `/progress`; `/loop`; `/length` (an answer cut at the output limit); `/error` (fails retryably on
- * attempt 1, succeeds on retry); `/fail`.
- * The tool scenarios call the demo tools (`orders.lookup`, `drafts.delete`, `report.generate`).
+ * text → reasoning then Markdown; `/echo <text>`; `/long <n>`; `/slow`; `/tool`; `/approval`
+ * (lists the user's drafts, then deletes the first after approval); `/progress`; `/loop`; `/length`
+ * (an answer cut at the output limit); `/error` (fails retryably on attempt 1, succeeds on retry);
+ * `/fail` (not retryable). The tool scenarios call the demo tools (`orders.lookup`, `drafts.list`,
+ * `drafts.delete`, `report.generate`).
  */
 export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAdapter {
   const sleep = options.sleep ?? createClockSleep(createSystemClock());
@@ -81,9 +82,24 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
           yield* say('text', '', words, slowDelayMs);
           break;
         }
-        case 'tool':
-        case 'progress':
         case 'approval': {
+          // Like a real agent: list the user's drafts, then ask to delete one that exists.
+          const [listed, deletion] = turn.toolResults;
+          if (listed === undefined) {
+            yield* say('reasoning', APPROVAL.reasoning);
+            yield* callTool('drafts.list', {}, APPROVAL.listNote);
+            return;
+          }
+          const draft = deletion === undefined ? firstDraft(listed) : null;
+          if (draft !== null) {
+            yield* callTool('drafts.delete', { draftId: draft.draftId }, APPROVAL.deleteNote(draft));
+            return;
+          }
+          yield* say('text', deletion === undefined ? APPROVAL.noDraft : APPROVAL.answer(deletion, turn.toolCalls));
+          break;
+        }
+        case 'tool':
+        case 'progress': {
           const scenario = TOOL_SCENARIOS[command];
           const result = turn.toolResults.at(-1);
           if (result === undefined) {
@@ -143,7 +159,7 @@ interface ToolScenario {
   answer(result: Extract<ModelMessage, { role: 'tool' }>): string;
 }
 
-const TOOL_SCENARIOS: Record<'tool' | 'progress' | 'approval', ToolScenario> = {
+const TOOL_SCENARIOS: Record<'tool' | 'progress', ToolScenario> = {
   tool: {
     tool: 'orders.lookup',
     args: { orderId: 'A-1001' },
@@ -165,18 +181,6 @@ const TOOL_SCENARIOS: Record<'tool' | 'progress' | 'approval', ToolScenario> = {
       ].join('\n');
     },
   },
-  approval: {
-    tool: 'drafts.delete',
-    args: { draftId: 'draft-42' },
-    reasoning: "Deleting a draft changes the user's data, so the tool will ask for approval first.",
-    note: 'I will delete draft-42 once you approve.',
-    answer: (result) =>
-      result.status === 'completed'
-        ? 'Done: **draft-42** was deleted.'
-        : result.status === 'denied'
-          ? 'Understood: I did **not** delete draft-42.'
-          : `Draft-42 was not deleted (${result.status}): ${result.content}`,
-  },
   progress: {
     tool: 'report.generate',
     args: { topic: 'Quarterly sales', sections: 4 },
@@ -189,9 +193,40 @@ const TOOL_SCENARIOS: Record<'tool' | 'progress' | 'approval', ToolScenario> = {
   },
 };
 
+type ToolResult = Extract<ModelMessage, { role: 'tool' }>;
+
+/** What `/approval` says in its three rounds: list the drafts, ask to delete the first, answer. */
+const APPROVAL = {
+  reasoning: "Deleting a draft changes the user's data: I will list the drafts, then ask for approval first.",
+  listNote: 'Let me see which drafts you have.',
+  deleteNote: (draft: { draftId: string; title: string }) =>
+    `I will delete ${draft.draftId} ("${draft.title}") once you approve.`,
+  noDraft: 'You have no draft I could delete.',
+  /** The answer to the deletion's result; the draft's id comes from the call this turn made. */
+  answer(result: ToolResult, calls: readonly ModelToolCall[]): string {
+    const call = calls.find((candidate) => candidate.id === result.toolCallId);
+    const draftId = String(parseObject(call?.arguments ?? '{}')['draftId'] ?? 'the draft');
+    if (result.status === 'completed') return `Done: **${draftId}** was deleted.`;
+    if (result.status === 'denied') return `Understood: I did **not** delete ${draftId}.`;
+    return `${draftId} was not deleted (${result.status}): ${result.content}`;
+  },
+};
+
+/** The first draft a `drafts.list` result names, or null when it names none. */
+function firstDraft(result: ToolResult): { draftId: string; title: string } | null {
+  if (result.status !== 'completed') return null;
+  const drafts: unknown = parseObject(result.content)['drafts'];
+  const first: unknown = Array.isArray(drafts) ? drafts[0] : undefined;
+  if (typeof first !== 'object' || first === null) return null;
+  const { draftId, title } = first as Record<string, unknown>;
+  return typeof draftId === 'string' ? { draftId, title: typeof title === 'string' ? title : draftId } : null;
+}
+
 interface Turn {
   text: string;
   toolRounds: number;
+  /** The tool calls the model made since the user's message, in order. */
+  toolCalls: ModelToolCall[];
   toolResults: Extract<ModelMessage, { role: 'tool' }>[];
 }
 
@@ -202,6 +237,7 @@ function readTurn(messages: readonly ModelMessage[]): Turn {
   return {
     text: messages[index]?.content ?? '',
     toolRounds: after.filter((m) => m.role === 'assistant' && (m.toolCalls?.length ?? 0) > 0).length,
+    toolCalls: after.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : [])),
     toolResults: after.filter((m): m is Extract<ModelMessage, { role: 'tool' }> => m.role === 'tool'),
   };
 }

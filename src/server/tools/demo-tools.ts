@@ -1,6 +1,8 @@
 import type { Sleep } from '../../core/clock.ts';
 import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import type { ToolDefinition } from './tool-registry.ts';
+import { createDemoDraftFolders } from './demo-drafts.ts';
+import type { DemoDraftFolders } from './demo-drafts.ts';
 import { ToolError, ToolStoppedError } from './tool-registry.ts';
 
 /** Options of {@link createDemoTools}. */
@@ -9,17 +11,20 @@ export interface DemoToolsOptions {
   sleep?: Sleep;
   /** Simulated latency of one work step in ms (default 400). */
   stepMs?: number;
+  /** Every user's drafts (default a fresh in-memory set of folders). */
+  drafts?: DemoDraftFolders;
 }
 
 /**
  * Creates the demo tools that show the range of governance: `orders.lookup` (read-only,
- * `allow`), `drafts.delete` (changes something, `ask`) and `report.generate` (long, `allow`,
- * reports progress, honours its signal and confirms a stop with `ToolStoppedError`).
+ * `allow`), `drafts.list` (read-only, `allow`) and `drafts.delete` (changes something, `ask`) on
+ * the calling user's own drafts, and `report.generate` (long, `allow`, reports progress, honours
+ * its signal and confirms a stop with `ToolStoppedError`).
  */
 export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[] {
   const sleep = options.sleep ?? createClockSleep(createSystemClock());
   const stepMs = options.stepMs ?? 400;
-  const deleted = new Set<string>();
+  const drafts = options.drafts ?? createDemoDraftFolders();
   return [
     {
       name: 'orders.lookup',
@@ -46,6 +51,17 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
       },
     },
     {
+      name: 'drafts.list',
+      title: 'List drafts',
+      description: "Lists the user's email drafts (id and title), oldest first. Read-only.",
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+      policy: 'allow',
+      run: async (_args, { signal, subject }) => {
+        await sleep(stepMs, signal);
+        return { drafts: drafts.list(subject.id) };
+      },
+    },
+    {
       name: 'drafts.delete',
       title: 'Delete a draft',
       description: "Permanently deletes one of the user's email drafts by id. Needs the user's approval.",
@@ -58,11 +74,10 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
         additionalProperties: false,
       },
       policy: 'ask',
-      run: async (args, { signal }) => {
+      run: async (args, { signal, subject }) => {
         const draftId = String(args['draftId']);
         await sleep(stepMs, signal);
-        if (deleted.has(draftId)) throw new ToolError(`Draft ${draftId} was already deleted.`);
-        deleted.add(draftId);
+        if (!drafts.delete(subject.id, draftId)) throw new ToolError(`There is no draft ${draftId} to delete.`);
         return { draftId, deleted: true };
       },
     },

@@ -1,5 +1,6 @@
 import type { ToolSpec } from '../models/model-adapter.ts';
 import { createJsonSchemaCompiler, type JsonSchemaValidator } from './validate-json-schema.ts';
+import type { Subject } from '../runs/run-handle.ts';
 
 /** How a tool may run: at once, after the user approves, or never. */
 export type ToolPolicy = 'allow' | 'ask' | 'deny';
@@ -10,6 +11,8 @@ export interface ToolRunContext {
   signal: AbortSignal;
   /** Reports progress; `fraction` is 0..1. The loop coalesces these (≤ 1 event per second). */
   progress(message?: string, fraction?: number): void;
+  /** Who the run belongs to: a tool's data is this subject's (the demo's drafts are per user). */
+  subject: Subject;
 }
 
 /** A server tool the model may call. */
