@@ -59,7 +59,8 @@ import { StateChangeTracker } from './state-changes.ts';
  * @csspart deny-button - The approval request's Deny button.
  * @csspart error - The error box.
  * @csspart retry-button - The error box's Retry button.
- * @csspart status - The connection status line ("Reconnecting…").
+ * @csspart run-error - A failed run's error, kept after its turn in the transcript.
+ * @csspart status - The status line ("Reconnecting…", "Stopping…", "Retrying the answer…").
  * @csspart jump-button - "Jump to latest", shown when the person scrolled up.
  * @csspart composer - The composer form.
  * @csspart input - The composer's text field.
