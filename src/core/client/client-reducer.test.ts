@@ -6,19 +6,11 @@ import type { ClientAction, ClientActionType } from './client-actions.ts';
 import { createInitialClientModel, reduceClient } from './client-reducer.ts';
 import type { ClientModel } from './client-reducer.ts';
 import type { ClientError } from './client-state.ts';
+import { deepFreeze } from '../../../test/support/deep-freeze.ts';
 
 const RUN = 'run_01CLIENT';
 const SES = 'ses_01CLIENT';
 const events = eventFactory(RUN, SES);
-
-/** Freezes `value` and everything reachable from it, so any mutation by the reducer throws. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 /** A model built from the initial one with `overrides`. */
 function modelWith(overrides: Partial<ClientModel> = {}): ClientModel {

@@ -4,6 +4,7 @@ import { EVENT_TYPES } from '../protocol.ts';
 import { createEmptyRunSnapshot, reduceRun, reduceRunEvents } from './run-reducer.ts';
 import { APPROVAL_RUN, approvalRunEvents } from './test-support/approval-run.ts';
 import { eventFactory, eventTimestampAt as ts } from './test-support/events.ts';
+import { deepFreeze } from '../../../test/support/deep-freeze.ts';
 
 const RUN = 'run_01HTABLE';
 const SES = 'ses_01GTABLE';
@@ -26,15 +27,6 @@ function stateAt(seq: number, overrides: Partial<RunSnapshot> = {}): RunSnapshot
     updatedAt: seq === 0 ? null : ts(seq),
     ...overrides,
   };
-}
-
-/** Freezes `value` and everything reachable from it, so any mutation by the reducer throws. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 const agent = { agentId: 'agt_12', versionId: 'agv_34' };
