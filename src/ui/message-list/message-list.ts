@@ -93,7 +93,7 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
     case 'failure':
       return html`<p part="run-error" class="message-note run-error" role="note" dir="auto">
         ${formatString(view.strings.runFailed, { message: view.error.message })}
-        ${view.error.reference ? html`<code class="reference">${view.error.reference}</code>` : nothing}
+        ${view.error.reference ? html`<br />${view.strings.errorReference}: <code class="reference">${view.error.reference}</code>` : nothing}
       </p>`;
     case 'reasoning':
       return html`<div class="row" ?data-discarded=${view.isDiscarded}>
