@@ -3,8 +3,9 @@ import type { BootstrapResponse, RunSnapshot, SnapshotMessage } from '../protoco
 import { createEmptyRunSnapshot, reduceRun } from '../state/run-reducer.ts';
 import { eventFactory } from '../state/test-support/events.ts';
 import type { ClientAction, ClientActionType } from './client-actions.ts';
-import { createInitialClientModel, reduceClient } from './client-reducer.ts';
-import type { ClientModel } from './client-reducer.ts';
+import { createInitialClientModel } from './client-model.ts';
+import type { ClientModel } from './client-model.ts';
+import { reduceClient } from './client-reducer.ts';
 import type { ClientError } from './client-state.ts';
 import { deepFreeze } from '../../../test/support/deep-freeze.ts';
 

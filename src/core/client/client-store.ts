@@ -1,8 +1,9 @@
 import type { RunSnapshot } from '../protocol.ts';
 import type { StateListener } from './agent-client-types.ts';
 import type { ClientAction } from './client-actions.ts';
-import { createInitialClientModel, reduceClient } from './client-reducer.ts';
-import type { ClientModel } from './client-reducer.ts';
+import { createInitialClientModel } from './client-model.ts';
+import type { ClientModel } from './client-model.ts';
+import { reduceClient } from './client-reducer.ts';
 import type { ClientState } from './client-state.ts';
 import { runErrorOf } from './client-errors.ts';
 import { mergeTranscript } from './merge-transcript.ts';
