@@ -79,4 +79,18 @@ describe('Stop against a slow reference server', () => {
     expect(client.getState()).toMatchObject({ isStopping: false, pendingSend: { status: 'failed' } });
     expect(proxy.count(isCancel)).toBe(0);
   });
+
+  it('settles every promise when disposed during a cancel that waits for its create', async () => {
+    const client = newClient();
+    await client.bootstrap();
+    const releaseCreate = proxy.holdNext(isCreate);
+    const sent = client.send('/slow');
+    const stopped = client.cancel();
+    client.dispose();
+    releaseCreate();
+    await expect(sent).rejects.toMatchObject({ code: 'CLIENT_DISPOSED' });
+    await expect(stopped).resolves.toBeUndefined();
+    await expect(client.cancel()).rejects.toMatchObject({ code: 'CLIENT_DISPOSED' });
+    expect(proxy.count(isCancel)).toBe(0);
+  });
 });
