@@ -28,7 +28,6 @@ import { ClientController } from './client-controller.ts';
 import { ScrollPinController } from './scroll-pin-controller.ts';
 import { StateChangeTracker } from './state-changes.ts';
 
-
 /**
  * `<agent-chat>`: the chat widget. It renders the state of the `AgentClient` in `client` and calls
  * its actions; it holds no protocol logic. Set `client` from host code (it is a property, not an
