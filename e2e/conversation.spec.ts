@@ -94,7 +94,7 @@ test('the demo page has a button for every scripted scenario of the README', asy
   );
   // Each row's first cell: `/command <args>` or "anything".
   const commands = [...table.matchAll(/^\| (?:`(\/\w+)[^`]*`|(anything)) \|/gm)].map((row) => row[1] ?? row[2]);
-  expect(commands.length).toBe(10);
+  expect(commands.length).toBe(11);
   await openDemo(page);
   const scenarios = await page
     .locator('button[data-scenario]')
