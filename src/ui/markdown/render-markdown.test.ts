@@ -44,7 +44,11 @@ const POLICY_CASES: PolicyCase[] = [
   { title: 'javascript link entity tab', markdown: '[x](jav&#x09;ascript:alert(1))', expected: '<p>x</p>\n' },
   { title: 'javascript link entity colon', markdown: '[x](javascript&colon;alert(1))', expected: '<p>x</p>\n' },
   { title: 'javascript link numeric entities', markdown: '[x](&#106;avascript:alert(1))', expected: '<p>x</p>\n' },
-  { title: 'javascript link leading space angle', markdown: '[x](< javascript:alert(1)>)', expected: '<p>x</p>\n' },
+  {
+    title: 'javascript link leading space angle (a harmless relative path, as in marked)',
+    markdown: '[x](< javascript:alert(1)>)',
+    expected: `<p><a href="%20javascript:alert(1)" title="%20javascript:alert(1)" ${LINK}>x</a></p>\n`,
+  },
   { title: 'data link', markdown: '[x](data:text/html;base64,PHNjcmlwdD4=)', expected: '<p>x</p>\n' },
   { title: 'vbscript link', markdown: '[x](vbscript:msgbox(1))', expected: '<p>x</p>\n' },
   { title: 'reference javascript', markdown: '[x][r]\n\n[r]: javascript:alert(1)', expected: '<p>x</p>\n' },
@@ -168,7 +172,31 @@ const POLICY_CASES: PolicyCase[] = [
     markdown: '[x](<java\nscript:alert(1)>)',
     expected: '<p>[x](&lt;java\nscript:alert(1)&gt;)</p>\n',
   },
-  { title: 'unknown named entity in URL', markdown: '[x](https://example.com/&bogus;)', expected: '<p>x</p>\n' },
+  {
+    title: 'unknown named entity in URL stays literal',
+    markdown: '[x](https://example.com/&bogus;)',
+    expected: `<p><a href="https://example.com/&amp;bogus;" title="https://example.com/&amp;bogus;" ${LINK}>x</a><span class="ac-host">example.com</span></p>\n`,
+  },
+  {
+    title: 'any HTML5 named reference in a destination is decoded',
+    markdown: '[x](/f&ouml;&ouml;?a&hookleftarrow;b)',
+    expected: `<p><a href="/föö?a↩b" title="/föö?a↩b" ${LINK}>x</a></p>\n`,
+  },
+  {
+    title: 'references in an autolink are not decoded (as in marked)',
+    markdown: '<https://example.com/&ouml;>',
+    expected: `<p><a href="https://example.com/&amp;ouml;" title="https://example.com/&amp;ouml;" ${LINK}>https://example.com/&amp;ouml;</a><span class="ac-host">example.com</span></p>\n`,
+  },
+  {
+    title: 'empty destinations link to the page itself',
+    markdown: '[a]() [b](<>) [c]\n\n[c]: <>',
+    expected: `<p><a href="" title="" ${LINK}>a</a> <a href="" title="" ${LINK}>b</a> <a href="" title="" ${LINK}>c</a></p>\n`,
+  },
+  {
+    title: 'a backslash and brackets are percent-encoded and the link stays document-relative',
+    markdown: '[x](foo\\bar[1])',
+    expected: `<p><a href="foo%5Cbar%5B1%5D" title="foo%5Cbar%5B1%5D" ${LINK}>x</a></p>\n`,
+  },
   {
     title: 'raw inline anchor',
     markdown: '<a href="javascript:alert(1)" target=_top>x</a>',

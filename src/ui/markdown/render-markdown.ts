@@ -3,6 +3,7 @@ import { lexMarkdown, renderTokensToHtml } from './render-tokens-to-html.ts';
 import type { CodeBlock, MarkdownStrings } from './render-tokens-to-html.ts';
 import { capText } from '../text/visible-text.ts';
 import { sanitizeHtml } from './sanitize-html.ts';
+import { finishLinks } from './finish-links.ts';
 
 export type { CodeBlock, MarkdownStrings } from './render-tokens-to-html.ts';
 
@@ -74,7 +75,9 @@ export function renderMarkdownTokens(
     if (!tokens || measureDepth(tokens) > MARKDOWN_MAX_DEPTH)
       return { ...renderPlainText(options.source), isFallback: true };
     const { html, codeBlocks } = renderTokensToHtml(tokens, options.strings);
-    return { fragment: sanitizeHtml(html), codeBlocks, isFallback: false };
+    const fragment = sanitizeHtml(html);
+    finishLinks(fragment);
+    return { fragment, codeBlocks, isFallback: false };
   } catch {
     return { ...renderPlainText(options.source), isFallback: true };
   }

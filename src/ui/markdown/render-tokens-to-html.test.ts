@@ -28,9 +28,9 @@ describe('renderTokensToHtml', () => {
     );
   });
 
-  test('gives an image the plain text of its alt, with markup and code unwrapped', () => {
+  test('gives an image the plain text of its alt, with markup and code unwrapped, and its encoded destination', () => {
     expect(renderTokensToHtml(lexMarkdown('![a *b* `c` **d**](https://cdn.example/x.png)'), STRINGS).html).toBe(
-      '<p><span class="ac-img" title="https://cdn.example/x.png">a b c d<span class="ac-host">cdn.example</span></span></p>\n',
+      '<p><span class="ac-img" title="https://cdn.example/x.png">a b c d</span></p>\n',
     );
   });
 

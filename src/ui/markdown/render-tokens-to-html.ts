@@ -1,6 +1,6 @@
 import { getDefaults, Lexer } from 'marked';
 import type { Links, Token, Tokens, TokensList } from 'marked';
-import { checkLinkUrl } from './check-link-url.ts';
+import { encodeLinkDestination } from './check-link-url.ts';
 import { hasInvisibleCharacters, markInvisibleCharacters } from './invisible-characters.ts';
 
 /** The exact source of one rendered code block, in document order of the `<pre>` elements. */
@@ -51,7 +51,7 @@ export function lexMarkdown(source: string, links?: Links): TokensList {
 
 /**
  * Renders tokens to an HTML string under the policy: raw HTML as escaped text, images as
- * placeholders, only checked links, code as text with hidden characters marked; every other token
+ * placeholders (`finishLinks` checks their destination), links for the sanitizer to check, code as text with hidden characters marked; every other token
  * as marked's own renderer writes it. The output still goes through `sanitizeHtml`; never assign it
  * to live DOM. Throws on a token type it does not know.
  */
@@ -124,19 +124,20 @@ function renderToken(token: Token, context: RenderContext): string {
       return escaped ? escapeHtml(text) : escapeLoose(text);
     }
     case 'link': {
-      const { tokens, href } = token as Tokens.Link;
-      const text = renderAll(tokens, context);
-      const checked = checkLinkUrl(href);
-      if (!checked) return text;
-      const attributes = `href="${escapeHtml(checked.href)}" title="${escapeHtml(checked.title)}" target="_blank" rel="noopener noreferrer"`;
-      return `<a ${attributes}>${text}</a>${hostBadge(checked.host)}`;
+      const { tokens, href, autolink } = token as Tokens.Link;
+      const text = autolink ? escapeHtml(token.text) : renderAll(tokens, context);
+      const encoded = encodeLinkDestination(href);
+      // As in marked's output, the HTML parser decodes character references in the attribute
+      // (not for autolinks); the sanitizer checks the decoded destination and `finishLinks` adds the host.
+      return encoded === undefined
+        ? text
+        : `<a href="${autolink ? escapeHtml(encoded) : escapeLoose(encoded)}">${text}</a>`;
     }
     case 'image': {
       const { tokens, href } = token as Tokens.Image;
-      const alt = plainText(tokens).trim();
-      const checked = checkLinkUrl(href);
-      const title = checked ? ` title="${escapeHtml(checked.title)}"` : '';
-      return `<span class="ac-img"${title}>${escapeLoose(alt || context.strings.image)}${hostBadge(checked?.host ?? '')}</span>`;
+      const alt = escapeLoose(plainText(tokens).trim() || context.strings.image);
+      const encoded = encodeLinkDestination(href);
+      return `<span class="ac-img"${encoded === undefined ? '' : ` title="${escapeLoose(encoded)}"`}>${alt}</span>`;
     }
     default:
       throw new Error(`Token with "${token.type}" type was not found.`);
@@ -169,8 +170,4 @@ function plainText(tokens: Token[]): string {
       return token.type !== 'text' && tokens ? plainText(tokens) : (text ?? '');
     })
     .join('');
-}
-
-function hostBadge(host: string): string {
-  return host ? `<span class="ac-host">${escapeHtml(host)}</span>` : '';
 }

@@ -23,7 +23,8 @@ const WALL_CASES: Array<{ title: string; html: string; expected: string }> = [
   {
     title: 'safe link gets target and rel',
     html: '<a href="https://example.com/" download ping="https://attacker.example">x</a>',
-    expected: '<a href="https://example.com/" target="_blank" rel="noopener noreferrer">x</a>',
+    expected:
+      '<a href="https://example.com/" title="https://example.com/" target="_blank" rel="noopener noreferrer">x</a>',
   },
   {
     title: 'model class, id, name and style',
@@ -44,7 +45,8 @@ const WALL_CASES: Array<{ title: string; html: string; expected: string }> = [
   {
     title: 'bidi controls in link text',
     html: '<a href="https://example.com/">ab\u202Ecd</a>',
-    expected: '<a href="https://example.com/" target="_blank" rel="noopener noreferrer">abcd</a>',
+    expected:
+      '<a href="https://example.com/" title="https://example.com/" target="_blank" rel="noopener noreferrer">abcd</a>',
   },
   {
     title: 'hidden characters in code are left to the renderer',

@@ -76,8 +76,9 @@ let policy: Policy | null | undefined;
 
 /**
  * Sanitizes renderer HTML into an inert `DocumentFragment` (never a string, never live
- * innerHTML), enforcing the allow-list, `ac-`/`language-` classes only, checked links with
- * `target="_blank" rel="noopener noreferrer"`, and invisible-character stripping in text.
+ * innerHTML), enforcing the allow-list, `ac-`/`language-` classes only, checked links (the
+ * destination as `title`, `target="_blank" rel="noopener noreferrer"`), and invisible-character
+ * stripping in text. Links that fail the check lose `href`; `finishLinks` unwraps them.
  * Throws only if the browser refuses to parse (e.g. Trusted Types without our policy).
  */
 export function sanitizeHtml(html: string): DocumentFragment {
@@ -134,18 +135,24 @@ export function createWidgetPurifier(factory: typeof DOMPurify): Purifier {
       data.attrValue = kept.join(' ');
       data.keepAttr = kept.length > 0;
     } else if (data.attrName === 'href') {
-      data.keepAttr = checkLinkUrl(data.attrValue) !== undefined;
+      // The parser has decoded character references: this is the destination the browser would follow.
+      const checked = checkLinkUrl(data.attrValue);
+      data.keepAttr = checked !== undefined;
+      if (checked) data.attrValue = checked.href;
     }
   });
-  // `target` and `rel` are never let through; a link that kept its checked `href` gets both.
+  // `target` and `rel` are never let through; a link that kept its checked `href` gets both, and
+  // the destination as its tooltip.
   instance.addHook('afterSanitizeAttributes', (node) => {
     if (node.nodeName !== 'A') return;
-    if (node.hasAttribute('href')) {
-      node.setAttribute('target', '_blank');
-      node.setAttribute('rel', 'noopener noreferrer');
-    } else {
+    const href = node.getAttribute('href');
+    if (href === null) {
       node.removeAttribute('title');
+      return;
     }
+    node.setAttribute('title', href);
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer');
   });
   return instance;
 }

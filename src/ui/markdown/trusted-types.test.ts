@@ -14,9 +14,11 @@ test('renders under enforced Trusted Types with only the agent-chat policy allow
 
   const host = document.createElement('div');
   document.body.append(host);
-  host.append(renderMarkdown('**bold** [link](https://example.com) <img src=x onerror=alert(1)>'));
+  host.append(
+    renderMarkdown('**bold** [link](https://example.com) [ref](/f&ouml;&ouml;) <img src=x onerror=alert(1)>'),
+  );
   expect(host.innerHTML).toBe(
-    '<p><strong>bold</strong> <a href="https://example.com/" title="https://example.com/" target="_blank" rel="noopener noreferrer">link</a><span class="ac-host">example.com</span> &lt;img src=x onerror=alert(1)&gt;</p>\n',
+    '<p><strong>bold</strong> <a href="https://example.com/" title="https://example.com/" target="_blank" rel="noopener noreferrer">link</a><span class="ac-host">example.com</span> <a href="/föö" title="/föö" target="_blank" rel="noopener noreferrer">ref</a> &lt;img src=x onerror=alert(1)&gt;</p>\n',
   );
   host.remove();
 });
