@@ -98,6 +98,19 @@ describe('approval card', () => {
     expect(allow.getBoundingClientRect().top - args.getBoundingClientRect().bottom).toBeLessThan(120);
   });
 
+  it('spells out tag, zero-width and word-joiner characters in keys and values, with the warning', async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit(approvalState({}, { 'pa\u200Bth': '/tmp\u{E0041}\u{E0042}', q: 'a\u2060b' }));
+    const card = root.querySelector('[part="approval-card"]') as HTMLElement;
+    expect(Array.from(card.querySelectorAll('.approval-value'), (value) => value.textContent)).toEqual([
+      '"pa⟪U+200B⟫th": "/tmp⟪U+E0041⟫⟪U+E0042⟫"',
+      '"q": "a⟪U+2060⟫b"',
+    ]);
+    expect(card.querySelector('.approval-warning')?.textContent).toBe(
+      'Contains hidden or control characters (shown as ⟪U+…⟫).',
+    );
+  });
+
   it('is operable by keyboard alone: Tab to Allow and press Enter, then Space on Deny', async () => {
     const { client, root, emit } = await mountAgentChat();
     await emit(approvalState({}));

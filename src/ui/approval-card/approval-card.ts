@@ -3,7 +3,8 @@ import type { ApprovalDecision, SnapshotInterrupt, SnapshotToolCall } from '../.
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { renderVisibleText } from '../text/render-visible-text.ts';
-import { formatJsonText, hasHiddenCharacters } from '../text/visible-text.ts';
+import { hasHiddenCharacters } from '../text/hidden-characters.ts';
+import { formatJsonText } from '../text/visible-text.ts';
 
 /** A value longer than this is folded into a `<details>` (its key and length shown), so padding cannot push the other values away from the buttons. */
 export const APPROVAL_VALUE_PREVIEW_CHARS = 400;

@@ -1,4 +1,4 @@
-import { stripInvisibleCharacters } from './invisible-characters.ts';
+import { removeHiddenCharacters } from '../text/hidden-characters.ts';
 
 /** A link destination that passed the policy, ready to be written into `href` (and shown as its `title`). */
 export interface CheckedLink {
@@ -24,7 +24,7 @@ const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
  */
 export function encodeLinkDestination(destination: string): string | undefined {
   try {
-    return encodeURI(stripInvisibleCharacters(destination)).replace(/%25/g, '%');
+    return encodeURI(removeHiddenCharacters(destination)).replace(/%25/g, '%');
   } catch {
     return undefined;
   }
@@ -39,7 +39,7 @@ export function encodeLinkDestination(destination: string): string | undefined {
  */
 export function checkLinkUrl(destination: string): CheckedLink | undefined {
   if (CONTROL_CHARACTERS.test(destination)) return undefined;
-  const cleaned = stripInvisibleCharacters(destination).trim();
+  const cleaned = removeHiddenCharacters(destination).trim();
   let url: URL;
   try {
     url = new URL(cleaned, CHECK_BASE);

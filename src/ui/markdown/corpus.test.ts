@@ -24,7 +24,7 @@ const URL_ATTRIBUTES =
   );
 const HIDDEN =
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/u;
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u;
 const DOM_CODES = [
   'NO_ON_ATTR',
   'SAFE_URL',

@@ -134,6 +134,24 @@ const POLICY_CASES: PolicyCase[] = [
     expected: '<p><code>a<span class="ac-invisible">⟪U+200B⟫</span>b</code></p>\n',
   },
   {
+    title: 'zero-width space, word joiner and tag characters are removed from prose, headings and cells',
+    markdown:
+      '# T\u200Bi\n\na\u200Bb\u2060c\u{E0041}\u{E0042}d \u{1F469}\u200D\u{1F4BB}\n\n| x\u{E0041} |\n|---|\n| y\u2060 |',
+    expected:
+      '<h1>Ti</h1>\n<p>abcd \u{1F469}\u200D\u{1F4BB}</p>\n<table>\n<thead>\n<tr>\n<th>x</th>\n</tr>\n</thead>\n<tbody><tr>\n<td>y</td>\n</tr>\n</tbody></table>\n',
+  },
+  {
+    title: 'zero-width space, word joiner and tag characters are removed from link text and destinations',
+    markdown: '[a\u200Bb\u2060c\u{E0041}](https://example.com/x\u{E0041}\u200By)',
+    expected: `<p><a href="https://example.com/xy" title="https://example.com/xy" ${LINK}>abc</a><span class="ac-host">example.com</span></p>\n`,
+  },
+  {
+    title: 'zero-width space, word joiner and tag characters are shown in code',
+    markdown: '`a\u2060b\u{E0041}`\n\n```\nc\u200Bd\u{E007F}\n```',
+    expected:
+      '<p><code>a<span class="ac-invisible">⟪U+2060⟫</span>b<span class="ac-invisible">⟪U+E0041⟫</span></code></p>\n<pre class="ac-code"><code>c<span class="ac-invisible">⟪U+200B⟫</span>d<span class="ac-invisible">⟪U+E007F⟫</span></code></pre>\n',
+  },
+  {
     title: 'link text with bidi',
     markdown: '[pay‮gnp.exe](https://example.com/‮x)',
     expected: `<p><a href="https://example.com/x" title="https://example.com/x" ${LINK}>paygnp.exe</a><span class="ac-host">example.com</span></p>\n`,

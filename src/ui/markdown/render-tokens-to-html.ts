@@ -1,7 +1,7 @@
 import { getDefaults, Lexer } from 'marked';
 import type { Links, Token, Tokens, TokensList } from 'marked';
 import { encodeLinkDestination } from './check-link-url.ts';
-import { hasInvisibleCharacters, markInvisibleCharacters } from './invisible-characters.ts';
+import { hasHiddenCharacters, markHiddenCharacters } from '../text/hidden-characters.ts';
 
 /** The exact source of one rendered code block, in document order of the `<pre>` elements. */
 export interface CodeBlock {
@@ -116,7 +116,7 @@ function renderToken(token: Token, context: RenderContext): string {
     case 'code':
       return renderCode(token as Tokens.Code, context);
     case 'codespan':
-      return `<code>${markInvisibleCharacters(escapeHtml(token.text))}</code>`;
+      return `<code>${markHiddenCharacters(escapeHtml(token.text))}</code>`;
     case 'text':
     case 'escape': {
       const { tokens, escaped, text } = token as Tokens.Text;
@@ -147,11 +147,11 @@ function renderToken(token: Token, context: RenderContext): string {
 function renderCode({ text, lang }: Tokens.Code, context: RenderContext): string {
   const candidate = (lang ?? '').trim().split(/\s/, 1)[0]?.toLowerCase() ?? '';
   const language = LANGUAGE_PATTERN.test(candidate) ? candidate : '';
-  context.codeBlocks.push({ text, language, hasHiddenCharacters: hasInvisibleCharacters(text) });
+  context.codeBlocks.push({ text, language, hasHiddenCharacters: hasHiddenCharacters(text) });
   // LANGUAGE_PATTERN admits nothing that needs escaping.
   const label = language ? `<span class="ac-code-lang">${language}</span>` : '';
   const languageClass = language ? ` class="language-${language}"` : '';
-  return `<pre class="ac-code">${label}<code${languageClass}>${markInvisibleCharacters(escapeHtml(text))}</code></pre>\n`;
+  return `<pre class="ac-code">${label}<code${languageClass}>${markHiddenCharacters(escapeHtml(text))}</code></pre>\n`;
 }
 
 function renderCell(cell: Tokens.TableCell, context: RenderContext): string {

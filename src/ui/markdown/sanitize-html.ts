@@ -1,7 +1,7 @@
 import DOMPurify from 'dompurify';
 import type { Config, DOMPurify as Purifier } from 'dompurify';
 import { checkLinkUrl } from './check-link-url.ts';
-import { stripInvisibleCharacters, stripProseControls } from './invisible-characters.ts';
+import { removeHiddenCharacters, removeHiddenProseCharacters } from '../text/hidden-characters.ts';
 
 /**
  * The Trusted Types policy name this module creates (once, lazily, only when
@@ -126,7 +126,7 @@ export function createWidgetPurifier(factory: typeof DOMPurify): Purifier {
     const text = node as Text;
     const parent = text.parentElement;
     if (parent?.closest('code')) return;
-    const cleaned = parent?.closest('a') ? stripInvisibleCharacters(text.data) : stripProseControls(text.data);
+    const cleaned = parent?.closest('a') ? removeHiddenCharacters(text.data) : removeHiddenProseCharacters(text.data);
     if (cleaned !== text.data) text.data = cleaned;
   });
   instance.addHook('uponSanitizeAttribute', (_node, data) => {

@@ -7,6 +7,8 @@ import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 export interface MarkdownBodyLabels {
   copyCode: string;
   copied: string;
+  /** Flag shown on a code block holding hidden characters (they show as `⟪U+XXXX⟫`; copy keeps them). */
+  hiddenCharacters: string;
   image: string;
   truncated: string;
 }
@@ -16,7 +18,7 @@ export interface MarkdownBodyLabels {
  * Lit updates, so finished blocks stay the same DOM nodes while the message grows. Lit never
  * renders into the container; only the Markdown pipeline does, at most once per animation frame
  * (the final text is rendered at once). Each code block gets a copy button that copies the
- * block's exact source, not its DOM text.
+ * block's exact source, not its DOM text, and a visible flag when that source holds hidden characters.
  */
 class MarkdownBodyDirective extends Directive {
   #container: HTMLDivElement | null = null;
@@ -71,14 +73,21 @@ class MarkdownBodyDirective extends Directive {
   }
 
   #addCopyButtons(): void {
-    for (const pre of this.#container?.querySelectorAll('pre.ac-code') ?? []) {
-      if (pre.querySelector(':scope > button.ac-copy')) continue;
+    const codeBlocks = this.#renderer?.codeBlocks ?? [];
+    const blocks = this.#container?.querySelectorAll('pre.ac-code') ?? [];
+    blocks.forEach((pre, index) => {
+      if (pre.querySelector(':scope > button.ac-copy')) return;
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'ac-copy';
       button.textContent = this.#labels?.copyCode ?? '';
       pre.prepend(button);
-    }
+      if (!codeBlocks[index]?.hasHiddenCharacters) return;
+      const flag = document.createElement('span');
+      flag.className = 'ac-code-hidden';
+      flag.textContent = this.#labels?.hiddenCharacters ?? '';
+      button.after(flag);
+    });
   }
 
   #onClick = (event: Event): void => {

@@ -126,8 +126,14 @@ export const messageListStyles = css`
     border: 1px dashed var(--agent-chat-color-border);
     border-radius: 4px;
   }
-  .markdown .ac-invisible {
+  .markdown .ac-invisible,
+  .markdown .ac-code-hidden {
     color: var(--agent-chat-color-danger);
+  }
+  .markdown .ac-code-hidden {
+    display: block;
+    font-size: 11px;
+    user-select: none;
   }
   .markdown .ac-raw {
     white-space: pre-wrap;

@@ -124,6 +124,25 @@ describe('message list', () => {
     ]);
   });
 
+  it('shows hidden characters in user text as markers, keeping emoji sequences whole', async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit({
+      messages: [
+        createMessage({
+          messageId: 'u1',
+          role: 'user',
+          content: 'hi\u{E0041}\u200B \u2764\uFE0F \u{1F469}\u200D\u{1F4BB}',
+          contextRefs: [{ ref: 'doc-1', title: 'Run\u202Ebook' }],
+        }),
+      ],
+    });
+    const message = root.querySelector('[part~="user-message"]');
+    expect(message?.querySelector('.message-body')?.textContent).toBe(
+      'hi⟪U+E0041⟫⟪U+200B⟫ \u2764\uFE0F \u{1F469}\u200D\u{1F4BB}',
+    );
+    expect(message?.querySelector('.context-ref')?.textContent).toBe('Run⟪U+202E⟫book');
+  });
+
   it('shows source cards only for http(s) URLs, opening in a new context with their host visible', async () => {
     const { root, emit } = await mountAgentChat((element) => {
       element.getReferences = () => [
@@ -176,6 +195,19 @@ describe('message list', () => {
     await Promise.resolve();
     await Promise.resolve();
     expect(button.textContent).toBe('Copied');
+  });
+
+  it('flags a code block whose source holds hidden characters, and none without', async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit({
+      messages: [createMessage({ messageId: 'a1', content: '```\nrm\u{E0041} -rf\n```\n\n```\nls\n```\n' })],
+    });
+    const blocks = root.querySelectorAll('pre.ac-code');
+    expect(blocks[0]?.querySelector('.ac-code-hidden')?.textContent).toBe(
+      'Contains hidden or control characters (shown as ⟪U+…⟫).',
+    );
+    expect(blocks[0]?.querySelector('code')?.textContent).toBe('rm⟪U+E0041⟫ -rf');
+    expect(blocks[1]?.querySelector('.ac-code-hidden')).toBe(null);
   });
 
   it('marks stopped and failed answers', async () => {

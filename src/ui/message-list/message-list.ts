@@ -2,6 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { ApprovalDecision, ClientState, ContextRef, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
 import { renderApprovalCard } from '../approval-card/approval-card.ts';
 import { checkLinkUrl } from '../markdown/check-link-url.ts';
+import { renderVisibleText } from '../text/render-visible-text.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
@@ -102,7 +103,7 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
     case 'user':
       return html`<article part="message user-message" class="message user" data-status=${view.message.status}>
         <span class="visually-hidden">${view.strings.you}</span>
-        <div class="message-body" dir="auto">${view.message.content}</div>
+        <div class="message-body" dir="auto">${renderVisibleText(view.message.content, true)}</div>
         ${renderContextRefs(view.message.contextRefs)}
       </article>`;
     case 'assistant':
@@ -128,6 +129,7 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
     <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, {
       copyCode: strings.copyCode,
       copied: strings.copied,
+      hiddenCharacters: strings.hiddenCharacters,
       image: strings.markdownImage,
       truncated: strings.markdownTruncated,
     })}</div>
@@ -139,7 +141,7 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
             (
               reference,
             ) => html`<a class="reference-card chip" href=${reference.url} target="_blank" rel="noopener noreferrer">
-              <span dir="auto">${reference.title}</span> <span class="muted">${reference.host}</span>
+              <span dir="auto">${renderVisibleText(reference.title, true)}</span> <span class="muted">${reference.host}</span>
             </a>`,
           )}
         </nav>`
@@ -151,7 +153,7 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
 function renderContextRefs(refs: ContextRef[] | undefined): TemplateResult | typeof nothing {
   if (!refs || refs.length === 0) return nothing;
   return html`<ul class="context-refs chips">
-    ${refs.map((ref) => html`<li class="context-ref chip" dir="auto">${ref.title ?? ref.ref}</li>`)}
+    ${refs.map((ref) => html`<li class="context-ref chip" dir="auto">${renderVisibleText(ref.title ?? ref.ref, true)}</li>`)}
   </ul>`;
 }
 

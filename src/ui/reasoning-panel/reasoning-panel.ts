@@ -24,6 +24,6 @@ export function renderReasoningPanel({ message, isOpen, strings, onToggle }: Rea
   };
   return html`<details part="reasoning" class="reasoning" data-status=${message.status} ?open=${isOpen}>
     <summary @click=${toggle}>${message.status === 'streaming' ? strings.reasoningStreaming : strings.reasoning}</summary>
-    <div class="reasoning-body" dir="auto">${renderVisibleText(message.content)}</div>
+    <div class="reasoning-body" dir="auto">${renderVisibleText(message.content, true)}</div>
   </details>`;
 }

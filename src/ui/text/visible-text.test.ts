@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capText, formatJsonText, hasHiddenCharacters, toVisibleSegments } from './visible-text.ts';
+import { hasHiddenCharacters } from './hidden-characters.ts';
+import { capText, formatJsonText, toVisibleSegments } from './visible-text.ts';
 
 describe('toVisibleSegments', () => {
   it('spells out bidi overrides, zero-width, controls and tag characters', () => {
