@@ -13,8 +13,7 @@ const CHECK_BASE = 'https://agent-chat.invalid/';
 const CHECK_HOST = 'agent-chat.invalid';
 const ALLOWED_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is rejected
-const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
+const CONTROL_CHARACTERS = /[\p{Cc}\u2028\u2029]/u;
 
 /**
  * Percent-encodes a Markdown link destination as marked does before writing it into `href`

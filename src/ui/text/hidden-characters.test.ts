@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   HIDDEN_CHARACTER_CLASSES,
+  KEPT_IN_PROSE,
   hasHiddenCharacters,
   markHiddenCharacters,
   removeHiddenCharacters,
@@ -10,97 +11,64 @@ import {
 interface ClassSample {
   /** The class's name (the comment above it in the table). */
   name: string;
-  /** Text holding characters of the class, and every character of it that the table must cover. */
+  /** Characters the class must cover, by kind. */
+  members: Record<string, string[]>;
+  /** Text with characters of the class, and what prose keeps of it. */
   input: string;
-  members: string[];
-  /** What prose keeps of `input`. */
   prose: string;
 }
 
-/** One sample per class of the table, keyed by its `characters`: a class without one fails its test. */
+/** One sample per class of the table, keyed by its pattern: a class without one fails its test. */
 const SAMPLES: Record<string, ClassSample> = {
-  '\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F': {
-    name: 'C0 and C1 controls (but tab and line feed) and DEL',
+  '[^\\P{Cc}\\t\\n]': {
+    name: 'C0 and C1 controls (but tab and line feed), DEL',
+    members: {
+      C0: ['\u0000', '\u0007', '\u000B', '\u000D', '\u001B', '\u001F'],
+      DEL: ['\u007F'],
+      C1: ['\u0085', '\u009F'],
+    },
     input: 'a\u001B[31mb\u0000\u0085\u007F\t\n',
-    members: ['\u0000', '\u0008', '\u000B', '\u000D', '\u001F', '\u007F', '\u0080', '\u009F'],
     prose: 'a[31mb\t\n',
   },
-  '\\u202A-\\u202E\\u2066-\\u2069': {
-    name: 'bidi embeddings, overrides and isolates',
-    input: 'a\u202Eb\u2066c',
-    members: ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'],
-    prose: 'abc',
-  },
-  '\\u061C\\u200E\\u200F': {
-    name: 'bidi marks',
-    input: 'a\u200Fb\u061C',
-    members: ['\u061C', '\u200E', '\u200F'],
-    prose: 'ab',
-  },
-  '\\u200B\\u2060-\\u2064\\uFEFF': {
-    name: 'zero-width space, word joiner, invisible operators and byte order mark',
-    input: 'a\u200Bb\u2060c\uFEFF',
-    members: ['\u200B', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\uFEFF'],
-    prose: 'abc',
-  },
-  '\\u2028\\u2029': {
+  '[\\u2028\\u2029]': {
     name: 'line and paragraph separators',
+    members: { separators: ['\u2028', '\u2029'] },
     input: 'a\u2028b\u2029',
-    members: ['\u2028', '\u2029'],
     prose: 'ab',
   },
-  '\\u00AD\\u034F\\u180E': {
-    name: 'soft hyphen, combining grapheme joiner and Mongolian vowel separator',
-    input: 'a\u00ADb\u034Fc\u180E',
-    members: ['\u00AD', '\u034F', '\u180E'],
-    prose: 'abc',
-  },
-  '\\u115F\\u1160\\u3164\\uFFA0': {
-    name: 'Hangul fillers',
-    input: 'a\u3164b\u115F',
-    members: ['\u115F', '\u1160', '\u3164', '\uFFA0'],
-    prose: 'ab',
-  },
-  '\\u{E0000}-\\u{E007F}': {
-    name: 'tag characters',
-    input: 'ok\u{E0069}\u{E0067}\u{E006E}\u{E007F}',
-    members: ['\u{E0000}', '\u{E0001}', '\u{E0041}', '\u{E007F}'],
-    prose: 'ok',
-  },
-  '\\u200C\\u200D': {
-    name: 'zero-width non-joiner and joiner',
-    // Kept: a ZWJ emoji sequence, Persian "می‌خواهم" and Hindi "क्‍ष"; removed: between Latin letters, doubled, at an edge.
-    input:
-      '\u{1F469}\u200D\u{1F4BB} \u0645\u06CC\u200C\u062E \u0915\u094D\u200D\u0937 a\u200Db \u0645\u200C\u200C\u062E \u200D',
-    members: ['\u200C', '\u200D'],
-    prose: '\u{1F469}\u200D\u{1F4BB} \u0645\u06CC\u200C\u062E \u0915\u094D\u200D\u0937 ab \u0645\u062E ',
-  },
-  '\\uFE00-\\uFE0F\\u{E0100}-\\u{E01EF}': {
-    name: 'variation selectors',
-    // Kept: the emoji presentation of ❤ and an ideographic variant; removed: a run smuggling bytes.
-    input: '\u2764\uFE0F \u845B\u{E0100} a\uFE0F\u{E0101}\u{E0102} \uFE0E',
-    members: ['\uFE00', '\uFE0F', '\u{E0100}', '\u{E01EF}'],
-    prose: '\u2764\uFE0F \u845B\u{E0100} a\uFE0F ',
+  '\\p{DI}': {
+    name: 'Default_Ignorable_Code_Point',
+    members: {
+      'bidi embeddings, overrides and isolates': ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2069'],
+      'bidi marks': ['\u061C', '\u200E', '\u200F'],
+      'zero-width space, word joiner, invisible operators, byte order mark': ['\u200B', '\u2060', '\u2064', '\uFEFF'],
+      joiners: ['\u200C', '\u200D'],
+      'soft hyphen, combining grapheme joiner, Mongolian vowel separator': ['\u00AD', '\u034F', '\u180E'],
+      'Hangul fillers': ['\u115F', '\u1160', '\u3164', '\uFFA0'],
+      'variation selectors': ['\uFE00', '\uFE0F', '\u{E0100}', '\u{E01EF}'],
+      'tag characters': ['\u{E0000}', '\u{E0001}', '\u{E0041}', '\u{E007F}'],
+    },
+    input: 'a\u202Eb\u2066c\u200Fd\u200Be\u2060f\uFEFFg\u00ADh\u3164i\u{E0069}\u{E0067}\u{E007F}',
+    prose: 'abcdefghi',
   },
 };
 
 describe('the hidden-character table', () => {
   test.each(
     HIDDEN_CHARACTER_CLASSES.map(
-      (hiddenClass) =>
-        [SAMPLES[hiddenClass.characters]?.name ?? hiddenClass.characters, hiddenClass.characters] as const,
+      (hiddenClass) => [SAMPLES[hiddenClass.pattern]?.name ?? hiddenClass.pattern, hiddenClass.pattern] as const,
     ),
-  )('%s', (_name, characters) => {
-    const sample = SAMPLES[characters];
-    expect(sample, `a sample for ${characters}`).toBeDefined();
+  )('%s', (_name, pattern) => {
+    const sample = SAMPLES[pattern];
+    expect(sample, `a sample for ${pattern}`).toBeDefined();
     if (!sample) return;
-    for (const member of sample.members) {
-      const code = member.codePointAt(0)?.toString(16);
-      expect(hasHiddenCharacters(`x${member}y`), `U+${code}`).toBe(true);
-      expect(removeHiddenCharacters(`x${member}y`), `U+${code}`).toBe('xy');
-      expect(markHiddenCharacters(member), `U+${code}`).toMatch(
-        /^<span class="ac-invisible">⟪U\+[0-9A-F]{4,5}⟫<\/span>$/,
-      );
+    for (const [kind, members] of Object.entries(sample.members)) {
+      for (const member of members) {
+        const label = `${kind}: U+${member.codePointAt(0)?.toString(16)}`;
+        expect(hasHiddenCharacters(`x${member}y`), label).toBe(true);
+        expect(removeHiddenCharacters(`x${member}y`), label).toBe('xy');
+        expect(markHiddenCharacters(member), label).toMatch(/^<span class="ac-invisible">⟪U\+[0-9A-F]{4,5}⟫<\/span>$/);
+      }
     }
     expect(removeHiddenProseCharacters(sample.input)).toBe(sample.prose);
     expect(hasHiddenCharacters(removeHiddenCharacters(sample.input))).toBe(false);
@@ -116,5 +84,25 @@ describe('the hidden-character table', () => {
     expect(markHiddenCharacters('a\u200Bb\u{E0041}')).toBe(
       'a<span class="ac-invisible">⟪U+200B⟫</span>b<span class="ac-invisible">⟪U+E0041⟫</span>',
     );
+  });
+});
+
+describe('what prose keeps', () => {
+  test('there is one rule for joiners and one for variation selectors', () => {
+    expect(KEPT_IN_PROSE.length).toBe(2);
+  });
+
+  test('a joiner between emoji or after an Indic virama or Arabic-script letter, never between Latin letters or doubled', () => {
+    // Kept: a ZWJ emoji sequence, Persian "می‌خواهم", Hindi "क्‍ष", "❤️‍🔥"; removed: between Latin letters, doubled, alone.
+    const kept =
+      '\u{1F469}\u200D\u{1F4BB} \u0645\u06CC\u200C\u062E \u0915\u094D\u200D\u0937 \u2764\uFE0F\u200D\u{1F525}';
+    expect(removeHiddenProseCharacters(kept)).toBe(kept);
+    expect(removeHiddenProseCharacters('a\u200Db \u0645\u200C\u200C\u062E \u200D')).toBe('ab \u0645\u062E ');
+  });
+
+  test('a variation selector right after a visible character, never as a run or after a space', () => {
+    const kept = '\u2764\uFE0F \u845B\u{E0100} \u1820\u180B';
+    expect(removeHiddenProseCharacters(kept)).toBe(kept);
+    expect(removeHiddenProseCharacters('a\uFE0F\u{E0101}\u{E0102} \uFE0E')).toBe('a\uFE0F ');
   });
 });

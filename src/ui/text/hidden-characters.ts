@@ -1,62 +1,46 @@
 /**
  * The one table of characters that can hide, fake or reorder what a person reads (Trojan Source,
  * invisible "tag" text, zero-width steganography, terminal escapes), and what each surface does
- * with them: prose (paragraphs, headings, list and table text) removes them, except joiners and
- * variation selectors where they do their legitimate job; link text and destinations remove them
- * all; code, tool arguments and approvals show each one as a visible `⟪U+XXXX⟫` marker.
+ * with them: prose (paragraphs, headings, list and table text, user messages) removes or marks
+ * them, except joiners and variation selectors where they do their legitimate job
+ * (`KEPT_IN_PROSE`); link text and destinations remove them all; code, tool arguments and
+ * approvals show each one as a visible `⟪U+XXXX⟫` marker.
  */
 
 /** One class of hidden characters (its name is the comment above it in the table). */
 export interface HiddenCharacterClass {
-  /** The characters, as the body of a regular-expression character class with the `u` flag. */
-  characters: string;
-  /** Where prose keeps one: a pattern (lookarounds around the character); without it prose removes every one. */
-  keptInProse?: string;
+  /** The characters, as a regular-expression atom with the `u` flag (a class or a property escape). */
+  pattern: string;
 }
-
-const SELECTORS = '\\uFE00-\\uFE0F\\u{E0100}-\\u{E01EF}';
 
 /** Every hidden-character class, each named in a comment; tab and line feed are not hidden. */
 export const HIDDEN_CHARACTER_CLASSES: readonly HiddenCharacterClass[] = [
-  // C0 and C1 controls (but tab and line feed) and DEL
-  { characters: '\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F' },
-  // bidi embeddings, overrides and isolates
-  { characters: '\\u202A-\\u202E\\u2066-\\u2069' },
-  // bidi marks
-  { characters: '\\u061C\\u200E\\u200F' },
-  // zero-width space, word joiner, invisible operators and byte order mark
-  { characters: '\\u200B\\u2060-\\u2064\\uFEFF' },
+  // C0 and C1 controls (but tab and line feed), DEL: terminal escapes, NUL, BEL
+  { pattern: '[^\\P{Cc}\\t\\n]' },
   // line and paragraph separators
-  { characters: '\\u2028\\u2029' },
-  // soft hyphen, combining grapheme joiner and Mongolian vowel separator
-  { characters: '\\u00AD\\u034F\\u180E' },
-  // Hangul fillers
-  { characters: '\\u115F\\u1160\\u3164\\uFFA0' },
-  // tag characters
-  { characters: '\\u{E0000}-\\u{E007F}' },
-  // zero-width non-joiner and joiner
-  {
-    characters: '\\u200C\\u200D',
-    // After a virama or other mark (Indic scripts) or an Arabic-script letter (Persian, Urdu), and
-    // between the emoji of a ZWJ sequence; never between Latin letters.
-    keptInProse:
-      '(?<=[\\p{M}\\p{sc=Arab}\\p{Extended_Pictographic}\\p{Emoji_Modifier}\\uFE0F])[\\u200C\\u200D](?=[\\p{L}\\p{M}\\p{Extended_Pictographic}])',
-  },
-  // variation selectors
-  {
-    characters: SELECTORS,
-    // Right after a visible character (an emoji or ideograph variant), never as a run.
-    keptInProse: `(?<=[^\\s${SELECTORS}])[${SELECTORS}]`,
-  },
+  { pattern: '[\\u2028\\u2029]' },
+  // Unicode's Default_Ignorable_Code_Point, what renders as nothing: bidi controls and marks,
+  // zero-width space, joiners, word joiner, invisible operators, byte order mark, soft hyphen,
+  // combining grapheme joiner, variation selectors, Hangul fillers and the tag characters
+  { pattern: '\\p{DI}' },
 ];
 
-const ALL_CHARACTERS = HIDDEN_CHARACTER_CLASSES.map((hiddenClass) => hiddenClass.characters).join('');
-const HIDDEN_PATTERN = new RegExp(`[${ALL_CHARACTERS}]`, 'gu');
-/** Alternatives that keep a character in prose first; the last group captures one to remove. */
-const PROSE_PATTERN = new RegExp(
-  `${HIDDEN_CHARACTER_CLASSES.flatMap((hiddenClass) => hiddenClass.keptInProse ?? []).join('|')}|([${ALL_CHARACTERS}])`,
-  'gu',
-);
+const SELECTORS = '\\u180B-\\u180D\\u180F\\uFE00-\\uFE0F\\u{E0100}-\\u{E01EF}';
+
+/** Where prose keeps a hidden character because it does a legitimate job there: a pattern of it with lookarounds. */
+export const KEPT_IN_PROSE: readonly string[] = [
+  // A zero-width (non-)joiner after a virama or other mark (Indic scripts) or an Arabic-script
+  // letter (Persian, Urdu), or between the emoji of a ZWJ sequence; never between Latin letters.
+  // (ExtPict is Extended_Pictographic, EMod Emoji_Modifier.)
+  '(?<=[\\p{M}\\p{sc=Arab}\\p{ExtPict}\\p{EMod}\\uFE0F])[\\u200C\\u200D](?=[\\p{L}\\p{M}\\p{ExtPict}])',
+  // A variation selector right after a visible character (an emoji or ideograph variant), never as a run.
+  `(?<=[^\\s${SELECTORS}])[${SELECTORS}]`,
+];
+
+const ANY_HIDDEN = HIDDEN_CHARACTER_CLASSES.map((hiddenClass) => hiddenClass.pattern).join('|');
+const HIDDEN_PATTERN = new RegExp(ANY_HIDDEN, 'gu');
+/** The kept alternatives first; the last group captures a character prose removes. */
+const PROSE_PATTERN = new RegExp(`${KEPT_IN_PROSE.join('|')}|(${ANY_HIDDEN})`, 'gu');
 
 /** Returns `text` without any hidden character (link text and destinations). */
 export function removeHiddenCharacters(text: string): string {
