@@ -307,7 +307,8 @@ describe('XSS corpus through the Markdown pipeline', () => {
         stream.finish();
         const failed = scanDom(streamed);
         check('STREAM_SAFE', failed.size === 0, [...failed].join(','));
-        if (complete && !complete.isFallback && !complete.isTruncated)
+        // A block over the render budget (streaming-markdown.test.ts) may end as escaped text by design.
+        if (complete && !complete.isFallback && !complete.isTruncated && stream.stats.blocksOverBudget === 0)
           check('STREAM_EQUALS_COMPLETE', unwrappedHtml(streamed) === host.innerHTML);
       } catch (error) {
         check('NO_CRASH', false, `stream: ${String(error)}`);

@@ -1,6 +1,7 @@
 import type { Token } from 'marked';
 import { lexMarkdown, renderTokensToHtml } from './render-tokens-to-html.ts';
 import type { CodeBlock, MarkdownStrings } from './render-tokens-to-html.ts';
+import { appendPlainText } from './plain-text.ts';
 import { capText } from '../text/visible-text.ts';
 import { sanitizeHtml } from './sanitize-html.ts';
 import { finishLinks } from './finish-links.ts';
@@ -65,7 +66,7 @@ export function renderMarkdownWithCode(markdown: string, options?: RenderMarkdow
 /**
  * Renders already-lexed tokens through the same policy and sanitizer; when lexing failed
  * (`tokens` undefined), on any error, or on nesting over `MARKDOWN_MAX_DEPTH` renders `source`
- * as escaped plain text (`<p class="ac-plain">`) instead. Never throws.
+ * as escaped plain text (`<p class="ac-plain">` paragraphs, see `appendPlainText`) instead. Never throws.
  */
 export function renderMarkdownTokens(
   tokens: Token[] | undefined,
@@ -93,10 +94,7 @@ export function createNotice(text: string): HTMLParagraphElement {
 
 function renderPlainText(text: string): { fragment: DocumentFragment; codeBlocks: CodeBlock[] } {
   const fragment = document.createDocumentFragment();
-  const paragraph = document.createElement('p');
-  paragraph.className = 'ac-plain';
-  paragraph.textContent = text;
-  fragment.append(paragraph);
+  appendPlainText(fragment, text);
   return { fragment, codeBlocks: [] };
 }
 

@@ -20,8 +20,11 @@ function blockNodes(container: HTMLElement): ChildNode[] {
   return Array.from(container.children).flatMap((child) => Array.from(child.childNodes));
 }
 
+/** A clock that never moves: every render costs nothing, so the budget never holds one back. */
+const FROZEN = { now: () => 0 };
+
 function streamInChunks(markdown: string, chunk: number, container = document.createElement('div')) {
-  const stream = createStreamingMarkdown(container);
+  const stream = createStreamingMarkdown(container, FROZEN);
   for (let end = chunk; end < markdown.length + chunk; end += chunk) stream.update(markdown.slice(0, end));
   stream.finish();
   return { stream, container };
@@ -53,16 +56,21 @@ describe('createStreamingMarkdown', () => {
 
   test('finished blocks are rendered once: their nodes survive later updates untouched', () => {
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container);
+    const stream = createStreamingMarkdown(container, FROZEN);
     stream.update('First para.\n\nSecond');
-    expect(stream.stats).toEqual({ blocksFinalized: 0, tailRenders: 1, charactersLexed: 19 });
+    expect(stream.stats).toEqual({ blocksFinalized: 0, tailRenders: 1, blocksOverBudget: 0, charactersLexed: 19 });
     stream.update('First para.\n\nSecond para.\n\nThird');
     const first = blockNodes(container)[0];
     expect(first?.textContent).toBe('First para.');
     stream.update('First para.\n\nSecond para.\n\nThird para.');
     stream.finish();
     expect(blockNodes(container)[0]).toBe(first);
-    expect(stream.stats).toEqual({ blocksFinalized: 1, tailRenders: 4, charactersLexed: 19 + 32 + 25 + 25 });
+    expect(stream.stats).toEqual({
+      blocksFinalized: 1,
+      tailRenders: 4,
+      blocksOverBudget: 0,
+      charactersLexed: 19 + 32 + 25 + 25,
+    });
     // The container serialized: finished blocks in their chunk, the rest in the tail.
     expect(container.innerHTML).toBe(
       '<div class="ac-done"><p>First para.</p>\n</div><div class="ac-tail"><p>Second para.</p>\n<p>Third para.</p>\n</div>',
@@ -71,7 +79,7 @@ describe('createStreamingMarkdown', () => {
 
   test('finished blocks fill chunks of 32 and only the tail wrapper is replaced', () => {
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container);
+    const stream = createStreamingMarkdown(container, FROZEN);
     const paragraphs = Array.from({ length: 70 }, (_, index) => `p${index}\n\n`).join('');
     let tail: Element | null = null;
     for (let end = 1; end <= paragraphs.length; end += 1) {
@@ -103,7 +111,7 @@ describe('createStreamingMarkdown', () => {
 
   test('an open code fence renders as a code block mid-stream', () => {
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container);
+    const stream = createStreamingMarkdown(container, FROZEN);
     stream.update('```js\nlet a = 1;\nlet b');
     // The container serialized: an open block lives in the tail wrapper.
     expect(container.innerHTML).toBe(
@@ -119,13 +127,13 @@ describe('createStreamingMarkdown', () => {
     ['**a ~~b', '<p><strong>a <del>b</del></strong></p>\n'],
   ])('an open inline construct is closed virtually mid-stream: %s', (partial, expected) => {
     const container = document.createElement('div');
-    createStreamingMarkdown(container).update(partial);
+    createStreamingMarkdown(container, FROZEN).update(partial);
     expect(unwrapped(container)).toBe(expected);
   });
 
   test('the final render shows unterminated emphasis literally, as Markdown does', () => {
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container);
+    const stream = createStreamingMarkdown(container, FROZEN);
     stream.update('Some **bold');
     stream.finish();
     expect(unwrapped(container)).toBe('<p>Some **bold</p>\n');
@@ -133,7 +141,7 @@ describe('createStreamingMarkdown', () => {
 
   test('a forward reference resolves at finish, re-rendering only the block that uses it', () => {
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container);
+    const stream = createStreamingMarkdown(container, FROZEN);
     const markdown = 'see [x][r]\n\nmiddle\n\n[r]: https://example.com\n\nend';
     stream.update('see [x][r]\n\nmiddle\n\n');
     stream.update(markdown);
@@ -147,7 +155,7 @@ describe('createStreamingMarkdown', () => {
 
   test('text past the limit is ignored and a notice follows the content', () => {
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container, { maxLength: 12, strings: { truncated: 'cut' } });
+    const stream = createStreamingMarkdown(container, { ...FROZEN, maxLength: 12, strings: { truncated: 'cut' } });
     stream.update('first\n\nsecond');
     stream.update('first\n\nsecond and more');
     stream.finish();
@@ -160,7 +168,7 @@ describe('createStreamingMarkdown', () => {
 
   test('a shorter text starts the message over', () => {
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container);
+    const stream = createStreamingMarkdown(container, FROZEN);
     stream.update('one\n\ntwo');
     stream.update('new');
     // The container serialized: the old chunk is gone, only the tail remains.
@@ -169,7 +177,7 @@ describe('createStreamingMarkdown', () => {
 
   test('the same text after finish() changes nothing; new text starts over', () => {
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container);
+    const stream = createStreamingMarkdown(container, FROZEN);
     stream.update('one\n\ntwo');
     stream.finish();
     const first = blockNodes(container)[0];
@@ -182,7 +190,7 @@ describe('createStreamingMarkdown', () => {
 
   test('code blocks of finished and open blocks are listed in document order', () => {
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container);
+    const stream = createStreamingMarkdown(container, FROZEN);
     stream.update('```\na\n```\n\ntext\n\n```sh\nb');
     expect(stream.codeBlocks).toEqual([
       { text: 'a', language: '', hasHiddenCharacters: false },
@@ -193,11 +201,13 @@ describe('createStreamingMarkdown', () => {
 
   test('deep nesting in the tail falls back to plain text and the stream keeps working', () => {
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container);
+    const stream = createStreamingMarkdown(container, FROZEN);
     const deep = `${'>'.repeat(1900)}x`;
     stream.update(`ok\n\n${deep}`);
     stream.update(`ok\n\n${deep}\n\nafter`);
     stream.finish();
-    expect(unwrapped(container)).toBe(`<p>ok</p>\n<p class="ac-plain">${'&gt;'.repeat(1900)}x\n\nafter</p>`);
+    expect(unwrapped(container)).toBe(
+      `<p>ok</p>\n<p class="ac-plain">${'&gt;'.repeat(1_000)}</p><p class="ac-plain">${'&gt;'.repeat(900)}x\n\nafter</p>`,
+    );
   });
 });

@@ -9,6 +9,10 @@ import {
 import { capText } from '../text/visible-text.ts';
 import type { CodeBlock, MarkdownStrings } from './render-markdown.ts';
 import { lexMarkdown } from './render-tokens-to-html.ts';
+import { createRenderBudget } from './render-budget.ts';
+import { findBlockEnd, readBlockStart, type BlockStart } from './find-block-end.ts';
+import { findFinalBoundary, normalizeLineEndings, originalLength } from './final-boundary.ts';
+import { appendPlainText } from './plain-text.ts';
 
 /** Options for `createStreamingMarkdown`. */
 export interface StreamingMarkdownOptions {
@@ -16,14 +20,18 @@ export interface StreamingMarkdownOptions {
   maxLength?: number;
   /** Visible strings written by the renderer (placeholder text, truncation notice). */
   strings?: Partial<MarkdownStrings>;
+  /** Milliseconds on a monotonic clock for the render budget; `performance.now` unless a test injects one. */
+  now?: () => number;
 }
 
 /** Counters for tests and benchmarks. */
 export interface StreamingMarkdownStats {
   /** Top-level blocks rendered once and never touched again while streaming. */
   blocksFinalized: number;
-  /** Renders of the open tail. */
+  /** Renders of the open tail (as Markdown or, over budget, as escaped text). */
   tailRenders: number;
+  /** Open blocks that went over the render budget and were shown as escaped text until they closed. */
+  blocksOverBudget: number;
   /** Characters handed to the lexer in total (flat per delta when blocks keep finishing). */
   charactersLexed: number;
 }
@@ -53,14 +61,15 @@ interface Segment {
   linkCount: number;
 }
 
-/** Tails up to this length re-render on every update. */
-const EAGER_TAIL_LENGTH = 2_048;
 /**
- * Longer tails (one giant list, table or code block) re-render when enough work budget has
- * accumulated: each appended character earns this many characters of tail rendering, so the
- * total work stays linear in the message length whatever its shape.
+ * A tail whose Markdown render is predicted to take longer than this is over budget: it is shown
+ * as escaped text until its block closes (one frame of 60 Hz).
  */
-const WORK_PER_CHARACTER = 32;
+export const TAIL_RENDER_LIMIT_MS = 16;
+/** A tail shorter than this is never over budget: its renders are only spaced out by the credit (a slow render of a short text is noise). */
+export const OVER_BUDGET_MIN_LENGTH = 1_024;
+/** The one Markdown render of an over-budget block once it closed (or at `finish()`) is done if predicted within this. */
+export const CLOSED_RENDER_LIMIT_MS = 40;
 /** Finished blocks per chunk wrapper, so no box the browser re-styles or lays out grows without bound. */
 const BLOCKS_PER_CHUNK = 32;
 /** Class of the wrappers holding finished blocks (the widget's own structure, never model content). */
@@ -71,7 +80,11 @@ export const TAIL_CLASS = 'ac-tail';
 /**
  * Renders a growing assistant message into `container`: finished top-level blocks are rendered
  * once and never re-parsed or re-rendered while streaming; only the text after them (the open
- * tail) is lexed and re-rendered on each `update`. A block is final when a later non-blank block
+ * tail) is lexed and re-rendered, on an `update` whose render the time budget covers
+ * (`render-budget.ts`: each appended character earns render time; a render is timed with the
+ * layout it causes). A tail predicted to take over `TAIL_RENDER_LIMIT_MS` is shown as escaped
+ * text until its block closes, then rendered once as Markdown if predicted within
+ * `CLOSED_RENDER_LIMIT_MS` (else it stays text). A block is final when a later non-blank block
  * has started on a complete line (lists, tables, fences and indented code can still grow until
  * then); a reference definition stays in the tail until a blank line follows it. Definitions
  * resolve for later text while streaming; links that point forward to a later definition resolve
@@ -83,7 +96,8 @@ export const TAIL_CLASS = 'ac-tail';
 export function createStreamingMarkdown(container: HTMLElement, options?: StreamingMarkdownOptions): StreamingMarkdown {
   const strings: MarkdownStrings = { ...DEFAULT_MARKDOWN_STRINGS, ...options?.strings };
   const maxLength = options?.maxLength ?? MARKDOWN_MAX_LENGTH;
-  const stats: StreamingMarkdownStats = { blocksFinalized: 0, tailRenders: 0, charactersLexed: 0 };
+  const stats: StreamingMarkdownStats = { blocksFinalized: 0, tailRenders: 0, blocksOverBudget: 0, charactersLexed: 0 };
+  let budget = createRenderBudget({ now: options?.now });
   let segments: Segment[] = [];
   let links: Links = Object.create(null) as Links;
   let linkCount = 0;
@@ -93,7 +107,8 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
   let chunk: HTMLElement | undefined;
   let chunkBlocks = 0;
   let tailCodeBlocks: CodeBlock[] = [];
-  let budget = 0;
+  /** The open block while it is over budget: shown as escaped text up to `shown`, searched for its end up to `searched`. */
+  let plain: { block: BlockStart; shown: number; searched: number } | undefined;
   let seenLength = 0;
   let text = '';
   let notice: HTMLElement | undefined;
@@ -112,7 +127,8 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
     chunk = undefined;
     chunkBlocks = 0;
     tailCodeBlocks = [];
-    budget = 0;
+    budget = createRenderBudget({ now: options?.now });
+    plain = undefined;
     text = '';
     notice = undefined;
     isFinished = false;
@@ -140,19 +156,90 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
     }
   }
 
-  function finalize(tokens: Token[], source: string): void {
+  /** Renders finished blocks once into a chunk; without `tokens` (over budget) as escaped text, never re-lexed. */
+  function finalize(tokens: Token[] | undefined, source: string): void {
     const rendered = renderMarkdownTokens(tokens, { source, strings });
-    const blocks = tokens.filter((token) => token.type !== 'space').length;
+    const blocks = tokens ? tokens.filter((token) => token.type !== 'space').length : 1;
     const target = openChunk();
     const nodes = insert(target, rendered.fragment, null);
     chunkBlocks += blocks;
-    addDefinitions(tokens);
-    segments.push({ source, chunk: target, nodes, codeBlocks: rendered.codeBlocks, linkCount });
+    addDefinitions(tokens ?? []);
+    // A block left as text keeps the final link count: forward references never re-lex it.
+    segments.push({
+      source,
+      chunk: target,
+      nodes,
+      codeBlocks: rendered.codeBlocks,
+      linkCount: tokens ? linkCount : -1,
+    });
     stats.blocksFinalized += blocks;
   }
 
+  /** Renders the open tail as Markdown, timed with the layout it causes so the budget sees the browser's share. */
+  function renderTailTimed(): void {
+    const tailLength = text.length - finalOffset;
+    budget.spend(() => {
+      renderTail(text.slice(finalOffset), false);
+      void tailBox.offsetHeight;
+    }, tailLength);
+  }
+
+  /** Shows `source` in the tail as escaped text (`<p class="ac-plain">` paragraphs), timed like a render. */
+  function showTailAsText(source: string): void {
+    budget.spend(() => {
+      tailBox.replaceChildren();
+      appendPlainText(tailBox, source);
+      if (tailBox.parentNode !== container) container.insertBefore(tailBox, notice ?? null);
+      void tailBox.offsetHeight;
+    });
+    hasTail = true;
+    tailCodeBlocks = [];
+    stats.tailRenders += 1;
+  }
+
+  /** Grows the over-budget block's escaped text, or closes the block once a later block starts. */
+  function advancePlainBlock(open: NonNullable<typeof plain>): void {
+    const end = findBlockEnd(text, open.block, open.searched);
+    open.searched = text.length;
+    if (end >= 0) {
+      closePlainBlock(end);
+      // The rest is new and small; it renders as Markdown as soon as the credit allows.
+      if (budget.canAfford(0)) renderTailTimed();
+      else showTailAsText(text.slice(finalOffset));
+      return;
+    }
+    if (budget.canAfford(0)) appendTailText(open);
+  }
+
+  /** Appends the over-budget block's text not shown yet to the tail, timed like a render. */
+  function appendTailText(open: NonNullable<typeof plain>): void {
+    if (open.shown === text.length) return;
+    const added = text.slice(open.shown);
+    open.shown = text.length;
+    budget.spend(() => {
+      appendPlainText(tailBox, added);
+      void tailBox.offsetHeight;
+    });
+    stats.tailRenders += 1;
+  }
+
+  /** Whether the one Markdown render of an over-budget block of `length` characters fits the budget. */
+  function isClosedRenderWithin(length: number): boolean {
+    return budget.predict(length) <= CLOSED_RENDER_LIMIT_MS && budget.canAfford(0);
+  }
+
+  /** Finalizes the over-budget block up to `end`: as Markdown once if predicted within the limit, else as text. */
+  function closePlainBlock(end: number): void {
+    const source = normalizeLineEndings(text.slice(finalOffset, end));
+    const isWithin = isClosedRenderWithin(source.length);
+    plain = undefined;
+    budget.spend(() => (isWithin ? finalize(lexQuietly(source), source) : finalize(undefined, source.trimEnd())));
+    finalOffset = end;
+    budget.forgetBlock();
+  }
+
   function renderTail(tail: string, isFinal: boolean): void {
-    const normalized = tail.includes('\r') ? tail.replace(/\r\n?/g, '\n') : tail;
+    const normalized = normalizeLineEndings(tail);
     let tokens: Token[] | undefined;
     try {
       tokens = lexMarkdown(normalized, links);
@@ -198,7 +285,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
 
   function resolveForwardReferences(): void {
     for (const segment of segments) {
-      if (segment.linkCount === linkCount || !segment.source.includes('[')) continue;
+      if (segment.linkCount === linkCount || segment.linkCount < 0 || !segment.source.includes('[')) continue;
       const tokens = lexQuietly(segment.source);
       if (!tokens) continue;
       const rendered = renderMarkdownTokens(tokens, { source: segment.source, strings });
@@ -218,18 +305,32 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
       const truncated = capText(fullText, maxLength);
       // Append-only contract: equal length means no new text (a full string compare would cost O(message)).
       if (truncated.text.length === text.length && hasTail) return;
-      budget = Math.min(budget + (truncated.text.length - text.length) * WORK_PER_CHARACTER, maxLength);
+      budget.earn(truncated.text.length - text.length);
       text = truncated.text;
-      const tailLength = text.length - finalOffset;
-      if (tailLength <= EAGER_TAIL_LENGTH || budget >= tailLength) {
-        if (tailLength > EAGER_TAIL_LENGTH) budget -= tailLength;
-        renderTail(text.slice(finalOffset), false);
+      const predicted = budget.predict(text.length - finalOffset);
+      if (!plain && predicted > TAIL_RENDER_LIMIT_MS && text.length - finalOffset >= OVER_BUDGET_MIN_LENGTH) {
+        showTailAsText(text.slice(finalOffset));
+        plain = { block: readBlockStart(text, finalOffset), shown: text.length, searched: finalOffset };
+        stats.blocksOverBudget += 1;
       }
+      if (plain) advancePlainBlock(plain);
+      else if (budget.canAfford(predicted)) renderTailTimed();
       showNotice(truncated.isTruncated);
     },
     finish(): void {
       if (isFinished) return;
-      renderTail(text.slice(finalOffset), true);
+      // The last block, if over budget, gets its one Markdown render only when predicted within the
+      // limit; else the escaped text already on screen stays (laying it out again would cost as much).
+      const tailLength = text.length - finalOffset;
+      const isOverBudget = plain !== undefined || budget.predict(tailLength) > CLOSED_RENDER_LIMIT_MS;
+      if (isOverBudget && tailLength >= OVER_BUDGET_MIN_LENGTH && !isClosedRenderWithin(tailLength)) {
+        if (plain) appendTailText(plain);
+        else showTailAsText(text.slice(finalOffset));
+        plain = undefined;
+      } else {
+        if (plain) closePlainBlock(text.length);
+        renderTail(text.slice(finalOffset), true);
+      }
       resolveForwardReferences();
       isFinished = true;
     },
@@ -243,40 +344,6 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
       return notice !== undefined;
     },
   };
-}
-
-/**
- * How many leading tokens are final, and where the text after them starts: everything before the
- * last non-blank token that starts on a complete line, as long as the raw texts line up with the
- * source and the token just before the cut is not a reference definition (its title may follow).
- */
-function findFinalBoundary(tokens: Token[], source: string): { count: number; offset: number } {
-  const lastNewline = source.lastIndexOf('\n');
-  const starts: number[] = [];
-  let offset = 0;
-  for (const token of tokens) {
-    if (!source.startsWith(token.raw, offset)) break;
-    starts.push(offset);
-    offset += token.raw.length;
-  }
-  for (let index = starts.length - 1; index > 0; index -= 1) {
-    const start = starts[index] ?? 0;
-    const token = tokens[index];
-    if (!token || token.type === 'space' || start > lastNewline) continue;
-    if (tokens[index - 1]?.type === 'def') continue;
-    return { count: index, offset: start };
-  }
-  return { count: 0, offset: 0 };
-}
-
-/** Length in the original tail of its first `normalizedLength` characters after CRLF/CR folding. */
-function originalLength(tail: string, normalizedLength: number): number {
-  if (!tail.includes('\r')) return normalizedLength;
-  let original = 0;
-  for (let count = 0; count < normalizedLength; count += 1) {
-    original += tail[original] === '\r' && tail[original + 1] === '\n' ? 2 : 1;
-  }
-  return original;
 }
 
 function createWrapper(className: string): HTMLElement {

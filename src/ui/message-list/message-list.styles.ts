@@ -135,6 +135,11 @@ export const messageListStyles = css`
     font-size: 11px;
     user-select: none;
   }
+  /* Escaped text comes in paragraphs of at most 1,000 characters (plain-text.ts): read as one. */
+  .markdown .ac-plain {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
   .markdown .ac-raw {
     white-space: pre-wrap;
   }

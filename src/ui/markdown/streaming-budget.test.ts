@@ -1,0 +1,139 @@
+import { describe, expect, test } from 'vitest';
+import { BUDGET_MAX_CREDIT_MS, BUDGET_MS_PER_CHARACTER } from './render-budget.ts';
+import { renderMarkdown } from './render-markdown.ts';
+import { createStreamingMarkdown, TAIL_RENDER_LIMIT_MS } from './streaming-markdown.ts';
+
+/** A clock that moves `step` ms on every read: each timed render costs exactly `step`. */
+function createSteppingClock(): { now: () => number; step: number; time: number } {
+  const clock = {
+    step: 0,
+    time: 0,
+    now: () => {
+      clock.time += clock.step;
+      return clock.time;
+    },
+  };
+  return clock;
+}
+
+function serialize(fragment: DocumentFragment): string {
+  const holder = document.createElement('div');
+  holder.append(fragment);
+  return holder.innerHTML;
+}
+
+function unwrapped(container: HTMLElement): string {
+  return Array.from(container.children, (child) => child.innerHTML).join('');
+}
+
+const tail = (container: HTMLElement): Element | null => container.querySelector(':scope > .ac-tail');
+/** A 1,100-character paragraph of two lines with emphasis, so Markdown and escaped text differ. */
+const LONG_PARAGRAPH = `A long paragraph\n${'word **bold** '.repeat(79)}`.slice(0, 1_100);
+
+describe('the render budget of a streamed message', () => {
+  test('an over-budget tail renders as escaped text, then once as Markdown when its block closes', () => {
+    const clock = createSteppingClock();
+    const container = document.createElement('div');
+    const stream = createStreamingMarkdown(container, { now: clock.now });
+    stream.update(`Intro.\n\n${LONG_PARAGRAPH}`);
+    clock.step = 15;
+    stream.update(`Intro.\n\n${LONG_PARAGRAPH} more`);
+    expect(tail(container)?.innerHTML).toContain('<strong>bold</strong>');
+    // 15 ms at 1,105 characters predicts 15 × (1,505 / 1,105)² ≈ 27.8 ms for 400 more: over budget.
+    const grown = `${LONG_PARAGRAPH} more ${'text **x** '.repeat(36)}`;
+    clock.step = 1;
+    stream.update(`Intro.\n\n${grown}`);
+    expect(stream.stats.blocksOverBudget).toBe(1);
+    expect(tail(container)?.innerHTML).toBe(
+      `<p class="ac-plain">${grown.slice(0, 1_000)}</p><p class="ac-plain">${grown.slice(1_000)}</p>`,
+    );
+    stream.update(`Intro.\n\n${grown} end`);
+    expect(tail(container)?.textContent).toBe(`${grown} end`);
+    // The block closes: predicted ≈ 28 ms ≤ 40 ms, so it renders once as Markdown and is final.
+    const markdown = `Intro.\n\n${grown} end\n\nNext *para*`;
+    stream.update(markdown);
+    const finished = container.querySelector(':scope > .ac-done');
+    expect(finished?.querySelectorAll('p').length).toBe(2);
+    expect(finished?.querySelector('p:last-child strong')?.textContent).toBe('bold');
+    expect(tail(container)?.innerHTML).toBe('<p>Next <em>para</em></p>\n');
+    stream.finish();
+    expect(unwrapped(container)).toBe(serialize(renderMarkdown(markdown)));
+  });
+
+  test('an over-budget block whose one render is predicted over the limit stays escaped text', () => {
+    const clock = createSteppingClock();
+    const container = document.createElement('div');
+    const stream = createStreamingMarkdown(container, { now: clock.now });
+    stream.update(LONG_PARAGRAPH);
+    clock.step = 45;
+    stream.update(`${LONG_PARAGRAPH} more`);
+    clock.step = 0;
+    const grown = `${LONG_PARAGRAPH} more **x**`;
+    stream.update(grown);
+    expect(stream.stats.blocksOverBudget).toBe(1);
+    stream.update(`${grown}\n\nafter`);
+    stream.finish();
+    expect(container.innerHTML).toBe(
+      `<div class="ac-done"><p class="ac-plain">${grown.slice(0, 1_000)}</p><p class="ac-plain">${grown.slice(1_000)}</p></div><div class="ac-tail"><p>after</p>\n</div>`,
+    );
+  });
+
+  test('the last block, over budget at finish, gets its one Markdown render only when predicted within the limit', () => {
+    const clock = createSteppingClock();
+    const container = document.createElement('div');
+    const stream = createStreamingMarkdown(container, { now: clock.now });
+    clock.step = TAIL_RENDER_LIMIT_MS;
+    stream.update(LONG_PARAGRAPH);
+    clock.step = 0;
+    stream.update(`${LONG_PARAGRAPH} and **more**`);
+    expect(tail(container)?.firstElementChild?.className).toBe('ac-plain');
+    stream.finish();
+    expect(unwrapped(container)).toBe(serialize(renderMarkdown(`${LONG_PARAGRAPH} and **more**`)));
+  });
+
+  test('renders are spaced out so their time stays within the credit the characters earned', () => {
+    const clock = createSteppingClock();
+    clock.step = 2;
+    const container = document.createElement('div');
+    const stream = createStreamingMarkdown(container, { now: clock.now });
+    const markdown = Array.from({ length: 400 }, (_, index) => `Paragraph ${index} with *some* text.`).join('\n\n');
+    let updates = 0;
+    for (let end = 4; end < markdown.length + 4; end += 4) {
+      stream.update(markdown.slice(0, end));
+      updates += 1;
+    }
+    const spent = stream.stats.tailRenders * clock.step;
+    expect(stream.stats.tailRenders).toBeLessThan(updates / 4);
+    expect(spent).toBeLessThanOrEqual(BUDGET_MAX_CREDIT_MS + markdown.length * BUDGET_MS_PER_CHARACTER + clock.step);
+    stream.finish();
+    expect(unwrapped(container)).toBe(serialize(renderMarkdown(markdown)));
+  });
+
+  test('a quadratically slow input streams within 2 s per 20,000 characters and 50 ms per update', () => {
+    const clock = createSteppingClock();
+    const container = document.createElement('div');
+    const stream = createStreamingMarkdown(container, { now: clock.now });
+    // Every render costs as alternating emphasis did before the budget: quadratic in the open block.
+    const markdown = '*a_'.repeat(6_667).slice(0, 20_000);
+    let worst = 0;
+    let renders = 0;
+    for (let end = 4; end < markdown.length + 4; end += 4) {
+      const length = Math.min(end, markdown.length);
+      // Markdown renders cost 10 ms at 1,000 characters, quadratically more after; escaped text is cheap.
+      clock.step = stream.stats.blocksOverBudget > 0 ? 0.05 : 10 * (length / 1_000) ** 2;
+      stream.update(markdown.slice(0, length));
+      if (stream.stats.tailRenders > renders) worst = Math.max(worst, clock.step);
+      renders = stream.stats.tailRenders;
+    }
+    const lexedBefore = stream.stats.charactersLexed;
+    stream.finish();
+    expect(worst).toBeLessThanOrEqual(50);
+    expect(clock.time).toBeLessThanOrEqual(2_000);
+    // The last block stays escaped text: finish() does not lex 20,000 characters predicted at 4 s.
+    expect(stream.stats.charactersLexed).toBe(lexedBefore);
+    const paragraphs = Array.from(container.querySelectorAll('p'));
+    expect(paragraphs.every((paragraph) => paragraph.className === 'ac-plain')).toBe(true);
+    expect(paragraphs.map((paragraph) => paragraph.textContent).join('')).toBe(markdown);
+    expect(Math.max(...paragraphs.map((paragraph) => paragraph.textContent.length))).toBe(1_000);
+  });
+});
