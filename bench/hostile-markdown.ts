@@ -1,0 +1,125 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright';
+import { chromiumLaunchOptions } from '../scripts/chromium.ts';
+import type { HostileStreamResult } from './pages/hostile-markdown-entry.ts';
+import { buildPageScript } from './support/build-page-script.ts';
+import { describeMachine } from './support/describe-machine.ts';
+import { formatMs, formatTable } from './support/format-table.ts';
+import { generateHostileInputs, type HostileInput } from './support/generate-hostile-markdown.ts';
+import { openBenchPage } from './support/open-bench-page.ts';
+
+// `npm run bench:hostile-markdown`: streams pathological Markdown (emphasis runs and mixes, nested
+// quotes, lists and brackets, long tables, backtick runs, entity runs, combining marks, and the
+// corpus's denial-of-service entries) in 4-character deltas through the streaming renderer in
+// headless Chromium, and checks each against the budget: at most 2 s of main-thread work per
+// 20,000 characters and no update over 50 ms. The last line is the figure.
+
+const DELTA_LENGTH = 4;
+const BUDGET_MS_PER_20K = 2_000;
+const BUDGET_UPDATE_MS = 50;
+const LENGTH = readNumber('--length', 20_000);
+/** A run stops once its updates add up to this (so an input far over budget does not take minutes). */
+const STOP_AFTER_MS = readNumber('--stop-after-ms', 60_000);
+
+const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** `--only emphasis` runs only the inputs whose family or name contains that text. */
+const ONLY = readText('--only');
+const inputs = [...generateHostileInputs(LENGTH), ...(await readCorpusInputs())].filter(
+  (input) => ONLY === undefined || `${input.family}: ${input.name}`.includes(ONLY),
+);
+const script = await buildPageScript({ rootDir, entry: 'bench/pages/hostile-markdown-entry.ts' });
+console.log(describeMachine());
+const browser = await chromium.launch(chromiumLaunchOptions());
+const bench = await openBenchPage(browser, script);
+await run({ family: 'warm-up', name: 'warm-up', text: '*a_ [b](c) `d` > e\n\n'.repeat(200) });
+
+const rows: string[][] = [];
+let worstPer20k = { value: 0, name: '' };
+let worstUpdate = { value: 0, name: '' };
+for (const input of inputs) {
+  const before = await bench.readTaskSeconds();
+  const result = await run(input);
+  const busy = ((await bench.readTaskSeconds()) - before) * 1000;
+  const total = result.durations.reduce((sum, duration) => sum + duration, 0) + result.finishMs;
+  const per20k = (total * 20_000) / result.streamed;
+  const max = Math.max(result.finishMs, ...result.durations);
+  const isWithin = per20k <= BUDGET_MS_PER_20K && max <= BUDGET_UPDATE_MS;
+  if (per20k > worstPer20k.value) worstPer20k = { value: per20k, name: input.name };
+  if (max > worstUpdate.value) worstUpdate = { value: max, name: input.name };
+  rows.push([
+    `${input.family}: ${input.name}`,
+    result.streamed < input.text.length
+      ? `${result.streamed.toLocaleString('en-US')} of ${input.text.length.toLocaleString('en-US')}`
+      : input.text.length.toLocaleString('en-US'),
+    formatMs(total),
+    formatMs(busy),
+    formatMs(per20k),
+    formatMs(max),
+    formatMs(result.finishMs),
+    result.worstKind,
+    result.tailRenders.toLocaleString('en-US'),
+    result.blocksOverBudget.toLocaleString('en-US'),
+    isWithin ? 'within' : 'OVER',
+  ]);
+}
+await browser.close();
+
+console.log(
+  `Each input streamed in ${DELTA_LENGTH}-character deltas, one update per delta, then finish(); a run stops after ${formatMs(STOP_AFTER_MS)} of updates ("N of M" characters).`,
+);
+console.log(
+  'total = the updates and finish() with the style and layout each forces; busy = CDP TaskDuration over the run (adds paint, GC); per 20k = total scaled to 20,000 characters.',
+);
+console.log(
+  formatTable(
+    [
+      'input',
+      'characters',
+      'total',
+      'busy',
+      'per 20k',
+      'worst update',
+      'finish',
+      'note',
+      'tail renders',
+      'over budget',
+      'budget',
+    ],
+    rows,
+  ),
+);
+console.log(
+  `hostile-markdown: worst total ${formatMs(worstPer20k.value)} per 20,000 characters (${worstPer20k.name}), worst update ${formatMs(worstUpdate.value)} (${worstUpdate.name}); budget ${formatMs(BUDGET_MS_PER_20K)} and ${formatMs(BUDGET_UPDATE_MS)}`,
+);
+
+async function run(input: HostileInput): Promise<HostileStreamResult> {
+  return bench.page.evaluate((options) => globalThis.hostileMarkdownPage.run(options), {
+    text: input.text,
+    deltaLength: DELTA_LENGTH,
+    stopAfterMs: STOP_AFTER_MS,
+  });
+}
+
+/** The corpus's denial-of-service entries of 10,000 characters or more, cut to `LENGTH`. */
+async function readCorpusInputs(): Promise<HostileInput[]> {
+  const text = await readFile(resolve(rootDir, 'test/fixtures/xss-corpus.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { id: string; category: string; markdown: string })
+    .filter((entry) => entry.category === 'dos' && entry.markdown.length >= 10_000)
+    .map((entry) => ({ family: 'corpus', name: entry.id, text: entry.markdown.slice(0, LENGTH) }));
+}
+
+function readText(flag: string): string | undefined {
+  const index = process.argv.indexOf(flag);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+function readNumber(flag: string, fallback: number): number {
+  const index = process.argv.indexOf(flag);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : Number.NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
