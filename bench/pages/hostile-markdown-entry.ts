@@ -1,5 +1,5 @@
 import { createStreamingMarkdown, type StreamingMarkdownStats } from '../../src/ui/markdown/streaming-markdown.ts';
-import { nextTask } from './measure-in-page.ts';
+import { createContainer, nextTask } from './measure-in-page.ts';
 
 /** Options of one streamed hostile input. */
 export interface HostileStreamOptions {
@@ -41,13 +41,7 @@ function describeUpdate(before: StreamingMarkdownStats, after: StreamingMarkdown
 
 globalThis.hostileMarkdownPage = {
   async run({ text, deltaLength, stopAfterMs }) {
-    document.querySelector('#transcript')?.remove();
-    const transcript = document.createElement('div');
-    transcript.id = 'transcript';
-    transcript.style.cssText = 'height:560px;overflow:auto';
-    const container = document.createElement('div');
-    transcript.append(container);
-    document.body.append(transcript);
+    const container = createContainer();
     // Driven as the widget's Markdown body drives it: update(fullText) per delta, then finish().
     const renderer = createStreamingMarkdown(container);
     const durations: number[] = [];

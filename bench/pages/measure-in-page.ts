@@ -8,6 +8,18 @@ export interface PageRunResult {
   longTasks: number[];
 }
 
+/** Creates a message body inside a fixed-height scrolling transcript, as in the widget (replacing the last one). */
+export function createContainer(): HTMLElement {
+  document.querySelector('#transcript')?.remove();
+  const transcript = document.createElement('div');
+  transcript.id = 'transcript';
+  transcript.style.cssText = 'height:560px;overflow:auto';
+  const container = document.createElement('div');
+  transcript.append(container);
+  document.body.append(transcript);
+  return container;
+}
+
 /** Resolves in a fresh task (MessageChannel), so each update is its own task and frames can run. */
 export function nextTask(): Promise<void> {
   return new Promise((resolve) => {

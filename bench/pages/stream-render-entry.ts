@@ -1,7 +1,7 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import { createStreamingMarkdown } from '../../src/ui/markdown/streaming-markdown.ts';
-import { timeSteps, type PageRunResult } from './measure-in-page.ts';
+import { createContainer, timeSteps, type PageRunResult } from './measure-in-page.ts';
 
 /** Options of one streamed message. */
 export interface StreamOptions {
@@ -30,18 +30,6 @@ export interface StreamRenderPage {
 
 declare global {
   var streamRenderPage: StreamRenderPage;
-}
-
-/** A message body inside a fixed-height scrolling transcript, as in the widget. */
-function createContainer(): HTMLElement {
-  document.querySelector('#transcript')?.remove();
-  const transcript = document.createElement('div');
-  transcript.id = 'transcript';
-  transcript.style.cssText = 'height:560px;overflow:auto';
-  const container = document.createElement('div');
-  transcript.append(container);
-  document.body.append(transcript);
-  return container;
 }
 
 /** The end offset of every delta of `text`: 4, 8, … up to its length. */

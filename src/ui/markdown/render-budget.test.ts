@@ -1,18 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { createSteppingClock } from '../test-support/stepping-clock.ts';
 import { BUDGET_MAX_CREDIT_MS, BUDGET_MS_PER_CHARACTER, createRenderBudget } from './render-budget.ts';
-
-/** A clock that moves `step` ms on every read, so each timed render costs exactly `step`. */
-function createSteppingClock(): { now: () => number; step: number } {
-  const clock = {
-    step: 0,
-    time: 0,
-    now: () => {
-      clock.time += clock.step;
-      return clock.time;
-    },
-  };
-  return clock;
-}
 
 describe('createRenderBudget', () => {
   test('charges each render its measured time and earns credit per appended character', () => {

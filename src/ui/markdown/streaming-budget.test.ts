@@ -1,20 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import { createSteppingClock } from '../test-support/stepping-clock.ts';
 import { BUDGET_MAX_CREDIT_MS, BUDGET_MS_PER_CHARACTER } from './render-budget.ts';
 import { renderMarkdown } from './render-markdown.ts';
 import { createStreamingMarkdown, TAIL_RENDER_LIMIT_MS } from './streaming-markdown.ts';
-
-/** A clock that moves `step` ms on every read: each timed render costs exactly `step`. */
-function createSteppingClock(): { now: () => number; step: number; time: number } {
-  const clock = {
-    step: 0,
-    time: 0,
-    now: () => {
-      clock.time += clock.step;
-      return clock.time;
-    },
-  };
-  return clock;
-}
 
 function serialize(fragment: DocumentFragment): string {
   const holder = document.createElement('div');
