@@ -97,6 +97,21 @@ describe('the render budget of a streamed message', () => {
     expect(unwrapped(container)).toBe(serialize(renderMarkdown(markdown)));
   });
 
+  test('catchUp() shows what the budget held back, once the stream pauses', () => {
+    const clock = createSteppingClock();
+    const container = document.createElement('div');
+    const stream = createStreamingMarkdown(container, { now: clock.now });
+    clock.step = 60;
+    stream.update('One **bold** word');
+    stream.update('One **bold** word and more');
+    expect(tail(container)?.innerHTML).toBe('<p>One <strong>bold</strong> word</p>\n');
+    stream.catchUp();
+    expect(tail(container)?.innerHTML).toBe('<p>One <strong>bold</strong> word and more</p>\n');
+    const renders = stream.stats.tailRenders;
+    stream.catchUp();
+    expect(stream.stats.tailRenders).toBe(renders);
+  });
+
   test('a quadratically slow input streams within 2 s per 20,000 characters and 50 ms per update', () => {
     const clock = createSteppingClock();
     const container = document.createElement('div');

@@ -43,6 +43,11 @@ export interface StreamingMarkdown {
    * after `finish()`, starts the message over. Cheap enough to call once per animation frame.
    */
   update(fullText: string): void;
+  /**
+   * Renders the open tail up to the text received if the budget held the last updates back; for a
+   * caller whose stream has paused (it costs one render, paid from later credit).
+   */
+  catchUp(): void;
   /** Renders the final tail without virtual closers and resolves late reference definitions. */
   finish(): void;
   /** Exact code sources, in document order of the container's `<pre>` elements. */
@@ -110,6 +115,8 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
   /** The open block while it is over budget: shown as escaped text up to `shown`, searched for its end up to `searched`. */
   let plain: { block: BlockStart; shown: number; searched: number } | undefined;
   let seenLength = 0;
+  /** How much of `text` the last Markdown render of the tail showed. */
+  let renderedLength = 0;
   let text = '';
   let notice: HTMLElement | undefined;
   let isFinished = false;
@@ -129,6 +136,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
     tailCodeBlocks = [];
     budget = createRenderBudget({ now: options?.now });
     plain = undefined;
+    renderedLength = 0;
     text = '';
     notice = undefined;
     isFinished = false;
@@ -178,6 +186,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
   /** Renders the open tail as Markdown, timed with the layout it causes so the budget sees the browser's share. */
   function renderTailTimed(): void {
     const tailLength = text.length - finalOffset;
+    renderedLength = text.length;
     budget.spend(() => {
       renderTail(text.slice(finalOffset), false);
       void tailBox.offsetHeight;
@@ -316,6 +325,13 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
       if (plain) advancePlainBlock(plain);
       else if (budget.canAfford(predicted)) renderTailTimed();
       showNotice(truncated.isTruncated);
+    },
+    catchUp(): void {
+      if (isFinished) return;
+      const tailLength = text.length - finalOffset;
+      const isWithinLimit = tailLength < OVER_BUDGET_MIN_LENGTH || budget.predict(tailLength) <= TAIL_RENDER_LIMIT_MS;
+      if (plain) appendTailText(plain);
+      else if (renderedLength < text.length && isWithinLimit) renderTailTimed();
     },
     finish(): void {
       if (isFinished) return;

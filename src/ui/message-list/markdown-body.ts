@@ -3,6 +3,9 @@ import { Directive, directive, type ChildPart } from 'lit/directive.js';
 import { createStreamingMarkdown, type StreamingMarkdown } from '../markdown/streaming-markdown.ts';
 import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 
+/** A stream with no new text for this long is paused: the body catches up on what the budget held back. */
+const PAUSE_MS = 250;
+
 /** Labels the Markdown body writes itself. */
 export interface MarkdownBodyLabels {
   copyCode: string;
@@ -27,6 +30,7 @@ class MarkdownBodyDirective extends Directive {
   #text = '';
   #isFinished = false;
   #frame = 0;
+  #pause: ReturnType<typeof setTimeout> | undefined;
 
   render(_text: string, _isFinished: boolean, _labels: MarkdownBodyLabels): unknown {
     return noChange;
@@ -68,7 +72,10 @@ class MarkdownBodyDirective extends Directive {
     const renderer = this.#renderer;
     if (!renderer) return;
     renderer.update(this.#text);
+    clearTimeout(this.#pause);
+    // A stream that pauses shows all it sent: the render budget may have held the last deltas back.
     if (this.#isFinished) renderer.finish();
+    else this.#pause = setTimeout(() => renderer.catchUp(), PAUSE_MS);
     this.#addCopyButtons();
   }
 
