@@ -1,4 +1,4 @@
-import type { Links, Token } from 'marked';
+import type { Token } from 'marked';
 import { closeOpenInline } from './close-open-inline.ts';
 import {
   createNotice,
@@ -9,6 +9,7 @@ import {
 import { capText } from '../text/visible-text.ts';
 import type { CodeBlock, MarkdownStrings } from './render-markdown.ts';
 import { lexMarkdown } from './render-tokens-to-html.ts';
+import { createFinishedBlocks } from './finished-blocks.ts';
 import { createRenderBudget } from './render-budget.ts';
 import { findBlockEnd, readBlockStart, type BlockStart } from './find-block-end.ts';
 import { findFinalBoundary, normalizeLineEndings, originalLength } from './final-boundary.ts';
@@ -57,15 +58,6 @@ export interface StreamingMarkdown {
   readonly isTruncated: boolean;
 }
 
-interface Segment {
-  source: string;
-  /** The chunk wrapper holding this segment's nodes. */
-  chunk: HTMLElement;
-  nodes: Node[];
-  codeBlocks: CodeBlock[];
-  linkCount: number;
-}
-
 /**
  * A tail whose Markdown render is predicted to take longer than this is over budget: it is shown
  * as escaped text until its block closes (one frame of 60 Hz).
@@ -75,10 +67,7 @@ export const TAIL_RENDER_LIMIT_MS = 16;
 export const OVER_BUDGET_MIN_LENGTH = 1_024;
 /** The one Markdown render of an over-budget block once it closed (or at `finish()`) is done if predicted within this. */
 export const CLOSED_RENDER_LIMIT_MS = 40;
-/** Finished blocks per chunk wrapper, so no box the browser re-styles or lays out grows without bound. */
-const BLOCKS_PER_CHUNK = 32;
-/** Class of the wrappers holding finished blocks (the widget's own structure, never model content). */
-export const DONE_CHUNK_CLASS = 'ac-done';
+export { DONE_CHUNK_CLASS } from './finished-blocks.ts';
 /** Class of the wrapper holding the open tail, the only part replaced while streaming. */
 export const TAIL_CLASS = 'ac-tail';
 
@@ -103,14 +92,15 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
   const maxLength = options?.maxLength ?? MARKDOWN_MAX_LENGTH;
   const stats: StreamingMarkdownStats = { blocksFinalized: 0, tailRenders: 0, blocksOverBudget: 0, charactersLexed: 0 };
   let budget = createRenderBudget({ now: options?.now });
-  let segments: Segment[] = [];
-  let links: Links = Object.create(null) as Links;
-  let linkCount = 0;
   let finalOffset = 0;
-  const tailBox = createWrapper(TAIL_CLASS);
+  const tailBox = document.createElement('div');
+  tailBox.className = TAIL_CLASS;
+  const finished = createFinishedBlocks({
+    container,
+    strings,
+    nextSibling: () => (tailBox.parentNode === container ? tailBox : (notice ?? null)),
+  });
   let hasTail = false;
-  let chunk: HTMLElement | undefined;
-  let chunkBlocks = 0;
   let tailCodeBlocks: CodeBlock[] = [];
   /** The open block while it is over budget: shown as escaped text up to `shown`, searched for its end up to `searched`. */
   let plain: { block: BlockStart; shown: number; searched: number } | undefined;
@@ -122,17 +112,12 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
   let isFinished = false;
 
   function reset(): void {
-    for (const segment of segments) segment.chunk.remove();
+    finished.clear();
     tailBox.remove();
     tailBox.replaceChildren();
     notice?.remove();
-    segments = [];
-    links = Object.create(null) as Links;
-    linkCount = 0;
     finalOffset = 0;
     hasTail = false;
-    chunk = undefined;
-    chunkBlocks = 0;
     tailCodeBlocks = [];
     budget = createRenderBudget({ now: options?.now });
     plain = undefined;
@@ -142,45 +127,9 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
     isFinished = false;
   }
 
-  function insert(parent: Node, fragment: DocumentFragment, before: Node | null): Node[] {
-    const nodes = Array.from(fragment.childNodes);
-    parent.insertBefore(fragment, before);
-    return nodes;
-  }
-
-  function openChunk(): HTMLElement {
-    if (chunk && chunkBlocks < BLOCKS_PER_CHUNK) return chunk;
-    chunk = createWrapper(DONE_CHUNK_CLASS);
-    chunkBlocks = 0;
-    container.insertBefore(chunk, tailBox.parentNode === container ? tailBox : (notice ?? null));
-    return chunk;
-  }
-
-  function addDefinitions(tokens: Token[]): void {
-    for (const token of tokens) {
-      if (token.type !== 'def' || Object.hasOwn(links, token.tag)) continue;
-      links[token.tag] = { href: token.href, title: token.title };
-      linkCount += 1;
-    }
-  }
-
   /** Renders finished blocks once into a chunk; without `tokens` (over budget) as escaped text, never re-lexed. */
   function finalize(tokens: Token[] | undefined, source: string): void {
-    const rendered = renderMarkdownTokens(tokens, { source, strings });
-    const blocks = tokens ? tokens.filter((token) => token.type !== 'space').length : 1;
-    const target = openChunk();
-    const nodes = insert(target, rendered.fragment, null);
-    chunkBlocks += blocks;
-    addDefinitions(tokens ?? []);
-    // A block left as text keeps the final link count: forward references never re-lex it.
-    segments.push({
-      source,
-      chunk: target,
-      nodes,
-      codeBlocks: rendered.codeBlocks,
-      linkCount: tokens ? linkCount : -1,
-    });
-    stats.blocksFinalized += blocks;
+    stats.blocksFinalized += finished.add(tokens, source);
   }
 
   /** Renders the open tail as Markdown, timed with the layout it causes so the budget sees the browser's share. */
@@ -251,7 +200,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
     const normalized = normalizeLineEndings(tail);
     let tokens: Token[] | undefined;
     try {
-      tokens = lexMarkdown(normalized, links);
+      tokens = lexMarkdown(normalized, finished.links);
       stats.charactersLexed += normalized.length;
     } catch {
       tokens = undefined;
@@ -268,7 +217,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
       const closed = tokens.at(-1)?.type === 'code' ? source : closeOpenInline(source);
       if (closed !== source) tokens = lexQuietly(closed);
     }
-    if (tokens && isFinal) addDefinitions(tokens);
+    if (tokens && isFinal) finished.addDefinitions(tokens);
     const output = renderMarkdownTokens(tokens, { source, strings });
     tailBox.replaceChildren(output.fragment);
     if (tailBox.parentNode !== container) container.insertBefore(tailBox, notice ?? null);
@@ -280,7 +229,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
   function lexQuietly(source: string): Token[] | undefined {
     try {
       stats.charactersLexed += source.length;
-      return lexMarkdown(source, links);
+      return lexMarkdown(source, finished.links);
     } catch {
       return undefined;
     }
@@ -290,20 +239,6 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
     if (!isTruncated || notice) return;
     notice = createNotice(strings.truncated);
     container.append(notice);
-  }
-
-  function resolveForwardReferences(): void {
-    for (const segment of segments) {
-      if (segment.linkCount === linkCount || segment.linkCount < 0 || !segment.source.includes('[')) continue;
-      const tokens = lexQuietly(segment.source);
-      if (!tokens) continue;
-      const rendered = renderMarkdownTokens(tokens, { source: segment.source, strings });
-      const next = segment.nodes.at(-1)?.nextSibling ?? null;
-      removeNodes(segment.nodes);
-      segment.nodes = insert(segment.chunk, rendered.fragment, next);
-      segment.codeBlocks = rendered.codeBlocks;
-      segment.linkCount = linkCount;
-    }
   }
 
   return {
@@ -347,11 +282,11 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
         if (plain) closePlainBlock(text.length);
         renderTail(text.slice(finalOffset), true);
       }
-      resolveForwardReferences();
+      finished.resolveForwardReferences(lexQuietly);
       isFinished = true;
     },
     get codeBlocks(): readonly CodeBlock[] {
-      return [...segments.flatMap((segment) => segment.codeBlocks), ...tailCodeBlocks];
+      return [...finished.codeBlocks, ...tailCodeBlocks];
     },
     get stats(): Readonly<StreamingMarkdownStats> {
       return { ...stats };
@@ -360,14 +295,4 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
       return notice !== undefined;
     },
   };
-}
-
-function createWrapper(className: string): HTMLElement {
-  const wrapper = document.createElement('div');
-  wrapper.className = className;
-  return wrapper;
-}
-
-function removeNodes(nodes: Node[]): void {
-  for (const node of nodes) node.parentNode?.removeChild(node);
 }
