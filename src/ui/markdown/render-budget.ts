@@ -12,6 +12,13 @@ export interface RenderBudgetOptions {
 export const BUDGET_MS_PER_CHARACTER = 0.04;
 /** Credit at the start (and the most that can be saved up), so short messages render at once. */
 export const BUDGET_MAX_CREDIT_MS = 50;
+/**
+ * A single render is charged at most this: a slower one is taken for noise (a garbage collection,
+ * a cold start) so it cannot hold the message back for thousands of characters, while a block
+ * that really renders this slowly goes over budget within two renders (the model keeps the
+ * smaller of its last two measurements).
+ */
+export const BUDGET_MAX_CHARGE_MS = 16;
 /** Lengths below this count as this in the cost model, so a short render's noise is not blown up. */
 const MODEL_FLOOR_LENGTH = 256;
 
@@ -20,49 +27,51 @@ export interface RenderBudget {
   /** Credits the budget for `characters` newly appended characters. */
   earn(characters: number): void;
   /**
-   * Predicts the ms a render of `length` characters of the current block takes, from the last
-   * measured render scaled by the square of the length ratio (pathological Markdown lexes in
-   * quadratic time; lengths under 256 count as 256); 0 before any measurement.
+   * Predicts the ms a render of `length` characters of the current block takes: the smaller of
+   * its last two measured renders, each scaled by the square of the length ratio (pathological
+   * Markdown lexes in quadratic time; lengths under 256 count as 256); 0 before any measurement.
    */
   predict(length: number): number;
-  /** Whether the credit covers a render predicted at `cost` ms. */
+  /** Whether the credit covers a render predicted at `cost` ms (at most the full credit, so one is always possible). */
   canAfford(cost: number): boolean;
-  /** Runs `render`, charges its measured time and, when `length` is given, models the block by it. */
+  /** Runs `render`, charges its measured time (at most `BUDGET_MAX_CHARGE_MS`) and, given `length`, models the block by it. */
   spend(render: () => void, length?: number): void;
   /** Forgets the cost model (a new block starts); the credit stays. */
   forgetBlock(): void;
+}
+
+/** One measured render: its cost in ms and the length it rendered. */
+interface Measurement {
+  cost: number;
+  length: number;
 }
 
 /** Creates the budget of one streamed message: full credit, no cost model yet. */
 export function createRenderBudget(options?: RenderBudgetOptions): RenderBudget {
   const now = options?.now ?? (() => performance.now());
   let credit = BUDGET_MAX_CREDIT_MS;
-  let modelCost = 0;
-  let modelLength = 0;
+  let measurements: Measurement[] = [];
+  const scale = (measurement: Measurement, length: number): number =>
+    measurement.cost * (Math.max(length, MODEL_FLOOR_LENGTH) / Math.max(measurement.length, MODEL_FLOOR_LENGTH)) ** 2;
   return {
     earn(characters) {
       credit = Math.min(BUDGET_MAX_CREDIT_MS, credit + characters * BUDGET_MS_PER_CHARACTER);
     },
     predict(length) {
-      if (modelLength === 0) return 0;
-      return modelCost * (Math.max(length, MODEL_FLOOR_LENGTH) / Math.max(modelLength, MODEL_FLOOR_LENGTH)) ** 2;
+      return measurements.length === 0 ? 0 : Math.min(...measurements.map((measurement) => scale(measurement, length)));
     },
     canAfford(cost) {
-      return cost <= credit;
+      return Math.min(cost, BUDGET_MAX_CREDIT_MS) <= credit;
     },
     spend(render, length) {
       const started = now();
       render();
       const cost = Math.max(0, now() - started);
-      credit -= cost;
-      if (length !== undefined && length > 0) {
-        modelCost = cost;
-        modelLength = length;
-      }
+      credit -= Math.min(cost, BUDGET_MAX_CHARGE_MS);
+      if (length !== undefined && length > 0) measurements = [...measurements.slice(-1), { cost, length }];
     },
     forgetBlock() {
-      modelCost = 0;
-      modelLength = 0;
+      measurements = [];
     },
   };
 }

@@ -23,11 +23,11 @@ describe('the render budget of a streamed message', () => {
     const clock = createSteppingClock();
     const container = document.createElement('div');
     const stream = createStreamingMarkdown(container, { now: clock.now });
-    stream.update(`Intro.\n\n${LONG_PARAGRAPH}`);
     clock.step = 15;
+    stream.update(`Intro.\n\n${LONG_PARAGRAPH}`);
     stream.update(`Intro.\n\n${LONG_PARAGRAPH} more`);
     expect(tail(container)?.innerHTML).toContain('<strong>bold</strong>');
-    // 15 ms at 1,105 characters predicts 15 × (1,505 / 1,105)² ≈ 27.8 ms for 400 more: over budget.
+    // Two renders of 15 ms at about 1,105 characters predict 15 × (1,505 / 1,105)² ≈ 27.8 ms for 400 more: over budget.
     const grown = `${LONG_PARAGRAPH} more ${'text **x** '.repeat(36)}`;
     clock.step = 1;
     stream.update(`Intro.\n\n${grown}`);
@@ -52,8 +52,8 @@ describe('the render budget of a streamed message', () => {
     const clock = createSteppingClock();
     const container = document.createElement('div');
     const stream = createStreamingMarkdown(container, { now: clock.now });
-    stream.update(LONG_PARAGRAPH);
     clock.step = 45;
+    stream.update(LONG_PARAGRAPH);
     stream.update(`${LONG_PARAGRAPH} more`);
     clock.step = 0;
     const grown = `${LONG_PARAGRAPH} more **x**`;
@@ -101,12 +101,16 @@ describe('the render budget of a streamed message', () => {
     const clock = createSteppingClock();
     const container = document.createElement('div');
     const stream = createStreamingMarkdown(container, { now: clock.now });
-    clock.step = 60;
-    stream.update('One **bold** word');
-    stream.update('One **bold** word and more');
-    expect(tail(container)?.innerHTML).toBe('<p>One <strong>bold</strong> word</p>\n');
+    clock.step = 20;
+    let markdown = 'One **bold** word';
+    for (let index = 0; index < 10; index += 1) {
+      markdown += ' and';
+      stream.update(markdown);
+    }
+    const expected = `<p>One <strong>bold</strong> word${' and'.repeat(10)}</p>\n`;
+    expect(tail(container)?.innerHTML).not.toBe(expected);
     stream.catchUp();
-    expect(tail(container)?.innerHTML).toBe('<p>One <strong>bold</strong> word and more</p>\n');
+    expect(tail(container)?.innerHTML).toBe(expected);
     const renders = stream.stats.tailRenders;
     stream.catchUp();
     expect(stream.stats.tailRenders).toBe(renders);

@@ -258,7 +258,8 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
         stats.blocksOverBudget += 1;
       }
       if (plain) advancePlainBlock(plain);
-      else if (budget.canAfford(predicted)) renderTailTimed();
+      // A short tail costs little whatever the model says (a slow render of it was noise): only the debt holds it back.
+      else if (budget.canAfford(text.length - finalOffset < OVER_BUDGET_MIN_LENGTH ? 0 : predicted)) renderTailTimed();
       showNotice(truncated.isTruncated);
     },
     catchUp(): void {
