@@ -116,7 +116,25 @@ export default tseslint.config(
     },
   },
   {
+    // A script-tag locale pack is data only: it may import the strings and the packs' global type.
+    files: ['embed/locale-*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./src/(?!ui/i18n/[^/]+\\.ts$)',
+              message: 'A locale pack imports only src/ui/i18n.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['embed/**/*.ts'],
+    ignores: ['embed/locale-*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

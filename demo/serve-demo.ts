@@ -72,7 +72,7 @@ const TYPES: Record<string, string> = {
  * Creates the demo's static handler: the pages (`/`, `/strict.html`, `/esm.html`, with the IIFE's
  * integrity filled in from `dist/manifest.json` at request time, each with its CSP and
  * {@link DEMO_PAGE_HEADERS}), `/demo/*` page scripts and CSS,
- * the build (`/agent-chat.js`, `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
+ * the build (`/agent-chat.js`, the locale pack `/agent-chat.zh-CN.js`, `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
  * `/vendor/<lit|marked|dompurify…>/*` from `node_modules`. Never serves outside those folders.
  */
 export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticHandler {
@@ -98,7 +98,7 @@ export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticH
       );
       return true;
     }
-    if (path === '/agent-chat.js' || path === '/manifest.json')
+    if (path === '/agent-chat.js' || path === '/agent-chat.zh-CN.js' || path === '/manifest.json')
       return serveFile(request, response, distDir, path.slice(1));
     if (path.startsWith('/esm/')) return serveFile(request, response, join(distDir, 'esm'), path.slice('/esm/'.length));
     if (path.startsWith('/demo/') && ['.js', '.css'].includes(extname(path))) {
@@ -117,16 +117,20 @@ export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticH
 
 async function renderPage(options: { demoDir: string; distDir: string; file: string }): Promise<string> {
   const html = await readFile(join(options.demoDir, options.file), 'utf8');
-  let integrity = '';
+  let files: Record<string, { integrity: string }> = {};
   try {
-    const manifest = JSON.parse(await readFile(join(options.distDir, 'manifest.json'), 'utf8')) as {
-      files: Record<string, { integrity: string }>;
-    };
-    integrity = manifest.files['agent-chat.js']?.integrity ?? '';
+    files = (
+      JSON.parse(await readFile(join(options.distDir, 'manifest.json'), 'utf8')) as {
+        files: Record<string, { integrity: string }>;
+      }
+    ).files;
   } catch {
-    // No build yet: the page still loads and its script tag fails visibly (run `npm run build`).
+    // No build yet: the page still loads and its script tags fail visibly (run `npm run build`).
   }
-  return html.replaceAll('{{AGENT_CHAT_INTEGRITY}}', integrity).replaceAll('{{ESM_IMPORT_MAP}}', ESM_IMPORT_MAP);
+  return html
+    .replaceAll('{{AGENT_CHAT_INTEGRITY}}', files['agent-chat.js']?.integrity ?? '')
+    .replaceAll('{{AGENT_CHAT_ZH_CN_INTEGRITY}}', files['agent-chat.zh-CN.js']?.integrity ?? '')
+    .replaceAll('{{ESM_IMPORT_MAP}}', ESM_IMPORT_MAP);
 }
 
 async function serveFile(

@@ -19,6 +19,8 @@ import { formatSizeTable } from './build/format-size-table.ts';
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = join(rootDir, 'dist');
 const IIFE_FILE = 'agent-chat.js';
+/** Script-tag locale packs beside the IIFE: one small IIFE each, loaded only by pages that want the language. */
+const LOCALE_PACKS = [{ entry: 'embed/locale-zh-cn.ts', fileName: 'agent-chat.zh-CN.js' }];
 /** The Custom Elements Manifest, named by package.json's `customElements` field. */
 const CUSTOM_ELEMENTS_FILE = 'custom-elements.json';
 const ESM_ENTRIES: EsmEntry[] = [
@@ -27,6 +29,7 @@ const ESM_ENTRIES: EsmEntry[] = [
   { name: 'core', source: 'src/core/index.ts' },
   { name: 'server', source: 'src/server/index.ts' },
   { name: 'react', source: 'src/react/index.ts' },
+  { name: 'locales/zh-cn', source: 'src/locales/zh-cn.ts' },
 ];
 
 await main();
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
   await mkdir(distDir, { recursive: true });
   await buildEsm({ rootDir, outDir: join(distDir, 'esm'), entries: ESM_ENTRIES });
   await buildIife({ rootDir, outDir: distDir, entry: 'embed/index.ts', fileName: IIFE_FILE });
+  for (const pack of LOCALE_PACKS) await buildIife({ rootDir, outDir: distDir, ...pack });
   execFileSync(
     process.execPath,
     [join(rootDir, 'node_modules/typescript/bin/tsc'), '-p', join(rootDir, 'tsconfig.build.json')],

@@ -51,6 +51,11 @@ const PLANTED: { title: string; filePath: string; code: string }[] = [
     filePath: 'embed/planted.ts',
     code: "import { createAgentClient } from '../src/core/client/agent-client.ts';\nexport const x = createAgentClient;\n",
   },
+  {
+    title: 'a script-tag locale pack imports past src/ui/i18n',
+    filePath: 'embed/locale-planted.ts',
+    code: "import { mount } from '../src/mount.ts';\nexport const x = mount;\n",
+  },
 ];
 
 describe('lint zones refuse a planted violation of each layer boundary', () => {
@@ -60,6 +65,12 @@ describe('lint zones refuse a planted violation of each layer boundary', () => {
   });
 
   test('the same imports through the allowed doors pass', async () => {
+    expect(
+      await ruleIdsFor(
+        'embed/locale-planted.ts',
+        "import { EN_STRINGS } from '../src/ui/i18n/en.ts';\nexport const x = EN_STRINGS;\n",
+      ),
+    ).toEqual([]);
     expect(
       await ruleIdsFor(
         'src/ui/planted.ts',

@@ -16,6 +16,8 @@ export type {
   AgentChatSendDetail,
 } from './ui/agent-chat/agent-chat-events.ts';
 export type { AgentChatStrings } from './ui/i18n/en.ts';
+export { registerLocale } from './ui/i18n/locale-packs.ts';
+export type { LocalePack } from './ui/i18n/locale-packs.ts';
 export type { MessageReference, ToolCardRenderer } from './ui/message-list/message-list.ts';
 export type { Launcher, LauncherStrings } from './ui/launcher/create-launcher.ts';
 export type {

@@ -1,7 +1,7 @@
 /**
  * `npm run release:pack [-- --candidate]`: builds the package from a clean checkout and writes
  * `release/<version>/` (a candidate: `release/<version>-candidate/`) with the npm tarball, the
- * script-tag IIFE `agent-chat.js`, `LICENSE` and `manifest.json` (see `release-manifest.ts`).
+ * script-tag IIFE `agent-chat.js` with its locale pack `agent-chat.zh-CN.js`, `LICENSE` and `manifest.json` (see `release-manifest.ts`).
  * Refuses a checkout with uncommitted changes unless `--candidate`, and never overwrites an
  * existing folder. See docs/release.md.
  */
@@ -18,7 +18,8 @@ import { createReleaseManifest } from './release-manifest.ts';
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The normative protocol document, whose digest the manifest records. */
 const PROTOCOL_CONTRACT = 'docs/protocol.md';
-const IIFE_FILE = 'agent-chat.js';
+/** The script-tag files a static folder serves: the IIFE and its locale packs. */
+const SCRIPT_FILES = ['agent-chat.js', 'agent-chat.zh-CN.js'];
 
 await main();
 
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
     ) as Array<{ filename: string }>;
     const tarballName = packed[0]?.filename;
     if (tarballName === undefined) throw new Error('npm pack reported no tarball');
-    await copyFile(join(rootDir, 'dist', IIFE_FILE), join(stagingDir, IIFE_FILE));
+    for (const file of SCRIPT_FILES) await copyFile(join(rootDir, 'dist', file), join(stagingDir, file));
     await copyFile(join(rootDir, 'LICENSE'), join(stagingDir, 'LICENSE'));
 
     const files = new Map<string, Uint8Array>();

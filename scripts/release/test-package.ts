@@ -113,7 +113,10 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
       if (name !== 'manifest.json') files.set(name, await readFile(join(releaseDir, name)));
     }
     assert.deepEqual(findManifestMismatches(manifest, files), []);
-    assert.deepEqual(Object.keys(manifest.files).sort(), ['LICENSE', IIFE_FILE, tarballName].sort());
+    assert.deepEqual(
+      Object.keys(manifest.files).sort(),
+      ['LICENSE', IIFE_FILE, 'agent-chat.zh-CN.js', tarballName].sort(),
+    );
     assert.deepEqual(await readFile(join(releaseDir, 'LICENSE')), await readFile(join(rootDir, 'LICENSE')));
   });
 
@@ -160,7 +163,9 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
         'agent-chat/core': 'dist/esm/core.js',
         'agent-chat/server': 'dist/esm/server.js',
         'agent-chat/react': 'dist/esm/react.js',
+        'agent-chat/locales/zh-cn': 'dist/esm/locales/zh-cn.js',
         'agent-chat/agent-chat.js': 'dist/agent-chat.js',
+        'agent-chat/agent-chat.zh-CN.js': 'dist/agent-chat.zh-CN.js',
         'agent-chat/manifest.json': 'dist/manifest.json',
         'agent-chat/custom-elements.json': 'dist/custom-elements.json',
         'agent-chat/package.json': 'package.json',

@@ -5,6 +5,8 @@ import type { AgentChatErrorDetail } from './agent-chat-events.ts';
 import { FakeAgentClient } from '../test-support/fake-agent-client.ts';
 import { createMessage, mountAgentChat, nextFrame } from '../test-support/mount-agent-chat.ts';
 import { createSampleState } from '../test-support/sample-state.ts';
+// The zh-CN tests below need the Chinese pack, which the IIFE leaves to agent-chat.zh-CN.js.
+import '../../locales/zh-cn.ts';
 
 afterEach(() => {
   document.body.replaceChildren();

@@ -1,15 +1,35 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ZH_CN_STRINGS } from '../../locales/zh-cn.ts';
 import { EN_STRINGS } from './en.ts';
+import { findLocalePack } from './locale-packs.ts';
 import { formatString, resolveStrings } from './resolve-strings.ts';
-import { ZH_CN_STRINGS } from './zh-cn.ts';
+
+afterEach(() => {
+  globalThis.AgentChatLocales = undefined;
+});
 
 describe('resolveStrings', () => {
-  it('picks Simplified Chinese for zh tags and English otherwise, with overrides on top', () => {
-    expect(resolveStrings('zh-CN')).toBe(ZH_CN_STRINGS);
-    expect(resolveStrings('zh')).toBe(ZH_CN_STRINGS);
+  it('gives Simplified Chinese to every zh tag once agent-chat/locales/zh-cn is imported, English otherwise', () => {
+    expect(resolveStrings('zh-CN')).toEqual(ZH_CN_STRINGS);
+    expect(resolveStrings('zh')).toEqual(ZH_CN_STRINGS);
+    expect(resolveStrings('zh-TW')).toEqual(ZH_CN_STRINGS);
     expect(resolveStrings('en-GB')).toBe(EN_STRINGS);
     expect(resolveStrings('ar')).toBe(EN_STRINGS);
     expect(resolveStrings('en', { send: 'Go' })).toEqual({ ...EN_STRINGS, send: 'Go' });
+    expect(resolveStrings('zh-CN', { send: '发出' })).toEqual({ ...ZH_CN_STRINGS, send: '发出' });
+  });
+
+  it('reads a script-tag pack from AgentChatLocales, keeping English for keys it lacks and non-string values', () => {
+    globalThis.AgentChatLocales = { 'fr-FR': { send: 'Envoyer', stop: 42 as unknown as string } };
+    expect(resolveStrings('fr')).toEqual({ ...EN_STRINGS, send: 'Envoyer' });
+    expect(resolveStrings('fr-CA')).toEqual({ ...EN_STRINGS, send: 'Envoyer' });
+    expect(resolveStrings('de')).toBe(EN_STRINGS);
+  });
+
+  it('prefers the exact tag over another pack of the same language', () => {
+    globalThis.AgentChatLocales = { 'pt-PT': { send: 'Enviar (PT)' }, 'pt-BR': { send: 'Enviar (BR)' } };
+    expect(findLocalePack('pt-BR')).toEqual({ send: 'Enviar (BR)' });
+    expect(findLocalePack('PT-pt')).toEqual({ send: 'Enviar (PT)' });
   });
 
   it('translates every English key', () => {

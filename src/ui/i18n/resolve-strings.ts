@@ -1,13 +1,16 @@
 import { EN_STRINGS, type AgentChatStrings } from './en.ts';
-import { ZH_CN_STRINGS } from './zh-cn.ts';
+import { findLocalePack, type LocalePack } from './locale-packs.ts';
 
 /**
- * Returns the strings for `locale` (a BCP 47 tag; `zh*` gets Simplified Chinese, anything else
- * English) with `overrides` laid over them key by key.
+ * Returns the strings for `locale` (a BCP 47 tag): English, with the locale's pack laid over it
+ * when one is loaded (`agent-chat/locales/zh-cn`, or the script-tag `agent-chat.zh-CN.js`), and
+ * `overrides` over both, key by key. Only string values of a pack are taken.
  */
-export function resolveStrings(locale: string, overrides?: Partial<AgentChatStrings>): AgentChatStrings {
-  const base = locale.toLowerCase().startsWith('zh') ? ZH_CN_STRINGS : EN_STRINGS;
-  return overrides ? { ...base, ...overrides } : base;
+export function resolveStrings(locale: string, overrides?: LocalePack): AgentChatStrings {
+  const pack = findLocalePack(locale);
+  if (pack === undefined && overrides === undefined) return EN_STRINGS;
+  const packStrings = Object.fromEntries(Object.entries(pack ?? {}).filter(([, value]) => typeof value === 'string'));
+  return { ...EN_STRINGS, ...packStrings, ...overrides };
 }
 
 /** Returns `template` with each `{name}` replaced by `values[name]` (unknown names stay as written). */

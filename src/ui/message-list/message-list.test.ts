@@ -4,6 +4,8 @@ import type { EventDataMap, EventEnvelope, EventType, RunSnapshot } from '../../
 import { createEmptyRunSnapshot, reduceRunEvents } from '../../core/index.ts';
 import { createMessage, mountAgentChat } from '../test-support/mount-agent-chat.ts';
 import { buildTranscriptItems, hasAnswerStarted } from './build-transcript-items.ts';
+// The zh-CN tests below need the Chinese pack, which the IIFE leaves to agent-chat.zh-CN.js.
+import '../../locales/zh-cn.ts';
 
 afterEach(() => {
   document.body.replaceChildren();
