@@ -1,0 +1,241 @@
+import type { EventEnvelope, SnapshotMessage } from '../../core/protocol.ts';
+import { EventLogConflictError } from '../runs/event-log.ts';
+import { RunClosedError } from '../runs/run-handle.ts';
+import { checkAppendBatch } from './append-rules.ts';
+import { createDoorbells } from './doorbells.ts';
+import { IdempotencyLockLostError } from './storage-port.ts';
+import type {
+  AgentStorage,
+  IdempotencyCompletion,
+  Page,
+  RunLease,
+  StoredResponse,
+  StoredRun,
+  StoredSession,
+} from './storage-port.ts';
+
+interface MemoryRun {
+  run: StoredRun;
+  events: EventEnvelope[];
+}
+
+type MemoryIdempotencyRecord =
+  | { state: 'in_progress'; fingerprint: string; token: string; lockedUntil: number; expiresAt: number }
+  | { state: 'completed'; fingerprint: string; response: StoredResponse; expiresAt: number };
+
+/**
+ * Creates the in-memory {@link AgentStorage}: one process, nothing survives it. For unit tests
+ * and `AGENT_CHAT_DB=:memory:`; it passes the same contract suite as the durable stores.
+ */
+export function createMemoryStorage(): AgentStorage {
+  const sessions = new Map<string, StoredSession>();
+  const sessionRunIds = new Map<string, string[]>();
+  const sessionMessages = new Map<string, SnapshotMessage[]>();
+  const runs = new Map<string, MemoryRun>();
+  const idempotency = new Map<string, MemoryIdempotencyRecord>();
+  const leases = new Map<string, RunLease>();
+  const settings = new Map<string, string>();
+  const doorbells = createDoorbells();
+
+  const holdsLock = (completion: IdempotencyCompletion): boolean => {
+    const record = idempotency.get(completion.recordId);
+    return record?.state === 'in_progress' && record.token === completion.token;
+  };
+  const complete = (completion: IdempotencyCompletion): void => {
+    const record = idempotency.get(completion.recordId);
+    if (record === undefined) return;
+    idempotency.set(completion.recordId, {
+      state: 'completed',
+      fingerprint: record.fingerprint,
+      response: completion.response,
+      expiresAt: completion.expiresAt,
+    });
+  };
+
+  return {
+    async createRun(command) {
+      let session: StoredSession;
+      if (command.session.kind === 'new') {
+        session = { ...command.session.session };
+      } else {
+        const existing = sessions.get(command.session.sessionId);
+        if (existing === undefined || existing.subjectId !== command.run.subjectId)
+          return { kind: 'session_not_found' };
+        if (existing.agentVersionId !== command.started.data.agent.versionId) {
+          return { kind: 'version_mismatch', agentVersionId: existing.agentVersionId };
+        }
+        if (existing.activeRunId !== null) return { kind: 'run_active', activeRunId: existing.activeRunId };
+        session = { ...existing };
+      }
+      if (command.idempotency !== undefined && !holdsLock(command.idempotency)) return { kind: 'idempotency_lost' };
+      const { runId } = command.run;
+      session.activeRunId = runId;
+      session.lastRunId = runId;
+      session.updatedAt = command.run.createdAt;
+      session.title ??= command.title;
+      sessions.set(session.sessionId, session);
+      sessionRunIds.set(session.sessionId, [...(sessionRunIds.get(session.sessionId) ?? []), runId]);
+      runs.set(runId, {
+        run: { ...command.run, firstSeq: 1, lastSeq: 1, endedAt: null, finalSnapshot: null, isCompacted: false },
+        events: [command.started],
+      });
+      leases.set(runId, { runId, ...command.lease });
+      if (command.idempotency !== undefined) complete(command.idempotency);
+      doorbells.ring(runId);
+      return { kind: 'created', session: { ...session } };
+    },
+    async getRun(runId) {
+      const stored = runs.get(runId);
+      return stored === undefined ? null : { ...stored.run };
+    },
+    async getSession(sessionId) {
+      const session = sessions.get(sessionId);
+      return session === undefined ? null : { ...session };
+    },
+    async listSessions(subjectId, page) {
+      const mine = [...sessions.values()].filter((s) => s.subjectId === subjectId).reverse();
+      return pageOf(
+        mine.map((s) => ({ ...s })),
+        (s) => s.sessionId,
+        page.after,
+        page.limit,
+      );
+    },
+    async listSessionRunIds(sessionId) {
+      return [...(sessionRunIds.get(sessionId) ?? [])];
+    },
+    async listMessages(sessionId, page) {
+      const newestFirst = [...(sessionMessages.get(sessionId) ?? [])].reverse();
+      return pageOf(newestFirst, (m) => m.messageId, page.before, page.limit);
+    },
+    async appendEvents(runId, expectedLastSeq, events, options = {}) {
+      const stored = runs.get(runId);
+      if (stored === undefined) throw new RangeError(`Run ${runId} does not exist.`);
+      if (stored.run.endedAt !== null) throw new RunClosedError(runId);
+      if (stored.run.lastSeq !== expectedLastSeq) {
+        throw new EventLogConflictError(runId, expectedLastSeq, stored.run.lastSeq);
+      }
+      const isEnding = checkAppendBatch(runId, expectedLastSeq, events, options);
+      if (events.length === 0) return;
+      if (options.idempotency !== undefined && !holdsLock(options.idempotency)) {
+        throw new IdempotencyLockLostError(options.idempotency.recordId);
+      }
+      const last = events[events.length - 1] as EventEnvelope;
+      stored.events.push(...events);
+      stored.run = { ...stored.run, lastSeq: last.seq };
+      if (isEnding && options.finalSnapshot !== undefined) {
+        stored.run = { ...stored.run, endedAt: last.timestamp, finalSnapshot: options.finalSnapshot };
+        const sessionId = stored.run.sessionId;
+        sessionMessages.set(sessionId, [...(sessionMessages.get(sessionId) ?? []), ...options.finalSnapshot.messages]);
+        const session = sessions.get(sessionId);
+        if (session !== undefined) {
+          sessions.set(sessionId, {
+            ...session,
+            activeRunId: session.activeRunId === runId ? null : session.activeRunId,
+            updatedAt: last.timestamp,
+          });
+        }
+        leases.delete(runId);
+      }
+      if (options.idempotency !== undefined) complete(options.idempotency);
+      doorbells.ring(runId);
+    },
+    async readEvents(runId, afterSeq, limit = Number.POSITIVE_INFINITY) {
+      const stored = runs.get(runId);
+      if (stored === undefined) return [];
+      const start = Math.max(0, afterSeq + 1 - stored.run.firstSeq);
+      return stored.events.slice(start, start + Math.min(limit, stored.events.length));
+    },
+    subscribe: (runId, onWake) => doorbells.subscribe(runId, onWake),
+    async compactEndedRuns(endedBefore, limit) {
+      let count = 0;
+      for (const stored of runs.values()) {
+        if (count >= limit) break;
+        const { run } = stored;
+        if (run.endedAt === null || run.isCompacted || run.endedAt >= endedBefore) continue;
+        stored.events = [];
+        stored.run = { ...run, firstSeq: run.lastSeq + 1, isCompacted: true };
+        count += 1;
+      }
+      return count;
+    },
+    async beginIdempotency(request) {
+      const existing = idempotency.get(request.recordId);
+      if (existing !== undefined && existing.expiresAt > request.now) {
+        if (existing.fingerprint !== request.fingerprint) return { kind: 'reused' };
+        if (existing.state === 'completed') return { kind: 'replay', response: existing.response };
+        if (existing.lockedUntil > request.now) return { kind: 'in_use' };
+      }
+      idempotency.set(request.recordId, {
+        state: 'in_progress',
+        fingerprint: request.fingerprint,
+        token: request.token,
+        lockedUntil: request.lockedUntil,
+        expiresAt: request.expiresAt,
+      });
+      return { kind: 'started' };
+    },
+    async completeIdempotency(completion) {
+      if (!holdsLock(completion)) return false;
+      complete(completion);
+      return true;
+    },
+    async abandonIdempotency(recordId, token) {
+      const record = idempotency.get(recordId);
+      if (record?.state === 'in_progress' && record.token === token) idempotency.delete(recordId);
+    },
+    async deleteExpiredIdempotency(now) {
+      let count = 0;
+      for (const [recordId, record] of idempotency) {
+        if (record.expiresAt > now) continue;
+        idempotency.delete(recordId);
+        count += 1;
+      }
+      return count;
+    },
+    async renewLease(runId, owner, expiresAt) {
+      const lease = leases.get(runId);
+      if (lease?.owner !== owner) return false;
+      leases.set(runId, { runId, owner, expiresAt });
+      return true;
+    },
+    async takeExpiredLease(runId, owner, now, expiresAt) {
+      const lease = leases.get(runId);
+      if (lease === undefined || lease.expiresAt > now || runs.get(runId)?.run.endedAt !== null) return false;
+      leases.set(runId, { runId, owner, expiresAt });
+      return true;
+    },
+    async listExpiredLeases(now, limit) {
+      return [...leases.values()]
+        .filter((lease) => lease.expiresAt <= now)
+        .sort((a, b) => a.expiresAt - b.expiresAt)
+        .slice(0, limit)
+        .map((lease) => ({ ...lease }));
+    },
+    async getOrCreateSetting(name, proposed) {
+      const existing = settings.get(name);
+      if (existing !== undefined) return existing;
+      settings.set(name, proposed);
+      return proposed;
+    },
+    async close() {},
+  };
+}
+
+function pageOf<T>(
+  newestFirst: readonly T[],
+  idOf: (item: T) => string,
+  cursor: string | undefined,
+  limit = Number.POSITIVE_INFINITY,
+): Page<T> | null {
+  let start = 0;
+  if (cursor !== undefined) {
+    const index = newestFirst.findIndex((item) => idOf(item) === cursor);
+    if (index < 0) return null;
+    start = index + 1;
+  }
+  const items = newestFirst.slice(start, start + limit);
+  const hasMore = start + limit < newestFirst.length;
+  const last = items[items.length - 1];
+  return { items, next: hasMore && last !== undefined ? idOf(last) : null };
+}

@@ -1,0 +1,128 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** A `sessions` row. */
+export interface SessionRow {
+  position: number;
+  session_id: string;
+  subject_id: string;
+  agent_version_id: string;
+  title: string | null;
+  created_at: number;
+  updated_at: number;
+  active_run_id: string | null;
+  last_run_id: string | null;
+}
+
+/** A `runs` row. */
+export interface RunRow {
+  run_id: string;
+  session_id: string;
+  subject_id: string;
+  user_message_id: string;
+  created_at: number;
+  start_json: string;
+  first_seq: number;
+  last_seq: number;
+  ended_at: number | null;
+  final_snapshot_json: string | null;
+  compacted: number;
+}
+
+interface IdempotencyRow {
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  token: string | null;
+  locked_until: number | null;
+  response_json: string | null;
+  expires_at: number;
+}
+
+/** Prepares every statement of the SQLite storage once (schema: `sqlite-migrations.ts`). */
+export function createSqliteStatements(db: Database) {
+  const statement = <P extends unknown[], R = unknown>(sql: string): Statement<P, R> => db.prepare<P, R>(sql);
+  const newest = 'ORDER BY position DESC LIMIT ?';
+  return {
+    session: statement<[string], SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),
+    sessionsOfSubject: statement<[string, number, number], SessionRow>(
+      `SELECT * FROM sessions WHERE subject_id = ? AND position < ? ${newest}`,
+    ),
+    insertSession: statement<[string, string, string, string | null, number, number, string | null, string | null]>(
+      `INSERT INTO sessions (session_id, subject_id, agent_version_id, title, created_at, updated_at, active_run_id, last_run_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    startSessionRun: statement<[string, string, number, string | null, string]>(
+      `UPDATE sessions SET active_run_id = ?, last_run_id = ?, updated_at = ?, title = ? WHERE session_id = ?`,
+    ),
+    endSessionRun: statement<[string, number, string]>(
+      `UPDATE sessions SET active_run_id = NULLIF(active_run_id, ?), updated_at = ? WHERE session_id = ?`,
+    ),
+    run: statement<[string], RunRow>('SELECT * FROM runs WHERE run_id = ?'),
+    runLog: statement<[string], { session_id: string; last_seq: number; ended_at: number | null }>(
+      'SELECT session_id, last_seq, ended_at FROM runs WHERE run_id = ?',
+    ),
+    runIdsOfSession: statement<[string], { run_id: string }>(
+      'SELECT run_id FROM runs WHERE session_id = ? ORDER BY position',
+    ),
+    insertRun: statement<[string, string, string, string, number, string]>(
+      `INSERT INTO runs (run_id, session_id, subject_id, user_message_id, created_at, start_json, first_seq, last_seq)
+       VALUES (?, ?, ?, ?, ?, ?, 1, 1)`,
+    ),
+    advanceRun: statement<[number, string]>('UPDATE runs SET last_seq = ? WHERE run_id = ?'),
+    endRun: statement<[number, number, string, string]>(
+      'UPDATE runs SET last_seq = ?, ended_at = ?, final_snapshot_json = ? WHERE run_id = ?',
+    ),
+    runsToCompact: statement<[number, number], { run_id: string }>(
+      'SELECT run_id FROM runs WHERE ended_at IS NOT NULL AND compacted = 0 AND ended_at < ? ORDER BY ended_at LIMIT ?',
+    ),
+    markCompacted: statement<[string]>('UPDATE runs SET compacted = 1, first_seq = last_seq + 1 WHERE run_id = ?'),
+    insertEvent: statement<[string, number, string]>(
+      'INSERT INTO events (run_id, seq, envelope_json) VALUES (?, ?, ?)',
+    ),
+    events: statement<[string, number, number], { envelope_json: string }>(
+      'SELECT envelope_json FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    ),
+    deleteEvents: statement<[string]>('DELETE FROM events WHERE run_id = ?'),
+    insertMessage: statement<[string, string, string, string]>(
+      'INSERT INTO messages (session_id, run_id, message_id, message_json) VALUES (?, ?, ?, ?)',
+    ),
+    messagesOfRun: statement<[string], { message_json: string }>(
+      'SELECT message_json FROM messages WHERE run_id = ? ORDER BY position',
+    ),
+    messagesOfSession: statement<[string, number, number], { message_json: string }>(
+      `SELECT message_json FROM messages WHERE session_id = ? AND position < ? ${newest}`,
+    ),
+    messagePosition: statement<[string, string], { position: number }>(
+      'SELECT position FROM messages WHERE session_id = ? AND message_id = ?',
+    ),
+    idempotencyRecord: statement<[string], IdempotencyRow>('SELECT * FROM idempotency WHERE record_id = ?'),
+    idempotencyLock: statement<[string], { state: string; token: string | null }>(
+      'SELECT state, token FROM idempotency WHERE record_id = ?',
+    ),
+    upsertIdempotency: statement<[string, string, string, number, number]>(
+      `INSERT OR REPLACE INTO idempotency (record_id, fingerprint, state, token, locked_until, response_json, expires_at)
+       VALUES (?, ?, 'in_progress', ?, ?, NULL, ?)`,
+    ),
+    completeIdempotency: statement<[string, number, string]>(
+      `UPDATE idempotency SET state = 'completed', token = NULL, locked_until = NULL, response_json = ?, expires_at = ?
+       WHERE record_id = ?`,
+    ),
+    abandonIdempotency: statement<[string, string]>(
+      "DELETE FROM idempotency WHERE record_id = ? AND state = 'in_progress' AND token = ?",
+    ),
+    deleteExpiredIdempotency: statement<[number]>('DELETE FROM idempotency WHERE expires_at <= ?'),
+    upsertLease: statement<[string, string, number]>(
+      'INSERT OR REPLACE INTO leases (run_id, owner, expires_at) VALUES (?, ?, ?)',
+    ),
+    renewLease: statement<[number, string, string]>('UPDATE leases SET expires_at = ? WHERE run_id = ? AND owner = ?'),
+    takeExpiredLease: statement<[string, number, string, number, string]>(
+      `UPDATE leases SET owner = ?, expires_at = ? WHERE run_id = ? AND expires_at <= ?
+       AND NOT EXISTS (SELECT 1 FROM runs WHERE run_id = ? AND ended_at IS NOT NULL)`,
+    ),
+    deleteLease: statement<[string]>('DELETE FROM leases WHERE run_id = ?'),
+    expiredLeases: statement<[number, number], { run_id: string; owner: string; expires_at: number }>(
+      'SELECT run_id, owner, expires_at FROM leases WHERE expires_at <= ? ORDER BY expires_at LIMIT ?',
+    ),
+    insertSetting: statement<[string, string]>('INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)'),
+    setting: statement<[string], { value: string }>('SELECT value FROM settings WHERE name = ?'),
+  };
+}

@@ -1,0 +1,288 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { EventEnvelope, RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
+import { EventLogConflictError } from '../runs/event-log.ts';
+import { RunClosedError } from '../runs/run-handle.ts';
+import { checkAppendBatch, withoutMessages } from './append-rules.ts';
+import { createDoorbells } from './doorbells.ts';
+import { migrateSqlite } from './sqlite-migrations.ts';
+import { createSqliteStatements } from './sqlite-statements.ts';
+import type { RunRow, SessionRow } from './sqlite-statements.ts';
+import { IdempotencyLockLostError } from './storage-port.ts';
+import type { AgentStorage, IdempotencyCompletion, Page, StoredRun, StoredSession } from './storage-port.ts';
+
+/** Options of {@link openSqliteStorage}. */
+export interface SqliteStorageOptions {
+  /** A file path (its folder is created), or `:memory:` for a private in-memory database. */
+  path: string;
+  /** How long a write waits for another process's lock before failing. Default 5 000 ms. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Opens the SQLite {@link AgentStorage} (one file, WAL, `synchronous=NORMAL`: a committed append
+ * survives a killed process; an OS crash may lose the last few). Runs the versioned migrations
+ * first. Every write is one immediate transaction, so several processes may share the file; the
+ * doorbell of live tails is in-process only.
+ */
+export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000 });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  migrateSqlite(db);
+  const sql = createSqliteStatements(db);
+  const doorbells = createDoorbells();
+
+  const holdsLock = (completion: IdempotencyCompletion): boolean => {
+    const row = sql.idempotencyLock.get(completion.recordId);
+    return row?.state === 'in_progress' && row.token === completion.token;
+  };
+  const complete = (completion: IdempotencyCompletion): void => {
+    sql.completeIdempotency.run(JSON.stringify(completion.response), completion.expiresAt, completion.recordId);
+  };
+  const messagesOfRun = (runId: string): SnapshotMessage[] =>
+    sql.messagesOfRun.all(runId).map((row) => JSON.parse(row.message_json) as SnapshotMessage);
+  const toRun = (row: RunRow): StoredRun => {
+    const stripped = row.final_snapshot_json === null ? null : (JSON.parse(row.final_snapshot_json) as RunSnapshot);
+    return {
+      runId: row.run_id,
+      sessionId: row.session_id,
+      subjectId: row.subject_id,
+      userMessageId: row.user_message_id,
+      createdAt: row.created_at,
+      start: JSON.parse(row.start_json) as StoredRun['start'],
+      firstSeq: row.first_seq,
+      lastSeq: row.last_seq,
+      endedAt: row.ended_at,
+      finalSnapshot: stripped === null ? null : { ...stripped, messages: messagesOfRun(row.run_id) },
+      isCompacted: row.compacted === 1,
+    };
+  };
+
+  const createRun = db.transaction((command: Parameters<AgentStorage['createRun']>[0]) => {
+    let session: StoredSession;
+    if (command.session.kind === 'new') {
+      session = command.session.session;
+    } else {
+      const row = sql.session.get(command.session.sessionId);
+      if (row === undefined || row.subject_id !== command.run.subjectId) return { kind: 'session_not_found' } as const;
+      if (row.agent_version_id !== command.started.data.agent.versionId) {
+        return { kind: 'version_mismatch', agentVersionId: row.agent_version_id } as const;
+      }
+      if (row.active_run_id !== null) return { kind: 'run_active', activeRunId: row.active_run_id } as const;
+      session = toSession(row);
+    }
+    if (command.idempotency !== undefined && !holdsLock(command.idempotency)) {
+      return { kind: 'idempotency_lost' } as const;
+    }
+    const { run } = command;
+    const updated: StoredSession = {
+      ...session,
+      activeRunId: run.runId,
+      lastRunId: run.runId,
+      updatedAt: run.createdAt,
+      title: session.title ?? command.title,
+    };
+    if (command.session.kind === 'new') {
+      sql.insertSession.run(
+        updated.sessionId,
+        updated.subjectId,
+        updated.agentVersionId,
+        updated.title,
+        updated.createdAt,
+        updated.updatedAt,
+        updated.activeRunId,
+        updated.lastRunId,
+      );
+    } else {
+      sql.startSessionRun.run(run.runId, run.runId, run.createdAt, updated.title, updated.sessionId);
+    }
+    sql.insertRun.run(
+      run.runId,
+      run.sessionId,
+      run.subjectId,
+      run.userMessageId,
+      run.createdAt,
+      JSON.stringify(run.start),
+    );
+    sql.insertEvent.run(run.runId, 1, JSON.stringify(command.started));
+    sql.upsertLease.run(run.runId, command.lease.owner, command.lease.expiresAt);
+    if (command.idempotency !== undefined) complete(command.idempotency);
+    return { kind: 'created', session: updated } as const;
+  });
+
+  const appendEvents = db.transaction(
+    (
+      runId: string,
+      expectedLastSeq: number,
+      events: readonly EventEnvelope[],
+      options: Parameters<AgentStorage['appendEvents']>[3] = {},
+    ) => {
+      const row = sql.runLog.get(runId);
+      if (row === undefined) throw new RangeError(`Run ${runId} does not exist.`);
+      if (row.ended_at !== null) throw new RunClosedError(runId);
+      if (row.last_seq !== expectedLastSeq) throw new EventLogConflictError(runId, expectedLastSeq, row.last_seq);
+      const isEnding = checkAppendBatch(runId, expectedLastSeq, events, options);
+      const last = events[events.length - 1];
+      if (last === undefined) return false;
+      if (options.idempotency !== undefined && !holdsLock(options.idempotency)) {
+        throw new IdempotencyLockLostError(options.idempotency.recordId);
+      }
+      for (const event of events) sql.insertEvent.run(runId, event.seq, JSON.stringify(event));
+      if (isEnding && options.finalSnapshot !== undefined) {
+        sql.endRun.run(last.seq, last.timestamp, JSON.stringify(withoutMessages(options.finalSnapshot)), runId);
+        for (const message of options.finalSnapshot.messages) {
+          sql.insertMessage.run(row.session_id, runId, message.messageId, JSON.stringify(message));
+        }
+        sql.endSessionRun.run(runId, last.timestamp, row.session_id);
+        sql.deleteLease.run(runId);
+      } else {
+        sql.advanceRun.run(last.seq, runId);
+      }
+      if (options.idempotency !== undefined) complete(options.idempotency);
+      return true;
+    },
+  );
+
+  const beginIdempotency = db.transaction((request: Parameters<AgentStorage['beginIdempotency']>[0]) => {
+    const existing = sql.idempotencyRecord.get(request.recordId);
+    if (existing !== undefined && existing.expires_at > request.now) {
+      if (existing.fingerprint !== request.fingerprint) return { kind: 'reused' } as const;
+      if (existing.state === 'completed') {
+        return { kind: 'replay', response: JSON.parse(existing.response_json ?? 'null') } as const;
+      }
+      if ((existing.locked_until ?? 0) > request.now) return { kind: 'in_use' } as const;
+    }
+    sql.upsertIdempotency.run(
+      request.recordId,
+      request.fingerprint,
+      request.token,
+      request.lockedUntil,
+      request.expiresAt,
+    );
+    return { kind: 'started' } as const;
+  });
+
+  const compactEndedRuns = db.transaction((endedBefore: number, limit: number) => {
+    const runIds = sql.runsToCompact.all(endedBefore, limit).map((row) => row.run_id);
+    for (const runId of runIds) {
+      sql.deleteEvents.run(runId);
+      sql.markCompacted.run(runId);
+    }
+    return runIds.length;
+  });
+
+  const getOrCreateSetting = db.transaction((name: string, proposed: string) => {
+    sql.insertSetting.run(name, proposed);
+    return (sql.setting.get(name) as { value: string }).value;
+  });
+
+  return {
+    async createRun(command) {
+      const outcome = createRun.immediate(command);
+      if (outcome.kind === 'created') doorbells.ring(command.run.runId);
+      return outcome;
+    },
+    async getRun(runId) {
+      const row = sql.run.get(runId);
+      return row === undefined ? null : toRun(row);
+    },
+    async getSession(sessionId) {
+      const row = sql.session.get(sessionId);
+      return row === undefined ? null : toSession(row);
+    },
+    async listSessions(subjectId, page) {
+      let before = Number.MAX_SAFE_INTEGER;
+      if (page.after !== undefined) {
+        const cursor = sql.session.get(page.after);
+        if (cursor === undefined || cursor.subject_id !== subjectId) return null;
+        before = cursor.position;
+      }
+      const rows = sql.sessionsOfSubject.all(subjectId, before, page.limit + 1);
+      return toPage(rows.map(toSession), page.limit, (s) => s.sessionId);
+    },
+    async listSessionRunIds(sessionId) {
+      return sql.runIdsOfSession.all(sessionId).map((row) => row.run_id);
+    },
+    async listMessages(sessionId, page) {
+      let before = Number.MAX_SAFE_INTEGER;
+      if (page.before !== undefined) {
+        const cursor = sql.messagePosition.get(sessionId, page.before);
+        if (cursor === undefined) return null;
+        before = cursor.position;
+      }
+      const limit = page.limit ?? -1;
+      const rows = sql.messagesOfSession.all(sessionId, before, limit < 0 ? -1 : limit + 1);
+      const messages = rows.map((row) => JSON.parse(row.message_json) as SnapshotMessage);
+      return toPage(messages, limit < 0 ? messages.length : limit, (m) => m.messageId);
+    },
+    async appendEvents(runId, expectedLastSeq, events, options) {
+      if (appendEvents.immediate(runId, expectedLastSeq, events, options)) doorbells.ring(runId);
+    },
+    async readEvents(runId, afterSeq, limit) {
+      return sql.events.all(runId, afterSeq, limit ?? -1).map((row) => JSON.parse(row.envelope_json) as EventEnvelope);
+    },
+    subscribe: (runId, onWake) => doorbells.subscribe(runId, onWake),
+    async compactEndedRuns(endedBefore, limit) {
+      return compactEndedRuns.immediate(endedBefore, limit);
+    },
+    async beginIdempotency(request) {
+      return beginIdempotency.immediate(request);
+    },
+    async completeIdempotency(completion) {
+      return db
+        .transaction(() => {
+          if (!holdsLock(completion)) return false;
+          complete(completion);
+          return true;
+        })
+        .immediate();
+    },
+    async abandonIdempotency(recordId, token) {
+      sql.abandonIdempotency.run(recordId, token);
+    },
+    async deleteExpiredIdempotency(now) {
+      return sql.deleteExpiredIdempotency.run(now).changes;
+    },
+    async renewLease(runId, owner, expiresAt) {
+      return sql.renewLease.run(expiresAt, runId, owner).changes === 1;
+    },
+    async takeExpiredLease(runId, owner, now, expiresAt) {
+      return sql.takeExpiredLease.run(owner, expiresAt, runId, now, runId).changes === 1;
+    },
+    async listExpiredLeases(now, limit) {
+      return sql.expiredLeases
+        .all(now, limit)
+        .map((row) => ({ runId: row.run_id, owner: row.owner, expiresAt: row.expires_at }));
+    },
+    async getOrCreateSetting(name, proposed) {
+      return getOrCreateSetting.immediate(name, proposed);
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+function toSession(row: SessionRow): StoredSession {
+  return {
+    sessionId: row.session_id,
+    subjectId: row.subject_id,
+    agentVersionId: row.agent_version_id,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    activeRunId: row.active_run_id,
+    lastRunId: row.last_run_id,
+  };
+}
+
+/** `rows` holds up to `limit + 1` items: the extra one only says that another page exists. */
+function toPage<T>(rows: T[], limit: number, idOf: (item: T) => string): Page<T> {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, next: rows.length > limit && last !== undefined ? idOf(last) : null };
+}

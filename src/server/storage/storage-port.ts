@@ -1,0 +1,193 @@
+import type { CreateRunRequest, EventEnvelope, RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
+import type { StoredResponse } from '../idempotency/idempotency-store.ts';
+import type { Subject } from '../runs/run-handle.ts';
+
+export type { StoredResponse } from '../idempotency/idempotency-store.ts';
+
+/**
+ * Thrown by {@link AgentStorage.appendEvents} when the idempotency record to complete is no longer
+ * held by the request's token (its lock expired and another request took it over): nothing was
+ * appended, so the other request's effect stays the only one.
+ */
+export class IdempotencyLockLostError extends Error {
+  constructor(readonly recordId: string) {
+    super(`The idempotency record ${recordId} was taken over by another request.`);
+    this.name = 'IdempotencyLockLostError';
+  }
+}
+
+/** A conversation as stored: pinned to one agent version, at most one active run. */
+export interface StoredSession {
+  sessionId: string;
+  subjectId: string;
+  agentVersionId: string;
+  title: string | null;
+  createdAt: number;
+  updatedAt: number;
+  activeRunId: string | null;
+  lastRunId: string | null;
+}
+
+/** What started a run, kept so any process can hand the run to an engine again (a resume). */
+export interface RunStart {
+  subject: Subject;
+  input: { messageId: string; text: string; contextRefs?: NonNullable<CreateRunRequest['input']['contextRefs']> };
+  options: NonNullable<CreateRunRequest['options']>;
+}
+
+/** A run as stored: who owns it, what started it, where its log stands and how it ended. */
+export interface StoredRun {
+  runId: string;
+  sessionId: string;
+  subjectId: string;
+  userMessageId: string;
+  createdAt: number;
+  start: RunStart;
+  /** The lowest seq still in the log (`lastSeq + 1` once compacted). */
+  firstSeq: number;
+  lastSeq: number;
+  /** The terminal event's timestamp; null while the run is live. */
+  endedAt: number | null;
+  /** The reducer over the whole log, kept from the terminal append on; null while live. */
+  finalSnapshot: RunSnapshot | null;
+  isCompacted: boolean;
+}
+
+/** Completes an idempotency record in the same transaction as the effect it answers for. */
+export interface IdempotencyCompletion {
+  recordId: string;
+  /** The token `beginIdempotency` was given; a record taken over by another request refuses it. */
+  token: string;
+  response: StoredResponse;
+  expiresAt: number;
+}
+
+/** What {@link AgentStorage.beginIdempotency} decided for a key. */
+export type IdempotencyBeginOutcome =
+  { kind: 'replay'; response: StoredResponse } | { kind: 'reused' } | { kind: 'in_use' } | { kind: 'started' };
+
+/** One run lease: the process producing the run, until when. */
+export interface RunLease {
+  runId: string;
+  owner: string;
+  expiresAt: number;
+}
+
+/** The command of {@link AgentStorage.createRun}: everything that is committed together. */
+export interface CreateRunCommand {
+  /** A new session (its `activeRunId` is this run), or the id of one to continue. */
+  session: { kind: 'new'; session: StoredSession } | { kind: 'existing'; sessionId: string };
+  run: Omit<StoredRun, 'firstSeq' | 'lastSeq' | 'endedAt' | 'finalSnapshot' | 'isCompacted'>;
+  /** The run's `RUN_STARTED` event (seq 1). */
+  started: EventEnvelope<'RUN_STARTED'>;
+  /** The session's title when it has none yet. */
+  title: string | null;
+  /** The creating process's lease on the run. */
+  lease: { owner: string; expiresAt: number };
+  idempotency?: IdempotencyCompletion;
+}
+
+/** What {@link AgentStorage.createRun} did; every outcome but `created` committed nothing. */
+export type CreateRunOutcome =
+  | { kind: 'created'; session: StoredSession }
+  | { kind: 'session_not_found' }
+  | { kind: 'version_mismatch'; agentVersionId: string }
+  | { kind: 'run_active'; activeRunId: string }
+  | { kind: 'idempotency_lost' };
+
+/** Options of {@link AgentStorage.appendEvents}. */
+export interface AppendOptions {
+  /** Required when the batch ends with the terminal event: the snapshot after it. */
+  finalSnapshot?: RunSnapshot;
+  /** Committed with the events (an `/inputs` echo and its idempotency record). */
+  idempotency?: IdempotencyCompletion;
+}
+
+/** One page of a newest-first listing; `next` is the cursor of the following page, or null. */
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
+
+/**
+ * Everything the server keeps (docs/server.md, "Storage"): sessions and their settled history,
+ * runs with their sequenced event logs and final snapshots, idempotency records, run leases and
+ * server settings. Every method is async and safe to call from several processes at once: the
+ * store itself fences appends by the expected last seq, inserts idempotency records only when
+ * absent and commits a run with its first event and its idempotency record together. Only the
+ * doorbell (`subscribe`) may be in-process.
+ */
+export interface AgentStorage {
+  /**
+   * Commits a run: creates or continues the session (refused when it is not the subject's, is
+   * pinned to another version or has an active run), the run, its `RUN_STARTED`, the creator's
+   * lease and the completed idempotency record, all or nothing.
+   */
+  createRun(command: CreateRunCommand): Promise<CreateRunOutcome>;
+  getRun(runId: string): Promise<StoredRun | null>;
+  getSession(sessionId: string): Promise<StoredSession | null>;
+  /** The subject's sessions, newest first; null when `after` is not a session of theirs. */
+  listSessions(subjectId: string, page: { after?: string; limit: number }): Promise<Page<StoredSession> | null>;
+  /** Ids of the session's runs, oldest first. */
+  listSessionRunIds(sessionId: string): Promise<string[]>;
+  /**
+   * Settled messages (from ended runs) of a session, newest first, `limit` at most (all when
+   * omitted); null when `before` is not a message of the session.
+   */
+  listMessages(sessionId: string, page: { before?: string; limit?: number }): Promise<Page<SnapshotMessage> | null>;
+
+  /**
+   * Appends a batch atomically after `expectedLastSeq` (seqs must continue it gaplessly). Throws
+   * `EventLogConflictError` when the log is elsewhere (a stale writer is refused), `RunClosedError`
+   * when the run already ended. A batch ending with the terminal event also stores its final
+   * snapshot and settled messages, frees the session's active slot and drops the lease. Rings the
+   * run's doorbell once committed.
+   */
+  appendEvents(
+    runId: string,
+    expectedLastSeq: number,
+    events: readonly EventEnvelope[],
+    options?: AppendOptions,
+  ): Promise<void>;
+  /** Events with `seq > afterSeq` in order, at most `limit` (default all). */
+  readEvents(runId: string, afterSeq: number, limit?: number): Promise<EventEnvelope[]>;
+  /**
+   * Registers a doorbell: `onWake` is called (with no data) after appends to the run. A lost or
+   * merged ring is harmless because readers re-read the log. Returns the unsubscribe function.
+   */
+  subscribe(runId: string, onWake: () => void): () => void;
+  /** Drops the logs of runs that ended before `endedBefore` (their final snapshots stay); returns how many. */
+  compactEndedRuns(endedBefore: number, limit: number): Promise<number>;
+
+  /**
+   * Looks an idempotency key up and, when there is no live record, inserts an `in_progress` one
+   * holding `token` until `lockedUntil` (an expired lock or record is taken over). Concurrent
+   * calls for one record id: exactly one gets `started`.
+   */
+  beginIdempotency(request: {
+    recordId: string;
+    fingerprint: string;
+    token: string;
+    now: number;
+    lockedUntil: number;
+    expiresAt: number;
+  }): Promise<IdempotencyBeginOutcome>;
+  /** Stores the response of a request that committed nothing else; false when the lock was lost. */
+  completeIdempotency(completion: IdempotencyCompletion): Promise<boolean>;
+  /** Removes the `in_progress` record if `token` still holds it (the request failed before committing). */
+  abandonIdempotency(recordId: string, token: string): Promise<void>;
+  /** Deletes idempotency records that expired by `now`; returns how many. */
+  deleteExpiredIdempotency(now: number): Promise<number>;
+
+  /** Extends the lease if `owner` holds it; false otherwise (another process took the run over). */
+  renewLease(runId: string, owner: string, expiresAt: number): Promise<boolean>;
+  /** Takes over the lease of a live run whose lease expired by `now`; exactly one caller wins. */
+  takeExpiredLease(runId: string, owner: string, now: number, expiresAt: number): Promise<boolean>;
+  /** Leases that expired by `now`, oldest first. */
+  listExpiredLeases(now: number, limit: number): Promise<RunLease[]>;
+
+  /** Returns the stored value of a server setting, storing `proposed` first when there is none. */
+  getOrCreateSetting(name: string, proposed: string): Promise<string>;
+  /** Releases the storage's resources (a database handle); the data stays. */
+  close(): Promise<void>;
+}

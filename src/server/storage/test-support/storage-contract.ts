@@ -1,0 +1,373 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EVENT_EPOCH_MS } from '../../../core/state/test-support/events.ts';
+import { EventLogConflictError } from '../../runs/event-log.ts';
+import { RunClosedError } from '../../runs/run-handle.ts';
+import type { AgentStorage } from '../storage-port.ts';
+import { createFixtureRun, createRunCommand, finishFixtureRun, FIXTURE_VERSION } from './storage-fixtures.ts';
+
+/** What a contract run needs from an implementation: a fresh store, and a way to reopen it if durable. */
+export interface StorageUnderTest {
+  storage: AgentStorage;
+  /** Closes the store and opens the same data again (durable implementations only). */
+  reopen?: () => Promise<AgentStorage>;
+  /** Removes whatever the store left behind (a temp folder). */
+  dispose?: () => Promise<void>;
+}
+
+const T0 = EVENT_EPOCH_MS;
+const RESPONSE = { status: 201, body: { runId: 'run_1' }, headers: { Location: '/v1/runs/run_1' } };
+
+/**
+ * The storage contract (docs/server.md, "Storage"): every {@link AgentStorage} implementation runs
+ * this same suite with its own factory, so the server behaves the same on each.
+ */
+export function describeStorageContract(
+  name: string,
+  open: () => Promise<StorageUnderTest>,
+  traits: { isDurable: boolean },
+): void {
+  describe(`storage contract: ${name}`, () => {
+    let subject: StorageUnderTest;
+    let storage: AgentStorage;
+    beforeEach(async () => {
+      subject = await open();
+      storage = subject.storage;
+    });
+    afterEach(async () => {
+      await storage.close();
+      await subject.dispose?.();
+    });
+
+    it('commits the session, the run, RUN_STARTED, the lease and the idempotency record together', async () => {
+      await storage.beginIdempotency({
+        recordId: 'key_1',
+        fingerprint: 'fp_1',
+        token: 'tok_1',
+        now: T0,
+        lockedUntil: T0 + 60_000,
+        expiresAt: T0 + 86_400_000,
+      });
+      const { command, run } = createRunCommand({
+        runId: 'run_1',
+        sessionId: 'ses_1',
+        isNewSession: true,
+        text: 'Hi there',
+        idempotency: { recordId: 'key_1', token: 'tok_1', response: RESPONSE, expiresAt: T0 + 86_400_000 },
+      });
+      const outcome = await storage.createRun(command);
+      expect(outcome).toEqual({
+        kind: 'created',
+        session: expect.objectContaining({
+          sessionId: 'ses_1',
+          activeRunId: 'run_1',
+          lastRunId: 'run_1',
+          title: 'Hi there',
+        }),
+      });
+      expect(await storage.getRun('run_1')).toEqual({
+        ...command.run,
+        firstSeq: 1,
+        lastSeq: 1,
+        endedAt: null,
+        finalSnapshot: null,
+        isCompacted: false,
+      });
+      expect(await storage.readEvents('run_1', 0)).toEqual([run.started]);
+      expect(await storage.listSessionRunIds('ses_1')).toEqual(['run_1']);
+      expect(await storage.listExpiredLeases(T0 + 200 + 10_000, 10)).toEqual([
+        { runId: 'run_1', owner: 'proc_a', expiresAt: T0 + 100 + 10_000 },
+      ]);
+      const again = await storage.beginIdempotency({
+        recordId: 'key_1',
+        fingerprint: 'fp_1',
+        token: 'tok_2',
+        now: T0 + 1,
+        lockedUntil: T0 + 60_001,
+        expiresAt: T0 + 86_400_001,
+      });
+      expect(again).toEqual({ kind: 'replay', response: RESPONSE });
+    });
+
+    it('commits nothing when a create is refused', async () => {
+      await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      const refused = async (options: Parameters<typeof createRunCommand>[0]) =>
+        storage.createRun(createRunCommand(options).command);
+      expect(await refused({ runId: 'run_2', sessionId: 'ses_1', isNewSession: false })).toEqual({
+        kind: 'run_active',
+        activeRunId: 'run_1',
+      });
+      expect(await refused({ runId: 'run_3', sessionId: 'ses_1', isNewSession: false, subjectId: 'mallory' })).toEqual({
+        kind: 'session_not_found',
+      });
+      expect(await refused({ runId: 'run_4', sessionId: 'ses_nope', isNewSession: false })).toEqual({
+        kind: 'session_not_found',
+      });
+      expect(
+        await refused({
+          runId: 'run_5',
+          sessionId: 'ses_5',
+          isNewSession: true,
+          idempotency: { recordId: 'key_never_begun', token: 'tok', response: RESPONSE, expiresAt: T0 + 1000 },
+        }),
+      ).toEqual({ kind: 'idempotency_lost' });
+      for (const runId of ['run_2', 'run_3', 'run_4', 'run_5']) {
+        expect(await storage.getRun(runId)).toBeNull();
+        expect(await storage.readEvents(runId, 0)).toEqual([]);
+      }
+      expect(await storage.getSession('ses_5')).toBeNull();
+      expect(await storage.listSessionRunIds('ses_1')).toEqual(['run_1']);
+    });
+
+    it('refuses a create on a session pinned to another agent version', async () => {
+      await finishFixtureRun(
+        storage,
+        await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true }),
+        'Done.',
+      );
+      const { command } = createRunCommand({ runId: 'run_2', sessionId: 'ses_1', isNewSession: false });
+      const outcome = await storage.createRun({
+        ...command,
+        started: {
+          ...command.started,
+          data: { ...command.started.data, agent: { agentId: 'agt_test', versionId: 'agv_other' } },
+        },
+      });
+      expect(outcome).toEqual({ kind: 'version_mismatch', agentVersionId: FIXTURE_VERSION });
+      expect(await storage.getRun('run_2')).toBeNull();
+    });
+
+    it('gives one run to concurrent creates in one session', async () => {
+      await finishFixtureRun(
+        storage,
+        await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true }),
+        'Done.',
+      );
+      const outcomes = await Promise.all(
+        ['run_a', 'run_b', 'run_c'].map((runId) =>
+          storage.createRun(createRunCommand({ runId, sessionId: 'ses_1', isNewSession: false }).command),
+        ),
+      );
+      const created = outcomes.filter((o) => o.kind === 'created');
+      expect(created).toHaveLength(1);
+      const winner = (await storage.getSession('ses_1'))?.activeRunId as string;
+      expect(outcomes.filter((o) => o.kind === 'run_active')).toEqual([
+        { kind: 'run_active', activeRunId: winner },
+        { kind: 'run_active', activeRunId: winner },
+      ]);
+      expect(await storage.listSessionRunIds('ses_1')).toEqual(['run_1', winner]);
+    });
+
+    it('fences appends by the expected last seq and reads from a cursor', async () => {
+      const run = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      const running = run.events.next('RUN_STATUS_CHANGED', { status: 'running' });
+      await storage.appendEvents('run_1', 1, [running]);
+      const stale = storage.appendEvents('run_1', 1, [run.events.at(2, 'RUN_STATUS_CHANGED', { status: 'running' })]);
+      await expect(stale).rejects.toEqual(new EventLogConflictError('run_1', 1, 2));
+      const gap = storage.appendEvents('run_1', 2, [run.events.at(4, 'STEP_STARTED', { stepName: 'round:1' })]);
+      await expect(gap).rejects.toBeInstanceOf(RangeError);
+      const step = run.events.next('STEP_STARTED', { stepName: 'round:1' });
+      const message = run.events.next('TEXT_MESSAGE_START', { messageId: 'msg_a', role: 'assistant' });
+      await storage.appendEvents('run_1', 2, [step, message]);
+      expect((await storage.readEvents('run_1', 0)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+      expect(await storage.readEvents('run_1', 2)).toEqual([step, message]);
+      expect(await storage.readEvents('run_1', 1, 2)).toEqual([running, step]);
+      expect(await storage.readEvents('run_1', 4)).toEqual([]);
+      expect((await storage.getRun('run_1'))?.lastSeq).toBe(4);
+    });
+
+    it('lets the first of two racing decisions win and refuses the other', async () => {
+      const run = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      const resolution = (decision: 'allow' | 'deny') =>
+        run.events.at(2, 'INTERRUPT_RESOLVED', {
+          interruptId: 'int_1',
+          status: 'resolved',
+          decision,
+          resolvedBy: 'user',
+        });
+      const results = await Promise.allSettled([
+        storage.appendEvents('run_1', 1, [resolution('allow')]),
+        storage.appendEvents('run_1', 1, [resolution('deny')]),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+      expect((results[1] as PromiseRejectedResult).reason).toEqual(new EventLogConflictError('run_1', 1, 2));
+      expect(await storage.readEvents('run_1', 1)).toEqual([resolution('allow')]);
+    });
+
+    it('ends a run with its final snapshot, frees the session and the lease, and refuses later appends', async () => {
+      const run = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      const finalSnapshot = await finishFixtureRun(storage, run, 'All done.');
+      const stored = await storage.getRun('run_1');
+      expect(stored).toEqual(
+        expect.objectContaining({ lastSeq: 5, endedAt: T0 + 500, finalSnapshot, isCompacted: false }),
+      );
+      expect(finalSnapshot.messages.map((m) => m.content)).toEqual(['Hello from run_1', 'All done.']);
+      expect(await storage.getSession('ses_1')).toEqual(
+        expect.objectContaining({ activeRunId: null, lastRunId: 'run_1', updatedAt: T0 + 500 }),
+      );
+      expect(await storage.listExpiredLeases(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+      const late = storage.appendEvents('run_1', 5, [
+        run.events.at(6, 'NOTICE', { level: 'info', code: 'X', message: 'late' }),
+      ]);
+      await expect(late).rejects.toBeInstanceOf(RunClosedError);
+      const unsnapshotted = await createFixtureRun(storage, { runId: 'run_2', sessionId: 'ses_2', isNewSession: true });
+      const bare = storage.appendEvents('run_2', 1, [
+        unsnapshotted.events.next('RUN_FINISHED', { outcome: { type: 'success' } }),
+      ]);
+      await expect(bare).rejects.toBeInstanceOf(RangeError);
+      expect((await storage.getRun('run_2'))?.endedAt).toBeNull();
+    });
+
+    it('rings the doorbell after each committed append, not after a refused one', async () => {
+      const run = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      let rings = 0;
+      const unsubscribe = storage.subscribe('run_1', () => (rings += 1));
+      await storage.appendEvents('run_1', 1, [run.events.next('RUN_STATUS_CHANGED', { status: 'running' })]);
+      await storage
+        .appendEvents('run_1', 1, [run.events.at(2, 'STEP_STARTED', { stepName: 'x' })])
+        .catch(() => undefined);
+      expect(rings).toBe(1);
+      unsubscribe();
+      await storage.appendEvents('run_1', 2, [run.events.next('STEP_STARTED', { stepName: 'round:1' })]);
+      expect(rings).toBe(1);
+    });
+
+    it('pages settled history newest first', async () => {
+      const first = await createFixtureRun(storage, {
+        runId: 'run_1',
+        sessionId: 'ses_1',
+        isNewSession: true,
+        text: 'one',
+      });
+      await finishFixtureRun(storage, first, 'answer one');
+      const second = await createFixtureRun(storage, {
+        runId: 'run_2',
+        sessionId: 'ses_1',
+        isNewSession: false,
+        text: 'two',
+      });
+      expect((await storage.listMessages('ses_1', {}))?.items.map((m) => m.content)).toEqual(['answer one', 'one']);
+      await finishFixtureRun(storage, second, 'answer two');
+      const page1 = await storage.listMessages('ses_1', { limit: 3 });
+      expect(page1?.items.map((m) => m.content)).toEqual(['answer two', 'two', 'answer one']);
+      expect(page1?.next).toBe('msg_answer_run_1');
+      const page2 = await storage.listMessages('ses_1', { before: 'msg_answer_run_1', limit: 3 });
+      expect(page2).toEqual({
+        items: [expect.objectContaining({ messageId: 'msg_user_run_1', content: 'one' })],
+        next: null,
+      });
+      expect(await storage.listMessages('ses_1', { before: 'msg_unknown', limit: 3 })).toBeNull();
+      expect(await storage.listMessages('ses_other', {})).toEqual({ items: [], next: null });
+    });
+
+    it('lists a subject’s sessions newest first, by cursor', async () => {
+      for (const [index, subjectId] of ['alice', 'bob', 'alice', 'alice'].entries()) {
+        await createFixtureRun(storage, {
+          runId: `run_${index}`,
+          sessionId: `ses_${index}`,
+          subjectId,
+          isNewSession: true,
+        });
+      }
+      const page1 = await storage.listSessions('alice', { limit: 2 });
+      expect(page1?.items.map((s) => s.sessionId)).toEqual(['ses_3', 'ses_2']);
+      expect(page1?.next).toBe('ses_2');
+      expect(await storage.listSessions('alice', { after: 'ses_2', limit: 2 })).toEqual({
+        items: [expect.objectContaining({ sessionId: 'ses_0', subjectId: 'alice' })],
+        next: null,
+      });
+      expect(await storage.listSessions('alice', { after: 'ses_1', limit: 2 })).toBeNull();
+    });
+
+    it('inserts an idempotency record only when absent, with lock and TTL expiry', async () => {
+      const begin = (token: string, now: number, fingerprint = 'fp') =>
+        storage.beginIdempotency({
+          recordId: 'key',
+          fingerprint,
+          token,
+          now,
+          lockedUntil: now + 1000,
+          expiresAt: now + 5000,
+        });
+      const racing = await Promise.all([begin('tok_a', T0), begin('tok_b', T0), begin('tok_c', T0)]);
+      expect(racing.map((o) => o.kind)).toEqual(['started', 'in_use', 'in_use']);
+      expect(await begin('tok_d', T0 + 10, 'fp_other')).toEqual({ kind: 'reused' });
+      expect(await begin('tok_e', T0 + 1000)).toEqual({ kind: 'started' });
+      const completion = { recordId: 'key', response: RESPONSE, expiresAt: T0 + 6000 };
+      expect(await storage.completeIdempotency({ ...completion, token: 'tok_a' })).toBe(false);
+      expect(await storage.completeIdempotency({ ...completion, token: 'tok_e' })).toBe(true);
+      expect(await begin('tok_f', T0 + 5999)).toEqual({ kind: 'replay', response: RESPONSE });
+      expect(await begin('tok_g', T0 + 6000)).toEqual({ kind: 'started' });
+      await storage.abandonIdempotency('key', 'tok_wrong');
+      expect(await begin('tok_h', T0 + 6001)).toEqual({ kind: 'in_use' });
+      await storage.abandonIdempotency('key', 'tok_g');
+      expect(await begin('tok_i', T0 + 6002)).toEqual({ kind: 'started' });
+      expect(await storage.deleteExpiredIdempotency(T0 + 6002 + 4999)).toBe(0);
+      expect(await storage.deleteExpiredIdempotency(T0 + 6002 + 5000)).toBe(1);
+    });
+
+    it('renews a lease for its owner only and lets exactly one process take an expired one', async () => {
+      const run = await createFixtureRun(storage, {
+        runId: 'run_1',
+        sessionId: 'ses_1',
+        isNewSession: true,
+        leaseExpiresAt: T0 + 1000,
+      });
+      expect(await storage.renewLease('run_1', 'proc_b', T0 + 2000)).toBe(false);
+      expect(await storage.renewLease('run_1', 'proc_a', T0 + 3000)).toBe(true);
+      expect(await storage.listExpiredLeases(T0 + 2999, 10)).toEqual([]);
+      expect(await storage.takeExpiredLease('run_1', 'proc_b', T0 + 2999, T0 + 9000)).toBe(false);
+      expect(await storage.listExpiredLeases(T0 + 3000, 10)).toEqual([
+        { runId: 'run_1', owner: 'proc_a', expiresAt: T0 + 3000 },
+      ]);
+      const takers = await Promise.all(
+        ['proc_b', 'proc_c', 'proc_d'].map((owner) => storage.takeExpiredLease('run_1', owner, T0 + 3000, T0 + 9000)),
+      );
+      expect(takers).toEqual([true, false, false]);
+      expect(await storage.renewLease('run_1', 'proc_a', T0 + 10_000)).toBe(false);
+      expect(await storage.listExpiredLeases(T0 + 9000, 10)).toEqual([
+        { runId: 'run_1', owner: 'proc_b', expiresAt: T0 + 9000 },
+      ]);
+      await finishFixtureRun(storage, run, 'ok');
+      expect(await storage.takeExpiredLease('run_1', 'proc_c', T0 + 20_000, T0 + 30_000)).toBe(false);
+    });
+
+    it('compacts ended runs to their final snapshot', async () => {
+      const ended = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      const finalSnapshot = await finishFixtureRun(storage, ended, 'kept');
+      await createFixtureRun(storage, { runId: 'run_2', sessionId: 'ses_2', isNewSession: true });
+      expect(await storage.compactEndedRuns(T0 + 500, 10)).toBe(0);
+      expect(await storage.compactEndedRuns(T0 + 501, 10)).toBe(1);
+      expect(await storage.compactEndedRuns(T0 + 501, 10)).toBe(0);
+      expect(await storage.readEvents('run_1', 0)).toEqual([]);
+      expect(await storage.getRun('run_1')).toEqual(
+        expect.objectContaining({ firstSeq: 6, lastSeq: 5, isCompacted: true, finalSnapshot }),
+      );
+      expect((await storage.readEvents('run_2', 0)).map((e) => e.type)).toEqual(['RUN_STARTED']);
+      expect((await storage.listMessages('ses_1', {}))?.items.map((m) => m.content)).toEqual([
+        'kept',
+        'Hello from run_1',
+      ]);
+    });
+
+    it('keeps the first value of a setting', async () => {
+      expect(await storage.getOrCreateSetting('identity_secret', 'first')).toBe('first');
+      expect(await storage.getOrCreateSetting('identity_secret', 'second')).toBe('first');
+    });
+
+    if (!traits.isDurable) return;
+    it('keeps everything across a close and a reopen', async () => {
+      if (subject.reopen === undefined) throw new Error(`${name} is durable but its factory has no reopen`);
+      const run = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      const finalSnapshot = await finishFixtureRun(storage, run, 'durable');
+      const live = await createFixtureRun(storage, { runId: 'run_2', sessionId: 'ses_2', isNewSession: true });
+      await storage.getOrCreateSetting('identity_secret', 'kept');
+      storage = await subject.reopen();
+      expect((await storage.getRun('run_1'))?.finalSnapshot).toEqual(finalSnapshot);
+      expect(await storage.readEvents('run_2', 0)).toEqual([live.started]);
+      expect(await storage.getOrCreateSetting('identity_secret', 'other')).toBe('kept');
+      expect(await storage.listExpiredLeases(Number.MAX_SAFE_INTEGER, 10)).toEqual([
+        expect.objectContaining({ runId: 'run_2', owner: 'proc_a' }),
+      ]);
+    });
+  });
+}

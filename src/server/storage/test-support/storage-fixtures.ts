@@ -1,0 +1,97 @@
+import type { EventEnvelope, RunSnapshot } from '../../../core/protocol.ts';
+import { reduceRunEvents } from '../../../core/state/run-reducer.ts';
+import type { EventFactory } from '../../../core/state/test-support/events.ts';
+import { eventFactory } from '../../../core/state/test-support/events.ts';
+import type { AgentStorage, CreateRunCommand, StoredSession } from '../storage-port.ts';
+
+/** The agent version every fixture run is pinned to. */
+export const FIXTURE_VERSION = 'agv_test_1';
+
+/** A run the fixtures created: its event factory (seq 1 was RUN_STARTED) and its ids. */
+export interface FixtureRun {
+  runId: string;
+  sessionId: string;
+  events: EventFactory;
+  started: EventEnvelope<'RUN_STARTED'>;
+}
+
+/** Builds the `createRun` command of run `runId` (a new session unless `sessionId` names one). */
+export function createRunCommand(options: {
+  runId: string;
+  sessionId: string;
+  subjectId?: string;
+  isNewSession: boolean;
+  text?: string;
+  leaseOwner?: string;
+  leaseExpiresAt?: number;
+  idempotency?: CreateRunCommand['idempotency'];
+}): { command: CreateRunCommand; run: FixtureRun } {
+  const subjectId = options.subjectId ?? 'alice';
+  const events = eventFactory(options.runId, options.sessionId);
+  const text = options.text ?? `Hello from ${options.runId}`;
+  const userMessageId = `msg_user_${options.runId}`;
+  const started = events.next('RUN_STARTED', {
+    protocolVersion: '1.0',
+    agent: { agentId: 'agt_test', versionId: FIXTURE_VERSION },
+    input: { messageId: userMessageId, content: [{ type: 'text', text }] },
+  });
+  const createdAt = started.timestamp;
+  const session: StoredSession = {
+    sessionId: options.sessionId,
+    subjectId,
+    agentVersionId: FIXTURE_VERSION,
+    title: null,
+    createdAt,
+    updatedAt: createdAt,
+    activeRunId: options.runId,
+    lastRunId: options.runId,
+  };
+  const command: CreateRunCommand = {
+    session: options.isNewSession ? { kind: 'new', session } : { kind: 'existing', sessionId: options.sessionId },
+    run: {
+      runId: options.runId,
+      sessionId: options.sessionId,
+      subjectId,
+      userMessageId,
+      createdAt,
+      start: {
+        subject: { id: subjectId },
+        input: { messageId: userMessageId, text },
+        options: { modelId: 'scripted' },
+      },
+    },
+    started,
+    title: text,
+    lease: { owner: options.leaseOwner ?? 'proc_a', expiresAt: options.leaseExpiresAt ?? createdAt + 10_000 },
+    ...(options.idempotency === undefined ? {} : { idempotency: options.idempotency }),
+  };
+  return { command, run: { runId: options.runId, sessionId: options.sessionId, events, started } };
+}
+
+/** Creates a run through `storage` and fails the test when the store refuses it. */
+export async function createFixtureRun(
+  storage: AgentStorage,
+  options: Parameters<typeof createRunCommand>[0],
+): Promise<FixtureRun> {
+  const { command, run } = createRunCommand(options);
+  const outcome = await storage.createRun(command);
+  if (outcome.kind !== 'created') throw new Error(`createRun refused: ${outcome.kind}`);
+  return run;
+}
+
+/**
+ * Ends `run` with an assistant answer `answer` and `RUN_FINISHED`, appended after seq 1 in one
+ * batch with its final snapshot. Returns that snapshot.
+ */
+export async function finishFixtureRun(storage: AgentStorage, run: FixtureRun, answer: string): Promise<RunSnapshot> {
+  const messageId = `msg_answer_${run.runId}`;
+  const batch: EventEnvelope[] = [
+    run.events.next('TEXT_MESSAGE_START', { messageId, role: 'assistant' }),
+    run.events.next('TEXT_MESSAGE_CONTENT', { messageId, delta: answer }),
+    run.events.next('TEXT_MESSAGE_END', { messageId, finishReason: 'stop' }),
+    run.events.next('RUN_FINISHED', { outcome: { type: 'success' } }),
+  ];
+  const finalSnapshot = reduceRunEvents([run.started, ...batch]);
+  await storage.appendEvents(run.runId, 1, batch, { finalSnapshot });
+  return finalSnapshot;
+}
