@@ -13,39 +13,28 @@ export type ApprovalResult = 'allow' | 'deny' | 'expired';
  * `INTERRUPT_RESOLVED`; on TTL expiry this appends `INTERRUPT_RESOLVED{expired, deny, timeout}`
  * if it is still open (fail closed). A cancel rejects with the stop reason (the finalizer closes
  * the interrupt). Afterwards `RUN_STATUS_CHANGED{running}` unless the run is cancelling.
+ * With `existing` (a resumed run), the interrupt is already in the log: nothing is asked again
+ * and it expires at its own `expiresAt`.
  */
 export async function awaitApproval(
   context: RunContext,
   call: { toolCallId: string; name: string; title: string | undefined; argsDigest: string },
   deadline: Deadline,
+  existing?: { interruptId: string; expiresAt: string | undefined },
 ): Promise<ApprovalResult> {
   const { settings, writer, handle } = context;
-  const interruptId = settings.ids('int');
-  const ttl = settings.limits.interruptTtlMs;
-  const expiresAt = new Date(settings.clock.now() + ttl).toISOString();
+  const now = settings.clock.now();
+  const asked = existing ?? {
+    interruptId: settings.ids('int'),
+    expiresAt: new Date(now + settings.limits.interruptTtlMs).toISOString(),
+  };
+  const { interruptId, expiresAt } = asked;
+  const ttl = expiresAt === undefined ? settings.limits.interruptTtlMs : Math.max(0, Date.parse(expiresAt) - now);
   const isOpen = (snapshot: RunSnapshot): boolean =>
     snapshot.interrupts.some((i) => i.id === interruptId && i.state === 'open');
-  const requested = await writer.transact((snapshot) =>
-    snapshot.status === 'cancelling'
-      ? []
-      : [
-          {
-            type: 'INTERRUPT_REQUESTED',
-            data: {
-              interrupt: {
-                id: interruptId,
-                reason: 'tool_call',
-                toolCallId: call.toolCallId,
-                argsDigest: call.argsDigest,
-                message: `Allow ${call.title === undefined ? '' : `"${call.title}" `}(${call.name}) to run with the arguments shown?`,
-                expiresAt,
-              },
-            },
-          },
-          { type: 'RUN_STATUS_CHANGED', data: { status: 'awaiting_input', reason: 'approval' } },
-        ],
-  );
-  if (requested.length === 0) throw new LoopStop({ kind: 'cancel' });
+  const isAsked =
+    existing === undefined ? await askForApproval(context, call, asked) : handle.snapshot().status !== 'cancelling';
+  if (!isAsked) throw new LoopStop({ kind: 'cancel' });
   deadline.pause();
   const timer = settings.clock.setTimeout(() => {
     writer
@@ -77,4 +66,33 @@ export async function awaitApproval(
   deadline.resume();
   if (interrupt?.state === 'expired') return 'expired';
   return interrupt?.state === 'resolved' && interrupt.decision === 'allow' ? 'allow' : 'deny';
+}
+
+/** Appends `INTERRUPT_REQUESTED` and `RUN_STATUS_CHANGED{awaiting_input}` together; false when the run is cancelling. */
+async function askForApproval(
+  context: RunContext,
+  call: { toolCallId: string; name: string; title: string | undefined; argsDigest: string },
+  interrupt: { interruptId: string; expiresAt: string | undefined },
+): Promise<boolean> {
+  const requested = await context.writer.transact((snapshot) =>
+    snapshot.status === 'cancelling'
+      ? []
+      : [
+          {
+            type: 'INTERRUPT_REQUESTED',
+            data: {
+              interrupt: {
+                id: interrupt.interruptId,
+                reason: 'tool_call',
+                toolCallId: call.toolCallId,
+                argsDigest: call.argsDigest,
+                message: `Allow ${call.title === undefined ? '' : `"${call.title}" `}(${call.name}) to run with the arguments shown?`,
+                ...(interrupt.expiresAt === undefined ? {} : { expiresAt: interrupt.expiresAt }),
+              },
+            },
+          },
+          { type: 'RUN_STATUS_CHANGED', data: { status: 'awaiting_input', reason: 'approval' } },
+        ],
+  );
+  return requested.length > 0;
 }

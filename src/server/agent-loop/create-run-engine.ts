@@ -1,6 +1,5 @@
 import type { EventDataMap, RunSnapshot } from '../../core/protocol.ts';
 import { createScriptedModel } from '../models/scripted-model.ts';
-import type { ModelMessage } from '../models/model-adapter.ts';
 import { closeOpenItems, pendingInputIds } from '../runs/close-open-items.ts';
 import type { PendingEvent, RunEngine, RunHandle } from '../runs/run-handle.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
@@ -8,13 +7,16 @@ import { createUlidIds } from '../ids/create-ulid-ids.ts';
 import { createDemoTools } from '../tools/demo-tools.ts';
 import { createToolRegistry } from '../tools/tool-registry.ts';
 import { callModel } from './call-model.ts';
-import { buildInitialMessages, estimateContextTokens, readInputMessages } from './conversation.ts';
+import { estimateContextTokens, readInputMessages } from './conversation.ts';
 import { createDeadline } from './create-deadline.ts';
 import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import type { EngineSettings, RunContext, RunEngineOptions } from './engine-options.ts';
 import { DEFAULT_ENGINE_LIMITS } from './engine-options.ts';
 import { linkAbort, LoopStop, stopWithError } from './loop-stop.ts';
 import { createRunWriter } from './run-writer.ts';
+import type { LoopStart } from './loop-start.ts';
+import { startFresh, startFromLog } from './loop-start.ts';
+import { resumeToolCalls } from './resume-tool-calls.ts';
 import { runToolCalls } from './run-tool-calls.ts';
 
 const DEFAULT_SYSTEM_PROMPT =
@@ -52,14 +54,22 @@ export function createRunEngine(options: RunEngineOptions = {}): RunEngine {
           detail: entry.detail,
         })),
   };
-  return { start: (handle) => runToTerminal(settings, handle) };
+  return {
+    start: (handle) => runToTerminal(settings, handle, startFresh),
+    resume: (handle) => runToTerminal(settings, handle, startFromLog),
+  };
 }
 
-async function runToTerminal(settings: EngineSettings, handle: RunHandle): Promise<void> {
+async function runToTerminal(
+  settings: EngineSettings,
+  handle: RunHandle,
+  prepare: (context: RunContext) => Promise<LoopStart>,
+): Promise<void> {
   const stopController = new AbortController();
   const onCancel = (): void => stopController.abort(new LoopStop({ kind: 'cancel' }));
   if (handle.signal.aborted) onCancel();
   else handle.signal.addEventListener('abort', onCancel, { once: true });
+  const elapsedMs = Math.max(0, settings.clock.now() - (handle.snapshot().createdAt ?? settings.clock.now()));
   const runTimer = settings.clock.setTimeout(() => {
     stopController.abort(
       stopWithError(
@@ -68,7 +78,7 @@ async function runToTerminal(settings: EngineSettings, handle: RunHandle): Promi
         true,
       ),
     );
-  }, settings.limits.runMaxDurationMs);
+  }, settings.limits.runMaxDurationMs - elapsedMs);
   const context: RunContext = {
     settings,
     handle,
@@ -77,7 +87,7 @@ async function runToTerminal(settings: EngineSettings, handle: RunHandle): Promi
     usage: null,
   };
   try {
-    await runRounds(context);
+    await runRounds(context, await prepare(context));
   } catch (error) {
     await finish(context, error);
   } finally {
@@ -86,22 +96,14 @@ async function runToTerminal(settings: EngineSettings, handle: RunHandle): Promi
   }
 }
 
-async function runRounds(context: RunContext): Promise<void> {
+async function runRounds(context: RunContext, start: LoopStart): Promise<void> {
   const { settings, handle, writer, stopSignal } = context;
   const { limits } = settings;
   const isCancelling = (s: RunSnapshot): boolean => s.status === 'cancelling' || handle.signal.aborted;
-  const started = await writer.transact((s) =>
-    isCancelling(s) ? [] : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }],
-  );
-  if (started.length === 0) throw new LoopStop({ kind: 'cancel' });
-  const messages: ModelMessage[] = buildInitialMessages({
-    systemPrompt: settings.systemPrompt,
-    history: handle.history,
-    inputText: handle.input.text,
-  });
+  const { messages } = start;
   const toolSpecs = settings.registry.specs();
 
-  for (let round = 1; ; round += 1) {
+  for (let round = start.round; ; round += 1) {
     stopSignal.throwIfAborted();
     if (round > limits.maxRounds) {
       throw stopWithError(
@@ -111,14 +113,20 @@ async function runRounds(context: RunContext): Promise<void> {
       );
     }
     const stepName = `round:${round}`;
-    let consumed: string[] = [];
-    await writer.transact((s) => {
-      consumed = pendingInputIds(s);
-      return [
-        { type: 'STEP_STARTED', data: { stepName, ...(consumed.length === 0 ? {} : { consumedInputIds: consumed }) } },
-      ];
-    });
-    messages.push(...readInputMessages(handle.snapshot(), consumed));
+    const resumedTurn = round === start.round ? start.turn : undefined;
+    if (resumedTurn === undefined) {
+      let consumed: string[] = [];
+      await writer.transact((s) => {
+        consumed = pendingInputIds(s);
+        return [
+          {
+            type: 'STEP_STARTED',
+            data: { stepName, ...(consumed.length === 0 ? {} : { consumedInputIds: consumed }) },
+          },
+        ];
+      });
+      messages.push(...readInputMessages(handle.snapshot(), consumed));
+    }
 
     const link = linkAbort(stopSignal);
     const deadline = createDeadline({
@@ -135,27 +143,31 @@ async function runRounds(context: RunContext): Promise<void> {
     });
     const roundSignal = link.controller.signal;
     try {
-      const tokens = estimateContextTokens(messages, toolSpecs);
-      if (tokens > limits.tokenBudget) {
-        throw stopWithError(
-          'TOKEN_BUDGET_EXCEEDED',
-          `The conversation is too long for the agent (about ${tokens} tokens; the limit is ${limits.tokenBudget}).`,
-          false,
+      let hasToolCalls: boolean;
+      if (resumedTurn === undefined) {
+        const tokens = estimateContextTokens(messages, toolSpecs);
+        if (tokens > limits.tokenBudget) {
+          throw stopWithError(
+            'TOKEN_BUDGET_EXCEEDED',
+            `The conversation is too long for the agent (about ${tokens} tokens; the limit is ${limits.tokenBudget}).`,
+            false,
+          );
+        }
+        const turn = await callModel(
+          context,
+          { messages: [...messages], tools: toolSpecs, ...reasoningOption(handle) },
+          roundSignal,
         );
-      }
-      const turn = await callModel(
-        context,
-        { messages: [...messages], tools: toolSpecs, ...reasoningOption(handle) },
-        roundSignal,
-      );
-      if (turn.toolCalls.length > 0) {
-        messages.push(...(await runToolCalls(context, { turn, round, roundSignal, deadline })));
+        hasToolCalls = turn.toolCalls.length > 0;
+        if (hasToolCalls) messages.push(...(await runToolCalls(context, { turn, round, roundSignal, deadline })));
+        else messages.push({ role: 'assistant', content: turn.text });
       } else {
-        messages.push({ role: 'assistant', content: turn.text });
+        hasToolCalls = true;
+        messages.push(...(await resumeToolCalls(context, { turn: resumedTurn, round, roundSignal, deadline })));
       }
       roundSignal.throwIfAborted();
       await writer.append('STEP_FINISHED', { stepName });
-      if (turn.toolCalls.length > 0) continue;
+      if (hasToolCalls) continue;
     } finally {
       deadline.clear();
       link.dispose();

@@ -7,11 +7,13 @@ import { awaitApproval } from './await-approval.ts';
 import type { Deadline } from './create-deadline.ts';
 import type { RunContext, ToolCallInfo, ToolHookContext } from './engine-options.ts';
 import { executeTool } from './execute-tool.ts';
+import type { ResumedToolCall } from './resume-plan.ts';
 import type { AttemptResult } from './stream-model-attempt.ts';
 
 const POLICY_RANK: Record<ToolPolicy, number> = { allow: 0, ask: 1, deny: 2 };
 
-interface PreparedCall {
+/** A tool call ready to govern and run: its tool, parsed arguments and digest. */
+export interface PreparedCall {
   toolCallId: string;
   providerId: string;
   name: string;
@@ -21,6 +23,10 @@ interface PreparedCall {
   tool: ToolDefinition | undefined;
   /** Why the call cannot run at all (unknown tool, bad JSON, schema mismatch). */
   problem: string | undefined;
+  /** Already in the log (a resumed round): it is reported, never run again. */
+  result?: ToolResult;
+  /** An approval already asked for (a resumed round): the call waits for it, without asking again. */
+  interrupt?: ResumedToolCall['interrupt'];
 }
 
 interface ToolResult {
@@ -37,6 +43,14 @@ export interface RunToolCallsOptions {
   deadline: Deadline;
 }
 
+/** Options of {@link settleToolCalls}: the round's announced calls instead of the model's turn. */
+export interface SettleToolCallsOptions extends Omit<RunToolCallsOptions, 'turn'> {
+  text: string;
+  calls: readonly PreparedCall[];
+  /** `length`: the model was cut off, so no call runs. */
+  finishReason: AttemptResult['finishReason'];
+}
+
 /**
  * Handles the tool calls of one model turn: logs `TOOL_CALL_START` + `TOOL_CALL_END{args,
  * argsDigest}` for each, then, one call at a time, validates, governs (policy → pre-use hook,
@@ -45,7 +59,7 @@ export interface RunToolCallsOptions {
  * stop fails every call unrun. Returns the assistant and tool messages for the next model call.
  */
 export async function runToolCalls(context: RunContext, options: RunToolCallsOptions): Promise<ModelMessage[]> {
-  const { settings, writer } = context;
+  const { writer } = context;
   const { turn } = options;
   const calls = turn.toolCalls.map((raw) => prepareCall(context, raw));
   await writer.transact(() =>
@@ -67,26 +81,51 @@ export async function runToolCalls(context: RunContext, options: RunToolCallsOpt
     name: call.name,
     arguments: call.argumentsText,
   }));
-  const messages: ModelMessage[] = [{ role: 'assistant', content: turn.text, toolCalls: modelCalls }];
-  for (const call of calls) {
-    const result =
-      turn.finishReason === 'length'
-        ? {
-            status: 'failed' as const,
-            content: 'The model hit its output limit before finishing its tool calls, so this call was not run.',
-          }
-        : await runOneCall(context, call, options);
-    await writer.append('TOOL_CALL_RESULT', {
-      toolCallId: call.toolCallId,
-      messageId: settings.ids('msg'),
-      content: result.content,
-      status: result.status,
-      ...(result.truncated === true ? { truncated: true } : {}),
-    });
+  return [
+    { role: 'assistant', content: turn.text, toolCalls: modelCalls },
+    ...(await settleToolCalls(context, { ...options, text: turn.text, calls, finishReason: turn.finishReason })),
+  ];
+}
+
+/**
+ * Runs the announced calls of a round one at a time (a call whose result is already in the log
+ * is only reported) and returns their tool messages for the next model call.
+ */
+export async function settleToolCalls(context: RunContext, options: SettleToolCallsOptions): Promise<ModelMessage[]> {
+  const { settings, writer } = context;
+  const messages: ModelMessage[] = [];
+  for (const call of options.calls) {
+    let result = call.result;
+    if (result === undefined) {
+      result =
+        options.finishReason === 'length'
+          ? {
+              status: 'failed' as const,
+              content: 'The model hit its output limit before finishing its tool calls, so this call was not run.',
+            }
+          : await runOneCall(context, call, options);
+      await writer.append('TOOL_CALL_RESULT', {
+        toolCallId: call.toolCallId,
+        messageId: settings.ids('msg'),
+        content: result.content,
+        status: result.status,
+        ...(result.truncated === true ? { truncated: true } : {}),
+      });
+    }
     const note = result.truncated === true ? `\n[truncated to ${settings.limits.maxResultChars} characters]` : '';
     messages.push({ role: 'tool', toolCallId: call.providerId, content: result.content + note, status: result.status });
   }
   return messages;
+}
+
+/** Why a call to `name` with `args` cannot run (an unknown tool, arguments off its schema), if it cannot. */
+export function findCallProblem(context: RunContext, name: string, args: unknown): string | undefined {
+  const { registry } = context.settings;
+  if (registry.get(name) === undefined) return `There is no tool named "${name}".`;
+  const errors = registry.validateArguments(name, args);
+  return errors.length > 0
+    ? `The arguments do not match the tool's schema, so it was not run: ${errors.join('; ')}.`
+    : undefined;
 }
 
 function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number]): PreparedCall {
@@ -98,13 +137,7 @@ function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number
   } catch {
     problem = 'The arguments are not valid JSON, so the tool was not run.';
   }
-  if (tool === undefined) {
-    problem = `There is no tool named "${raw.name}".`;
-  } else if (problem === undefined) {
-    const errors = context.settings.registry.validateArguments(raw.name, args);
-    if (errors.length > 0)
-      problem = `The arguments do not match the tool's schema, so it was not run: ${errors.join('; ')}.`;
-  }
+  if (tool === undefined || problem === undefined) problem = findCallProblem(context, raw.name, args);
   return {
     toolCallId: context.settings.ids('tc'),
     providerId: raw.providerId,
@@ -117,7 +150,11 @@ function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number
   };
 }
 
-async function runOneCall(context: RunContext, call: PreparedCall, options: RunToolCallsOptions): Promise<ToolResult> {
+async function runOneCall(
+  context: RunContext,
+  call: PreparedCall,
+  options: Pick<RunToolCallsOptions, 'round' | 'roundSignal' | 'deadline'>,
+): Promise<ToolResult> {
   const { settings, handle } = context;
   const { tool } = call;
   if (tool === undefined || call.problem !== undefined)
@@ -136,36 +173,25 @@ async function runOneCall(context: RunContext, call: PreparedCall, options: RunT
     round: options.round,
   };
 
-  let policy = tool.policy;
-  // A hook that throws fails closed, like a hook that says deny.
-  const hooked = await Promise.resolve()
-    .then(() => settings.hooks.preToolUse?.(info, hookContext))
-    .catch((): ToolPolicy => 'deny');
-  if (hooked !== undefined && POLICY_RANK[hooked] > POLICY_RANK[policy]) policy = hooked;
-  options.roundSignal.throwIfAborted();
-  if (policy !== 'deny' && settings.canExecuteTool !== undefined) {
-    const isAllowed = await Promise.resolve()
-      .then(() => settings.canExecuteTool?.(handle.subject, info))
-      .catch(() => false);
-    if (isAllowed !== true)
-      return { status: 'denied', content: 'You are not permitted to run this tool, so it was not run.' };
-  }
-  if (policy === 'deny') return { status: 'denied', content: 'A policy denies this tool call, so it was not run.' };
-  if (policy === 'ask') {
-    if (!settings.approvals)
-      return {
-        status: 'denied',
-        content: 'This tool needs approval and nobody can approve it here, so it was not run.',
-      };
-    const decision = await awaitApproval(
-      context,
-      { toolCallId: call.toolCallId, name: call.name, title: tool.title, argsDigest: call.argsDigest },
-      options.deadline,
-    );
-    if (decision === 'deny') return { status: 'denied', content: 'The user denied this tool call, so it was not run.' };
-    if (decision === 'expired')
-      return { status: 'denied', content: 'Nobody approved this tool call in time, so it was not run.' };
-  }
+  const refusal =
+    call.interrupt === undefined
+      ? await governCall(context, {
+          call,
+          tool,
+          info,
+          hookContext,
+          deadline: options.deadline,
+          signal: options.roundSignal,
+        })
+      : approvalRefusal(
+          await awaitApproval(
+            context,
+            { toolCallId: call.toolCallId, name: call.name, title: tool.title, argsDigest: call.argsDigest },
+            options.deadline,
+            call.interrupt,
+          ),
+        );
+  if (refusal !== null) return refusal;
   options.roundSignal.throwIfAborted();
 
   const execution = await executeTool(context, {
@@ -190,6 +216,62 @@ async function runOneCall(context: RunContext, call: PreparedCall, options: RunT
   const replaced = await settings.hooks.postToolUse?.(info, outcome, hookContext);
   if (replaced !== undefined) outcome = { ...outcome, ...truncate(replaced.content, settings.limits.maxResultChars) };
   return outcome;
+}
+
+/**
+ * Governs one call before it runs: the tool's policy, tightened by the pre-use hook (a throw is
+ * a deny), `canExecuteTool`, and the user's approval for `ask`. Returns the refusal to report,
+ * or null when the call may run.
+ */
+async function governCall(
+  context: RunContext,
+  options: {
+    call: PreparedCall;
+    tool: ToolDefinition;
+    info: ToolCallInfo;
+    hookContext: ToolHookContext;
+    deadline: Deadline;
+    signal: AbortSignal;
+  },
+): Promise<ToolResult | null> {
+  const { settings, handle } = context;
+  const { call, tool, info, hookContext } = options;
+  let policy = tool.policy;
+  // A hook that throws fails closed, like a hook that says deny.
+  const hooked = await Promise.resolve()
+    .then(() => settings.hooks.preToolUse?.(info, hookContext))
+    .catch((): ToolPolicy => 'deny');
+  if (hooked !== undefined && POLICY_RANK[hooked] > POLICY_RANK[policy]) policy = hooked;
+  options.signal.throwIfAborted();
+  if (policy !== 'deny' && settings.canExecuteTool !== undefined) {
+    const isAllowed = await Promise.resolve()
+      .then(() => settings.canExecuteTool?.(handle.subject, info))
+      .catch(() => false);
+    if (isAllowed !== true)
+      return { status: 'denied', content: 'You are not permitted to run this tool, so it was not run.' };
+  }
+  if (policy === 'deny') return { status: 'denied', content: 'A policy denies this tool call, so it was not run.' };
+  if (policy === 'ask') {
+    if (!settings.approvals)
+      return {
+        status: 'denied',
+        content: 'This tool needs approval and nobody can approve it here, so it was not run.',
+      };
+    const decision = await awaitApproval(
+      context,
+      { toolCallId: call.toolCallId, name: call.name, title: tool.title, argsDigest: call.argsDigest },
+      options.deadline,
+    );
+    return approvalRefusal(decision);
+  }
+  return null;
+}
+
+function approvalRefusal(decision: Awaited<ReturnType<typeof awaitApproval>>): ToolResult | null {
+  if (decision === 'deny') return { status: 'denied', content: 'The user denied this tool call, so it was not run.' };
+  if (decision === 'expired')
+    return { status: 'denied', content: 'Nobody approved this tool call in time, so it was not run.' };
+  return null;
 }
 
 function serialize(value: unknown): string {

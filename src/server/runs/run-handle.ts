@@ -50,6 +50,8 @@ export interface RunHandle {
    * with the signal's reason when `signal` aborts first.
    */
   waitFor(predicate: (snapshot: RunSnapshot) => boolean, signal?: AbortSignal): Promise<RunSnapshot>;
+  /** The run's whole event log so far, read from storage (what a resume rebuilds from). */
+  readLog(): Promise<EventEnvelope[]>;
 }
 
 /** Drives runs. The run store calls `start` once per run after `RUN_STARTED` is committed. */
@@ -59,6 +61,13 @@ export interface RunEngine {
    * the log; never rejects (failures end the run with `RUN_ERROR`).
    */
   start(handle: RunHandle): Promise<void>;
+  /**
+   * Continues a run whose producing process died while it waited for an approval (status
+   * `awaiting_input`): rebuilds the loop from `handle.readLog()`, re-enters the wait and goes on,
+   * to exactly one terminal event like `start`. Engines without it leave such runs to be ended
+   * `RUN_ABANDONED`.
+   */
+  resume?(handle: RunHandle): Promise<void>;
 }
 
 /** Thrown by `RunHandle.append` after the run's terminal event: the first terminal wins. */

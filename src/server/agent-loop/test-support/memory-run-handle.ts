@@ -10,6 +10,8 @@ export interface MemoryRunHandleOptions {
   history?: SnapshotMessage[];
   now?: () => number;
   reasoningEffort?: 'low' | 'medium' | 'high';
+  /** Continue this log (a run another process wrote) instead of starting with `RUN_STARTED`. */
+  log?: readonly EventEnvelope[];
 }
 
 /** An in-memory run with the moves the HTTP layer would make, for engine tests. */
@@ -37,8 +39,8 @@ export function createMemoryRunHandle(options: MemoryRunHandleOptions): MemoryRu
   const sessionId = 'ses_1';
   const now = options.now ?? (() => 0);
   const controller = new AbortController();
-  const log: EventEnvelope[] = [];
-  let snapshot = createEmptyRunSnapshot(runId, sessionId);
+  const log: EventEnvelope[] = [...(options.log ?? [])];
+  let snapshot = log.reduce(reduceRun, createEmptyRunSnapshot(runId, sessionId));
   let inputCount = 0;
   const waiters = new Set<() => void>();
 
@@ -61,11 +63,12 @@ export function createMemoryRunHandle(options: MemoryRunHandleOptions): MemoryRu
     for (const waiter of [...waiters]) waiter();
     return event;
   };
-  write('RUN_STARTED', {
-    protocolVersion: PROTOCOL_VERSION,
-    agent: { agentId: 'agt_test', versionId: 'agv_test' },
-    input: { messageId: 'msg_user', content: [{ type: 'text', text: options.text }] },
-  } satisfies EventDataMap['RUN_STARTED']);
+  if (log.length === 0)
+    write('RUN_STARTED', {
+      protocolVersion: PROTOCOL_VERSION,
+      agent: { agentId: 'agt_test', versionId: 'agv_test' },
+      input: { messageId: 'msg_user', content: [{ type: 'text', text: options.text }] },
+    } satisfies EventDataMap['RUN_STARTED']);
 
   const handle: RunHandle = {
     runId,
@@ -108,6 +111,7 @@ export function createMemoryRunHandle(options: MemoryRunHandleOptions): MemoryRu
         signal?.addEventListener('abort', onAbort, { once: true });
         check();
       }),
+    readLog: async () => log.slice(),
   };
 
   return {

@@ -18,13 +18,18 @@ export interface EngineHarness extends MemoryRun {
 
 /**
  * Starts the engine on a memory run of `text`: ids count per prefix (`msg_1`, `tc_1`, `int_1`),
- * jitter is fixed at 0.5, logs are collected, and time is virtual.
+ * jitter is fixed at 0.5, logs are collected, and time is virtual. With `resumeLog`, the run is
+ * that log (written by an earlier process) and the engine `resume`s it instead.
  */
 export function startEngine(
   text: string,
-  options: RunEngineOptions & { history?: SnapshotMessage[] } = {},
+  options: RunEngineOptions & {
+    history?: SnapshotMessage[];
+    resumeLog?: readonly EventEnvelope[];
+    startAt?: number;
+  } = {},
 ): EngineHarness {
-  const clock = createFakeClock(1_800_000_000_000);
+  const clock = createFakeClock(options.startAt ?? 1_800_000_000_000);
   const counters = new Map<string, number>();
   const ids = (prefix: string): string => {
     const next = (counters.get(prefix) ?? 0) + 1;
@@ -32,8 +37,13 @@ export function startEngine(
     return `${prefix}_${next}`;
   };
   const logs: EngineLogEntry[] = [];
-  const { history, ...engineOptions } = options;
-  const run = createMemoryRunHandle({ text, now: clock.now, ...(history === undefined ? {} : { history }) });
+  const { history, resumeLog, startAt: _startAt, ...engineOptions } = options;
+  const run = createMemoryRunHandle({
+    text,
+    now: clock.now,
+    ...(history === undefined ? {} : { history }),
+    ...(resumeLog === undefined ? {} : { log: resumeLog }),
+  });
   const engine = createRunEngine({
     clock,
     sleep: clock.sleep,
@@ -42,7 +52,8 @@ export function startEngine(
     log: (entry) => logs.push(entry),
     ...engineOptions,
   });
-  const done = engine.start(run.handle).then(() => assertEventInvariants(run.events()));
+  const started = resumeLog === undefined ? engine.start(run.handle) : engine.resume?.(run.handle);
+  const done = Promise.resolve(started).then(() => assertEventInvariants(run.events()));
   return { ...run, clock, logs, done };
 }
 

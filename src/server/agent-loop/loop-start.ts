@@ -1,0 +1,53 @@
+import type { ModelMessage } from '../models/model-adapter.ts';
+import { buildInitialMessages } from './conversation.ts';
+import type { RunContext } from './engine-options.ts';
+import { LoopStop, stopWithError } from './loop-stop.ts';
+import type { ResumePlan } from './resume-plan.ts';
+import { planResume } from './resume-plan.ts';
+
+/** Where the loop starts: a new run's first round, or a resumed run's open round. */
+export interface LoopStart {
+  messages: ModelMessage[];
+  round: number;
+  /** The open round's announced tool calls (a resume): the round goes on from them. */
+  turn?: ResumePlan['turn'];
+}
+
+/** Starts a new run: `RUN_STATUS_CHANGED{running}` (unless it is cancelling), then round 1 after the input. */
+export async function startFresh(context: RunContext): Promise<LoopStart> {
+  const { settings, handle, writer } = context;
+  const started = await writer.transact((s) =>
+    s.status === 'cancelling' || handle.signal.aborted
+      ? []
+      : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }],
+  );
+  if (started.length === 0) throw new LoopStop({ kind: 'cancel' });
+  const messages = buildInitialMessages({
+    systemPrompt: settings.systemPrompt,
+    history: handle.history,
+    inputText: handle.input.text,
+  });
+  return { messages, round: 1 };
+}
+
+/**
+ * Starts a resumed run from its log (docs/agent-loop.md, "Resume"): the rebuilt conversation and
+ * its open round; a log with nothing to wait for ends the run `RUN_ABANDONED` (retryable).
+ */
+export async function startFromLog(context: RunContext): Promise<LoopStart> {
+  const { settings, handle } = context;
+  const plan = planResume(await handle.readLog(), {
+    systemPrompt: settings.systemPrompt,
+    history: handle.history,
+    inputText: handle.input.text,
+    maxResultChars: settings.limits.maxResultChars,
+  });
+  if (plan === null) {
+    throw stopWithError(
+      'RUN_ABANDONED',
+      'The server restarted while this answer was being written. Please try again.',
+      true,
+    );
+  }
+  return { messages: plan.messages, round: plan.round, turn: plan.turn };
+}

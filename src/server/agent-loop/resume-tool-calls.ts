@@ -1,0 +1,43 @@
+import type { ModelMessage } from '../models/model-adapter.ts';
+import type { RunContext } from './engine-options.ts';
+import type { ResumedToolCall, ResumePlan } from './resume-plan.ts';
+import type { PreparedCall, RunToolCallsOptions } from './run-tool-calls.ts';
+import { findCallProblem, settleToolCalls } from './run-tool-calls.ts';
+
+/**
+ * Goes on with the open round of a resumed run: its announced tool calls as the assistant's turn,
+ * then each call settled in order (a logged result is reported, a logged approval is waited for
+ * again, the rest are governed and run as usual). Returns the turn's messages for the next model call.
+ */
+export async function resumeToolCalls(
+  context: RunContext,
+  options: Omit<RunToolCallsOptions, 'turn'> & { turn: ResumePlan['turn'] },
+): Promise<ModelMessage[]> {
+  const { turn, ...rest } = options;
+  const calls = turn.calls.map((call) => prepareResumedCall(context, call));
+  const assistant: ModelMessage = {
+    role: 'assistant',
+    content: turn.text,
+    toolCalls: calls.map((call) => ({ id: call.providerId, name: call.name, arguments: call.argumentsText })),
+  };
+  return [
+    assistant,
+    ...(await settleToolCalls(context, { ...rest, text: turn.text, calls, finishReason: 'tool_calls' })),
+  ];
+}
+
+/** The prepared form of a call a resumed round logged: its tool looked up and its arguments checked again. */
+function prepareResumedCall(context: RunContext, call: ResumedToolCall): PreparedCall {
+  return {
+    toolCallId: call.toolCallId,
+    providerId: call.toolCallId,
+    name: call.name,
+    argumentsText: JSON.stringify(call.args) ?? '{}',
+    args: call.args,
+    argsDigest: call.argsDigest,
+    tool: context.settings.registry.get(call.name),
+    problem: findCallProblem(context, call.name, call.args),
+    ...(call.result === undefined ? {} : { result: call.result }),
+    ...(call.interrupt === undefined ? {} : { interrupt: call.interrupt }),
+  };
+}
