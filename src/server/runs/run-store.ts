@@ -210,6 +210,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         transact: (build) => entry.record.transact(build),
         snapshot: () => entry.record.snapshot(),
         waitFor: (predicate, signal) => entry.record.waitFor(predicate, signal),
+        readLog: () => eventLog.read(runId, 0),
       };
       // Reserve the session's active slot (and the subject's count) synchronously, so a concurrent create sees it.
       session.activeRunId = runId;
