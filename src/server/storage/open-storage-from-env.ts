@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { createMemoryStorage } from './memory-storage.ts';
+import { openSqliteStorage } from './sqlite-storage.ts';
+import type { AgentStorage } from './storage-port.ts';
+
+/** What a server entry reads from its environment for storage (docs/server.md, "Storage"). */
+export interface StorageFromEnv {
+  storage: AgentStorage;
+  /** Where the data lives, for the start-up line (`:memory:` when nothing is kept). */
+  location: string;
+  /** `AGENT_CHAT_IDENTITY_SECRET`, when set; otherwise the handler keeps a generated one in storage. */
+  identitySecret?: string;
+  /** `AGENT_CHAT_LEASE_TTL_MS`, when set. */
+  leaseTtlMs?: number;
+}
+
+/** The database file `npm start` uses when `AGENT_CHAT_DB` is unset, under the project folder. */
+export function defaultDatabasePath(rootDir: string): string {
+  return join(rootDir, '.data', 'agent-chat.sqlite');
+}
+
+/**
+ * Opens the storage an entry's environment asks for: `AGENT_CHAT_DB` is a SQLite file path
+ * (default `defaultPath`) or `:memory:` (the in-memory store: nothing survives the process).
+ * Also reads `AGENT_CHAT_IDENTITY_SECRET` (at least 32 characters) and `AGENT_CHAT_LEASE_TTL_MS`
+ * (an integer ≥ 100). Throws naming the variable when one is malformed.
+ */
+export function openStorageFromEnv(env: Record<string, string | undefined>, defaultPath: string): StorageFromEnv {
+  const configured = env['AGENT_CHAT_DB']?.trim() ?? '';
+  const path = configured === '' ? defaultPath : configured;
+  const secret = env['AGENT_CHAT_IDENTITY_SECRET'];
+  if (secret !== undefined && secret !== '' && secret.length < 32) {
+    throw new Error(`AGENT_CHAT_IDENTITY_SECRET must be at least 32 characters (got ${secret.length}).`);
+  }
+  const leaseText = env['AGENT_CHAT_LEASE_TTL_MS']?.trim() ?? '';
+  const leaseTtlMs = leaseText === '' ? undefined : Number(leaseText);
+  if (leaseTtlMs !== undefined && (!Number.isInteger(leaseTtlMs) || leaseTtlMs < 100)) {
+    throw new Error(`AGENT_CHAT_LEASE_TTL_MS must be an integer number of milliseconds ≥ 100 (got "${leaseText}").`);
+  }
+  const storage = path === ':memory:' ? createMemoryStorage() : openSqliteStorage({ path });
+  return {
+    storage,
+    location: path,
+    ...(secret === undefined || secret === '' ? {} : { identitySecret: secret }),
+    ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }),
+  };
+}
