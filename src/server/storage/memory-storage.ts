@@ -52,6 +52,28 @@ export function createMemoryStorage(): AgentStorage {
     });
   };
 
+  const deleteRun = (runId: string): void => {
+    const stored = runs.get(runId);
+    if (stored === undefined) return;
+    runs.delete(runId);
+    leases.delete(runId);
+    const { sessionId } = stored.run;
+    sessionRunIds.set(
+      sessionId,
+      (sessionRunIds.get(sessionId) ?? []).filter((id) => id !== runId),
+    );
+    sessionMessages.set(
+      sessionId,
+      (sessionMessages.get(sessionId) ?? []).filter((m) => m.runId !== runId),
+    );
+  };
+  const deleteSession = (sessionId: string): void => {
+    for (const runId of sessionRunIds.get(sessionId) ?? []) deleteRun(runId);
+    sessions.delete(sessionId);
+    sessionRunIds.delete(sessionId);
+    sessionMessages.delete(sessionId);
+  };
+
   return {
     async createRun(command) {
       let session: StoredSession;
@@ -158,6 +180,40 @@ export function createMemoryStorage(): AgentStorage {
         count += 1;
       }
       return count;
+    },
+    async enforceRetention(request) {
+      const { touched } = request;
+      const deleted = { sessionIds: [] as string[], runIds: [] as string[] };
+      const isEvictable = (session: StoredSession): boolean =>
+        session.activeRunId === null && session.sessionId !== touched?.sessionId;
+      const evict = (session: StoredSession): void => {
+        deleted.runIds.push(...(sessionRunIds.get(session.sessionId) ?? []));
+        deleted.sessionIds.push(session.sessionId);
+        deleteSession(session.sessionId);
+      };
+      // Array.prototype.sort is stable: equal times keep creation order.
+      const byActivity = (): StoredSession[] => [...sessions.values()].sort((a, b) => a.updatedAt - b.updatedAt);
+      if (touched !== undefined) {
+        const own = sessionRunIds.get(touched.sessionId) ?? [];
+        for (const runId of own.slice(0, Math.max(0, own.length - Math.max(1, request.maxRunsPerSession)))) {
+          deleted.runIds.push(runId);
+          deleteRun(runId);
+        }
+        const mine = byActivity().filter((session) => session.subjectId === touched.subjectId);
+        const excess = mine.length - request.maxSessionsPerSubject;
+        if (excess > 0) mine.filter(isEvictable).slice(0, excess).forEach(evict);
+      }
+      for (const session of byActivity()) {
+        if (sessions.size <= request.maxSessions && runs.size <= request.maxRuns) break;
+        if (isEvictable(session)) evict(session);
+      }
+      if (touched === undefined) {
+        for (const session of byActivity()) {
+          if (request.now - session.updatedAt < request.sessionIdleTtlMs) break;
+          if (isEvictable(session)) evict(session);
+        }
+      }
+      return deleted;
     },
     async beginIdempotency(request) {
       const existing = idempotency.get(request.recordId);

@@ -28,7 +28,11 @@ const fetchAsDemoUser: typeof fetch = (input, init = {}) => {
   return fetch(input, { ...init, headers });
 };
 
-function waitFor(client: AgentClientHandle, predicate: (state: ClientState) => boolean, what: string): Promise<ClientState> {
+function waitFor(
+  client: AgentClientHandle,
+  predicate: (state: ClientState) => boolean,
+  what: string,
+): Promise<ClientState> {
   return new Promise((resolvePromise, reject) => {
     if (predicate(client.getState())) {
       resolvePromise(client.getState());
@@ -48,7 +52,9 @@ function waitFor(client: AgentClientHandle, predicate: (state: ClientState) => b
 }
 
 const isEnded = (state: ClientState): boolean =>
-  state.run !== null && ['completed', 'failed', 'cancelled', 'expired'].includes(state.run.status) && state.connection === 'idle';
+  state.run !== null &&
+  ['completed', 'failed', 'cancelled', 'expired'].includes(state.run.status) &&
+  state.connection === 'idle';
 
 describe('a restart loses nothing (real server processes on one SQLite file)', () => {
   const clients: AgentClientHandle[] = [];
@@ -124,10 +130,9 @@ describe('a restart loses nothing (real server processes on one SQLite file)', (
     mark('server 2 listening on the same port and file');
 
     expect(await bootstrapIdentity()).toBe(identityBefore);
-    const history = await fetchAsDemoUser(
-      `${endpoint}/v1/sessions/${finishedState.sessionId}/messages`,
-      { headers: { 'x-agent-identity': identityBefore } },
-    );
+    const history = await fetchAsDemoUser(`${endpoint}/v1/sessions/${finishedState.sessionId}/messages`, {
+      headers: { 'x-agent-identity': identityBefore },
+    });
     const settled = (await history.json()) as SessionMessagesResponse;
     expect([...settled.items].reverse().map((m) => [m.role, m.content])).toEqual(
       finishedState.messages.map((m) => [m.role, m.content]),
@@ -159,7 +164,9 @@ describe('a restart loses nothing (real server processes on one SQLite file)', (
     expect(words).toEqual(words.map((_, index) => (index % 12 === 11 ? 'slowly.' : `word${index + 1}`)));
     expect(streamedEvents.slice(-2).map((e) => e.type)).toEqual(['TEXT_MESSAGE_END', 'RUN_ERROR']);
     const snapshot = await (
-      await fetchAsDemoUser(`${endpoint}/v1/runs/${abandoned.run?.runId}`, { headers: { 'x-agent-identity': identityBefore } })
+      await fetchAsDemoUser(`${endpoint}/v1/runs/${abandoned.run?.runId}`, {
+        headers: { 'x-agent-identity': identityBefore },
+      })
     ).json();
     expect(snapshot.messages.find((m: { role: string }) => m.role === 'assistant')?.content).toBe(answer?.content);
     mark(`run 2: ${words.length} words, then RUN_ABANDONED; nothing lost or repeated`);

@@ -32,6 +32,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
         last_run_id TEXT
       );
       CREATE INDEX sessions_by_subject ON sessions (subject_id, position);
+      CREATE INDEX sessions_by_activity ON sessions (updated_at, position);
       CREATE TABLE runs (
         position INTEGER PRIMARY KEY AUTOINCREMENT,
         run_id TEXT NOT NULL UNIQUE,

@@ -122,6 +122,24 @@ export function createSqliteStatements(db: Database) {
     expiredLeases: statement<[number, number], { run_id: string; owner: string; expires_at: number }>(
       'SELECT run_id, owner, expires_at FROM leases WHERE expires_at <= ? ORDER BY expires_at LIMIT ?',
     ),
+    counts: statement<[], { sessions: number; runs: number }>(
+      'SELECT (SELECT COUNT(*) FROM sessions) AS sessions, (SELECT COUNT(*) FROM runs) AS runs',
+    ),
+    subjectSessionCount: statement<[string], { count: number }>(
+      'SELECT COUNT(*) AS count FROM sessions WHERE subject_id = ?',
+    ),
+    evictableOfSubject: statement<[string, string], { session_id: string }>(
+      `SELECT session_id FROM sessions WHERE subject_id = ? AND active_run_id IS NULL AND session_id != ?
+       ORDER BY updated_at, position`,
+    ),
+    evictableByActivity: statement<[string, number], { session_id: string }>(
+      `SELECT session_id FROM sessions WHERE active_run_id IS NULL AND session_id != ? AND updated_at <= ?
+       ORDER BY updated_at, position`,
+    ),
+    deleteRunEvents: statement<[string]>('DELETE FROM events WHERE run_id = ?'),
+    deleteRunMessages: statement<[string]>('DELETE FROM messages WHERE run_id = ?'),
+    deleteRun: statement<[string]>('DELETE FROM runs WHERE run_id = ?'),
+    deleteSession: statement<[string]>('DELETE FROM sessions WHERE session_id = ?'),
     insertSetting: statement<[string, string]>('INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)'),
     setting: statement<[string], { value: string }>('SELECT value FROM settings WHERE name = ?'),
   };

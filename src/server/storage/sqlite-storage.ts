@@ -10,7 +10,14 @@ import { migrateSqlite } from './sqlite-migrations.ts';
 import { createSqliteStatements } from './sqlite-statements.ts';
 import type { RunRow, SessionRow } from './sqlite-statements.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
-import type { AgentStorage, IdempotencyCompletion, Page, StoredRun, StoredSession } from './storage-port.ts';
+import type {
+  AgentStorage,
+  IdempotencyCompletion,
+  Page,
+  RetentionRequest,
+  StoredRun,
+  StoredSession,
+} from './storage-port.ts';
 
 /** Options of {@link openSqliteStorage}. */
 export interface SqliteStorageOptions {
@@ -175,6 +182,54 @@ export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
     return runIds.length;
   });
 
+  const deleteRun = (runId: string): void => {
+    sql.deleteRunEvents.run(runId);
+    sql.deleteRunMessages.run(runId);
+    sql.deleteLease.run(runId);
+    sql.deleteRun.run(runId);
+  };
+  const deleteSession = (sessionId: string, deleted: { sessionIds: string[]; runIds: string[] }): void => {
+    const runIds = sql.runIdsOfSession.all(sessionId).map((row) => row.run_id);
+    for (const runId of runIds) deleteRun(runId);
+    sql.deleteSession.run(sessionId);
+    deleted.runIds.push(...runIds);
+    deleted.sessionIds.push(sessionId);
+  };
+  const enforceRetention = db.transaction((request: RetentionRequest) => {
+    const { touched } = request;
+    const deleted = { sessionIds: [] as string[], runIds: [] as string[] };
+    const keep = touched?.sessionId ?? '';
+    if (touched !== undefined) {
+      const own = sql.runIdsOfSession.all(touched.sessionId).map((row) => row.run_id);
+      for (const runId of own.slice(0, Math.max(0, own.length - Math.max(1, request.maxRunsPerSession)))) {
+        deleteRun(runId);
+        deleted.runIds.push(runId);
+      }
+      const excess = (sql.subjectSessionCount.get(touched.subjectId)?.count ?? 0) - request.maxSessionsPerSubject;
+      if (excess > 0) {
+        for (const row of sql.evictableOfSubject.all(touched.subjectId, keep).slice(0, excess)) {
+          deleteSession(row.session_id, deleted);
+        }
+      }
+    }
+    const isOverCaps = (): boolean => {
+      const counts = sql.counts.get() as { sessions: number; runs: number };
+      return counts.sessions > request.maxSessions || counts.runs > request.maxRuns;
+    };
+    if (isOverCaps()) {
+      for (const row of sql.evictableByActivity.all(keep, Number.MAX_SAFE_INTEGER)) {
+        deleteSession(row.session_id, deleted);
+        if (!isOverCaps()) break;
+      }
+    }
+    if (touched === undefined) {
+      for (const row of sql.evictableByActivity.all(keep, request.now - request.sessionIdleTtlMs)) {
+        deleteSession(row.session_id, deleted);
+      }
+    }
+    return deleted;
+  });
+
   const getOrCreateSetting = db.transaction((name: string, proposed: string) => {
     sql.insertSetting.run(name, proposed);
     return (sql.setting.get(name) as { value: string }).value;
@@ -228,6 +283,9 @@ export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
     subscribe: (runId, onWake) => doorbells.subscribe(runId, onWake),
     async compactEndedRuns(endedBefore, limit) {
       return compactEndedRuns.immediate(endedBefore, limit);
+    },
+    async enforceRetention(request) {
+      return enforceRetention.immediate(request);
     },
     async beginIdempotency(request) {
       return beginIdempotency.immediate(request);

@@ -110,6 +110,23 @@ export interface Page<T> {
 }
 
 /**
+ * What {@link AgentStorage.enforceRetention} keeps (docs/protocol.md §16.3). Only sessions without
+ * an active run are ever deleted, least recently active first, each with all its runs.
+ */
+export interface RetentionRequest {
+  now: number;
+  /** Without `touched` (a sweep): sessions idle this long are deleted. */
+  sessionIdleTtlMs: number;
+  maxSessionsPerSubject: number;
+  /** Past it the touched session's oldest runs are deleted (their messages leave its history). */
+  maxRunsPerSession: number;
+  maxSessions: number;
+  maxRuns: number;
+  /** After a create: the session that got the run (never deleted) and its subject, whose caps apply. */
+  touched?: { sessionId: string; subjectId: string };
+}
+
+/**
  * Everything the server keeps (docs/server.md, "Storage"): sessions and their settled history,
  * runs with their sequenced event logs and final snapshots, idempotency records, run leases and
  * server settings. Every method is async and safe to call from several processes at once: the
@@ -158,6 +175,8 @@ export interface AgentStorage {
   subscribe(runId: string, onWake: () => void): () => void;
   /** Drops the logs of runs that ended before `endedBefore` (their final snapshots stay); returns how many. */
   compactEndedRuns(endedBefore: number, limit: number): Promise<number>;
+  /** Deletes what the caps and the idle TTL do not keep; returns what went. */
+  enforceRetention(request: RetentionRequest): Promise<{ sessionIds: string[]; runIds: string[] }>;
 
   /**
    * Looks an idempotency key up and, when there is no live record, inserts an `in_progress` one

@@ -349,6 +349,49 @@ export function describeStorageContract(
       ]);
     });
 
+    it('deletes what the retention caps and the idle TTL do not keep, never a session with an active run', async () => {
+      const make = (runId: string, sessionId: string, isNewSession: boolean, subjectId = 'alice') =>
+        createFixtureRun(storage, { runId, sessionId, isNewSession, subjectId });
+      await finishFixtureRun(storage, await make('run_1', 'ses_1', true), 'one');
+      await finishFixtureRun(storage, await make('run_2', 'ses_1', false), 'two');
+      const third = await make('run_3', 'ses_1', false);
+      await finishFixtureRun(storage, await make('run_4', 'ses_2', true), 'four');
+      const fifth = await make('run_5', 'ses_3', true);
+      await finishFixtureRun(storage, await make('run_6', 'ses_4', true, 'bob'), 'six');
+      const caps = { now: T0, sessionIdleTtlMs: 86_400_000, maxSessions: 100, maxRuns: 100 };
+      expect(
+        await storage.enforceRetention({
+          ...caps,
+          maxSessionsPerSubject: 2,
+          maxRunsPerSession: 2,
+          touched: { sessionId: 'ses_1', subjectId: 'alice' },
+        }),
+      ).toEqual({ sessionIds: ['ses_2'], runIds: ['run_1', 'run_4'] });
+      expect(await storage.listSessionRunIds('ses_1')).toEqual(['run_2', 'run_3']);
+      expect((await storage.listMessages('ses_1', {}))?.items.map((m) => m.content)).toEqual([
+        'two',
+        'Hello from run_2',
+      ]);
+      expect(await storage.getRun('run_4')).toBeNull();
+      expect(await storage.readEvents('run_4', 0)).toEqual([]);
+      const loose = { maxSessionsPerSubject: 100, maxRunsPerSession: 100 };
+      expect(await storage.enforceRetention({ ...caps, ...loose, maxSessions: 1 })).toEqual({
+        sessionIds: ['ses_4'],
+        runIds: ['run_6'],
+      });
+      await finishFixtureRun(storage, third, 'three');
+      await finishFixtureRun(storage, fifth, 'five');
+      expect(await storage.enforceRetention({ ...caps, ...loose, now: T0 + 1499, sessionIdleTtlMs: 1000 })).toEqual({
+        sessionIds: [],
+        runIds: [],
+      });
+      expect(await storage.enforceRetention({ ...caps, ...loose, now: T0 + 1500, sessionIdleTtlMs: 1000 })).toEqual({
+        sessionIds: ['ses_1', 'ses_3'],
+        runIds: ['run_2', 'run_3', 'run_5'],
+      });
+      expect(await storage.listSessions('alice', { limit: 10 })).toEqual({ items: [], next: null });
+    });
+
     it('keeps the first value of a setting', async () => {
       expect(await storage.getOrCreateSetting('identity_secret', 'first')).toBe('first');
       expect(await storage.getOrCreateSetting('identity_secret', 'second')).toBe('first');
