@@ -29,6 +29,8 @@ export interface DemoServerOptions {
   http?: AgentHttpServerOptions;
   /** Where the handler reports unexpected errors. Default `console.error`. */
   onError?: AgentHandlerOptions['onError'];
+  /** Where the handler keeps everything, its identity secret and its lease time (docs/server.md, "Storage"). */
+  storage?: Pick<AgentHandlerOptions, 'storage' | 'identitySecret' | 'leaseTtlMs'>;
 }
 
 /** A listening demo server. */
@@ -52,6 +54,7 @@ export async function createDemoServer(options: DemoServerOptions): Promise<Demo
     authenticate: (req) => readDemoUser(req),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...options.storage,
   });
   const server = createAgentHttpServer((req, res) => {
     handler(req, res, () => {

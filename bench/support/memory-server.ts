@@ -39,11 +39,13 @@ const handler = createAgentHandler({
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (url.pathname === '/bench/memory') {
-    res.end(JSON.stringify(measure()));
+    void measure().then((figures) => res.end(JSON.stringify(figures)));
     return;
   }
   if (url.pathname === '/bench/advance') {
-    void advance(Number(url.searchParams.get('ms'))).then(() => res.end(JSON.stringify(measure())));
+    void advance(Number(url.searchParams.get('ms')))
+      .then(measure)
+      .then((figures) => res.end(JSON.stringify(figures)));
     return;
   }
   handler(req, res);
@@ -55,13 +57,13 @@ process.on('SIGTERM', () => {
   void handler.close().then(() => process.exit(0));
 });
 
-function measure(): { rss: number; heapUsed: number; sessions: number; runs: number } {
+async function measure(): Promise<{ rss: number; heapUsed: number; sessions: number; runs: number }> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('run with node --expose-gc');
   gc();
   gc();
   const { rss, heapUsed } = process.memoryUsage();
-  return { rss, heapUsed, ...handler.store.counts() };
+  return { rss, heapUsed, ...(await handler.store.counts()) };
 }
 
 // The sweeper (the only timer here) runs once per minute and schedules its next turn when a sweep

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuild } from '../../scripts/build/ensure-build.ts';
@@ -22,10 +24,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // The XSS corpus test streams ~200 messages from one demo user within a minute, six at a time,
   // which the shipped runsPerMinute (30) and maxActiveRuns (5) rightly refuse; the rate limits themselves are tested against the handler
   // (src/server/routes/rate-limits.test.ts) and the client (src/core/transport/rate-limit.loopback.test.ts).
+  // A fresh SQLite file per run, so nothing is left in the project's .data/ and no run sees another's.
+  const dataDir = mkdtempSync(join(tmpdir(), 'agent-chat-e2e-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOST: '127.0.0.1',
     PORT: '0',
+    AGENT_CHAT_DB: join(dataDir, 'agent-chat.sqlite'),
     AGENT_LIMITS: JSON.stringify({ runsPerMinute: 1_000, maxActiveRuns: 12, readsPerMinute: 10_000 }),
   };
   for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'AGENT_MODEL']) delete env[name];
@@ -38,6 +43,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   return async () => {
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+    rmSync(dataDir, { recursive: true, force: true });
   };
 }
 

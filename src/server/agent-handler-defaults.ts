@@ -33,7 +33,6 @@ export const DEFAULT_LIMITS: Limits = {
 export const DEFAULT_RETENTION = {
   maxSessions: 10_000,
   maxRuns: 20_000,
-  maxIdempotencyRecords: 100_000,
 } as const;
 
 /** Stream settings when the product sets none (docs/protocol.md §15). */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
 import { IDENTITY_HEADER, PROTOCOL_HEADER, REQUEST_ID_HEADER } from '../core/protocol.ts';
@@ -21,12 +22,12 @@ import { createRateLimits, enforceRateLimit } from './limits/rate-limits.ts';
 import { bootstrapRoute } from './routes/bootstrap-route.ts';
 import { matchRoute } from './routes/match-route.ts';
 import type { AgentInfo, HandlerContext } from './routes/route-context.ts';
-import type { EventLog } from './runs/event-log.ts';
-import { createMemoryEventLog } from './runs/event-log.ts';
 import type { RunEngine, Subject } from './runs/run-handle.ts';
 import type { RunStore } from './runs/run-store.ts';
 import { createRunStore } from './runs/run-store.ts';
 import { createStreamRegistry } from './sse/stream-registry.ts';
+import { createMemoryStorage } from './storage/memory-storage.ts';
+import type { AgentStorage } from './storage/storage-port.ts';
 import type { Clock } from '../core/clock.ts';
 import { createSystemClock } from '../core/clock.ts';
 import { unrefTimer } from './unref-timer.ts';
@@ -50,16 +51,27 @@ export interface AgentHandlerOptions {
   clock?: Clock;
   /** Mints ids: `ids('run')` → `run_…`. Default: ULIDs. */
   ids?: (prefix: string) => string;
-  /** The run event log. Default: in memory. */
-  eventLog?: EventLog;
+  /**
+   * Where everything is kept (docs/server.md, "Storage"): sessions, runs and their logs,
+   * idempotency records, leases, the identity secret. Default: in memory (nothing survives the
+   * process); `openSqliteStorage` keeps it in a file. The handler never closes it.
+   */
+  storage?: AgentStorage;
   idempotency?: { lockTtlMs?: number };
   /**
-   * Store-wide caps of the in-memory store (per-identity ones are in `limits`): sessions, runs and
-   * idempotency records kept at most; past them the least recently active are evicted first.
+   * Store-wide caps (per-identity ones are in `limits`): sessions and runs kept at most; past them
+   * the least recently active are evicted first.
    */
-  retention?: { maxSessions?: number; maxRuns?: number; maxIdempotencyRecords?: number };
-  /** The identity binding of a subject (≤ 64 chars). Default: a keyed hash with a per-handler secret. */
+  retention?: { maxSessions?: number; maxRuns?: number };
+  /** The identity binding of a subject (≤ 64 chars). Default: a keyed hash of the subject id (see `identitySecret`). */
   identityFor?: (subject: Subject) => string;
+  /**
+   * The secret of the default identity binding. Default: generated once and kept in `storage`, so
+   * the same user keeps the same `identityId` across restarts of a durable store.
+   */
+  identitySecret?: string;
+  /** How long a run's lease lasts unless its process renews it; a dead process's runs end after it. Default 10 000. */
+  leaseTtlMs?: number;
   /** How long a cancelled run may take to finish before it is force-closed. Default 30 000 ms. */
   cancelGraceMs?: number;
   /** Base of each problem's `type` URI; the kebab-case code is appended. */
@@ -90,8 +102,8 @@ export type AgentHandler = ((req: IncomingMessage, res: ServerResponse, next?: (
   close(): Promise<void>;
   /** The sessions and runs this handler serves (for tests and operators). */
   store: RunStore;
-  /** The event log this handler writes. */
-  eventLog: EventLog;
+  /** The storage this handler keeps everything in. */
+  storage: AgentStorage;
   /** What the handler is serving right now (for tests and operators). */
   stats(): AgentHandlerStats;
 };
@@ -111,15 +123,16 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const maxConnections = options.maxConnections ?? DEFAULT_EDGE_LIMITS.maxConnections;
   const requestBodyTimeoutMs = options.requestBodyTimeoutMs ?? DEFAULT_EDGE_LIMITS.requestBodyTimeoutMs;
-  const eventLog = options.eventLog ?? createMemoryEventLog();
-  const identityFor = options.identityFor ?? createIdentityFor();
+  const storage = options.storage ?? createMemoryStorage();
+  const identityFor = resolveIdentityFor(options, storage);
   const typeBase = options.problemTypeBase ?? 'urn:agent-chat:problem:';
   const onError =
     options.onError ??
     ((error: unknown, context: Record<string, unknown>) => console.error('[agent-chat]', context, error));
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
   const store = createRunStore({
-    eventLog,
+    storage,
+    leaseTtlMs: options.leaseTtlMs ?? 10_000,
     engine: options.engine,
     clock,
     ids,
@@ -135,18 +148,19 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     maxActiveRunsPerSubject: limits.maxActiveRuns,
     maxEventBytes: limits.maxEventBytes,
     onEngineError: (error, context) => onError(error, { ...context, where: 'engine' }),
-    onError: (error, context) => onError(error, { ...context, where: 'retention' }),
+    onError: (error, context) => onError(error, context),
   });
   const idempotency = createIdempotencyStore({
+    storage,
     clock,
+    ids,
     ttlMs: limits.idempotencyKeyTtlSec * 1000,
-    maxRecords: retention.maxIdempotencyRecords,
     ...options.idempotency,
   });
   const rateLimiter = createRateLimits(limits, clock);
   const context: HandlerContext = {
     store,
-    eventLog,
+    storage,
     idempotency,
     agent: options.agent ?? DEFAULT_AGENT,
     models: options.models ?? DEFAULT_MODELS,
@@ -169,7 +183,6 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     if (isClosed) return;
     sweeper = clock.setTimeout(() => {
       rateLimiter.sweep();
-      idempotency.sweep();
       void store
         .sweep()
         .catch((error: unknown) => onError(error, { where: 'sweep' }))
@@ -178,6 +191,8 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     unrefTimer(sweeper);
   };
   scheduleSweep();
+  // Runs a dead process left behind (their leases expired while no server ran) end or resume now.
+  void store.reap().catch((error: unknown) => onError(error, { where: 'reaper' }));
 
   const serve = async (
     req: IncomingMessage,
@@ -200,7 +215,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     if (options.canUseAgent !== undefined && !(await options.canUseAgent(subject))) {
       throw new ProblemError({ code: 'FORBIDDEN', detail: 'You may not use this agent.' });
     }
-    const identityId = identityFor(subject);
+    const identityId = await identityFor(subject);
     const claimed = req.headers[IDENTITY_HEADER];
     if (route !== bootstrapRoute) {
       if (claimed !== undefined && claimed !== identityId) {
@@ -265,7 +280,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     }
   }) as AgentHandler;
   handler.store = store;
-  handler.eventLog = eventLog;
+  handler.storage = storage;
   handler.stats = () => ({ requests: activeRequests, streams: context.streams.size });
   handler.close = async () => {
     isClosed = true;
@@ -276,4 +291,20 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     await Promise.all(streams.map((stream) => stream.done));
   };
   return handler;
+}
+
+/**
+ * The identity binding: the product's own `identityFor`, else the keyed hash with `identitySecret`,
+ * else with a secret generated once and kept in `storage` (so a restart keeps every binding).
+ */
+function resolveIdentityFor(
+  options: AgentHandlerOptions,
+  storage: AgentStorage,
+): (subject: Subject) => Promise<string> {
+  const own = options.identityFor;
+  if (own !== undefined) return async (subject) => own(subject);
+  const secret =
+    options.identitySecret ?? storage.getOrCreateSetting('identity_secret', randomBytes(32).toString('base64url'));
+  const keyed = Promise.resolve(secret).then((value) => createIdentityFor(value));
+  return async (subject) => (await keyed)(subject);
 }

@@ -164,7 +164,7 @@ describe('AgentClient against the reference server', () => {
     const creates = recorder.requests.filter(isPost);
     expect(creates.length).toBe(3);
     expect(new Set(creates.map((r) => `${r.idempotencyKey} ${r.body}`)).size).toBe(1);
-    expect(server.handler.store.getSession(state.sessionId as string)?.runIds).toEqual([runId]);
+    expect(await server.handler.store.listSessionRunIds(state.sessionId as string)).toEqual([runId]);
   });
 
   it('refuses a second send while the first is unanswered', async () => {
@@ -217,7 +217,7 @@ describe('AgentClient against the reference server', () => {
     const creates = recorder.requests.filter(isCreate);
     expect(creates.length).toBe(2);
     expect(new Set(creates.map((r) => `${r.idempotencyKey} ${r.body}`)).size).toBe(1);
-    expect(server.handler.store.getSession(state.sessionId as string)?.runIds).toEqual([state.run?.runId]);
+    expect(await server.handler.store.listSessionRunIds(state.sessionId as string)).toEqual([state.run?.runId]);
     expect(state.messages).toEqual((await serverSnapshot(state.run?.runId as string)).messages);
     expect([...storage.keys()]).toEqual([]);
   });
@@ -341,7 +341,7 @@ describe('AgentClient against the reference server', () => {
     const creates = recorder.requests.filter(isCreate);
     expect(creates.length).toBe(2);
     expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(2);
-    expect(strict.handler.store.getSession(again.sessionId as string)?.runIds).toEqual([runId, again.run?.runId]);
+    expect(await strict.handler.store.listSessionRunIds(again.sessionId as string)).toEqual([runId, again.run?.runId]);
     expect(again.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/error', '/error']);
     // Each failure stays with its own run, after the later one too.
     expect(again.runErrors.map((error) => error.runId)).toEqual([runId, again.run?.runId]);

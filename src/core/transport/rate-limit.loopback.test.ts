@@ -55,7 +55,7 @@ describe('429 from the reference server', () => {
       '"key-second-012345678"',
     ]);
     expect(recording.requests[2]?.body).toBe(recording.requests[1]?.body);
-    expect(server.handler.store.counts()).toEqual({ sessions: 2, runs: 2 });
+    expect(await server.handler.store.counts()).toEqual({ sessions: 2, runs: 2 });
   });
 
   it('does not retry 429 INPUT_LIMIT (retryable: false, no Retry-After)', async () => {

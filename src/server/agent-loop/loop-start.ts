@@ -4,6 +4,7 @@ import type { RunContext } from './engine-options.ts';
 import { LoopStop, stopWithError } from './loop-stop.ts';
 import type { ResumePlan } from './resume-plan.ts';
 import { planResume } from './resume-plan.ts';
+import { RUN_ABANDONED_MESSAGE } from '../runs/forced-endings.ts';
 
 /** Where the loop starts: a new run's first round, or a resumed run's open round. */
 export interface LoopStart {
@@ -43,11 +44,7 @@ export async function startFromLog(context: RunContext): Promise<LoopStart> {
     maxResultChars: settings.limits.maxResultChars,
   });
   if (plan === null) {
-    throw stopWithError(
-      'RUN_ABANDONED',
-      'The server restarted while this answer was being written. Please try again.',
-      true,
-    );
+    throw stopWithError('RUN_ABANDONED', RUN_ABANDONED_MESSAGE, true);
   }
   return { messages: plan.messages, round: plan.round, turn: plan.turn };
 }

@@ -142,7 +142,7 @@ describe('resuming a run from its log', () => {
     expect(dataOf(run.events(), 'RUN_ERROR')).toEqual([
       {
         code: 'RUN_ABANDONED',
-        message: 'The server restarted while this answer was being written. Please try again.',
+        message: 'The server stopped while this answer was being written. You can try again.',
         retryable: true,
         correlationId: expect.any(String),
       },

@@ -1,44 +1,61 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../test/support/fake-clock.ts';
+import { createMemoryStorage } from '../storage/memory-storage.ts';
 import type { IdempotencyRequest } from './idempotency-store.ts';
 import { createIdempotencyStore } from './idempotency-store.ts';
 
 const HOUR = 3_600_000;
 
-function requestOf(key: string): IdempotencyRequest {
-  return { scope: 'alice', method: 'POST', routeTemplate: '/runs', key, body: { text: 'Hi' }, pathParams: {} };
+function requestOf(key: string, text = 'Hi'): IdempotencyRequest {
+  return { scope: 'alice', method: 'POST', routeTemplate: '/runs', key, body: { text }, pathParams: {} };
 }
 
-describe('idempotency store bounds (docs/server.md, "Memory")', () => {
-  it('forgets completed records after the TTL, on sweep as on begin', () => {
-    const clock = createFakeClock(0);
-    const store = createIdempotencyStore({ clock, ttlMs: HOUR });
-    const begun = store.begin(requestOf('key-aaaaaaaaaaaaaaaa'));
+function setup() {
+  const clock = createFakeClock(0);
+  let next = 0;
+  const store = createIdempotencyStore({
+    storage: createMemoryStorage(),
+    clock,
+    ids: (prefix) => `${prefix}_${(next += 1)}`,
+    ttlMs: HOUR,
+    lockTtlMs: 60_000,
+  });
+  return { clock, store };
+}
+
+describe('idempotency records over the storage port (docs/protocol.md §10)', () => {
+  it('replays a completed record until its TTL, then takes the key as new', async () => {
+    const { clock, store } = setup();
+    const begun = await store.begin(requestOf('key-aaaaaaaaaaaaaaaa'));
     if (begun.kind !== 'started') throw new Error('expected a new record');
-    begun.complete({ status: 201, body: { runId: 'run_1' }, headers: {} });
+    await begun.complete({ status: 201, body: { runId: 'run_1' }, headers: {} });
     clock.advance(HOUR - 1);
-    store.sweep();
-    expect(store.size()).toBe(1);
-    expect(store.begin(requestOf('key-aaaaaaaaaaaaaaaa')).kind).toBe('replay');
+    await store.sweep();
+    expect(await store.begin(requestOf('key-aaaaaaaaaaaaaaaa'))).toEqual({
+      kind: 'replay',
+      response: { status: 201, body: { runId: 'run_1' }, headers: {} },
+    });
     clock.advance(1);
-    store.sweep();
-    expect(store.size()).toBe(0);
-    expect(store.begin(requestOf('key-aaaaaaaaaaaaaaaa')).kind).toBe('started');
+    await store.sweep();
+    expect((await store.begin(requestOf('key-aaaaaaaaaaaaaaaa'))).kind).toBe('started');
   });
 
-  it('keeps at most maxRecords, forgetting the oldest first', () => {
-    const clock = createFakeClock(0);
-    const store = createIdempotencyStore({ clock, maxRecords: 3 });
-    const keys = ['key-1aaaaaaaaaaaaaaa', 'key-2aaaaaaaaaaaaaaa', 'key-3aaaaaaaaaaaaaaa', 'key-4aaaaaaaaaaaaaaa'];
-    for (const [index, key] of keys.entries()) {
-      clock.advance(1_000);
-      const begun = store.begin(requestOf(key));
-      if (begun.kind !== 'started') throw new Error('expected a new record');
-      begun.complete({ status: 201, body: { runId: `run_${index}` }, headers: {} });
-    }
-    expect(store.size()).toBe(3);
-    expect(keys.slice(1).map((key) => store.begin(requestOf(key)).kind)).toEqual(['replay', 'replay', 'replay']);
-    expect(store.begin(requestOf(keys[0] as string)).kind).toBe('started');
-    expect(store.size()).toBe(3);
+  it('refuses a reused key with another body (422) and a key in use (409, Retry-After 1 s) until its lock lapses', async () => {
+    const { clock, store } = setup();
+    const first = await store.begin(requestOf('key-bbbbbbbbbbbbbbbb'));
+    expect(first.kind).toBe('started');
+    await expect(store.begin(requestOf('key-bbbbbbbbbbbbbbbb', 'other'))).rejects.toMatchObject({
+      status: 422,
+      init: { code: 'IDEMPOTENCY_KEY_REUSED' },
+    });
+    await expect(store.begin(requestOf('key-bbbbbbbbbbbbbbbb'))).rejects.toMatchObject({
+      status: 409,
+      init: { code: 'IDEMPOTENCY_KEY_IN_USE', retryAfterMs: 1000 },
+    });
+    clock.advance(60_000);
+    const takeover = await store.begin(requestOf('key-bbbbbbbbbbbbbbbb'));
+    expect(takeover.kind).toBe('started');
+    if (first.kind === 'started') await first.abandon();
+    await expect(store.begin(requestOf('key-bbbbbbbbbbbbbbbb'))).rejects.toMatchObject({ status: 409 });
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../http/canonical-json.ts';
 import { fail } from '../http/problem-error.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { AgentStorage, IdempotencyCompletion } from '../storage/storage-port.ts';
 
 /** The response a completed request stored, replayed verbatim on a retry. */
 export interface StoredResponse {
@@ -13,20 +14,26 @@ export interface StoredResponse {
 /** The outcome of {@link IdempotencyStore.begin}. */
 export type IdempotencyBegin =
   | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'started'; complete: (response: StoredResponse) => void; abandon: () => void };
+  | {
+      kind: 'started';
+      /** What to commit together with the request's effect (a create, an input echo). */
+      completion: (response: StoredResponse) => IdempotencyCompletion;
+      /** Stores the response on its own (a no-op when the effect's commit already did). */
+      complete: (response: StoredResponse) => Promise<void>;
+      /** Removes the record: the request failed before committing anything. */
+      abandon: () => Promise<void>;
+    };
 
 /** Options of {@link createIdempotencyStore}. */
 export interface IdempotencyStoreOptions {
+  storage: AgentStorage;
   clock: Pick<Clock, 'now'>;
+  /** Mints the lock tokens. */
+  ids: (prefix: string) => string;
   /** How long a completed record is kept (default 24 h). */
   ttlMs?: number;
   /** How long an `in_progress` lock holds before a retry may take it over (default 60 s). */
   lockTtlMs?: number;
-  /**
-   * Records kept at most (default 100 000); past it the oldest are forgotten first, and a retry
-   * with a forgotten key counts as a new request.
-   */
-  maxRecords?: number;
 }
 
 /** The scope of one key: who, which route template, and the fingerprinted request. */
@@ -39,25 +46,18 @@ export interface IdempotencyRequest {
   pathParams: Record<string, string>;
 }
 
-/** Idempotency records (docs/protocol.md §10): replay, reuse and in-use detection, in memory. */
+/** Idempotency records (docs/protocol.md §10) kept in the storage port: replay, reuse and in-use detection. */
 export interface IdempotencyStore {
   /**
    * Looks the key up before any business check. Replays a completed record with the same
    * fingerprint; throws `422 IDEMPOTENCY_KEY_REUSED` for a different fingerprint and `409
    * IDEMPOTENCY_KEY_IN_USE` (Retry-After 1 s) while another request holds the lock; otherwise
-   * inserts an `in_progress` record and returns `complete`/`abandon` for it. Synchronous, so two
-   * concurrent requests can never both start.
+   * the store inserted an `in_progress` record (only one of concurrent requests gets here).
    */
-  begin(request: IdempotencyRequest): IdempotencyBegin;
-  /** Forgets expired records (also done on every `begin`). */
-  sweep(): void;
-  /** Number of records held (expired ones are dropped on access and by `sweep`). */
-  size(): number;
+  begin(request: IdempotencyRequest): Promise<IdempotencyBegin>;
+  /** Forgets expired records. */
+  sweep(): Promise<void>;
 }
-
-type IdempotencyRecord =
-  | { state: 'in_progress'; fingerprint: string; lockedUntil: number; expiresAt: number }
-  | { state: 'completed'; fingerprint: string; response: StoredResponse; expiresAt: number };
 
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
 
@@ -84,71 +84,68 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   return key;
 }
 
-/** Creates the in-memory {@link IdempotencyStore}. */
+/** Creates the {@link IdempotencyStore} over `storage`. */
 export function createIdempotencyStore(options: IdempotencyStoreOptions): IdempotencyStore {
-  const { clock } = options;
+  const { storage, clock, ids } = options;
   const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
   const lockTtlMs = options.lockTtlMs ?? 60_000;
-  const maxRecords = options.maxRecords ?? 100_000;
-  const records = new Map<string, IdempotencyRecord>();
-
-  // Keeps at most `maxRecords - room` records, so `begin` can make room for the one it inserts.
-  const sweep = (now: number, room: number): void => {
-    for (const [id, record] of records) {
-      // Insertion order is expiry order (completion re-inserts), so stop at the first live one.
-      if (record.expiresAt > now && records.size <= maxRecords - room) break;
-      records.delete(id);
-    }
-  };
-
   return {
-    begin(request) {
+    async begin(request) {
       const now = clock.now();
-      sweep(now, 0);
-      const id = JSON.stringify([request.scope, request.method, request.routeTemplate, request.key]);
+      const recordId = createHash('sha256')
+        .update(JSON.stringify([request.scope, request.method, request.routeTemplate, request.key]), 'utf8')
+        .digest('base64url');
       const fingerprint = createHash('sha256')
         .update(canonicalJson({ body: request.body, pathParams: request.pathParams }), 'utf8')
         .digest('base64url');
-      const existing = records.get(id);
-      if (existing !== undefined) {
-        if (existing.fingerprint !== fingerprint) {
+      const token = ids('idk');
+      const outcome = await storage.beginIdempotency({
+        recordId,
+        fingerprint,
+        token,
+        now,
+        lockedUntil: now + lockTtlMs,
+        expiresAt: now + ttlMs,
+      });
+      switch (outcome.kind) {
+        case 'replay':
+          return outcome;
+        case 'reused':
           return fail({
             code: 'IDEMPOTENCY_KEY_REUSED',
             detail: 'This key was first used for a different request body.',
           });
-        }
-        if (existing.state === 'completed') return { kind: 'replay', response: existing.response };
-        if (existing.lockedUntil > now) {
-          return fail({
-            code: 'IDEMPOTENCY_KEY_IN_USE',
-            detail: 'The first request with this key is still running.',
-            retryAfterMs: 1000,
-          });
-        }
-        // A stale lock: nothing was committed for it (create and record are atomic), so take over.
+        case 'in_use':
+          return failInUse();
+        case 'started':
+          break;
       }
-      const record: IdempotencyRecord = {
-        state: 'in_progress',
-        fingerprint,
-        lockedUntil: now + lockTtlMs,
-        expiresAt: now + ttlMs,
-      };
-      records.delete(id);
-      sweep(now, 1);
-      records.set(id, record);
+      const completion = (response: StoredResponse): IdempotencyCompletion => ({
+        recordId,
+        token,
+        response,
+        expiresAt: clock.now() + ttlMs,
+      });
       return {
         kind: 'started',
-        complete: (response) => {
-          if (records.get(id) !== record) return;
-          records.delete(id);
-          records.set(id, { state: 'completed', fingerprint, response, expiresAt: clock.now() + ttlMs });
+        completion,
+        complete: async (response) => {
+          await storage.completeIdempotency(completion(response));
         },
-        abandon: () => {
-          if (records.get(id) === record) records.delete(id);
-        },
+        abandon: () => storage.abandonIdempotency(recordId, token),
       };
     },
-    sweep: () => sweep(clock.now(), 0),
-    size: () => records.size,
+    async sweep() {
+      await storage.deleteExpiredIdempotency(clock.now());
+    },
   };
+}
+
+/** Throws `409 IDEMPOTENCY_KEY_IN_USE` with `Retry-After: 1`: the first request with the key is still running. */
+export function failInUse(): never {
+  return fail({
+    code: 'IDEMPOTENCY_KEY_IN_USE',
+    detail: 'The first request with this key is still running.',
+    retryAfterMs: 1000,
+  });
 }

@@ -18,11 +18,11 @@ import { validateClientId, validateContent } from './validate-content.ts';
 export const addInputRoute: Route = {
   method: 'POST',
   template: '/runs/{runId}/inputs',
-  handle: (request, context) => {
-    const entry = requireOwnedRun(request, context);
+  handle: async (request, context) => {
+    const entry = await requireOwnedRun(request, context);
     return respondIdempotently(request, context, {
       routeTemplate: '/runs/{runId}/inputs',
-      execute: async () => {
+      execute: async (complete) => {
         const { limits } = context;
         enforceRateLimit({
           limiter: context.rateLimiter,
@@ -39,6 +39,7 @@ export const addInputRoute: Route = {
         const inputId = context.ids('inp');
         const messageId = context.ids('msg');
         const runId = entry.record.runId;
+        const messageIdAnswer = (eventSeq: number): AddInputResponse => ({ inputId, messageId, eventSeq });
         const appended = await entry.record.transact(
           (s) => {
             if (isTerminalRunStatus(s.status) || s.status === 'cancelling') {
@@ -75,12 +76,12 @@ export const addInputRoute: Route = {
             ];
           },
           { maxEventBytes: limits.maxEventBytes, field: 'content' },
+          (s) => complete({ status: 202, body: messageIdAnswer(s.lastSeq + 3), headers: {} }),
         );
         const last = appended[appended.length - 1];
         if (last === undefined)
           return fail({ code: 'RUN_NOT_ACTIVE', detail: 'The run has ended; send this as a new message.', runId });
-        const response: AddInputResponse = { inputId, messageId, eventSeq: last.seq };
-        return { status: 202, body: response, headers: {} };
+        return { status: 202, body: messageIdAnswer(last.seq), headers: {} };
       },
     });
   },

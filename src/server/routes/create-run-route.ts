@@ -1,5 +1,6 @@
 import type { CreateRunRequest, CreateRunResponse, ReasoningEffort } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
+import type { StoredResponse } from '../idempotency/idempotency-store.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { CreateRunInput } from '../runs/run-store.ts';
 import type { HandlerContext, RequestContext, Route } from './route-context.ts';
@@ -20,7 +21,7 @@ export const createRunRoute: Route = {
   handle: (request, context) =>
     respondIdempotently(request, context, {
       routeTemplate: '/runs',
-      execute: async () => {
+      execute: async (complete) => {
         enforceRateLimit({
           limiter: context.rateLimiter,
           limits: context.limits,
@@ -28,20 +29,24 @@ export const createRunRoute: Route = {
           limit: 'runsPerMinute',
         });
         const input = validateCreateRun(request, context);
-        const { entry, session } = await context.store.createRun(input);
-        const snapshot = entry.record.snapshot();
-        const runUrl = `${context.apiBase}/runs/${snapshot.runId}`;
-        const body: CreateRunResponse = {
-          runId: snapshot.runId,
-          sessionId: session.sessionId,
-          status: 'queued',
-          lastSeq: 1,
-          resumeCursor: '1',
-          eventsUrl: `${runUrl}/events`,
-          userMessageId: entry.userMessageId,
-          createdAt: toIso(entry.createdAt),
-        };
-        return { status: 201, body, headers: { Location: runUrl } };
+        let response: StoredResponse | null = null;
+        await context.store.createRun(input, (created) => {
+          const runUrl = `${context.apiBase}/runs/${created.runId}`;
+          const body: CreateRunResponse = {
+            runId: created.runId,
+            sessionId: created.sessionId,
+            status: 'queued',
+            lastSeq: 1,
+            resumeCursor: '1',
+            eventsUrl: `${runUrl}/events`,
+            userMessageId: created.userMessageId,
+            createdAt: toIso(created.createdAt),
+          };
+          response = { status: 201, body, headers: { Location: runUrl } };
+          return complete(response);
+        });
+        if (response === null) throw new Error('createRun committed without its response');
+        return response;
       },
     }),
 };

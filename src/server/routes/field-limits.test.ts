@@ -97,14 +97,14 @@ describe('every request field has a published limit (docs/protocol.md §16.2)', 
   ];
   for (const { title, body, details } of cases) {
     it(`POST /runs: ${title} → 422 naming the limit`, async () => {
-      const before = server.handler.store.counts();
+      const before = await server.handler.store.counts();
       expect(await detailsOf(await create(body))).toEqual([422, 'VALIDATION_FAILED', details]);
-      expect(server.handler.store.counts()).toEqual(before);
+      expect(await server.handler.store.counts()).toEqual(before);
     });
   }
 
   it('POST /runs: fields inside their limits that make a RUN_STARTED over maxEventBytes → 422, nothing created', async () => {
-    const before = server.handler.store.counts();
+    const before = await server.handler.store.counts();
     const contextRefs = Array.from({ length: 20 }, (_, i) => ref({ ref: `doc:${i}`, title: 'T'.repeat(250) }));
     const [status, code, details] = await detailsOf(
       await create({ ...runBody, input: { content: text('Hi'), contextRefs } }),
@@ -117,7 +117,7 @@ describe('every request field has a published limit (docs/protocol.md §16.2)', 
       eventType: 'RUN_STARTED',
     });
     expect((details as { actual: number }).actual).toBeGreaterThan(4096);
-    expect(server.handler.store.counts()).toEqual(before);
+    expect(await server.handler.store.counts()).toEqual(before);
   });
 
   it('POST /runs/{id}/inputs: a message inside maxInputChars whose echo passes maxEventBytes (1,500 × 語 = 4,500 bytes) → 422, nothing appended', async () => {
@@ -134,7 +134,7 @@ describe('every request field has a published limit (docs/protocol.md §16.2)', 
       maxEventBytes: 4096,
       eventType: 'TEXT_MESSAGE_CONTENT',
     });
-    expect(server.handler.store.getRun(runId)?.record.snapshot().lastSeq).toBe(1);
+    expect((await server.handler.store.getRun(runId))?.record.snapshot().lastSeq).toBe(1);
   });
 
   it('POST /runs/{id}/interrupts/{iid}: a {response} whose INTERRUPT_RESOLVED passes maxEventBytes → 422, still open', async () => {

@@ -34,7 +34,7 @@ export const resolveInterruptRoute: Route = {
       identityId: request.identityId,
       limit: 'interruptAnswersPerMinute',
     });
-    const entry = requireOwnedInterruptRun(request, context);
+    const entry = await requireOwnedInterruptRun(request, context);
     const answer = parseAnswer(request.body, context);
     const interruptId = request.params.interruptId ?? '';
     const runId = entry.record.runId;
@@ -108,7 +108,7 @@ export const resolveInterruptRoute: Route = {
       { maxEventBytes: context.limits.maxEventBytes, field: 'response' },
     );
     const headers: Record<string, string> = { [REQUEST_ID_HEADER]: request.requestId };
-    const snapshot = entry.record.snapshot();
+    const snapshot = await entry.record.refresh();
     const interrupt = snapshot.interrupts.find((i) => i.id === interruptId) as SnapshotInterrupt;
     const eventSeq = appended[0]?.seq ?? entry.record.resolutionSeq(interruptId) ?? snapshot.lastSeq;
     if (replayed !== null) headers[IDEMPOTENT_REPLAYED_HEADER] = 'true';
@@ -118,12 +118,12 @@ export const resolveInterruptRoute: Route = {
 };
 
 /** The caller's run, else `404 INTERRUPT_NOT_FOUND` (§11: also for another user's run, never 403). */
-function requireOwnedInterruptRun(
+async function requireOwnedInterruptRun(
   request: Parameters<Route['handle']>[0],
   context: HandlerContext,
 ): ReturnType<typeof requireOwnedRun> {
   try {
-    return requireOwnedRun(request, context);
+    return await requireOwnedRun(request, context);
   } catch (error) {
     if (error instanceof ProblemError && error.init.code === 'NOT_FOUND')
       return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this run.' });

@@ -12,12 +12,13 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER }
 import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.ts';
-import { parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
+import { failInUse, parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import type { RateLimitName } from '../limits/rate-limits.ts';
-import type { EventLog } from '../runs/event-log.ts';
 import type { Subject } from '../runs/run-handle.ts';
-import type { RunEntry, RunStore, SessionRecord } from '../runs/run-store.ts';
+import type { RunEntry, RunStore } from '../runs/run-store.ts';
+import type { AgentStorage, IdempotencyCompletion, StoredSession } from '../storage/storage-port.ts';
+import { IdempotencyLockLostError } from '../storage/storage-port.ts';
 import type { StreamRegistry } from '../sse/stream-registry.ts';
 import type { Clock } from '../../core/clock.ts';
 
@@ -32,7 +33,7 @@ export interface AgentInfo {
 /** Everything the routes share: one per handler. */
 export interface HandlerContext {
   store: RunStore;
-  eventLog: EventLog;
+  storage: AgentStorage;
   idempotency: IdempotencyStore;
   agent: AgentInfo;
   models: ModelInfo[];
@@ -73,17 +74,17 @@ export interface Route {
 }
 
 /** Returns the caller's run, or throws `404 NOT_FOUND` (also for another subject's run). */
-export function requireOwnedRun(request: RequestContext, context: HandlerContext): RunEntry {
-  const entry = context.store.getRun(request.params.runId ?? '');
-  if (entry === undefined || entry.subjectId !== request.subject.id)
+export async function requireOwnedRun(request: RequestContext, context: HandlerContext): Promise<RunEntry> {
+  const entry = await context.store.getRun(request.params.runId ?? '');
+  if (entry === null || entry.subjectId !== request.subject.id)
     return fail({ code: 'NOT_FOUND', detail: 'No such run.' });
   return entry;
 }
 
 /** Returns the caller's session, or throws `404 NOT_FOUND` (also for another subject's session). */
-export function requireOwnedSession(request: RequestContext, context: HandlerContext): SessionRecord {
-  const session = context.store.getSession(request.params.sessionId ?? '');
-  if (session === undefined || session.subjectId !== request.subject.id)
+export async function requireOwnedSession(request: RequestContext, context: HandlerContext): Promise<StoredSession> {
+  const session = await context.store.getSession(request.params.sessionId ?? '');
+  if (session === null || session.subjectId !== request.subject.id)
     return fail({ code: 'NOT_FOUND', detail: 'No such session.' });
   return session;
 }
@@ -94,10 +95,10 @@ export function toRunResource(snapshot: RunSnapshot): RunResource {
 }
 
 /** The `activeRun` reference of a session, or null. */
-export function activeRunOf(session: SessionRecord, context: HandlerContext): ActiveRunRef | null {
-  const entry = session.activeRunId === null ? undefined : context.store.getRun(session.activeRunId);
-  if (entry === undefined || entry.record.isTerminal()) return null;
-  const snapshot = entry.record.snapshot();
+export async function activeRunOf(session: StoredSession, context: HandlerContext): Promise<ActiveRunRef | null> {
+  const entry = session.activeRunId === null ? null : await context.store.getRun(session.activeRunId);
+  if (entry === null || entry.record.isTerminal()) return null;
+  const snapshot = await entry.record.refresh();
   return { runId: snapshot.runId, status: snapshot.status, lastSeq: snapshot.lastSeq };
 }
 
@@ -109,16 +110,20 @@ export function toIso(ms: number | null): string {
 /**
  * Runs a POST under `Idempotency-Key` (docs/protocol.md §10): validates the key, looks it up BEFORE any
  * business or state check (replaying a stored answer with `Idempotent-Replayed: true`), then runs
- * `execute`. A thrown problem stores nothing (a corrected retry is accepted); a success is stored
- * in the same synchronous step that answers it, right after `execute` committed.
+ * `execute`, which commits the completed record (`complete(response)`) together with its effect.
+ * A thrown problem stores nothing (a corrected retry is accepted); a lock another request took
+ * over meanwhile is `409 IDEMPOTENCY_KEY_IN_USE` and committed nothing.
  */
 export async function respondIdempotently(
   request: RequestContext,
   context: HandlerContext,
-  options: { routeTemplate: string; execute: () => Promise<StoredResponse> },
+  options: {
+    routeTemplate: string;
+    execute: (complete: (response: StoredResponse) => IdempotencyCompletion) => Promise<StoredResponse>;
+  },
 ): Promise<void> {
   const key = parseIdempotencyKey(request.req.headers[IDEMPOTENCY_KEY_HEADER]);
-  const begun = context.idempotency.begin({
+  const begun = await context.idempotency.begin({
     scope: request.subject.id,
     method: 'POST',
     routeTemplate: options.routeTemplate,
@@ -137,12 +142,13 @@ export async function respondIdempotently(
   }
   let response: StoredResponse;
   try {
-    response = await options.execute();
+    response = await options.execute(begun.completion);
   } catch (error) {
-    begun.abandon();
+    if (error instanceof IdempotencyLockLostError) return failInUse();
+    await begun.abandon();
     throw error;
   }
-  begun.complete(response);
+  await begun.complete(response);
   sendJson(request.res, response.status, response.body, {
     ...response.headers,
     [REQUEST_ID_HEADER]: request.requestId,

@@ -85,7 +85,7 @@ describe('GET /runs/{id}/events', () => {
     expect((await readSse(response)).events).toEqual(all.slice(8));
   });
 
-  it('answers 204 at the terminal cursor, 410 past the log or before a trim, 400 for a malformed cursor', async () => {
+  it('answers 204 at the terminal cursor, 410 past the log or into a compacted one, 400 for a malformed cursor', async () => {
     const { runId } = await finishedRun();
     const atEnd = await server.request(`/runs/${runId}/events?after=11`);
     expect(atEnd.status).toBe(204);
@@ -98,13 +98,15 @@ describe('GET /runs/{id}/events', () => {
       expect(response.status).toBe(400);
       expect(((await response.json()) as { code: string }).code).toBe('CURSOR_INVALID');
     }
-    await server.handler.eventLog.trim(runId, 5);
-    const trimmed = await server.request(`/runs/${runId}/events?after=3`);
-    expect(trimmed.status).toBe(410);
-    expect(((await trimmed.json()) as { code: string }).code).toBe('CURSOR_EXPIRED');
-    expect((await readSse(await server.request(`/runs/${runId}/events?after=5`))).events.map((e) => e.seq)).toEqual([
-      6, 7, 8, 9, 10, 11,
-    ]);
+    await server.handler.storage.compactEndedRuns(Number.MAX_SAFE_INTEGER, 100);
+    expect((await server.handler.storage.getRun(runId))?.isCompacted).toBe(true);
+    const compacted = await server.request(`/runs/${runId}/events?after=3`);
+    expect(compacted.status).toBe(410);
+    expect(((await compacted.json()) as { code: string }).code).toBe('CURSOR_EXPIRED');
+    expect((await server.request(`/runs/${runId}/events?after=10`)).status).toBe(410);
+    expect((await server.request(`/runs/${runId}/events?after=11`)).status).toBe(204);
+    const snapshot = (await (await server.request(`/runs/${runId}`)).json()) as { lastSeq: number };
+    expect(snapshot.lastSeq).toBe(11);
   });
 
   it('tails live events from the log, sends heartbeats in silence, and closes after the terminal event', async () => {

@@ -42,9 +42,9 @@ describe('POST /runs idempotency', () => {
         retryAfterMs: 1000,
       });
     }
-    expect(
-      server.handler.store.listSessions('alice').filter((s) => s.runIds.includes([...runIds][0] as string)),
-    ).toHaveLength(1);
+    const sessions = (await server.handler.store.listSessions('alice', { limit: 100 }))?.items ?? [];
+    const runIdsBySession = await Promise.all(sessions.map((s) => server.handler.store.listSessionRunIds(s.sessionId)));
+    expect(runIdsBySession.filter((ids) => ids.includes([...runIds][0] as string))).toHaveLength(1);
   });
 
   it('replays the stored 201 with Idempotent-Replayed, also after the run ended (lookup before state checks)', async () => {

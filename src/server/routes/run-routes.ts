@@ -15,8 +15,8 @@ export const getRunRoute: Route = {
   method: 'GET',
   template: '/runs/{runId}',
   handle: async (request, context) => {
-    const entry = requireOwnedRun(request, context);
-    sendJson(request.res, 200, toRunResource(entry.record.snapshot()), { [REQUEST_ID_HEADER]: request.requestId });
+    const entry = await requireOwnedRun(request, context);
+    sendJson(request.res, 200, toRunResource(await entry.record.refresh()), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -30,7 +30,7 @@ export const runEventsRoute: Route = {
   method: 'GET',
   template: '/runs/{runId}/events',
   handle: async (request, context) => {
-    const entry = requireOwnedRun(request, context);
+    const entry = await requireOwnedRun(request, context);
     const runId = entry.record.runId;
     const header = request.req.headers[LAST_EVENT_ID_HEADER];
     const lastEventId = typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
@@ -43,7 +43,9 @@ export const runEventsRoute: Route = {
       });
     }
     const afterSeq = Number(cursor);
-    const [lastSeq, firstSeq] = await Promise.all([context.eventLog.lastSeq(runId), context.eventLog.firstSeq(runId)]);
+    const stored = await context.storage.getRun(runId);
+    const lastSeq = stored?.lastSeq ?? 0;
+    const firstSeq = stored?.firstSeq ?? 1;
     if (afterSeq > lastSeq || afterSeq < firstSeq - 1) {
       return fail({
         code: 'CURSOR_EXPIRED',
@@ -53,8 +55,8 @@ export const runEventsRoute: Route = {
       });
     }
     if (afterSeq === lastSeq) {
-      const [last] = await context.eventLog.read(runId, lastSeq - 1, 1);
-      const isAtTerminal = last === undefined ? entry.record.isTerminal() : isTerminalEvent(last);
+      const [last] = await context.storage.readEvents(runId, lastSeq - 1, 1);
+      const isAtTerminal = last === undefined ? stored?.endedAt !== null : isTerminalEvent(last);
       if (isAtTerminal) {
         request.res.writeHead(204, {
           ...API_RESPONSE_HEADERS,
@@ -69,7 +71,10 @@ export const runEventsRoute: Route = {
       req: request.req,
       res: request.res,
       runId,
-      eventLog: context.eventLog,
+      eventLog: {
+        read: (id, afterSeq, limit) => context.storage.readEvents(id, afterSeq, limit),
+        subscribe: context.storage.subscribe,
+      },
       afterSeq,
       lastSeq,
       settings: context.stream,
@@ -99,7 +104,7 @@ export const cancelRunRoute: Route = {
       identityId: request.identityId,
       limit: 'cancelsPerMinute',
     });
-    const entry = requireOwnedRun(request, context);
+    const entry = await requireOwnedRun(request, context);
     const body = requireObject(request.body, 'body');
     const reason = validateOptionalString(body.reason, {
       field: 'reason',

@@ -2,7 +2,7 @@ import type { SessionListResponse, SessionMessagesResponse, SessionResource } fr
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
-import type { SessionRecord } from '../runs/run-store.ts';
+import type { StoredSession } from '../storage/storage-port.ts';
 import type { HandlerContext, Route } from './route-context.ts';
 import { activeRunOf, requireOwnedSession, toIso } from './route-context.ts';
 
@@ -12,17 +12,15 @@ export const listSessionsRoute: Route = {
   template: '/sessions',
   handle: async (request, context) => {
     const limit = parseLimit(request.url.searchParams.get('limit'), 20, 100);
-    const sessions = context.store.listSessions(request.subject.id);
-    const start = pageStart(
-      sessions.map((s) => s.sessionId),
-      request.url.searchParams.get('after'),
-      'after',
-    );
-    const page = sessions.slice(start, start + limit);
-    const hasMore = start + limit < sessions.length;
+    const after = request.url.searchParams.get('after');
+    const page = await context.store.listSessions(request.subject.id, {
+      limit,
+      ...(after === null ? {} : { after }),
+    });
+    if (page === null) return failCursor('after');
     const body: SessionListResponse = {
-      items: page.map((session) => toSessionResource(session, context)),
-      nextAfter: hasMore ? (page[page.length - 1]?.sessionId ?? null) : null,
+      items: await Promise.all(page.items.map((session) => toSessionResource(session, context))),
+      nextAfter: page.next,
     };
     sendJson(request.res, 200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },
@@ -33,8 +31,8 @@ export const getSessionRoute: Route = {
   method: 'GET',
   template: '/sessions/{sessionId}',
   handle: async (request, context) => {
-    const session = requireOwnedSession(request, context);
-    sendJson(request.res, 200, toSessionResource(session, context), { [REQUEST_ID_HEADER]: request.requestId });
+    const session = await requireOwnedSession(request, context);
+    sendJson(request.res, 200, await toSessionResource(session, context), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -43,30 +41,29 @@ export const sessionMessagesRoute: Route = {
   method: 'GET',
   template: '/sessions/{sessionId}/messages',
   handle: async (request, context) => {
-    const session = requireOwnedSession(request, context);
+    const session = await requireOwnedSession(request, context);
     const limit = parseLimit(request.url.searchParams.get('limit'), 50, 200);
-    const messages = context.store.settledMessages(session.sessionId).reverse();
-    const start = pageStart(
-      messages.map((m) => m.messageId),
-      request.url.searchParams.get('before'),
-      'before',
-    );
-    const page = messages.slice(start, start + limit);
+    const before = request.url.searchParams.get('before');
+    const page = await context.store.listMessages(session.sessionId, {
+      limit,
+      ...(before === null ? {} : { before }),
+    });
+    if (page === null) return failCursor('before');
     const body: SessionMessagesResponse = {
-      items: page,
-      nextBefore: start + limit < messages.length ? (page[page.length - 1]?.messageId ?? null) : null,
-      activeRun: activeRunOf(session, context),
+      items: page.items,
+      nextBefore: page.next,
+      activeRun: await activeRunOf(session, context),
     };
     sendJson(request.res, 200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
-function toSessionResource(session: SessionRecord, context: HandlerContext): SessionResource {
+async function toSessionResource(session: StoredSession, context: HandlerContext): Promise<SessionResource> {
   return {
     sessionId: session.sessionId,
     agentVersionId: session.agentVersionId,
     title: session.title,
-    activeRun: activeRunOf(session, context),
+    activeRun: await activeRunOf(session, context),
     lastRunId: session.lastRunId,
     createdAt: toIso(session.createdAt),
     updatedAt: toIso(session.updatedAt),
@@ -85,14 +82,10 @@ function parseLimit(value: string | null, fallback: number, max: number): number
   return Number(value);
 }
 
-function pageStart(ids: readonly string[], cursor: string | null, field: string): number {
-  if (cursor === null) return 0;
-  const index = ids.indexOf(cursor);
-  if (index < 0)
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: `${field} is not a cursor from a previous page.`,
-      details: { field },
-    });
-  return index + 1;
+function failCursor(field: 'after' | 'before'): never {
+  return fail({
+    code: 'VALIDATION_FAILED',
+    detail: `${field} is not a cursor from a previous page.`,
+    details: { field },
+  });
 }

@@ -2,25 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../test/support/fake-clock.ts';
 import { fail } from '../http/problem-error.ts';
 import { EndedRunRecord } from './ended-run-record.ts';
-import { createMemoryEventLog } from './event-log.ts';
+import { createMemoryStorage } from '../storage/memory-storage.ts';
+import { createFixtureRun } from '../storage/test-support/storage-fixtures.ts';
 import { RunClosedError } from './run-handle.ts';
 import { createRunRecord } from './run-record.ts';
 
 async function endedRun() {
   let next = 0;
+  const storage = createMemoryStorage();
+  const { started } = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
   const live = createRunRecord({
     runId: 'run_1',
     sessionId: 'ses_1',
-    eventLog: createMemoryEventLog(),
+    storage,
+    events: [started],
     clock: createFakeClock(1_000),
     ids: (prefix) => `${prefix}_${(next += 1)}`,
     onTerminal: () => undefined,
-  });
-  await live.append('RUN_STARTED', {
-    protocolVersion: '1.0',
-    agent: { agentId: 'agt_1', versionId: 'agv_1' },
-    input: { messageId: 'msg_u', content: [{ type: 'text', text: 'Hi' }] },
-    traceId: 'trc_1',
   });
   await live.append('INTERRUPT_REQUESTED', { interrupt: { id: 'int_1', reason: 'confirmation' } });
   await live.append('INTERRUPT_RESOLVED', { interruptId: 'int_1', status: 'resolved', resolvedBy: 'user' });
@@ -33,7 +31,7 @@ describe('compacting an ended run record', () => {
     const live = createRunRecord({
       runId: 'run_2',
       sessionId: 'ses_1',
-      eventLog: createMemoryEventLog(),
+      storage: createMemoryStorage(),
       clock: createFakeClock(0),
       ids: (prefix) => `${prefix}_x`,
       onTerminal: () => undefined,

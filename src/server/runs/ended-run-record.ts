@@ -45,6 +45,15 @@ export class EndedRunRecord implements RunRecord {
     });
   }
 
+  /** Nothing can follow the terminal event, so there is nothing to fold in. */
+  refresh(): Promise<RunSnapshot> {
+    return Promise.resolve(this.ended);
+  }
+
+  isCommitting(): boolean {
+    return false;
+  }
+
   resolutionSeq(interruptId: string): number | undefined {
     return this.resolutions?.get(interruptId);
   }

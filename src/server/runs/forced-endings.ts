@@ -56,3 +56,31 @@ export function buildAbandonedEnding(
     },
   ];
 }
+
+/**
+ * Returns the events that end a run whose producing process stopped renewing its lease (it died,
+ * docs/server.md "Restarts"): a forced cancel when one was requested, else everything open closed
+ * as an error and `RUN_ERROR{RUN_ABANDONED, retryable:true, correlationId}`.
+ */
+export function buildLeaseExpiredEnding(
+  snapshot: RunSnapshot,
+  options: ForcedEndingOptions & { correlationId: string },
+): PendingEvent[] {
+  if (snapshot.status === 'cancelling') return buildForcedCancel(snapshot, options);
+  return [
+    ...closeOpenItems(snapshot, { reason: 'error', newMessageId: options.newMessageId }),
+    {
+      type: 'RUN_ERROR',
+      data: {
+        code: 'RUN_ABANDONED',
+        message: RUN_ABANDONED_MESSAGE,
+        retryable: true,
+        correlationId: options.correlationId,
+        unconsumedInputIds: pendingInputIds(snapshot),
+      },
+    },
+  ];
+}
+
+/** What a user reads when the process writing their answer stopped (the reaper and the engine say the same). */
+export const RUN_ABANDONED_MESSAGE = 'The server stopped while this answer was being written. You can try again.';

@@ -2,8 +2,9 @@ import type { EventDataMap, EventEnvelope, EventType, RunSnapshot } from '../../
 import { PROTOCOL_MAJOR, isTerminalEvent, isTerminalRunStatus } from '../../core/protocol.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../../core/state/run-reducer.ts';
 import { failOverLimit } from '../limits/fail-over-limit.ts';
+import type { AgentStorage, IdempotencyCompletion } from '../storage/storage-port.ts';
 import { EndedRunRecord } from './ended-run-record.ts';
-import type { EventLog } from './event-log.ts';
+import { EventLogConflictError } from './event-log.ts';
 import type { PendingEvent, RunHandle } from './run-handle.ts';
 import { RunClosedError } from './run-handle.ts';
 
@@ -11,7 +12,9 @@ import { RunClosedError } from './run-handle.ts';
 export interface RunRecordOptions {
   runId: string;
   sessionId: string;
-  eventLog: EventLog;
+  storage: AgentStorage;
+  /** The log so far when the run already has one (a run created earlier or by another process). */
+  events?: readonly EventEnvelope[];
   clock: { now(): number };
   ids: (prefix: string) => string;
   /** Called inside the write step that appended the run's terminal event. */
@@ -42,7 +45,16 @@ export interface RunRecord {
    * `RunHandle.transact` semantics: `build` always runs (so callers may throw a problem from
    * it, which rejects without appending); on a terminal run its events are ignored.
    */
-  transact(build: (snapshot: RunSnapshot) => readonly PendingEvent[], cap?: EventSizeCap): Promise<EventEnvelope[]>;
+  transact(
+    build: (snapshot: RunSnapshot) => readonly PendingEvent[],
+    cap?: EventSizeCap,
+    /** Completes an idempotency record in the same commit; gets the snapshot the events were built on. */
+    idempotency?: (built: RunSnapshot) => IdempotencyCompletion,
+  ): Promise<EventEnvelope[]>;
+  /** Folds in what other writers appended since (another process); resolves once caught up. */
+  refresh(): Promise<RunSnapshot>;
+  /** True while one of this record's own appends is being stored (its doorbell ring is its own). */
+  isCommitting(): boolean;
   waitFor: RunHandle['waitFor'];
   /** The seq of the `INTERRUPT_RESOLVED` event of `interruptId`, if any. */
   resolutionSeq(interruptId: string): number | undefined;
@@ -58,13 +70,24 @@ interface Waiter {
   resolve: (snapshot: RunSnapshot) => void;
 }
 
-/** Creates a run's writer over `eventLog`. Every write runs in one serial queue per run. */
+/** How often one write re-reads the log and tries again after losing the fence to another writer. */
+const MAX_CONFLICT_RETRIES = 8;
+
+/**
+ * Creates a run's writer over `storage`. Every write runs in one serial queue per run and is a
+ * fenced append: when another writer (another process) got there first, the record folds in
+ * what it wrote and builds the write again from the new snapshot, so a decision is always made
+ * on the latest state (docs/server.md, "Storage").
+ */
 export function createRunRecord(options: RunRecordOptions): RunRecord {
-  const { runId, sessionId, eventLog, clock, ids, onTerminal } = options;
-  let snapshot = createEmptyRunSnapshot(runId, sessionId);
+  const { runId, sessionId, storage, clock, ids, onTerminal } = options;
+  let snapshot = (options.events ?? []).reduce(reduceRun, createEmptyRunSnapshot(runId, sessionId));
   let tail: Promise<unknown> = Promise.resolve();
   const waiters = new Set<Waiter>();
   const resolutions = new Map<string, number>();
+  let isCommitting = false;
+
+  for (const event of options.events ?? []) noteResolution(resolutions, event);
 
   const enqueue = <T>(step: () => Promise<T>): Promise<T> => {
     const result = tail.then(step);
@@ -72,7 +95,54 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
     return result;
   };
 
-  const commit = async (events: readonly PendingEvent[], cap: EventSizeCap | undefined): Promise<EventEnvelope[]> => {
+  const apply = (envelopes: readonly EventEnvelope[]): void => {
+    for (const envelope of envelopes) {
+      snapshot = reduceRun(snapshot, envelope);
+      noteResolution(resolutions, envelope);
+    }
+    const last = envelopes[envelopes.length - 1];
+    if (last !== undefined && isTerminalEvent(last)) onTerminal(last);
+    for (const waiter of [...waiters]) {
+      if (waiter.predicate(snapshot)) {
+        waiters.delete(waiter);
+        waiter.resolve(snapshot);
+      }
+    }
+  };
+
+  const catchUp = async (): Promise<void> => {
+    for (;;) {
+      const events = await storage.readEvents(runId, snapshot.lastSeq, 500);
+      if (events.length === 0) return;
+      apply(events);
+      if (events.length < 500) return;
+    }
+  };
+
+  /** Commits `build(snapshot)`, re-reading and rebuilding when another writer won the fence. */
+  const commitFenced = async (
+    build: (current: RunSnapshot) => readonly PendingEvent[] | null,
+    cap: EventSizeCap | undefined,
+    idempotency: ((built: RunSnapshot) => IdempotencyCompletion) | undefined,
+  ): Promise<EventEnvelope[] | null> => {
+    for (let attempt = 0; ; attempt += 1) {
+      const events = build(snapshot);
+      if (events === null) return null;
+      try {
+        return await commit(events, cap, idempotency?.(snapshot));
+      } catch (error) {
+        if (!(error instanceof EventLogConflictError || error instanceof RunClosedError)) throw error;
+        if (attempt >= MAX_CONFLICT_RETRIES) throw error;
+        await catchUp();
+      }
+    }
+  };
+
+  const commit = async (
+    events: readonly PendingEvent[],
+    cap: EventSizeCap | undefined,
+    idempotency: IdempotencyCompletion | undefined,
+  ): Promise<EventEnvelope[]> => {
     if (isTerminalRunStatus(snapshot.status) || events.length === 0) return [];
     const base = snapshot.lastSeq;
     const timestamp = clock.now();
@@ -95,21 +165,18 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
     if (terminalIndex >= 0 && terminalIndex !== envelopes.length - 1) {
       throw new RangeError(`Run ${runId}: a terminal event must be the last of its batch.`);
     }
-    await eventLog.append(runId, base, envelopes);
-    for (const envelope of envelopes) {
-      snapshot = reduceRun(snapshot, envelope);
-      if (envelope.type === 'INTERRUPT_RESOLVED') {
-        resolutions.set((envelope.data as EventDataMap['INTERRUPT_RESOLVED']).interruptId, envelope.seq);
-      }
-    }
     const last = envelopes[envelopes.length - 1] as EventEnvelope;
-    if (isTerminalEvent(last)) onTerminal(last);
-    for (const waiter of [...waiters]) {
-      if (waiter.predicate(snapshot)) {
-        waiters.delete(waiter);
-        waiter.resolve(snapshot);
-      }
+    const finalSnapshot = isTerminalEvent(last) ? envelopes.reduce(reduceRun, snapshot) : undefined;
+    isCommitting = true;
+    try {
+      await storage.appendEvents(runId, base, envelopes, {
+        ...(finalSnapshot === undefined ? {} : { finalSnapshot }),
+        ...(idempotency === undefined ? {} : { idempotency }),
+      });
+    } finally {
+      isCommitting = false;
     }
+    apply(envelopes);
     return envelopes;
   };
 
@@ -120,13 +187,24 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
     isTerminal: () => isTerminalRunStatus(snapshot.status),
     append(type, data, cap) {
       return enqueue(async () => {
-        if (isTerminalRunStatus(snapshot.status)) throw new RunClosedError(runId);
-        const [envelope] = await commit([{ type, data } as PendingEvent], cap);
-        return envelope as EventEnvelope<typeof type>;
+        const appended = await commitFenced(
+          (current) => (isTerminalRunStatus(current.status) ? null : [{ type, data } as PendingEvent]),
+          cap,
+          undefined,
+        );
+        if (appended === null) throw new RunClosedError(runId);
+        return appended[0] as EventEnvelope<typeof type>;
       });
     },
-    transact(build, cap) {
-      return enqueue(async () => commit(build(snapshot), cap));
+    transact(build, cap, idempotency) {
+      return enqueue(async () => (await commitFenced(build, cap, idempotency)) ?? []);
+    },
+    isCommitting: () => isCommitting,
+    refresh() {
+      return enqueue(async () => {
+        await catchUp();
+        return snapshot;
+      });
     },
     waitFor(predicate, signal) {
       if (signal?.aborted === true) return Promise.reject(signal.reason as Error);
@@ -156,7 +234,13 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
   return record;
 }
 
-function checkSizes(envelopes: readonly EventEnvelope[], cap: EventSizeCap): void {
+function noteResolution(resolutions: Map<string, number>, envelope: EventEnvelope): void {
+  if (envelope.type !== 'INTERRUPT_RESOLVED') return;
+  resolutions.set((envelope.data as EventDataMap['INTERRUPT_RESOLVED']).interruptId, envelope.seq);
+}
+
+/** Throws `422 VALIDATION_FAILED` (`limit: 'maxEventBytes'`) when an envelope's JSON passes the cap. */
+export function checkSizes(envelopes: readonly EventEnvelope[], cap: EventSizeCap): void {
   for (const envelope of envelopes) {
     const bytes = Buffer.byteLength(JSON.stringify(envelope), 'utf8');
     if (bytes > cap.maxEventBytes) {

@@ -4,11 +4,10 @@ import type { FakeClock } from '../../../test/support/fake-clock.ts';
 import { createManualEngine, createScriptedTestEngine } from '../test-support/manual-engine.ts';
 import { startTestServer } from '../test-support/start-test-server.ts';
 import type { ManualEngine } from '../test-support/manual-engine.ts';
+import { createMemoryStorage } from '../storage/memory-storage.ts';
+import type { AgentStorage } from '../storage/storage-port.ts';
 import { EndedRunRecord } from './ended-run-record.ts';
-import { createMemoryEventLog } from './event-log.ts';
-import type { EventLog } from './event-log.ts';
-import type { RetentionPolicy } from './run-retention.ts';
-import type { RunStore } from './run-store.ts';
+import type { RetentionPolicy, RunStore } from './run-store.ts';
 import { createRunStore } from './run-store.ts';
 
 const MINUTE = 60_000;
@@ -27,7 +26,7 @@ interface Setup {
   store: RunStore;
   clock: FakeClock;
   engine: ManualEngine;
-  eventLog: EventLog;
+  storage: AgentStorage;
   /** Creates a run for `subject` (in `sessionId` when given) and, unless `isLeftActive`, ends it. */
   run(
     subject: string,
@@ -38,10 +37,11 @@ interface Setup {
 function setup(overrides: Partial<RetentionPolicy> = {}, maxActiveRunsPerSubject = 10): Setup {
   const clock = createFakeClock(Date.UTC(2026, 10, 29, 13, 40, 0));
   const engine = createManualEngine();
-  const eventLog = createMemoryEventLog();
+  const storage = createMemoryStorage();
   let next = 0;
   const store = createRunStore({
-    eventLog,
+    storage,
+    leaseTtlMs: 10_000,
     engine,
     clock,
     ids: (prefix) => `${prefix}_${(next += 1)}`,
@@ -60,7 +60,7 @@ function setup(overrides: Partial<RetentionPolicy> = {}, maxActiveRunsPerSubject
     store,
     clock,
     engine,
-    eventLog,
+    storage,
     async run(subject, options = {}) {
       const { entry, session } = await store.createRun({
         subject: { id: subject },
@@ -79,40 +79,41 @@ function setup(overrides: Partial<RetentionPolicy> = {}, maxActiveRunsPerSubject
   };
 }
 
-describe('retention of the in-memory store (docs/server.md, "Memory")', () => {
-  it('trims an ended run’s log after eventRetention and keeps its snapshot', async () => {
-    const { store, clock, eventLog, run } = setup();
+describe('retention of the run store (docs/server.md, "Storage")', () => {
+  it('compacts an ended run’s log after eventRetention and keeps its snapshot', async () => {
+    const { store, clock, storage, run } = setup();
     const { runId } = await run('alice');
-    // At its end a run keeps only what it answers with: the compact record, no abort controller.
-    expect(store.getRun(runId)?.record).toBeInstanceOf(EndedRunRecord);
-    expect(store.getRun(runId)?.controller).toBeNull();
+    // An ended run is read back as what it answers with: its final snapshot, no live machinery.
+    expect((await store.getRun(runId))?.record).toBeInstanceOf(EndedRunRecord);
     clock.advance(HOUR - 1);
     await store.sweep();
-    expect((await eventLog.read(runId, 0)).map((e) => e.type)).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
+    expect((await storage.readEvents(runId, 0)).map((e) => e.type)).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
     clock.advance(1);
     await store.sweep();
-    expect([await eventLog.read(runId, 0), await eventLog.firstSeq(runId), await eventLog.lastSeq(runId)]).toEqual([
+    const stored = await storage.getRun(runId);
+    expect([await storage.readEvents(runId, 0), stored?.firstSeq, stored?.lastSeq, stored?.isCompacted]).toEqual([
       [],
       3,
       2,
+      true,
     ]);
-    expect(store.getRun(runId)?.record.snapshot().status).toBe('completed');
+    expect((await store.getRun(runId))?.record.snapshot().status).toBe('completed');
   });
 
   it('evicts a session idle past the TTL with its runs and their logs; an active or recently used one stays', async () => {
-    const { store, clock, eventLog, run } = setup();
+    const { store, clock, storage, run } = setup();
     const idle = await run('alice');
     const active = await run('alice', { isLeftActive: true });
     clock.advance(12 * HOUR);
     const recent = await run('bob');
     clock.advance(12 * HOUR);
     await store.sweep();
-    expect(store.getSession(idle.sessionId)).toBeUndefined();
-    expect(store.getRun(idle.runId)).toBeUndefined();
-    expect(await eventLog.lastSeq(idle.runId)).toBe(0);
-    expect(store.getSession(active.sessionId)?.activeRunId).toBe(active.runId);
-    expect(store.getSession(recent.sessionId)).toBeDefined();
-    expect(store.counts()).toEqual({ sessions: 2, runs: 2 });
+    expect(await store.getSession(idle.sessionId)).toBeNull();
+    expect(await store.getRun(idle.runId)).toBeNull();
+    expect(await storage.readEvents(idle.runId, 0)).toEqual([]);
+    expect((await store.getSession(active.sessionId))?.activeRunId).toBe(active.runId);
+    expect(await store.getSession(recent.sessionId)).not.toBeNull();
+    expect(await store.counts()).toEqual({ sessions: 2, runs: 2 });
   });
 
   it('past maxSessionsPerSubject a new session evicts that subject’s least recently active idle sessions', async () => {
@@ -127,13 +128,13 @@ describe('retention of the in-memory store (docs/server.md, "Memory")', () => {
     const bob = await run('bob');
     clock.advance(MINUTE);
     const fourth = await run('alice');
-    expect(store.listSessions('alice').map((s) => s.sessionId)).toEqual([
+    expect((await store.listSessions('alice', { limit: 100 }))?.items.map((s) => s.sessionId)).toEqual([
       fourth.sessionId,
       third.sessionId,
       first.sessionId,
     ]);
-    expect(store.getRun(second.runId)).toBeUndefined();
-    expect(store.getSession(bob.sessionId)).toBeDefined();
+    expect(await store.getRun(second.runId)).toBeNull();
+    expect(await store.getSession(bob.sessionId)).not.toBeNull();
   });
 
   it('past maxRunsPerSession the session’s oldest runs leave it, and their messages its history', async () => {
@@ -141,9 +142,12 @@ describe('retention of the in-memory store (docs/server.md, "Memory")', () => {
     const first = await run('alice');
     const second = await run('alice', { sessionId: first.sessionId });
     const third = await run('alice', { sessionId: first.sessionId });
-    expect(store.getSession(first.sessionId)?.runIds).toEqual([second.runId, third.runId]);
-    expect(store.getRun(first.runId)).toBeUndefined();
-    expect(store.settledMessages(first.sessionId).map((m) => m.role)).toEqual(['user', 'user']);
+    expect(await store.listSessionRunIds(first.sessionId)).toEqual([second.runId, third.runId]);
+    expect(await store.getRun(first.runId)).toBeNull();
+    expect((await store.listMessages(first.sessionId, {}))?.items.map((m) => m.runId)).toEqual([
+      third.runId,
+      second.runId,
+    ]);
   });
 
   it('past maxSessions or maxRuns the least recently active idle sessions of anyone go first; active ones never', async () => {
@@ -155,13 +159,14 @@ describe('retention of the in-memory store (docs/server.md, "Memory")', () => {
     const carol = await run('carol');
     clock.advance(MINUTE);
     const dave = await run('dave');
-    expect(store.counts()).toEqual({ sessions: 3, runs: 3 });
-    expect([old, carol, dave].map((s) => store.getSession(s.sessionId) !== undefined)).toEqual([true, true, true]);
-    expect(store.getSession(bob.sessionId)).toBeUndefined();
+    expect(await store.counts()).toEqual({ sessions: 3, runs: 3 });
+    const kept = await Promise.all([old, carol, dave].map((s) => store.getSession(s.sessionId)));
+    expect(kept.map((session) => session !== null)).toEqual([true, true, true]);
+    expect(await store.getSession(bob.sessionId)).toBeNull();
     await run('dave', { sessionId: dave.sessionId });
     await run('dave', { sessionId: dave.sessionId });
-    expect(store.counts()).toEqual({ sessions: 2, runs: 4 });
-    expect(store.getSession(carol.sessionId)).toBeUndefined();
+    expect(await store.counts()).toEqual({ sessions: 2, runs: 4 });
+    expect(await store.getSession(carol.sessionId)).toBeNull();
   });
 
   it('a create refused for a too large RUN_STARTED leaves no session and frees its active slot', async () => {
@@ -174,7 +179,7 @@ describe('retention of the in-memory store (docs/server.md, "Memory")', () => {
       options: {},
     });
     await expect(tooLarge).rejects.toMatchObject({ status: 422, init: { details: { limit: 'maxEventBytes' } } });
-    expect(store.counts()).toEqual({ sessions: 0, runs: 0 });
+    expect(await store.counts()).toEqual({ sessions: 0, runs: 0 });
     await run('alice', { isLeftActive: true });
     await expect(run('alice')).rejects.toMatchObject({ status: 429, init: { details: { limit: 'maxActiveRuns' } } });
   });
@@ -190,7 +195,7 @@ describe('the handler’s sweeper applies retention on the injected clock', () =
     });
     try {
       const { runId, sessionId } = await server.createRun('alice');
-      await server.handler.store.getRun(runId)?.record.waitFor((s) => s.status === 'completed');
+      await (await server.handler.store.getRun(runId))?.record.waitFor((s) => s.status === 'completed');
       // The sweeper runs every 60 s (at most) and schedules its next turn when a sweep is done.
       const advanceMinutes = async (minutes: number): Promise<void> => {
         for (let i = 0; i < minutes; i += 1) {
@@ -204,7 +209,7 @@ describe('the handler’s sweeper applies retention on the injected clock', () =
       await advanceMinutes(1);
       expect((await server.request(`/sessions/${sessionId}`)).status).toBe(404);
       expect((await server.request(`/runs/${runId}`)).status).toBe(404);
-      expect(server.handler.store.counts()).toEqual({ sessions: 0, runs: 0 });
+      expect(await server.handler.store.counts()).toEqual({ sessions: 0, runs: 0 });
     } finally {
       await server.close();
     }

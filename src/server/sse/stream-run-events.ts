@@ -14,7 +14,8 @@ export interface StreamRunEventsOptions {
   req: IncomingMessage;
   res: ServerResponse;
   runId: string;
-  eventLog: EventLog;
+  /** Where the events are read from and whose doorbell wakes the stream. */
+  eventLog: Pick<EventLog, 'read' | 'subscribe'>;
   /** Send events with `seq > afterSeq` (already validated against the log). */
   afterSeq: number;
   /** `X-Run-Last-Seq`: the log's last seq at connect time. */

@@ -268,6 +268,9 @@ export function createMemoryStorage(): AgentStorage {
         .slice(0, limit)
         .map((lease) => ({ ...lease }));
     },
+    async counts() {
+      return { sessions: sessions.size, runs: runs.size };
+    },
     async getOrCreateSetting(name, proposed) {
       const existing = settings.get(name);
       if (existing !== undefined) return existing;

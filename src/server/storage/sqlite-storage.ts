@@ -316,6 +316,9 @@ export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
         .all(now, limit)
         .map((row) => ({ runId: row.run_id, owner: row.owner, expiresAt: row.expires_at }));
     },
+    async counts() {
+      return sql.counts.get() as { sessions: number; runs: number };
+    },
     async getOrCreateSetting(name, proposed) {
       return getOrCreateSetting.immediate(name, proposed);
     },

@@ -205,6 +205,8 @@ export interface AgentStorage {
   /** Leases that expired by `now`, oldest first. */
   listExpiredLeases(now: number, limit: number): Promise<RunLease[]>;
 
+  /** How many sessions and runs are kept (for operators, tests and benchmarks). */
+  counts(): Promise<{ sessions: number; runs: number }>;
   /** Returns the stored value of a server setting, storing `proposed` first when there is none. */
   getOrCreateSetting(name: string, proposed: string): Promise<string>;
   /** Releases the storage's resources (a database handle); the data stays. */

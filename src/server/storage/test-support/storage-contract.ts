@@ -155,6 +155,7 @@ export function describeStorageContract(
         { kind: 'run_active', activeRunId: winner },
       ]);
       expect(await storage.listSessionRunIds('ses_1')).toEqual(['run_1', winner]);
+      expect(await storage.counts()).toEqual({ sessions: 1, runs: 2 });
     });
 
     it('fences appends by the expected last seq and reads from a cursor', async () => {
@@ -390,6 +391,7 @@ export function describeStorageContract(
         runIds: ['run_2', 'run_3', 'run_5'],
       });
       expect(await storage.listSessions('alice', { limit: 10 })).toEqual({ items: [], next: null });
+      expect(await storage.counts()).toEqual({ sessions: 0, runs: 0 });
     });
 
     it('keeps the first value of a setting', async () => {

@@ -1,0 +1,44 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRunEngine } from '../src/server/agent-loop/create-run-engine.ts';
+import { createModelFromEnv } from '../src/server/models/create-model-from-env.ts';
+import { defaultDatabasePath, openStorageFromEnv } from '../src/server/storage/open-storage-from-env.ts';
+import type { DemoServer } from './demo-server.ts';
+import { createDemoServer } from './demo-server.ts';
+import { readLimitsFromEnv } from './limits-from-env.ts';
+
+/**
+ * Starts the demo server as `npm start` configures it from the environment: `HOST`/`PORT`, the
+ * model (`createModelFromEnv`), `AGENT_LIMITS`, and storage (`AGENT_CHAT_DB`, default
+ * `.data/agent-chat.sqlite` under `rootDir`; `AGENT_CHAT_IDENTITY_SECRET`; `AGENT_CHAT_LEASE_TTL_MS`).
+ * Prints the URL line once listening; `close()` also closes the database.
+ */
+export async function startDemoFromEnv(options: {
+  env: Record<string, string | undefined>;
+  rootDir: string;
+  staticHandler?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+}): Promise<DemoServer> {
+  const { env } = options;
+  const opened = openStorageFromEnv(env, defaultDatabasePath(options.rootDir));
+  const demo = await createDemoServer({
+    host: env['HOST'] ?? '127.0.0.1',
+    port: Number(env['PORT'] ?? 4176),
+    engine: createRunEngine({ model: createModelFromEnv(env) }),
+    limits: readLimitsFromEnv(env),
+    ...(options.staticHandler === undefined ? {} : { staticHandler: options.staticHandler }),
+    storage: {
+      storage: opened.storage,
+      ...(opened.identitySecret === undefined ? {} : { identitySecret: opened.identitySecret }),
+      ...(opened.leaseTtlMs === undefined ? {} : { leaseTtlMs: opened.leaseTtlMs }),
+    },
+  });
+  console.log(
+    `agent-chat demo: ${demo.url}/  (protocol at ${demo.url}/api/agent/v1/bootstrap; data: ${opened.location})`,
+  );
+  return {
+    ...demo,
+    async close() {
+      await demo.close();
+      await opened.storage.close();
+    },
+  };
+}

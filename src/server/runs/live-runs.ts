@@ -1,0 +1,271 @@
+import type { EventEnvelope, SnapshotMessage } from '../../core/protocol.ts';
+import type { RunStart, StoredSession } from '../storage/storage-port.ts';
+import { unrefTimer } from '../unref-timer.ts';
+import { EndedRunRecord } from './ended-run-record.ts';
+import { buildAbandonedEnding, buildLeaseExpiredEnding } from './forced-endings.ts';
+import type { RunHandle } from './run-handle.ts';
+import type { RunRecord } from './run-record.ts';
+import { createRunRecord } from './run-record.ts';
+import type { RunEntry, RunStoreOptions } from './run-store.ts';
+
+/**
+ * How long what is kept (docs/protocol.md §16.3). Only sessions without an active run are ever
+ * evicted, least recently active first, and a session goes with all its runs.
+ */
+export interface RetentionPolicy {
+  /** A finished run's log is compacted to its snapshot this long after its terminal event. */
+  eventRetentionMs: number;
+  /** A session with no run started or ended for this long is evicted. */
+  sessionIdleTtlMs: number;
+  /** Sessions per subject; a new one past it evicts that subject's least recently active ones. */
+  maxSessionsPerSubject: number;
+  /** Runs per session; past it the session's oldest runs are evicted (their messages leave its history). */
+  maxRunsPerSession: number;
+  /** Sessions in the whole store; past it the least recently active ones of anyone are evicted. */
+  maxSessions: number;
+  /** Runs in the whole store; past it whole sessions are evicted as for `maxSessions`. */
+  maxRuns: number;
+}
+
+/** A run this process produces: its writer, its engine's abort controller and its timers. */
+interface ProducedRun {
+  entry: RunEntry;
+  controller: AbortController;
+  cancelReaper: unknown;
+  unsubscribe: () => void;
+}
+
+/** What a handle is built from: the stored start of the run plus its session's history. */
+type HandleSeed = RunStart & { runId: string; sessionId: string; history: readonly SnapshotMessage[] };
+
+/** The runs one process produces, and what it does for runs whose producer died (docs/server.md, "Restarts"). */
+export interface LiveRuns {
+  newRecord(runId: string, sessionId: string, events: readonly EventEnvelope[]): RunRecord;
+  newLease(): { owner: string; expiresAt: number };
+  /** Hands a committed run to the engine (`start`, or `resume` for a run adopted from a dead process). */
+  produce(entry: RunEntry, seed: HandleSeed, mode: 'start' | 'resume'): void;
+  /** The run's entry: this process's live one, else one read from storage (ended, or produced elsewhere). */
+  entryOf(runId: string): Promise<RunEntry | null>;
+  /** Settled user and assistant messages of the session, oldest first (the engine's history). */
+  historyOf(sessionId: string): Promise<SnapshotMessage[]>;
+  abort(runId: string, reason: string): void;
+  armCancelReaper(runId: string, timer: unknown): void;
+  activeCount(subjectId: string): number;
+  afterCreate(session: StoredSession): Promise<void>;
+  sweep(): Promise<void>;
+  reap(): Promise<void>;
+  close(): void;
+}
+
+/** Creates the live runs of one run store and starts its lease renewal and reaper timers. */
+export function createLiveRuns(options: RunStoreOptions): LiveRuns {
+  const { storage, clock, ids, engine, retention, leaseTtlMs } = options;
+  const owner = ids('prc');
+  const produced = new Map<string, ProducedRun>();
+  const timers = new Set<unknown>();
+  let isClosed = false;
+
+  const finishProduced = (runId: string): void => {
+    const run = produced.get(runId);
+    if (run === undefined) return;
+    produced.delete(runId);
+    run.unsubscribe();
+    if (run.cancelReaper !== null) clock.clearTimeout(run.cancelReaper);
+  };
+
+  const newRecord = (runId: string, sessionId: string, events: readonly EventEnvelope[]): RunRecord =>
+    createRunRecord({ runId, sessionId, storage, events, clock, ids, onTerminal: () => finishProduced(runId) });
+
+  const historyOf = async (sessionId: string): Promise<SnapshotMessage[]> => {
+    const page = await storage.listMessages(sessionId, {});
+    return [...(page?.items ?? [])]
+      .reverse()
+      .filter((m) => m.role !== 'reasoning' && m.status !== 'streaming' && m.content !== '');
+  };
+
+  const report = (where: string, runId?: string) => (error: unknown) =>
+    options.onError(error, { where, ...(runId === undefined ? {} : { runId }) });
+
+  const produce: LiveRuns['produce'] = (entry, seed, mode) => {
+    const { record } = entry;
+    const controller = new AbortController();
+    // Another process's cancel reaches this one through the log: fold it in and stop the engine.
+    const unsubscribe = storage.subscribe(seed.runId, () => {
+      if (record.isCommitting()) return;
+      void record
+        .refresh()
+        .then((snapshot) => {
+          if (snapshot.status === 'cancelling' && !controller.signal.aborted) controller.abort('cancelled');
+        })
+        .catch(report('refresh', seed.runId));
+    });
+    produced.set(seed.runId, { entry, controller, cancelReaper: null, unsubscribe });
+    if (record.isTerminal()) finishProduced(seed.runId);
+    const handle: RunHandle = {
+      runId: seed.runId,
+      sessionId: seed.sessionId,
+      subject: seed.subject,
+      input: seed.input,
+      options: seed.options,
+      history: seed.history,
+      signal: controller.signal,
+      append: (type, data) => record.append(type, data),
+      transact: (build) => record.transact(build),
+      snapshot: () => record.snapshot(),
+      waitFor: (predicate, signal) => record.waitFor(predicate, signal),
+      readLog: () => storage.readEvents(seed.runId, 0),
+    };
+    const correlationId = ids('cor');
+    const onEngineError = (error: unknown): void => options.onEngineError(error, { runId: seed.runId, correlationId });
+    void Promise.resolve()
+      .then(() => (mode === 'resume' && engine.resume !== undefined ? engine.resume(handle) : engine.start(handle)))
+      .catch(onEngineError)
+      .then(() =>
+        record.isTerminal()
+          ? undefined
+          : record.transact((s) =>
+              buildAbandonedEnding(s, {
+                cancelReason: controller.signal.reason,
+                newMessageId: () => ids('msg'),
+                correlationId,
+              }),
+            ),
+      )
+      .catch(onEngineError);
+  };
+
+  const entryOf = async (runId: string): Promise<RunEntry | null> => {
+    const mine = produced.get(runId);
+    if (mine !== undefined) return mine.entry;
+    const stored = await storage.getRun(runId);
+    if (stored === null) return null;
+    const { subjectId, userMessageId, createdAt } = stored;
+    if (stored.finalSnapshot !== null) {
+      return {
+        record: new EndedRunRecord(runId, stored.sessionId, stored.finalSnapshot, null),
+        subjectId,
+        userMessageId,
+        createdAt,
+      };
+    }
+    const events = await storage.readEvents(runId, 0);
+    return { record: newRecord(runId, stored.sessionId, events), subjectId, userMessageId, createdAt };
+  };
+
+  /** Adopts a run whose lease this process took over: resumes a run waiting for an answer, ends any other. */
+  const adopt = async (runId: string): Promise<void> => {
+    const stored = await storage.getRun(runId);
+    if (stored === null || stored.endedAt !== null) return;
+    const record = newRecord(runId, stored.sessionId, await storage.readEvents(runId, 0));
+    const entry: RunEntry = {
+      record,
+      subjectId: stored.subjectId,
+      userMessageId: stored.userMessageId,
+      createdAt: stored.createdAt,
+    };
+    if (record.snapshot().status === 'awaiting_input' && engine.resume !== undefined) {
+      const history = await historyOf(stored.sessionId);
+      produce(entry, { runId, sessionId: stored.sessionId, ...stored.start, history }, 'resume');
+      return;
+    }
+    await record.transact((s) =>
+      buildLeaseExpiredEnding(s, {
+        cancelReason: 'cancelled',
+        newMessageId: () => ids('msg'),
+        correlationId: ids('cor'),
+      }),
+    );
+  };
+
+  const renewLeases = async (): Promise<void> => {
+    const expiresAt = clock.now() + leaseTtlMs;
+    for (const [runId, run] of produced) {
+      if (await storage.renewLease(runId, owner, expiresAt)) continue;
+      // Another process took the run over (this one stalled past the lease): stop producing it.
+      run.controller.abort('lease lost');
+      finishProduced(runId);
+    }
+  };
+
+  const reap = async (): Promise<void> => {
+    const now = clock.now();
+    for (const lease of await storage.listExpiredLeases(now, 100)) {
+      if (produced.has(lease.runId)) continue;
+      if (!(await storage.takeExpiredLease(lease.runId, owner, now, now + leaseTtlMs))) continue;
+      await adopt(lease.runId).catch(report('reaper', lease.runId));
+    }
+  };
+
+  const every = (ms: number, task: () => Promise<void>, where: string): void => {
+    const schedule = (): void => {
+      if (isClosed) return;
+      const timer = clock.setTimeout(() => {
+        timers.delete(timer);
+        void task().catch(report(where)).finally(schedule);
+      }, ms);
+      unrefTimer(timer);
+      timers.add(timer);
+    };
+    schedule();
+  };
+  every(Math.max(50, Math.floor(leaseTtlMs / 3)), renewLeases, 'lease renewal');
+  every(Math.max(50, Math.floor(leaseTtlMs / 2)), reap, 'reaper');
+
+  return {
+    newRecord,
+    newLease: () => ({ owner, expiresAt: clock.now() + leaseTtlMs }),
+    produce,
+    entryOf,
+    historyOf,
+    abort(runId, reason) {
+      const run = produced.get(runId);
+      if (run !== undefined && !run.controller.signal.aborted) run.controller.abort(reason);
+    },
+    armCancelReaper(runId, timer) {
+      const run = produced.get(runId);
+      if (run === undefined) {
+        timers.add(timer);
+        return;
+      }
+      run.cancelReaper = timer;
+    },
+    activeCount(subjectId) {
+      let count = 0;
+      for (const run of produced.values()) if (run.entry.subjectId === subjectId) count += 1;
+      return count;
+    },
+    async afterCreate(session) {
+      await storage.enforceRetention({
+        ...retentionCaps(retention, clock.now()),
+        touched: { sessionId: session.sessionId, subjectId: session.subjectId },
+      });
+    },
+    async sweep() {
+      const now = clock.now();
+      let compacted: number;
+      // A run that ended exactly `eventRetentionMs` ago is due.
+      do compacted = await storage.compactEndedRuns(now - retention.eventRetentionMs + 1, 500);
+      while (compacted === 500);
+      await storage.deleteExpiredIdempotency(now);
+      await storage.enforceRetention(retentionCaps(retention, now));
+    },
+    reap,
+    close() {
+      isClosed = true;
+      for (const timer of timers) clock.clearTimeout(timer);
+      timers.clear();
+      for (const run of produced.values()) if (run.cancelReaper !== null) clock.clearTimeout(run.cancelReaper);
+    },
+  };
+}
+
+function retentionCaps(policy: RetentionPolicy, now: number) {
+  return {
+    now,
+    sessionIdleTtlMs: policy.sessionIdleTtlMs,
+    maxSessionsPerSubject: policy.maxSessionsPerSubject,
+    maxRunsPerSession: policy.maxRunsPerSession,
+    maxSessions: policy.maxSessions,
+    maxRuns: policy.maxRuns,
+  };
+}
