@@ -25,12 +25,13 @@ const EXTERNAL = [
   /^dompurify$/,
   /^ajv(-formats)?$/,
   /^react(\/.*)?$/,
+  /^better-sqlite3$/,
   /^node:/,
 ];
 
 /**
  * Builds the ESM library (one file per entry plus shared chunks) with `lit`, `marked`,
- * `dompurify`, `ajv` (server only), `react` and Node built-ins left external. Rejects when Vite fails.
+ * `dompurify`, `ajv` and `better-sqlite3` (server only), `react` and Node built-ins left external. Rejects when Vite fails.
  */
 export async function buildEsm(options: BuildEsmOptions): Promise<void> {
   await build({

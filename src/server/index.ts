@@ -26,7 +26,11 @@ export type { ToolDefinition, ToolPolicy, ToolRunContext } from './tools/tool-re
 export { createDemoTools } from './tools/demo-tools.ts';
 export { createDemoDraftFolders } from './tools/demo-drafts.ts';
 export type { DemoDraft, DemoDraftFolders, DemoDraftFoldersOptions } from './tools/demo-drafts.ts';
-export { EventLogConflictError, createMemoryEventLog } from './runs/event-log.ts';
-export type { EventLog } from './runs/event-log.ts';
+export { EventLogConflictError } from './runs/event-log.ts';
+export { createMemoryStorage } from './storage/memory-storage.ts';
+export { openSqliteStorage } from './storage/sqlite-storage.ts';
+export type { SqliteStorageOptions } from './storage/sqlite-storage.ts';
+export { IdempotencyLockLostError } from './storage/storage-port.ts';
+export type { AgentStorage, StoredRun, StoredSession } from './storage/storage-port.ts';
 export { RunClosedError } from './runs/run-handle.ts';
 export type { RunEngine, RunHandle, Subject } from './runs/run-handle.ts';

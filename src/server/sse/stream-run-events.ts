@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamSettings } from '../../core/protocol.ts';
 import { isTerminalEvent, RUN_LAST_SEQ_HEADER } from '../../core/protocol.ts';
-import type { EventLog } from '../runs/event-log.ts';
+import type { EventReader } from '../runs/event-log.ts';
 import type { Clock } from '../../core/clock.ts';
 import { STREAM_RESPONSE_HEADERS } from '../http/respond.ts';
 import { createStallGuard } from './stall-guard.ts';
@@ -15,7 +15,7 @@ export interface StreamRunEventsOptions {
   res: ServerResponse;
   runId: string;
   /** Where the events are read from and whose doorbell wakes the stream. */
-  eventLog: Pick<EventLog, 'read' | 'subscribe'>;
+  eventLog: EventReader;
   /** Send events with `seq > afterSeq` (already validated against the log). */
   afterSeq: number;
   /** `X-Run-Last-Seq`: the log's last seq at connect time. */

@@ -37,9 +37,19 @@ interface IdempotencyRow {
   expires_at: number;
 }
 
+/** One prepared statement: its bind parameters and its row type. */
+export interface SqliteStatement<P extends unknown[], R = unknown> {
+  get(...params: P): R | undefined;
+  all(...params: P): R[];
+  run(...params: P): { changes: number };
+}
+
 /** Prepares every statement of the SQLite storage once (schema: `sqlite-migrations.ts`). */
 export function createSqliteStatements(db: Database) {
-  const statement = <P extends unknown[], R = unknown>(sql: string): Statement<P, R> => db.prepare<P, R>(sql);
+  const statement = <P extends unknown[], R = unknown>(sql: string): SqliteStatement<P, R> => {
+    const prepared: Statement<P, R> = db.prepare<P, R>(sql);
+    return prepared;
+  };
   const newest = 'ORDER BY position DESC LIMIT ?';
   return {
     session: statement<[string], SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),

@@ -56,6 +56,8 @@ export interface AgentChatStrings {
   messageCutAtLength: string;
   answerRetrying: string;
   runFailed: string;
+  /** Under an answer whose server process stopped mid-answer (`RUN_ABANDONED`). */
+  messageInterrupted: string;
   launcherOpen: string;
   launcherClose: string;
   launcherPanel: string;
@@ -119,6 +121,7 @@ export const EN_STRINGS: AgentChatStrings = {
   messageCutAtLength: 'The answer was cut at the length limit.',
   answerRetrying: 'Retrying the answer…',
   runFailed: 'This answer failed: {message}',
+  messageInterrupted: 'Interrupted: the server stopped before this answer finished.',
   launcherOpen: 'Open chat',
   launcherClose: 'Close chat',
   launcherPanel: 'Chat',

@@ -58,6 +58,7 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   messageCutAtLength: '回答已达到长度上限，被截断。',
   answerRetrying: '正在重试回答…',
   runFailed: '此回答失败：{message}',
+  messageInterrupted: '已中断：服务器在此回答完成前停止了。',
   launcherOpen: '打开聊天',
   launcherClose: '关闭聊天',
   launcherPanel: '聊天',

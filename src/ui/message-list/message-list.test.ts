@@ -225,6 +225,36 @@ describe('message list', () => {
     ).toEqual(['Stopped', 'This answer did not finish.']);
   });
 
+  it('marks the answer of a run whose server stopped (RUN_ABANDONED) as interrupted, with the Retry', async () => {
+    const { root, emit } = await mountAgentChat();
+    const abandoned = {
+      code: 'RUN_ABANDONED',
+      message: 'The server stopped while this answer was being written. You can try again.',
+      reference: 'cor_1',
+      retryable: true,
+      source: 'run' as const,
+      runId: 'run-2',
+    };
+    await emit({
+      messages: [
+        createMessage({ messageId: 'a1', content: 'Earlier', status: 'error', runId: 'run-1' }),
+        createMessage({ messageId: 'a2', content: 'Half an ans', status: 'error', runId: 'run-2' }),
+      ],
+      error: abandoned,
+      runErrors: [abandoned],
+    });
+    const notes = () =>
+      Array.from(root.querySelectorAll('[part~="assistant-message"] .message-note'), (note) => note.textContent);
+    expect(notes()).toEqual([
+      'This answer did not finish.',
+      'Interrupted: the server stopped before this answer finished.',
+    ]);
+    expect(root.querySelector('[part~="retry-button"]')?.textContent?.trim()).toBe('Retry');
+    const failed = { ...abandoned, code: 'MODEL_ERROR' };
+    await emit({ error: failed, runErrors: [failed] });
+    expect(notes()).toEqual(['This answer did not finish.', 'This answer did not finish.']);
+  });
+
   it('marks an answer cut at the length limit from the run state, and again from a reloaded snapshot in zh-CN', async () => {
     let seq = 0;
     const event = <T extends EventType>(type: T, data: EventDataMap[T]): EventEnvelope<T> => {

@@ -112,18 +112,20 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
 }
 
 function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): TemplateResult {
-  const { message, strings, getReferences, isDiscarded } = view;
+  const { message, strings, getReferences, isDiscarded, isInterrupted } = view;
   const isFinished = message.status !== 'streaming';
   const references = isFinished && getReferences ? safeReferences(getReferences(message)) : [];
   const note = isDiscarded
     ? strings.answerRetrying
-    : message.status === 'cancelled'
-      ? strings.messageCancelled
-      : message.status === 'error'
-        ? strings.messageFailed
-        : message.finishReason === 'length'
-          ? strings.messageCutAtLength
-          : '';
+    : isInterrupted
+      ? strings.messageInterrupted
+      : message.status === 'cancelled'
+        ? strings.messageCancelled
+        : message.status === 'error'
+          ? strings.messageFailed
+          : message.finishReason === 'length'
+            ? strings.messageCutAtLength
+            : '';
   return html`<article part="message assistant-message" class="message assistant" data-status=${message.status} ?data-discarded=${isDiscarded}>
     <span class="visually-hidden">${strings.assistant}</span>
     <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, {

@@ -29,6 +29,8 @@ export type RowView =
       strings: AgentChatStrings;
       getReferences: ((message: SnapshotMessage) => MessageReference[]) | undefined;
       isDiscarded: boolean;
+      /** Its run ended because the server process writing it stopped (`RUN_ABANDONED`). */
+      isInterrupted: boolean;
     }
   | { kind: 'failure'; error: ClientError; strings: AgentChatStrings }
   | {
@@ -83,7 +85,10 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
     return { kind: 'reasoning', message, strings, isOpen: sources.isReasoningOpen(message, index), isDiscarded };
   }
   if (message.role === 'user') return { kind: 'user', message, strings };
-  return { kind: 'assistant', message, strings, getReferences: sources.getReferences, isDiscarded };
+  const isInterrupted =
+    message.status === 'error' &&
+    state.runErrors.some((error) => error.code === 'RUN_ABANDONED' && error.runId === message.runId);
+  return { kind: 'assistant', message, strings, getReferences: sources.getReferences, isDiscarded, isInterrupted };
 }
 
 /** The values a row is compared by: every field of its view, each approval's fields spread in. */
