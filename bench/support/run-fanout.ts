@@ -1,0 +1,138 @@
+import { createServer, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EventEnvelope } from '../../src/core/protocol.ts';
+import { createSseParser } from '../../src/core/sse/parse-sse-stream.ts';
+import type { AgentHandler } from '../../src/server/create-agent-handler.ts';
+import { createAgentHandler } from '../../src/server/create-agent-handler.ts';
+import type { RunEngine } from '../../src/server/runs/run-handle.ts';
+import type { AgentStorage } from '../../src/server/storage/storage-port.ts';
+
+/** What one fan-out measured. */
+export interface FanoutResult {
+  delivered: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  /** The run ids, for what the caller measures afterwards. */
+  runIds: string[];
+  handler: AgentHandler;
+}
+
+/**
+ * Runs the fan-out workload once on loopback: `runs` concurrent runs, one SSE reader attached to
+ * each before a bench engine appends `deltas` text deltas per run every `intervalMs`, and the
+ * append-to-delivery latency (envelope `timestamp` to receipt) of every event. The handler is
+ * left open (closed by `close()` on the result's handler) so the caller can inspect its storage.
+ */
+export async function runFanout(options: {
+  storage?: AgentStorage;
+  runs: number;
+  deltas: number;
+  intervalMs: number;
+}): Promise<FanoutResult & { close(): Promise<void> }> {
+  const { runs, deltas, intervalMs } = options;
+  let release: () => void = () => {};
+  const go = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const engine: RunEngine = {
+    async start(handle) {
+      await go;
+      await handle.append('RUN_STATUS_CHANGED', { status: 'running' });
+      const messageId = `msg_${handle.runId}`;
+      await handle.append('TEXT_MESSAGE_START', { messageId, role: 'assistant' });
+      for (let i = 0; i < deltas; i += 1) {
+        await handle.append('TEXT_MESSAGE_CONTENT', { messageId, delta: `token ${i} ` });
+        await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      }
+      await handle.append('TEXT_MESSAGE_END', { messageId, finishReason: 'stop' });
+      await handle.append('RUN_FINISHED', { outcome: { type: 'success' } });
+    },
+  };
+  // One identity opens every run and every stream here, so its per-identity rates, concurrency
+  // and stream cap are lifted (a capped identity's oldest streams would be closed early).
+  const unlimited = 1_000_000;
+  const handler = createAgentHandler({
+    engine,
+    authenticate: () => ({ id: 'bench' }),
+    identityFor: () => 'idn_bench',
+    limits: { runsPerMinute: unlimited, maxActiveRuns: unlimited, readsPerMinute: unlimited },
+    maxStreamsPerIdentity: runs,
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
+  });
+  const server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/agent/v1`;
+  const headers = { 'agent-protocol': '1', 'x-agent-identity': 'idn_bench', 'content-type': 'application/json' };
+
+  const runIds: string[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const response = await fetch(`${base}/runs`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': `bench-run-${i}-${Date.now()}-xyz` },
+      body: JSON.stringify({ agentVersionId: 'agv_demo_1', input: { content: [{ type: 'text', text: `run ${i}` }] } }),
+    });
+    runIds.push(((await response.json()) as { runId: string }).runId);
+  }
+
+  const latencies: number[] = [];
+  let delivered = 0;
+  let opened = 0;
+  let allOpen: () => void = () => {};
+  const everyReaderOpen = new Promise<void>((resolve) => {
+    allOpen = resolve;
+  });
+  const readers = runIds.map(async (runId) => {
+    const parser = createSseParser({
+      onFrame: (frame) => {
+        const event = JSON.parse(frame.data) as EventEnvelope;
+        latencies.push(Date.now() - event.timestamp);
+        delivered += 1;
+      },
+      onComment: (text) => {
+        opened += text === 'open' ? 1 : 0;
+        if (opened === runs) allOpen();
+      },
+    });
+    // node:http rather than fetch: one plain socket per reader, no per-origin pool limit.
+    await new Promise<void>((resolve, reject) => {
+      get(`${base}/runs/${runId}/events?after=1`, { headers }, (response) => {
+        response.on('data', (chunk: Buffer) => parser.push(chunk));
+        response.on('end', resolve);
+        response.on('error', reject);
+      }).on('error', reject);
+    });
+  });
+  // Measure live tailing only: every reader is attached before the first delta is appended.
+  await everyReaderOpen;
+  const started = Date.now();
+  release();
+  await Promise.all(readers);
+  const seconds = (Date.now() - started) / 1000;
+  if (delivered !== runs * (deltas + 4)) {
+    throw new Error(`delivered ${delivered} events, expected ${runs * (deltas + 4)}: a stream ended early`);
+  }
+  latencies.sort((a, b) => a - b);
+  const percentile = (p: number): number =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+  return {
+    delivered,
+    seconds,
+    p50: percentile(50),
+    p99: percentile(99),
+    runIds,
+    handler,
+    async close() {
+      await handler.close();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/** Reads `--name <number>` from the command line, or `fallback`. */
+export function readFlag(name: string, fallback: number): number {
+  const index = process.argv.indexOf(name);
+  const value = index < 0 ? Number.NaN : Number(process.argv[index + 1]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
