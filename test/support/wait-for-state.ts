@@ -1,11 +1,12 @@
 import type { AgentClient } from '../../src/core/client/agent-client-types.ts';
 import type { ClientState } from '../../src/core/client/client-state.ts';
 
-/** Resolves with the first state of `client` that satisfies `predicate`; rejects after 10 s with the last state. */
+/** Resolves with the first state of `client` that satisfies `predicate`; rejects after `timeoutMs` (10 s) with the last state. */
 export function waitForState(
   client: Pick<AgentClient, 'getState' | 'subscribe'>,
   predicate: (state: ClientState) => boolean,
   what: string,
+  timeoutMs = 10_000,
 ): Promise<ClientState> {
   return new Promise((resolve, reject) => {
     if (predicate(client.getState())) {
@@ -15,7 +16,7 @@ export function waitForState(
     const timer = setTimeout(() => {
       unsubscribe();
       reject(new Error(`gave up waiting for ${what}; last state: ${JSON.stringify(client.getState())}`));
-    }, 10_000);
+    }, timeoutMs);
     const unsubscribe = client.subscribe((state) => {
       if (!predicate(state)) return;
       clearTimeout(timer);

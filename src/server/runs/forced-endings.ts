@@ -41,20 +41,10 @@ export function buildAbandonedEnding(
   snapshot: RunSnapshot,
   options: ForcedEndingOptions & { correlationId: string },
 ): PendingEvent[] {
-  if (snapshot.status === 'cancelling') return buildForcedCancel(snapshot, options);
-  return [
-    ...closeOpenItems(snapshot, { reason: 'error', newMessageId: options.newMessageId }),
-    {
-      type: 'RUN_ERROR',
-      data: {
-        code: 'INTERNAL',
-        message: 'The agent stopped unexpectedly. Please try again.',
-        retryable: true,
-        correlationId: options.correlationId,
-        unconsumedInputIds: pendingInputIds(snapshot),
-      },
-    },
-  ];
+  return buildErrorEnding(snapshot, options, {
+    code: 'INTERNAL',
+    message: 'The agent stopped unexpectedly. Please try again.',
+  });
 }
 
 /**
@@ -66,14 +56,24 @@ export function buildLeaseExpiredEnding(
   snapshot: RunSnapshot,
   options: ForcedEndingOptions & { correlationId: string },
 ): PendingEvent[] {
+  return buildErrorEnding(snapshot, options, { code: 'RUN_ABANDONED', message: RUN_ABANDONED_MESSAGE });
+}
+
+/** What a user reads when the process writing their answer stopped (the reaper and the engine say the same). */
+export const RUN_ABANDONED_MESSAGE = 'The server stopped while this answer was being written. You can try again.';
+
+function buildErrorEnding(
+  snapshot: RunSnapshot,
+  options: ForcedEndingOptions & { correlationId: string },
+  error: { code: string; message: string },
+): PendingEvent[] {
   if (snapshot.status === 'cancelling') return buildForcedCancel(snapshot, options);
   return [
     ...closeOpenItems(snapshot, { reason: 'error', newMessageId: options.newMessageId }),
     {
       type: 'RUN_ERROR',
       data: {
-        code: 'RUN_ABANDONED',
-        message: RUN_ABANDONED_MESSAGE,
+        ...error,
         retryable: true,
         correlationId: options.correlationId,
         unconsumedInputIds: pendingInputIds(snapshot),
@@ -81,6 +81,3 @@ export function buildLeaseExpiredEnding(
     },
   ];
 }
-
-/** What a user reads when the process writing their answer stopped (the reaper and the engine say the same). */
-export const RUN_ABANDONED_MESSAGE = 'The server stopped while this answer was being written. You can try again.';

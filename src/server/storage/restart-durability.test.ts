@@ -9,6 +9,7 @@ import type { ClientState } from '../../core/client/client-state.ts';
 import type { EventEnvelope, SessionMessagesResponse } from '../../core/protocol.ts';
 import { findFreePort, spawnServer } from '../../../test/support/spawn-server.ts';
 import type { SpawnedServer } from '../../../test/support/spawn-server.ts';
+import { isSettledState as isEnded, waitForState } from '../../../test/support/wait-for-state.ts';
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const COOKIE = 'agent_chat_demo=demo_restart_durability_1';
@@ -28,33 +29,8 @@ const fetchAsDemoUser: typeof fetch = (input, init = {}) => {
   return fetch(input, { ...init, headers });
 };
 
-function waitFor(
-  client: AgentClientHandle,
-  predicate: (state: ClientState) => boolean,
-  what: string,
-): Promise<ClientState> {
-  return new Promise((resolvePromise, reject) => {
-    if (predicate(client.getState())) {
-      resolvePromise(client.getState());
-      return;
-    }
-    const timer = setTimeout(() => {
-      unsubscribe();
-      reject(new Error(`gave up waiting for ${what}; last state: ${JSON.stringify(client.getState())}`));
-    }, 30_000);
-    const unsubscribe = client.subscribe((state) => {
-      if (!predicate(state)) return;
-      clearTimeout(timer);
-      unsubscribe();
-      resolvePromise(state);
-    });
-  });
-}
-
-const isEnded = (state: ClientState): boolean =>
-  state.run !== null &&
-  ['completed', 'failed', 'cancelled', 'expired'].includes(state.run.status) &&
-  state.connection === 'idle';
+const waitFor = (client: AgentClientHandle, predicate: (state: ClientState) => boolean, what: string) =>
+  waitForState(client, predicate, what, 30_000);
 
 describe('a restart loses nothing (real server processes on one SQLite file)', () => {
   const clients: AgentClientHandle[] = [];
