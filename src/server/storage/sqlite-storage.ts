@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { EventEnvelope, RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
 import { EventLogConflictError } from '../runs/event-log.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
@@ -36,6 +37,7 @@ export interface SqliteStorageOptions {
  */
 export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const Database = loadBetterSqlite3();
   const db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000 });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -372,6 +374,14 @@ interface QueuedAppend {
   args: [runId: string, expectedLastSeq: number, events: readonly EventEnvelope[], options: AppendOptions | undefined];
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+/**
+ * Loads `better-sqlite3` when a SQLite storage is opened, not when the server module is imported:
+ * it is an optional peer dependency, so a product on another storage never needs the native addon.
+ */
+function loadBetterSqlite3(): typeof BetterSqlite3 {
+  return createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
 }
 
 function toSession(row: SessionRow): StoredSession {
