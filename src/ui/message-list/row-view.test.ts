@@ -31,7 +31,14 @@ describe('buildRowView', () => {
     });
     expect(
       buildRowView({ kind: 'message', key: 'message:a1', message: assistant }, 1, sources({ getReferences })),
-    ).toEqual({ kind: 'assistant', message: assistant, strings: en, getReferences, isDiscarded: false });
+    ).toEqual({
+      kind: 'assistant',
+      message: assistant,
+      strings: en,
+      getReferences,
+      isDiscarded: false,
+      isInterrupted: false,
+    });
     expect(buildRowView(toolItem, -1, sources({ state }))).toEqual({
       kind: 'tool',
       toolCall,
