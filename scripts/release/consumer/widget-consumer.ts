@@ -9,10 +9,16 @@ import {
   type MountedAgentChat,
 } from 'agent-chat';
 import type {} from 'agent-chat/agent-chat.js';
+import type {} from 'agent-chat/agent-chat.zh-CN.js';
+import { ZH_CN_STRINGS } from 'agent-chat/locales/zh-cn';
 import 'agent-chat/define';
 import { createAgentClient } from 'agent-chat/core';
 import { AgentChat, type AgentChatProps } from 'agent-chat/react';
 import { createElement } from 'react';
+
+// A locale pack: the global a script-tag pack fills, typed; the ESM pack's strings, typed.
+const packs: Record<string, Partial<typeof ZH_CN_STRINGS>> | undefined = globalThis.AgentChatLocales;
+console.log(packs, ZH_CN_STRINGS.send.length);
 
 const chat: MountedAgentChat = mount('#assistant', { endpoint: '/api/agent', theme: 'dark', mode: 'launcher' });
 const element: AgentChatElement = chat.element;
