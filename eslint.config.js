@@ -8,6 +8,11 @@ const REACT_IMPORTS = {
   group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@lit/react', '**/react/**', '../react'],
   message: 'Only src/react imports React.',
 };
+/** AG-UI is spoken by the server only (docs/ag-ui.md): the IIFE, the element and the core never load it. */
+const AG_UI_IMPORTS = {
+  group: ['@ag-ui/*', 'zod', 'zod/*', '**/server/ag-ui/**'],
+  message: 'Only src/server imports the AG-UI packages.',
+};
 const BROWSER_ONLY_GLOBALS = [
   'window',
   'document',
@@ -50,6 +55,7 @@ export default tseslint.config(
               message: 'src/core is DOM-free and runtime-neutral.',
             },
             REACT_IMPORTS,
+            AG_UI_IMPORTS,
           ],
         },
       ],
@@ -75,6 +81,7 @@ export default tseslint.config(
               message: 'src/ui imports core only through src/core/index.ts.',
             },
             REACT_IMPORTS,
+            AG_UI_IMPORTS,
           ],
         },
       ],
@@ -93,6 +100,7 @@ export default tseslint.config(
               message: 'The browser entries must not import server code.',
             },
             REACT_IMPORTS,
+            AG_UI_IMPORTS,
           ],
         },
       ],
@@ -145,6 +153,7 @@ export default tseslint.config(
               message: 'embed imports only src/index.ts and src/define.ts.',
             },
             REACT_IMPORTS,
+            AG_UI_IMPORTS,
           ],
         },
       ],

@@ -47,6 +47,21 @@ const PLANTED: { title: string; filePath: string; code: string }[] = [
     code: "import { renderMarkdown } from '../ui/markdown/render-markdown.ts';\nexport const x = renderMarkdown;\n",
   },
   {
+    title: 'core imports an AG-UI package',
+    filePath: 'src/core/client/planted.ts',
+    code: "import { EventType } from '@ag-ui/core';\nexport const x = EventType;\n",
+  },
+  {
+    title: 'ui imports an AG-UI package',
+    filePath: 'src/ui/planted.ts',
+    code: "import { EventEncoder } from '@ag-ui/encoder';\nexport const x = EventEncoder;\n",
+  },
+  {
+    title: 'a browser entry (src/index.ts) imports an AG-UI package',
+    filePath: 'src/index.ts',
+    code: "import { HttpAgent } from '@ag-ui/client';\nexport const x = HttpAgent;\n",
+  },
+  {
     title: 'embed imports past src/index.ts and src/define.ts',
     filePath: 'embed/planted.ts',
     code: "import { createAgentClient } from '../src/core/client/agent-client.ts';\nexport const x = createAgentClient;\n",

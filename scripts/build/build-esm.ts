@@ -24,6 +24,8 @@ const EXTERNAL = [
   /^marked$/,
   /^dompurify$/,
   /^ajv(-formats)?$/,
+  /^@ag-ui\//,
+  /^zod(\/.*)?$/,
   /^react(\/.*)?$/,
   /^better-sqlite3$/,
   /^node:/,
@@ -31,7 +33,8 @@ const EXTERNAL = [
 
 /**
  * Builds the ESM library (one file per entry plus shared chunks) with `lit`, `marked`,
- * `dompurify`, `ajv` and `better-sqlite3` (server only), `react` and Node built-ins left external. Rejects when Vite fails.
+ * `dompurify`, `ajv`, `@ag-ui/*`, `zod` and `better-sqlite3` (server only), `react` and Node built-ins left
+ * external. Rejects when Vite fails.
  */
 export async function buildEsm(options: BuildEsmOptions): Promise<void> {
   await build({

@@ -20,7 +20,7 @@ import { createIdentityFor } from './identity-for.ts';
 import { createUlidIds } from './ids/create-ulid-ids.ts';
 import { createRateLimits, enforceRateLimit } from './limits/rate-limits.ts';
 import { bootstrapRoute } from './routes/bootstrap-route.ts';
-import { matchRoute } from './routes/match-route.ts';
+import { matchHandlerRoute } from './routes/match-route.ts';
 import type { AgentInfo, HandlerContext } from './routes/route-context.ts';
 import type { RunEngine, Subject } from './runs/run-handle.ts';
 import type { RunStore } from './runs/run-store.ts';
@@ -201,7 +201,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     path: string,
     url: URL,
   ): Promise<void> => {
-    const { route, params } = matchRoute(req.method ?? 'GET', path);
+    const { route, params } = matchHandlerRoute(req.method ?? 'GET', path);
     const protocol = req.headers[PROTOCOL_HEADER];
     if (protocol !== undefined && !/^\s*1(\.\d+)?\s*$/.test(String(protocol))) {
       throw new ProblemError({
@@ -221,7 +221,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       if (claimed !== undefined && claimed !== identityId) {
         throw new ProblemError({ code: 'IDENTITY_CHANGED', detail: 'The signed-in user changed; bootstrap again.' });
       }
-      if (claimed === undefined && route.method === 'POST') {
+      if (claimed === undefined && route.method === 'POST' && route.csrfGuard !== 'json-body') {
         throw new ProblemError({
           code: 'VALIDATION_FAILED',
           status: 400,
@@ -236,7 +236,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     if (route.method === 'POST') {
       const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
       const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-      if (hasBody && type !== 'application/json') {
+      if ((hasBody || route.csrfGuard === 'json-body') && type !== 'application/json') {
         throw new ProblemError({ code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the body as application/json.' });
       }
       body = await readJsonBody(req, { maxBytes: limits.maxRequestBytes, timeoutMs: requestBodyTimeoutMs, clock });
@@ -274,7 +274,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       }
       admit(res);
       const path = inBase ? url.pathname.slice(basePath.length) : '';
-      serve(req, res, requestId, path.startsWith('/v1/') ? path.slice(3) : '', url).catch(answerWith);
+      serve(req, res, requestId, path, url).catch(answerWith);
     } catch (error) {
       answerWith(error);
     }

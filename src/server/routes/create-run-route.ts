@@ -51,7 +51,12 @@ export const createRunRoute: Route = {
     }),
 };
 
-function validateCreateRun(request: RequestContext, context: HandlerContext): CreateRunInput {
+/**
+ * Validates a `CreateRunRequest` body (field limits of docs/protocol.md §16.2, agent status and
+ * version, model) into what the store's `createRun` takes, or throws the problem. The AG-UI
+ * endpoint builds such a body from a `RunAgentInput` (docs/ag-ui.md).
+ */
+export function validateCreateRun(request: RequestContext, context: HandlerContext): CreateRunInput {
   const body = requireObject(request.body, 'body') as Partial<Record<keyof CreateRunRequest, unknown>>;
   const { agent, models, limits } = context;
   const idLimit = { limit: 'maxIdChars', max: limits.maxIdChars } as const;

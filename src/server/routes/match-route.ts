@@ -1,4 +1,5 @@
 import { ProblemError } from '../http/problem-error.ts';
+import { agUiRoute } from '../ag-ui/ag-ui-route.ts';
 import { addInputRoute } from './add-input-route.ts';
 import { bootstrapRoute } from './bootstrap-route.ts';
 import { createRunRoute } from './create-run-route.ts';
@@ -20,14 +21,31 @@ const ROUTES: readonly Route[] = [
   sessionMessagesRoute,
 ];
 
+/** The AG-UI endpoint, relative to `{basePath}`: beside the protocol's `/v1`, not under it (docs/ag-ui.md). */
+export const AG_UI_PATH = '/ag-ui';
+
 /**
- * Finds the route of `method` and `path` (relative to `{base}/v1`) with its path parameters.
- * Throws `405 METHOD_NOT_ALLOWED` (with `Allow`) when only other methods match, else `404 NOT_FOUND`.
+ * Finds the route of `method` and `path` (relative to `{basePath}`): the protocol's routes under
+ * `/v1/`, and the AG-UI endpoint at {@link AG_UI_PATH}. Throws like {@link matchRoute}.
  */
-export function matchRoute(method: string, path: string): { route: Route; params: Record<string, string> } {
+export function matchHandlerRoute(method: string, path: string): { route: Route; params: Record<string, string> } {
+  if (path === AG_UI_PATH) return matchRoute(method, path, [agUiRoute]);
+  return matchRoute(method, path.startsWith('/v1/') ? path.slice(3) : '');
+}
+
+/**
+ * Finds the route of `method` and `path` (relative to `{base}/v1`) among `routes` (default: the
+ * protocol's) with its path parameters. Throws `405 METHOD_NOT_ALLOWED` (with `Allow`) when only
+ * other methods match, else `404 NOT_FOUND`.
+ */
+export function matchRoute(
+  method: string,
+  path: string,
+  routes: readonly Route[] = ROUTES,
+): { route: Route; params: Record<string, string> } {
   const segments = path.split('/').filter((segment) => segment !== '');
   let allowed: string[] = [];
-  for (const route of ROUTES) {
+  for (const route of routes) {
     const params = matchTemplate(route.template, segments);
     if (params === null) continue;
     if (route.method === method) return { route, params };

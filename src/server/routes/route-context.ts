@@ -70,6 +70,12 @@ export interface Route {
   method: 'GET' | 'POST';
   /** Relative to `{base}/v1`, with `{name}` path parameters. */
   template: string;
+  /**
+   * How a POST resists cross-site requests: `identity-header` (the default) requires
+   * `X-Agent-Identity`; `json-body` instead requires an `application/json` body (for clients that
+   * cannot bootstrap, e.g. AG-UI's, docs/ag-ui.md). Both force a CORS preflight.
+   */
+  csrfGuard?: 'identity-header' | 'json-body';
   handle: (request: RequestContext, context: HandlerContext) => Promise<void>;
 }
 

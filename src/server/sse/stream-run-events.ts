@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StreamSettings } from '../../core/protocol.ts';
+import type { EventEnvelope, StreamSettings } from '../../core/protocol.ts';
 import { isTerminalEvent, RUN_LAST_SEQ_HEADER } from '../../core/protocol.ts';
 import type { EventReader } from '../runs/event-log.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -26,6 +26,14 @@ export interface StreamRunEventsOptions {
   headers: Record<string, string>;
   /** Events per log read (default 500). */
   pageSize?: number;
+  /**
+   * Frames one event and says whether the stream ends after it. Default: the protocol's frame
+   * (`id:` + one `data:` line with the envelope), ending after the terminal event. The AG-UI
+   * endpoint frames AG-UI events instead (docs/ag-ui.md).
+   */
+  frame?: (event: EventEnvelope) => { text: string; isEnd: boolean };
+  /** How long the stream may stay open (default `settings.maxStreamDurationSec`). */
+  maxDurationMs?: number;
   /** A consumer whose unsent buffer passes this many bytes is cut (default 4 MiB). */
   maxBufferedBytes?: number;
   /** A consumer that has taken no bytes for this long while some wait is cut (default 30 s). */
@@ -50,6 +58,7 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
   const { req, res, runId, eventLog, settings, clock } = options;
   const pageSize = options.pageSize ?? 500;
   const maxBufferedBytes = options.maxBufferedBytes ?? 4 * 1024 * 1024;
+  const frame = options.frame ?? frameProtocolEvent;
   let cursor = options.afterSeq;
   let isWoken = true;
   let isClosed = false;
@@ -106,7 +115,7 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
   };
 
   const run = async (): Promise<void> => {
-    const deadline = clock.setTimeout(finish, settings.maxStreamDurationSec * 1000);
+    const deadline = clock.setTimeout(finish, options.maxDurationMs ?? settings.maxStreamDurationSec * 1000);
     try {
       await write(`retry: ${settings.retryMs}\n: open\n\n`);
       while (!isClosed) {
@@ -124,10 +133,11 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
         for (const event of events) {
           // The log lost events under us (trimmed): end, so the client resumes and gets 410.
           if (isClosed || event.seq !== cursor + 1) break;
-          chunk += `id: ${event.cursor}\ndata: ${JSON.stringify(event)}\n\n`;
+          const framed = frame(event);
+          chunk += framed.text;
           cursor = event.seq;
           taken += 1;
-          if (isTerminalEvent(event)) {
+          if (framed.isEnd) {
             isTerminal = true;
             break;
           }
@@ -167,4 +177,9 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
     if (!res.destroyed) res.destroy();
   });
   return { close: finish, done };
+}
+
+/** The protocol's SSE frame of one event (docs/protocol.md §6.2); the stream ends after the terminal one. */
+function frameProtocolEvent(event: EventEnvelope): { text: string; isEnd: boolean } {
+  return { text: `id: ${event.cursor}\ndata: ${JSON.stringify(event)}\n\n`, isEnd: isTerminalEvent(event) };
 }

@@ -1,0 +1,64 @@
+import type { HandlerContext, Route } from '../routes/route-context.ts';
+import type { AgUiThreads } from './ag-ui-threads.ts';
+import { createAgUiThreads } from './ag-ui-threads.ts';
+import { readRunAgentInput } from './read-run-agent-input.ts';
+import { resumeAgUiThread, startAgUiTurn } from './start-ag-ui-segment.ts';
+import type { AgUiSegment } from './stream-ag-ui-segment.ts';
+import { streamAgUiSegment } from './stream-ag-ui-segment.ts';
+
+/** Threads and live segments remembered per handler (at most this many of each). */
+const MAX_REMEMBERED = 10_000;
+const threadsByHandler = new WeakMap<HandlerContext, AgUiThreads>();
+
+/**
+ * `POST {basePath}/ag-ui` (docs/ag-ui.md, "Producer"): runs an AG-UI `RunAgentInput` through our
+ * normal run path and streams the AG-UI events of that run, encoded by `@ag-ui/encoder`. The
+ * AG-UI `runId` is the idempotency key: the same `runId` with the same body replays the same
+ * AG-UI run from its start without running anything again, another body is `422
+ * IDEMPOTENCY_KEY_REUSED`. A new turn counts against `runsPerMinute` (and `maxActiveRuns`), each
+ * resume answer against `interruptAnswersPerMinute`; a replay counts against nothing. The CSRF
+ * guard is the required `application/json` body (`X-Agent-Identity` is optional here, and checked
+ * when sent).
+ */
+export const agUiRoute: Route = {
+  method: 'POST',
+  template: '/ag-ui',
+  csrfGuard: 'json-body',
+  handle: async (request, context) => {
+    const threads = threadsOf(context);
+    const input = readRunAgentInput(request.body, context.limits);
+    const begun = context.idempotency.begin({
+      scope: request.subject.id,
+      method: 'POST',
+      routeTemplate: '/ag-ui',
+      key: input.runId,
+      body: request.body,
+      pathParams: {},
+    });
+    let segment: AgUiSegment;
+    if (begun.kind === 'replay') {
+      segment = begun.response.body as AgUiSegment;
+    } else {
+      try {
+        segment =
+          input.resume.length > 0
+            ? await resumeAgUiThread(request, context, { input, threads })
+            : await startAgUiTurn(request, context, { input, threads });
+      } catch (error) {
+        begun.abandon();
+        throw error;
+      }
+      begun.complete({ status: 200, body: segment, headers: {} });
+    }
+    await streamAgUiSegment(request, context, { segment, threads });
+  },
+};
+
+function threadsOf(context: HandlerContext): AgUiThreads {
+  let threads = threadsByHandler.get(context);
+  if (threads === undefined) {
+    threads = createAgUiThreads(MAX_REMEMBERED);
+    threadsByHandler.set(context, threads);
+  }
+  return threads;
+}

@@ -1,0 +1,163 @@
+import type { ResumeEntry } from '@ag-ui/core';
+import type { SnapshotInterrupt } from '../../core/protocol.ts';
+import { fail } from '../http/problem-error.ts';
+import { enforceRateLimit } from '../limits/rate-limits.ts';
+import { validateCreateRun } from '../routes/create-run-route.ts';
+import type { InterruptAnswer } from '../routes/resolve-interrupt-route.ts';
+import { parseInterruptAnswer, resolveInterrupt } from '../routes/resolve-interrupt-route.ts';
+import type { HandlerContext, RequestContext } from '../routes/route-context.ts';
+import type { RunEntry } from '../runs/run-store.ts';
+import type { AgUiThreads } from './ag-ui-threads.ts';
+import type { AgUiRunRequest } from './read-run-agent-input.ts';
+import type { AgUiSegment } from './stream-ag-ui-segment.ts';
+
+/** What starting or resuming an AG-UI run needs beyond the request. */
+export interface AgUiSegmentStart {
+  input: AgUiRunRequest;
+  threads: AgUiThreads;
+}
+
+const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.:-]+$/;
+
+/**
+ * A new user turn on an AG-UI thread: counts against `runsPerMinute`, then creates a run through
+ * the same validation as `POST /runs` (field limits, agent status, `maxActiveRuns`, one active run
+ * per session: `409 RUN_ALREADY_ACTIVE`), in the thread's session or a new one. The AG-UI message
+ * id becomes our `clientMessageId` when it has that form.
+ */
+export async function startAgUiTurn(
+  request: RequestContext,
+  context: HandlerContext,
+  options: AgUiSegmentStart,
+): Promise<AgUiSegment> {
+  const { input, threads } = options;
+  const message = input.userMessage as NonNullable<AgUiRunRequest['userMessage']>;
+  enforceRateLimit({
+    limiter: context.rateLimiter,
+    limits: context.limits,
+    identityId: request.identityId,
+    limit: 'runsPerMinute',
+  });
+  const sessionId = findThreadSession(request, context, { threadId: input.threadId, threads });
+  const clientMessageId =
+    CLIENT_ID_PATTERN.test(message.id) && message.id.length <= context.limits.maxIdChars ? message.id : undefined;
+  const body = {
+    agentVersionId: context.agent.versionId,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    input: { content: message.content, ...(clientMessageId === undefined ? {} : { clientMessageId }) },
+  };
+  const { entry, session } = await context.store.createRun(validateCreateRun({ ...request, body }, context));
+  threads.bind(request.subject.id, input.threadId, session.sessionId);
+  threads.setLiveSegment(entry.record.runId, input.runId);
+  return {
+    threadId: input.threadId,
+    agUiRunId: input.runId,
+    runId: entry.record.runId,
+    sessionId: session.sessionId,
+    afterSeq: 0,
+  };
+}
+
+/**
+ * A resume: answers the interrupts that ended the previous AG-UI run of the thread, each through
+ * the governed path of `POST /runs/{id}/interrupts/{iid}` (counted against
+ * `interruptAnswersPerMinute`; the approval's `argsDigest` must match, else `412`), and serves the
+ * run of ours from its first answer on. `cancelled` denies an open approval and acknowledges an
+ * interrupt that is no longer open (expired, or already answered), so a client can always move on.
+ */
+export async function resumeAgUiThread(
+  request: RequestContext,
+  context: HandlerContext,
+  options: AgUiSegmentStart,
+): Promise<AgUiSegment> {
+  const { input, threads } = options;
+  const sessionId = findThreadSession(request, context, { threadId: input.threadId, threads });
+  if (sessionId === undefined) return fail({ code: 'NOT_FOUND', detail: 'No such thread.' });
+  const entry = findInterruptRun(context, sessionId, input.resume);
+  const seqs: number[] = [];
+  for (const answer of input.resume) {
+    enforceRateLimit({
+      limiter: context.rateLimiter,
+      limits: context.limits,
+      identityId: request.identityId,
+      limit: 'interruptAnswersPerMinute',
+    });
+    const interrupt = entry.record.snapshot().interrupts.find((candidate) => candidate.id === answer.interruptId);
+    if (interrupt === undefined) return failUnknownInterrupt();
+    const acknowledged = answer.status === 'cancelled' && interrupt.state !== 'open';
+    const seq = acknowledged
+      ? (entry.record.resolutionSeq(interrupt.id) ?? entry.record.snapshot().lastSeq)
+      : (
+          await resolveInterrupt(
+            entry,
+            { interruptId: interrupt.id, answer: toInterruptAnswer(answer, interrupt, context) },
+            context,
+          )
+        ).eventSeq;
+    seqs.push(seq);
+  }
+  threads.setLiveSegment(entry.record.runId, input.runId);
+  return {
+    threadId: input.threadId,
+    agUiRunId: input.runId,
+    runId: entry.record.runId,
+    sessionId,
+    afterSeq: Math.min(...seqs) - 1,
+  };
+}
+
+/**
+ * Our session behind an AG-UI thread of the caller: the thread id itself when it is one of the
+ * caller's sessions (so a client that adopts the `sessionId` of `RUN_STARTED.metadata` keeps its
+ * thread across restarts), else the session this endpoint made for it, if that still exists.
+ */
+function findThreadSession(
+  request: RequestContext,
+  context: HandlerContext,
+  options: { threadId: string; threads: AgUiThreads },
+): string | undefined {
+  const subjectId = request.subject.id;
+  const candidates = [options.threadId, options.threads.sessionOf(subjectId, options.threadId)];
+  return candidates.find((sessionId) => {
+    const session = sessionId === undefined ? undefined : context.store.getSession(sessionId);
+    return session !== undefined && session.subjectId === subjectId;
+  });
+}
+
+/** The session's active run, else its last one, when it holds every interrupt `resume` names. */
+function findInterruptRun(context: HandlerContext, sessionId: string, resume: readonly ResumeEntry[]): RunEntry {
+  const session = context.store.getSession(sessionId);
+  const runIds = [session?.activeRunId, session?.lastRunId];
+  for (const runId of runIds) {
+    const entry = runId === null || runId === undefined ? undefined : context.store.getRun(runId);
+    const interrupts = entry?.record.snapshot().interrupts ?? [];
+    if (entry !== undefined && resume.every((answer) => interrupts.some((i) => i.id === answer.interruptId)))
+      return entry;
+  }
+  return failUnknownInterrupt();
+}
+
+function toInterruptAnswer(
+  answer: ResumeEntry,
+  interrupt: SnapshotInterrupt,
+  context: HandlerContext,
+): InterruptAnswer {
+  if (interrupt.reason === 'tool_call') {
+    // Abandoning an approval fails closed: it is a deny of exactly the arguments it showed.
+    if (answer.status === 'cancelled')
+      return { decision: 'deny', argsDigest: interrupt.argsDigest, editedArgs: undefined };
+    return parseInterruptAnswer(answer.payload ?? {}, context);
+  }
+  if (answer.status === 'cancelled') {
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'An input request is answered with status "resolved" and its payload.',
+      details: { field: 'resume.status' },
+    });
+  }
+  return { response: answer.payload };
+}
+
+function failUnknownInterrupt(): never {
+  return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this thread.' });
+}

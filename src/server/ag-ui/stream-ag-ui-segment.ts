@@ -1,0 +1,82 @@
+import { EventEncoder } from '@ag-ui/encoder';
+import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
+import { fail } from '../http/problem-error.ts';
+import type { HandlerContext, RequestContext } from '../routes/route-context.ts';
+import { requireOwnedRun } from '../routes/route-context.ts';
+import { streamRunEvents } from '../sse/stream-run-events.ts';
+import type { AgUiThreads } from './ag-ui-threads.ts';
+import { createAgUiTranslator } from './to-ag-ui-events.ts';
+
+/**
+ * One AG-UI run as a segment of one of our runs: its events are ours after `afterSeq`, up to our
+ * terminal event or the next wait for the user. Stored as the idempotency record of the AG-UI
+ * `runId`, so a retry serves the same segment again.
+ */
+export interface AgUiSegment {
+  threadId: string;
+  agUiRunId: string;
+  runId: string;
+  sessionId: string;
+  afterSeq: number;
+}
+
+/** The reason our run is cancelled with when its AG-UI client goes away mid-run. */
+export const AG_UI_DISCONNECT_REASON = 'ag-ui client disconnected';
+
+/**
+ * Streams a segment as AG-UI events over SSE (each encoded by `@ag-ui/encoder`'s `EventEncoder`),
+ * read from the log like every event stream (resumable reads, heartbeats, the per-identity stream
+ * cap, the stall guard), for at most the run's `runMaxDurationSec`. AG-UI has no cancel request
+ * and no reconnect, so a client that closes the live segment's stream before its end cancels the
+ * run (`RUN_FINISHED{cancelled}`); a server-side close (shutdown, stream cap) does not.
+ */
+export async function streamAgUiSegment(
+  request: RequestContext,
+  context: HandlerContext,
+  options: { segment: AgUiSegment; threads: AgUiThreads },
+): Promise<void> {
+  const { segment, threads } = options;
+  const entry = requireOwnedRun({ ...request, params: { runId: segment.runId } }, context);
+  const { runId } = segment;
+  const [lastSeq, firstSeq] = await Promise.all([context.eventLog.lastSeq(runId), context.eventLog.firstSeq(runId)]);
+  if (segment.afterSeq < firstSeq - 1) {
+    return fail({ code: 'CURSOR_EXPIRED', detail: 'This run’s events are no longer kept.', runId });
+  }
+  const translator = createAgUiTranslator({
+    threadId: segment.threadId,
+    runId: segment.agUiRunId,
+    ourRunId: runId,
+    sessionId: segment.sessionId,
+  });
+  const encoder = new EventEncoder();
+  const { res } = request;
+  res.once('close', () => {
+    const isClientGone = !res.writableFinished && !translator.isEnded();
+    if (isClientGone && threads.isLiveSegment(runId, segment.agUiRunId) && !entry.record.isTerminal()) {
+      context.store.cancelRun(runId, AG_UI_DISCONNECT_REASON).catch(() => undefined);
+    }
+  });
+  const stream = streamRunEvents({
+    req: request.req,
+    res,
+    runId,
+    eventLog: context.eventLog,
+    afterSeq: segment.afterSeq,
+    lastSeq,
+    settings: context.stream,
+    clock: context.clock,
+    headers: { [REQUEST_ID_HEADER]: request.requestId },
+    stallTimeoutMs: context.streamStallTimeoutMs,
+    maxDurationMs: context.limits.runMaxDurationSec * 1000,
+    frame: (event) => {
+      const translated = translator.translate(event);
+      return {
+        text: translated.events.map((agUiEvent) => encoder.encodeSSE(agUiEvent)).join(''),
+        isEnd: translated.isEnd,
+      };
+    },
+  });
+  context.streams.add(request.identityId, stream);
+  await stream.done;
+  context.streams.delete(request.identityId, stream);
+}
