@@ -2,7 +2,7 @@ import type { EventEnvelope, RunResource } from '../../../core/protocol.ts';
 import { createSseParser } from '../../../core/sse/parse-sse-stream.ts';
 import { reduceRunEvents } from '../../../core/state/run-reducer.ts';
 import { createScriptedModel } from '../../models/scripted-model.ts';
-import type { TestServer } from '../../test-support/start-test-server.ts';
+import type { TestServer, TestServerOptions } from '../../test-support/start-test-server.ts';
 import { startTestServer } from '../../test-support/start-test-server.ts';
 import { createDemoTools } from '../../tools/demo-tools.ts';
 import { createRunEngine } from '../create-run-engine.ts';
@@ -31,10 +31,13 @@ export interface FollowedRun {
 /**
  * Starts `createAgentHandler` with `createRunEngine` on 127.0.0.1:0: the scripted model and the
  * demo tools run with millisecond delays (`/slow` streams for 5 s unless cancelled), retries back
- * off by about a millisecond, and `engine` overrides any of it (its `limits` are merged).
+ * off by about a millisecond, and `engine` overrides any of it (its `limits` are merged);
+ * `handler` sets the handler's own options (e.g. its `limits`).
  * Subjects authenticate with the `x-test-user` header.
  */
-export async function startEngineServer(options: { engine?: RunEngineOptions } = {}): Promise<EngineServer> {
+export async function startEngineServer(
+  options: { engine?: RunEngineOptions; handler?: Omit<TestServerOptions, 'engine'> } = {},
+): Promise<EngineServer> {
   const logs: EngineLogEntry[] = [];
   const { limits, ...engineOptions } = options.engine ?? {};
   const engine = createRunEngine({
@@ -44,7 +47,7 @@ export async function startEngineServer(options: { engine?: RunEngineOptions } =
     ...engineOptions,
     limits: { retryBaseMs: 1, deltaFlushMs: 5, ...limits },
   });
-  const server = await startTestServer({ engine });
+  const server = await startTestServer({ ...options.handler, engine });
 
   const follow = async (runId: string, user = 'alice'): Promise<FollowedRun> => {
     const response = await server.request(`/runs/${runId}/events`, { user });
