@@ -34,3 +34,7 @@ export { IdempotencyLockLostError } from './storage/storage-port.ts';
 export type { AgentStorage, StoredRun, StoredSession } from './storage/storage-port.ts';
 export { RunClosedError } from './runs/run-handle.ts';
 export type { RunEngine, RunHandle, Subject } from './runs/run-handle.ts';
+export { createAgUiEngine } from './ag-ui/create-ag-ui-engine.ts';
+export type { AgUiEngineOptions } from './ag-ui/create-ag-ui-engine.ts';
+export { createAgUiModel } from './ag-ui/ag-ui-model.ts';
+export type { AgUiModelOptions } from './ag-ui/ag-ui-model.ts';

@@ -155,7 +155,12 @@ async function runRounds(context: RunContext, start: LoopStart): Promise<void> {
         }
         const turn = await callModel(
           context,
-          { messages: [...messages], tools: toolSpecs, ...reasoningOption(handle) },
+          {
+            messages: [...messages],
+            tools: toolSpecs,
+            conversation: { sessionId: handle.sessionId, runId: handle.runId },
+            ...reasoningOption(handle),
+          },
           roundSignal,
         );
         hasToolCalls = turn.toolCalls.length > 0;

@@ -83,10 +83,12 @@ export async function streamModelAttempt(
     writer.post('REASONING_END', { messageId: reasoning.messageId });
     reasoning = null;
   };
+  let lastTextMessageId: string | undefined;
   const closeText = (reason: FinishReason): void => {
     if (text === null) return;
     text.coalescer.flush();
     writer.post('TEXT_MESSAGE_END', { messageId: text.messageId, finishReason: reason });
+    lastTextMessageId = text.messageId;
   };
 
   try {
@@ -121,6 +123,16 @@ export async function streamModelAttempt(
         case 'usage':
           attemptUsage = chunk.usage;
           break;
+        case 'text_end':
+          closeText('stop');
+          text = null;
+          break;
+        case 'event':
+          // Buffered deltas go first, so the log keeps the stream's order.
+          reasoning?.coalescer.flush();
+          text?.coalescer.flush();
+          writer.post(chunk.event.type, chunk.event.data as never);
+          break;
         case 'finish':
           finishReason = chunk.reason;
           break;
@@ -139,7 +151,7 @@ export async function streamModelAttempt(
     await writer.drain();
     return {
       text: textContent,
-      textMessageId: text?.messageId,
+      textMessageId: text?.messageId ?? lastTextMessageId,
       toolCalls: [...calls.entries()]
         .sort(([a], [b]) => a - b)
         .map(([index, call]) => ({ ...call, providerId: call.providerId || `call_${index}` })),

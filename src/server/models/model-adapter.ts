@@ -1,4 +1,5 @@
 import type { ReasoningEffort, TokenUsage, ToolResultStatus } from '../../core/protocol.ts';
+import type { PendingEvent } from '../runs/run-handle.ts';
 
 /** A tool as the model sees it: a name, what it does and its JSON Schema parameters. */
 export interface ToolSpec {
@@ -30,6 +31,8 @@ export interface ModelRequest {
   maxOutputTokens?: number;
   /** 1 for the first attempt of a round, 2 for its first retry, …; adapters may ignore it. */
   attempt?: number;
+  /** The session and run being answered, for adapters that keep state per conversation (AG-UI's `threadId`). */
+  conversation?: { sessionId: string; runId: string };
 }
 
 /** Why the model stopped. */
@@ -45,6 +48,13 @@ export type ModelChunk =
   | { type: 'tool_call'; id: string; name: string; arguments: string }
   /** The call's usage so far: a running total, so the last one of an attempt counts (never summed). */
   | { type: 'usage'; usage: TokenUsage }
+  /** The current text message is over: text after it starts a new message. */
+  | { type: 'text_end' }
+  /**
+   * An event the model's backend produced itself, appended to the log as is, in stream order: an
+   * AG-UI agent's state, custom events and the tool calls it ran on its own (docs/ag-ui.md).
+   */
+  | { type: 'event'; event: PendingEvent }
   | { type: 'finish'; reason: ModelFinishReason };
 
 /**
