@@ -1,14 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRunEngine } from '../src/server/agent-loop/create-run-engine.ts';
-import { createModelFromEnv } from '../src/server/models/create-model-from-env.ts';
 import { defaultDatabasePath, openStorageFromEnv } from '../src/server/storage/open-storage-from-env.ts';
 import type { DemoServer } from './demo-server.ts';
 import { createDemoServer } from './demo-server.ts';
+import { createEngineFromEnv } from './engine-from-env.ts';
 import { readLimitsFromEnv } from './limits-from-env.ts';
 
 /**
  * Starts the demo server as `npm start` configures it from the environment: `HOST`/`PORT`, the
- * model (`createModelFromEnv`), `AGENT_LIMITS`, and storage (`AGENT_CHAT_DB`, default
+ * engine (`createEngineFromEnv`: the scripted or a real model, or a remote AG-UI agent), `AGENT_LIMITS`, and storage (`AGENT_CHAT_DB`, default
  * `.data/agent-chat.sqlite` under `rootDir`; `AGENT_CHAT_IDENTITY_SECRET`; `AGENT_CHAT_LEASE_TTL_MS`).
  * Prints the URL line once listening; `close()` also closes the database.
  */
@@ -22,7 +21,7 @@ export async function startDemoFromEnv(options: {
   const demo = await createDemoServer({
     host: env['HOST'] ?? '127.0.0.1',
     port: Number(env['PORT'] ?? 4176),
-    engine: createRunEngine({ model: createModelFromEnv(env) }),
+    engine: createEngineFromEnv(env),
     limits: readLimitsFromEnv(env),
     ...(options.staticHandler === undefined ? {} : { staticHandler: options.staticHandler }),
     storage: {

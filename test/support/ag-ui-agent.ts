@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BaseEvent, Message, RunAgentInput } from '@ag-ui/core';
 import { EventType } from '@ag-ui/core';
@@ -9,6 +9,8 @@ export interface AgUiTestAgent {
   url: string;
   /** Every `RunAgentInput` received, in order. */
   inputs: RunAgentInput[];
+  /** The request headers of each of them. */
+  headers: IncomingHttpHeaders[];
   close(): Promise<void>;
 }
 
@@ -35,10 +37,12 @@ export async function startAgUiTestAgent(options: AgUiTestAgentOptions = {}): Pr
   const delayMs = options.delayMs ?? 2;
   const slowWords = options.slowWords ?? 200;
   const inputs: RunAgentInput[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   const server: Server = createServer((req, res) => {
     void readBody(req).then(async (body) => {
       const input = JSON.parse(body) as RunAgentInput;
       inputs.push(input);
+      headers.push(req.headers);
       const encoder = new EventEncoder({ accept: req.headers.accept ?? 'text/event-stream' });
       res.writeHead(200, { 'content-type': encoder.getContentType(), 'cache-control': 'no-store' });
       let isClosed = false;
@@ -62,6 +66,7 @@ export async function startAgUiTestAgent(options: AgUiTestAgentOptions = {}): Pr
   return {
     url: `http://127.0.0.1:${port}/`,
     inputs,
+    headers,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
