@@ -275,6 +275,32 @@ describe('POST /ag-ui driven by @ag-ui/client HttpAgent', () => {
     expect(resource.status).toBe('failed');
   });
 
+  it('tells of a retracted attempt with a custom event, and the retry’s answer follows', async () => {
+    const server = await serve();
+    const client = clientOf(server);
+    await client.send('/error');
+    const wire = client.wireEvents();
+    expect(client.invalidEvents()).toEqual([]);
+    const resource = await server.resource(ourRunId(wire));
+    const firstCustom = wire.findIndex((event) => event.type === 'CUSTOM');
+    const attempt = wire
+      .slice(0, firstCustom)
+      .filter((event) => event.type === 'TEXT_MESSAGE_START' || event.type === 'REASONING_MESSAGE_START')
+      .map((event) => event.messageId as string);
+    expect(attempt).toHaveLength(2);
+    expect(wire.filter((event) => event.type === 'CUSTOM')).toEqual(
+      attempt.map((messageId) => ({
+        type: 'CUSTOM',
+        name: 'agent-chat.message_discarded',
+        value: { messageId, reason: 'attempt_retry' },
+      })),
+    );
+    const kept = resource.messages.map((message) => message.messageId);
+    expect(kept.filter((messageId) => attempt.includes(messageId))).toEqual([]);
+    expect(deltasOf(wire.slice(firstCustom), 'TEXT_MESSAGE_CONTENT')).toBe(contentOf(resource, 'assistant'));
+    expect(wire.at(-1)).toEqual(expect.objectContaining({ type: 'RUN_FINISHED', outcome: { type: 'success' } }));
+  });
+
   it('keeps a thread in one session of ours: the second turn sees the first in its history', async () => {
     const server = await serve();
     const client = clientOf(server, 'alice', 'thread-two-turns');
