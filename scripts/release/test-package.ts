@@ -226,7 +226,7 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
     },
   );
 
-  test('keeps React out of the IIFE, the element and the core; only agent-chat/react imports it', async () => {
+  test('keeps React out of the IIFE, the element and the core (only agent-chat/react imports it), and AG-UI out of all but the server', async () => {
     const esm = join(project, 'node_modules', manifest.name, 'dist/esm');
     // What each entry reaches besides Lit (lit, lit/…) and Node's built-ins (node:…).
     const packagesOf = async (entry: string): Promise<string[]> =>
@@ -241,7 +241,8 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
       },
       {
         core: [],
-        server: ['ajv', 'ajv-formats'],
+        // AG-UI is spoken by the server only (docs/ag-ui.md): no other entry reaches it.
+        server: ['@ag-ui/core', '@ag-ui/core/schemas', '@ag-ui/encoder', 'ajv', 'ajv-formats'],
         index: ['dompurify', 'marked'],
         define: ['dompurify', 'marked'],
         react: ['@lit/react', 'dompurify', 'marked', 'react'],
