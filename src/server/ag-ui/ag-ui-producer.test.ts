@@ -396,6 +396,25 @@ describe('POST /ag-ui: idempotency, limits and the edge checks', () => {
     expect((await postAgUi(server, body)).status).toBe(200);
   });
 
+  it('counts an invalid body too (after the runId lookup), so a flood of bad bodies is throttled like good ones', async () => {
+    const server = await serve({ limits: { runsPerMinute: 1, interruptAnswersPerMinute: 2 } });
+    const invalid = await postAgUi(server, { threadId: 'thread-flood', runId: 'flood-run-0001', messages: 'nope' });
+    expect(invalid.status).toBe(422);
+    const valid = await postAgUi(server, runAgentInput('flood-run-0002', '/echo a', 'thread-flood'));
+    expect(valid.status).toBe(429);
+    const answers = [1, 2, 3].map((n) => ({ interruptId: `int_${n}`, status: 'cancelled' }));
+    const resume = await postAgUi(server, {
+      threadId: 'thread-flood',
+      runId: 'flood-run-0003',
+      messages: [],
+      resume: answers,
+    });
+    expect(resume.status).toBe(429);
+    expect(await resume.json()).toEqual(
+      expect.objectContaining({ details: { limit: 'interruptAnswersPerMinute', interruptAnswersPerMinute: 2 } }),
+    );
+  });
+
   it('guards against cross-site requests with the JSON body, and checks an identity binding when one is sent', async () => {
     const server = await serve();
     const form = await fetch(`${server.baseUrl}/api/agent/ag-ui`, {

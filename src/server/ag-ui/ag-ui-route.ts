@@ -1,10 +1,14 @@
-import type { HandlerContext, Route } from '../routes/route-context.ts';
+import type { HandlerContext, RequestContext, Route } from '../routes/route-context.ts';
 import type { AgUiThreads } from './ag-ui-threads.ts';
 import { createAgUiThreads } from './ag-ui-threads.ts';
-import { readRunAgentInput } from './read-run-agent-input.ts';
+import { countResumeAnswers, readAgUiRunId, readRunAgentInput } from './read-run-agent-input.ts';
+import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { resumeAgUiThread, startAgUiTurn } from './start-ag-ui-segment.ts';
 import type { AgUiSegment } from './stream-ag-ui-segment.ts';
 import { streamAgUiSegment } from './stream-ag-ui-segment.ts';
+
+/** The AG-UI endpoint, relative to `{basePath}`: beside the protocol's `/v1`, not under it. */
+export const AG_UI_PATH = '/ag-ui';
 
 /** Threads and live segments remembered per handler (at most this many of each). */
 const MAX_REMEMBERED = 10_000;
@@ -22,16 +26,15 @@ const threadsByHandler = new WeakMap<HandlerContext, AgUiThreads>();
  */
 export const agUiRoute: Route = {
   method: 'POST',
-  template: '/ag-ui',
+  template: AG_UI_PATH,
   csrfGuard: 'json-body',
   handle: async (request, context) => {
     const threads = threadsOf(context);
-    const input = readRunAgentInput(request.body, context.limits);
     const begun = context.idempotency.begin({
       scope: request.subject.id,
       method: 'POST',
-      routeTemplate: '/ag-ui',
-      key: input.runId,
+      routeTemplate: AG_UI_PATH,
+      key: readAgUiRunId(request.body, context.limits),
       body: request.body,
       pathParams: {},
     });
@@ -40,6 +43,8 @@ export const agUiRoute: Route = {
       segment = begun.response.body as AgUiSegment;
     } else {
       try {
+        countRequest(request, context);
+        const input = readRunAgentInput(request.body, context.limits);
         segment =
           input.resume.length > 0
             ? await resumeAgUiThread(request, context, { input, threads })
@@ -53,6 +58,15 @@ export const agUiRoute: Route = {
     await streamAgUiSegment(request, context, { segment, threads });
   },
 };
+
+/** A new turn counts against `runsPerMinute`, a resume once per answer against `interruptAnswersPerMinute`, before validation. */
+function countRequest(request: RequestContext, context: HandlerContext): void {
+  const answers = countResumeAnswers(request.body);
+  const take = (limit: 'runsPerMinute' | 'interruptAnswersPerMinute'): void =>
+    enforceRateLimit({ limiter: context.rateLimiter, limits: context.limits, identityId: request.identityId, limit });
+  if (answers === 0) take('runsPerMinute');
+  for (let answer = 0; answer < answers; answer += 1) take('interruptAnswersPerMinute');
+}
 
 function threadsOf(context: HandlerContext): AgUiThreads {
   let threads = threadsByHandler.get(context);

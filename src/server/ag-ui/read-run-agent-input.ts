@@ -15,6 +15,33 @@ export interface AgUiRunRequest {
 }
 
 /**
+ * Reads the AG-UI `runId` (the idempotency key, docs/ag-ui.md) from a body before anything else
+ * is checked: a non-empty string of at most `maxIdChars`, else `422 VALIDATION_FAILED`.
+ */
+export function readAgUiRunId(body: unknown, limits: Pick<Limits, 'maxIdChars'>): string {
+  const runId = isObject(body) ? body.runId : undefined;
+  if (runId === undefined) {
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'runId is required: it identifies the AG-UI run and makes a retry safe.',
+      details: { field: 'runId' },
+    });
+  }
+  return validateOptionalString(runId, {
+    field: 'runId',
+    limit: 'maxIdChars',
+    max: limits.maxIdChars,
+    isEmptyAllowed: false,
+  }) as string;
+}
+
+/** How many resume answers a body carries (counted against the rate before it is validated). */
+export function countResumeAnswers(body: unknown): number {
+  const resume = isObject(body) ? body.resume : undefined;
+  return Array.isArray(resume) ? resume.length : 0;
+}
+
+/**
  * Validates a body against `@ag-ui/core`'s `RunAgentInput` schema and our field limits, or throws
  * `422 VALIDATION_FAILED` (`details.field` names the path). `threadId` and `runId` are at most
  * `maxIdChars`. Without `resume`, the last message must be the user's: its text parts (a string
@@ -36,7 +63,7 @@ export function readRunAgentInput(body: unknown, limits: Pick<Limits, 'maxIdChar
   const input = parsed.data;
   const idLimit = { limit: 'maxIdChars', max: limits.maxIdChars, isEmptyAllowed: false } as const;
   const threadId = validateOptionalString(input.threadId, { field: 'threadId', ...idLimit }) as string;
-  const runId = validateOptionalString(input.runId, { field: 'runId', ...idLimit }) as string;
+  const runId = readAgUiRunId(input, limits);
   const resume = (input.resume ?? []) as ResumeEntry[];
   if (new Set(resume.map((entry) => entry.interruptId)).size !== resume.length) {
     return fail({
@@ -56,4 +83,8 @@ export function readRunAgentInput(body: unknown, limits: Pick<Limits, 'maxIdChar
   }
   const parts = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
   return { threadId, runId, userMessage: { id: last.id, content: parts as InputContent[] }, resume };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,6 @@
 import type { ResumeEntry } from '@ag-ui/core';
 import type { SnapshotInterrupt } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { validateCreateRun } from '../routes/create-run-route.ts';
 import type { InterruptAnswer } from '../routes/resolve-interrupt-route.ts';
 import { parseInterruptAnswer, resolveInterrupt } from '../routes/resolve-interrupt-route.ts';
@@ -20,7 +19,7 @@ export interface AgUiSegmentStart {
 const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.:-]+$/;
 
 /**
- * A new user turn on an AG-UI thread: counts against `runsPerMinute`, then creates a run through
+ * A new user turn on an AG-UI thread (already counted against `runsPerMinute`): creates a run through
  * the same validation as `POST /runs` (field limits, agent status, `maxActiveRuns`, one active run
  * per session: `409 RUN_ALREADY_ACTIVE`), in the thread's session or a new one. The AG-UI message
  * id becomes our `clientMessageId` when it has that form.
@@ -32,12 +31,6 @@ export async function startAgUiTurn(
 ): Promise<AgUiSegment> {
   const { input, threads } = options;
   const message = input.userMessage as NonNullable<AgUiRunRequest['userMessage']>;
-  enforceRateLimit({
-    limiter: context.rateLimiter,
-    limits: context.limits,
-    identityId: request.identityId,
-    limit: 'runsPerMinute',
-  });
   const sessionId = findThreadSession(request, context, { threadId: input.threadId, threads });
   const clientMessageId =
     CLIENT_ID_PATTERN.test(message.id) && message.id.length <= context.limits.maxIdChars ? message.id : undefined;
@@ -60,7 +53,7 @@ export async function startAgUiTurn(
 
 /**
  * A resume: answers the interrupts that ended the previous AG-UI run of the thread, each through
- * the governed path of `POST /runs/{id}/interrupts/{iid}` (counted against
+ * the governed path of `POST /runs/{id}/interrupts/{iid}` (each already counted against
  * `interruptAnswersPerMinute`; the approval's `argsDigest` must match, else `412`), and serves the
  * run of ours from its first answer on. `cancelled` denies an open approval and acknowledges an
  * interrupt that is no longer open (expired, or already answered), so a client can always move on.
@@ -76,12 +69,6 @@ export async function resumeAgUiThread(
   const entry = findInterruptRun(context, sessionId, input.resume);
   const seqs: number[] = [];
   for (const answer of input.resume) {
-    enforceRateLimit({
-      limiter: context.rateLimiter,
-      limits: context.limits,
-      identityId: request.identityId,
-      limit: 'interruptAnswersPerMinute',
-    });
     const interrupt = entry.record.snapshot().interrupts.find((candidate) => candidate.id === answer.interruptId);
     if (interrupt === undefined) return failUnknownInterrupt();
     const acknowledged = answer.status === 'cancelled' && interrupt.state !== 'open';

@@ -1,5 +1,5 @@
 import { ProblemError } from '../http/problem-error.ts';
-import { agUiRoute } from '../ag-ui/ag-ui-route.ts';
+import { AG_UI_PATH, agUiRoute } from '../ag-ui/ag-ui-route.ts';
 import { addInputRoute } from './add-input-route.ts';
 import { bootstrapRoute } from './bootstrap-route.ts';
 import { createRunRoute } from './create-run-route.ts';
@@ -20,9 +20,6 @@ const ROUTES: readonly Route[] = [
   getSessionRoute,
   sessionMessagesRoute,
 ];
-
-/** The AG-UI endpoint, relative to `{basePath}`: beside the protocol's `/v1`, not under it (docs/ag-ui.md). */
-export const AG_UI_PATH = '/ag-ui';
 
 /**
  * Finds the route of `method` and `path` (relative to `{basePath}`): the protocol's routes under
