@@ -102,9 +102,9 @@ export interface EventDataMap {
   };
   /** Reserved: v1 servers never emit it (snapshots are served over REST). */
   MESSAGES_SNAPSHOT: { messages: SnapshotMessage[] };
-  /** Reserved for later shared state. */
+  /** An AG-UI agent's state, passed through by a server that fronts one (docs/ag-ui.md); cursor only. */
   STATE_SNAPSHOT: { snapshot: unknown };
-  /** Reserved for later shared state. */
+  /** An RFC 6902 patch of that state, passed through the same way; cursor only. */
   STATE_DELTA: { delta: unknown[] };
 }
 
