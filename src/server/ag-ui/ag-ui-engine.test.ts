@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope, RunResource } from '../../core/protocol.ts';
 import { createSseParser } from '../../core/sse/parse-sse-stream.ts';
@@ -256,6 +258,35 @@ describe('createAgUiEngine', () => {
     expect(assistantTexts(resource).at(-1)).toBe(
       `client-call-${agent.inputs[0]?.runId} failed (failed): There is no tool named "browser.read_selection".`,
     );
+  });
+
+  it('ends the run with a MODEL_ERROR, not retried, when the agent does not answer with an event stream', async () => {
+    let requests = 0;
+    const notAgent = createServer((_req, res) => {
+      requests += 1;
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>hello</h1>');
+    });
+    await new Promise<void>((resolve) => notAgent.listen(0, '127.0.0.1', resolve));
+    const { port } = notAgent.address() as AddressInfo;
+    const server = await startTestServer({
+      engine: createAgUiEngine({ url: `http://127.0.0.1:${port}/`, limits: { retryBaseMs: 1 }, log: () => undefined }),
+    });
+    closers.push(
+      () => server.close(),
+      () => new Promise((resolve) => notAgent.close(() => resolve())),
+    );
+    const { runId } = await server.createRun('alice', 'text');
+    await expect
+      .poll(async () => ((await (await server.request(`/runs/${runId}`)).json()) as RunResource).status)
+      .toBe('failed');
+    const resource = (await (await server.request(`/runs/${runId}`)).json()) as RunResource;
+    expect(resource.error).toEqual(
+      expect.objectContaining({
+        code: 'MODEL_ERROR',
+        message: 'The agent answered with something other than an event stream.',
+      }),
+    );
+    expect(requests).toBe(1);
   });
 
   it('ends the run with a retryable MODEL_ERROR when the agent cannot be reached', async () => {

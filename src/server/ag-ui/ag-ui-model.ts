@@ -30,7 +30,8 @@ export interface AgUiModelOptions {
  * loop's tools as `tools`, the thread's last state), its events mapped by
  * {@link createModelChunkMapper}. A refused request (429, 5xx) or a network failure before any
  * event is retryable like a provider's; anything after the first event is not, because the agent
- * may already have acted. A stream that ends without `RUN_FINISHED` fails the call.
+ * may already have acted. An answer that is not `text/event-stream` (we ask for SSE, never
+ * protobuf) and a stream that ends without `RUN_FINISHED` fail the call.
  */
 export function createAgUiModel(options: AgUiModelOptions): ModelAdapter {
   const doFetch = options.fetch ?? fetch;
@@ -119,6 +120,14 @@ async function post(
       status: response.status,
       ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1000 } : {}),
       providerMessage: text.slice(0, 2000),
+    });
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('text/event-stream')) {
+    await response.body.cancel().catch(() => undefined);
+    throw new ModelError('The agent answered with something other than an event stream.', {
+      retryable: false,
+      providerMessage: `content-type: ${type}`,
     });
   }
   return response;
