@@ -152,6 +152,27 @@ describe('POST /ag-ui driven by @ag-ui/client HttpAgent', () => {
     expect(deltasOf(wire, 'TEXT_MESSAGE_CONTENT')).toBe(contentOf(resource, 'assistant'));
   });
 
+  it('streams tool progress as ACTIVITY_SNAPSHOT events of one activity message per call', async () => {
+    const server = await serve();
+    const client = clientOf(server);
+    await client.send('/progress');
+    const wire = client.wireEvents();
+    expect(client.invalidEvents()).toEqual([]);
+    const resource = await server.resource(ourRunId(wire));
+    const [call] = resource.toolCalls;
+    const activities = wire.filter((event) => event.type === 'ACTIVITY_SNAPSHOT');
+    expect(activities.length).toBeGreaterThan(0);
+    expect(new Set(activities.map((event) => event.messageId))).toEqual(new Set([`progress_${call?.toolCallId}`]));
+    expect(activities.at(-1)).toEqual({
+      type: 'ACTIVITY_SNAPSHOT',
+      messageId: `progress_${call?.toolCallId}`,
+      activityType: 'tool_progress',
+      content: { toolCallId: call?.toolCallId, ...call?.progress },
+    });
+    expect(client.agent.messages.filter((message) => message.role === 'activity')).toHaveLength(1);
+    expect(warnings).toEqual([]);
+  });
+
   it('ends an AG-UI run at an approval with an interrupt, and a resume with the digest runs the tool in the same run of ours', async () => {
     const server = await serve();
     const client = clientOf(server);
