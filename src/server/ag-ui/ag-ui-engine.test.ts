@@ -243,10 +243,7 @@ describe('createAgUiEngine', () => {
       () => agent.close(),
     );
     const { runId } = await server.createRun('alice', 'client tool browser.read_selection {}');
-    await expect
-      .poll(async () => ((await (await server.request(`/runs/${runId}`)).json()) as RunResource).status)
-      .toBe('completed');
-    const resource = (await (await server.request(`/runs/${runId}`)).json()) as RunResource;
+    const resource = await endedRun(server, runId, 'completed');
     expect(resource.toolCalls).toEqual([
       expect.objectContaining({
         name: 'browser.read_selection',
@@ -276,10 +273,7 @@ describe('createAgUiEngine', () => {
       () => new Promise((resolve) => notAgent.close(() => resolve())),
     );
     const { runId } = await server.createRun('alice', 'text');
-    await expect
-      .poll(async () => ((await (await server.request(`/runs/${runId}`)).json()) as RunResource).status)
-      .toBe('failed');
-    const resource = (await (await server.request(`/runs/${runId}`)).json()) as RunResource;
+    const resource = await endedRun(server, runId, 'failed');
     expect(resource.error).toEqual(
       expect.objectContaining({
         code: 'MODEL_ERROR',
@@ -297,15 +291,19 @@ describe('createAgUiEngine', () => {
     });
     closers.push(() => server.close());
     const { runId } = await server.createRun('alice', 'text');
-    await expect
-      .poll(async () => ((await (await server.request(`/runs/${runId}`)).json()) as RunResource).status)
-      .toBe('failed');
-    const resource = (await (await server.request(`/runs/${runId}`)).json()) as RunResource;
+    const resource = await endedRun(server, runId, 'failed');
     expect(resource.error).toEqual(
       expect.objectContaining({ code: 'MODEL_ERROR', message: 'The agent could not be reached.', retryable: true }),
     );
   });
 });
+
+/** Waits until the run has `status`, then returns its resource. */
+async function endedRun(server: TestServer, runId: string, status: RunResource['status']): Promise<RunResource> {
+  const read = async (): Promise<RunResource> => (await (await server.request(`/runs/${runId}`)).json()) as RunResource;
+  await expect.poll(async () => (await read()).status).toBe(status);
+  return read();
+}
 
 /** Reads a run's stream from `after` until `predicate` holds, then drops the connection. */
 async function readUntil(
