@@ -351,7 +351,7 @@ describe('POST /ag-ui: idempotency, limits and the edge checks', () => {
     const replay = await postAgUi(server, body);
     expect(replay.status).toBe(200);
     expect(await replay.text()).toBe(first);
-    expect(server.handler.store.counts()).toEqual({ sessions: 1, runs: 1 });
+    expect(await server.handler.store.counts()).toEqual({ sessions: 1, runs: 1 });
     const reused = await postAgUi(server, runAgentInput('retried-run-0001', '/echo something else', 'thread-retry'));
     expect(reused.status).toBe(422);
     expect(await reused.json()).toEqual(expect.objectContaining({ code: 'IDEMPOTENCY_KEY_REUSED' }));

@@ -30,7 +30,7 @@ export const agUiRoute: Route = {
   csrfGuard: 'json-body',
   handle: async (request, context) => {
     const threads = threadsOf(context);
-    const begun = context.idempotency.begin({
+    const begun = await context.idempotency.begin({
       scope: request.subject.id,
       method: 'POST',
       routeTemplate: AG_UI_PATH,
@@ -50,10 +50,10 @@ export const agUiRoute: Route = {
             ? await resumeAgUiThread(request, context, { input, threads })
             : await startAgUiTurn(request, context, { input, threads });
       } catch (error) {
-        begun.abandon();
+        await begun.abandon();
         throw error;
       }
-      begun.complete({ status: 200, body: segment, headers: {} });
+      await begun.complete({ status: 200, body: segment, headers: {} });
     }
     await streamAgUiSegment(request, context, { segment, threads });
   },

@@ -31,7 +31,7 @@ export async function startAgUiTurn(
 ): Promise<AgUiSegment> {
   const { input, threads } = options;
   const message = input.userMessage as NonNullable<AgUiRunRequest['userMessage']>;
-  const sessionId = findThreadSession(request, context, { threadId: input.threadId, threads });
+  const sessionId = await findThreadSession(request, context, { threadId: input.threadId, threads });
   const clientMessageId =
     CLIENT_ID_PATTERN.test(message.id) && message.id.length <= context.limits.maxIdChars ? message.id : undefined;
   const body = {
@@ -64,16 +64,17 @@ export async function resumeAgUiThread(
   options: AgUiSegmentStart,
 ): Promise<AgUiSegment> {
   const { input, threads } = options;
-  const sessionId = findThreadSession(request, context, { threadId: input.threadId, threads });
+  const sessionId = await findThreadSession(request, context, { threadId: input.threadId, threads });
   if (sessionId === undefined) return fail({ code: 'NOT_FOUND', detail: 'No such thread.' });
-  const entry = findInterruptRun(context, sessionId, input.resume);
+  const entry = await findInterruptRun(context, sessionId, input.resume);
   const seqs: number[] = [];
   for (const answer of input.resume) {
-    const interrupt = entry.record.snapshot().interrupts.find((candidate) => candidate.id === answer.interruptId);
+    const snapshot = await entry.record.refresh();
+    const interrupt = snapshot.interrupts.find((candidate) => candidate.id === answer.interruptId);
     if (interrupt === undefined) return failUnknownInterrupt();
     const acknowledged = answer.status === 'cancelled' && interrupt.state !== 'open';
     const seq = acknowledged
-      ? (entry.record.resolutionSeq(interrupt.id) ?? entry.record.snapshot().lastSeq)
+      ? (entry.record.resolutionSeq(interrupt.id) ?? snapshot.lastSeq)
       : (
           await resolveInterrupt(
             entry,
@@ -98,28 +99,30 @@ export async function resumeAgUiThread(
  * caller's sessions (so a client that adopts the `sessionId` of `RUN_STARTED.metadata` keeps its
  * thread across restarts), else the session this endpoint made for it, if that still exists.
  */
-function findThreadSession(
+async function findThreadSession(
   request: RequestContext,
   context: HandlerContext,
   options: { threadId: string; threads: AgUiThreads },
-): string | undefined {
+): Promise<string | undefined> {
   const subjectId = request.subject.id;
-  const candidates = [options.threadId, options.threads.sessionOf(subjectId, options.threadId)];
-  return candidates.find((sessionId) => {
-    const session = sessionId === undefined ? undefined : context.store.getSession(sessionId);
-    return session !== undefined && session.subjectId === subjectId;
-  });
+  for (const sessionId of [options.threadId, options.threads.sessionOf(subjectId, options.threadId)]) {
+    const session = sessionId === undefined ? null : await context.store.getSession(sessionId);
+    if (session !== null && session.subjectId === subjectId) return sessionId;
+  }
+  return undefined;
 }
 
 /** The session's active run, else its last one, when it holds every interrupt `resume` names. */
-function findInterruptRun(context: HandlerContext, sessionId: string, resume: readonly ResumeEntry[]): RunEntry {
-  const session = context.store.getSession(sessionId);
-  const runIds = [session?.activeRunId, session?.lastRunId];
-  for (const runId of runIds) {
-    const entry = runId === null || runId === undefined ? undefined : context.store.getRun(runId);
-    const interrupts = entry?.record.snapshot().interrupts ?? [];
-    if (entry !== undefined && resume.every((answer) => interrupts.some((i) => i.id === answer.interruptId)))
-      return entry;
+async function findInterruptRun(
+  context: HandlerContext,
+  sessionId: string,
+  resume: readonly ResumeEntry[],
+): Promise<RunEntry> {
+  const session = await context.store.getSession(sessionId);
+  for (const runId of [session?.activeRunId, session?.lastRunId]) {
+    const entry = runId === null || runId === undefined ? null : await context.store.getRun(runId);
+    const interrupts = entry === null ? [] : (await entry.record.refresh()).interrupts;
+    if (entry !== null && resume.every((answer) => interrupts.some((i) => i.id === answer.interruptId))) return entry;
   }
   return failUnknownInterrupt();
 }

@@ -36,9 +36,11 @@ export async function streamAgUiSegment(
   options: { segment: AgUiSegment; threads: AgUiThreads },
 ): Promise<void> {
   const { segment, threads } = options;
-  const entry = requireOwnedRun({ ...request, params: { runId: segment.runId } }, context);
+  const entry = await requireOwnedRun({ ...request, params: { runId: segment.runId } }, context);
   const { runId } = segment;
-  const [lastSeq, firstSeq] = await Promise.all([context.eventLog.lastSeq(runId), context.eventLog.firstSeq(runId)]);
+  const stored = await context.storage.getRun(runId);
+  const lastSeq = stored?.lastSeq ?? 0;
+  const firstSeq = stored?.firstSeq ?? 1;
   if (segment.afterSeq < firstSeq - 1) {
     return fail({ code: 'CURSOR_EXPIRED', detail: 'This run’s events are no longer kept.', runId });
   }
@@ -60,7 +62,10 @@ export async function streamAgUiSegment(
     req: request.req,
     res,
     runId,
-    eventLog: context.eventLog,
+    eventLog: {
+      read: (id, afterSeq, limit) => context.storage.readEvents(id, afterSeq, limit),
+      subscribe: context.storage.subscribe,
+    },
     afterSeq: segment.afterSeq,
     lastSeq,
     settings: context.stream,
