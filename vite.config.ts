@@ -18,6 +18,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['src/server/**/*.test.ts'],
+          globalSetup: ['./test/support/redis-global-setup.ts'],
           testTimeout: 20_000,
         },
       },

@@ -28,13 +28,14 @@ const EXTERNAL = [
   /^zod(\/.*)?$/,
   /^react(\/.*)?$/,
   /^better-sqlite3$/,
+  /^@redis\/client$/,
   /^node:/,
 ];
 
 /**
  * Builds the ESM library (one file per entry plus shared chunks) with `lit`, `marked`,
- * `dompurify`, `ajv`, `@ag-ui/*`, `zod` and `better-sqlite3` (server only), `react` and Node built-ins left
- * external. Rejects when Vite fails.
+ * `dompurify`, `ajv`, `@ag-ui/*`, `zod`, `better-sqlite3` and `@redis/client` (server only), `react` and Node
+ * built-ins left external. Rejects when Vite fails.
  */
 export async function buildEsm(options: BuildEsmOptions): Promise<void> {
   await build({

@@ -103,7 +103,7 @@ export function createMemoryStorage(): AgentStorage {
       });
       leases.set(runId, { runId, ...command.lease });
       if (command.idempotency !== undefined) complete(command.idempotency);
-      doorbells.ring(runId);
+      doorbells.ring(runId, 1);
       return { kind: 'created', session: { ...session } };
     },
     async getRun(runId) {
@@ -160,7 +160,7 @@ export function createMemoryStorage(): AgentStorage {
         leases.delete(runId);
       }
       if (options.idempotency !== undefined) complete(options.idempotency);
-      doorbells.ring(runId);
+      doorbells.ring(runId, last.seq);
     },
     async readEvents(runId, afterSeq, limit = Number.POSITIVE_INFINITY) {
       const stored = runs.get(runId);

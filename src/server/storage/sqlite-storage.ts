@@ -177,17 +177,18 @@ export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
       for (const item of batch) item.reject(error);
       return;
     }
-    const rung = new Set<string>();
+    const rung = new Map<string, number>();
     outcomes.forEach((outcome, index) => {
       const item = batch[index] as QueuedAppend;
       if ('error' in outcome) {
         item.reject(outcome.error);
         return;
       }
-      if (outcome.isAppended) rung.add(item.args[0]);
+      const [runId, expectedLastSeq, events] = item.args;
+      if (outcome.isAppended) rung.set(runId, expectedLastSeq + events.length);
       item.resolve();
     });
-    for (const runId of rung) doorbells.ring(runId);
+    for (const [runId, lastSeq] of rung) doorbells.ring(runId, lastSeq);
   };
 
   const beginIdempotency = db.transaction((request: Parameters<AgentStorage['beginIdempotency']>[0]) => {
@@ -274,7 +275,7 @@ export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
   return {
     async createRun(command) {
       const outcome = createRun.immediate(command);
-      if (outcome.kind === 'created') doorbells.ring(command.run.runId);
+      if (outcome.kind === 'created') doorbells.ring(command.run.runId, 1);
       return outcome;
     },
     async getRun(runId) {

@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createMemoryStorage } from './memory-storage.ts';
+import { openRedisStorage } from './open-redis-storage.ts';
 import { openSqliteStorage } from './sqlite-storage.ts';
 import { describeStorageContract } from './test-support/storage-contract.ts';
 
@@ -32,3 +34,23 @@ describeStorageContract(
 describeStorageContract('SQLite :memory:', async () => ({ storage: openSqliteStorage({ path: ':memory:' }) }), {
   isDurable: false,
 });
+
+let redisSuite = 0;
+describeStorageContract(
+  'Redis',
+  async () => {
+    // A key prefix per test: the suite's private redis-server is shared by every server test.
+    const options = { url: inject('redisUrl'), keyPrefix: `contract-${process.pid}-${(redisSuite += 1)}:` };
+    let storage = await openRedisStorage(options);
+    return {
+      storage,
+      reopen: async () => {
+        await storage.close();
+        storage = await openRedisStorage(options);
+        return storage;
+      },
+      dispose: () => storage.close(),
+    };
+  },
+  { isDurable: true },
+);

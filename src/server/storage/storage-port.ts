@@ -132,7 +132,7 @@ export interface RetentionRequest {
  * server settings. Every method is async and safe to call from several processes at once: the
  * store itself fences appends by the expected last seq, inserts idempotency records only when
  * absent and commits a run with its first event and its idempotency record together. Only the
- * doorbell (`subscribe`) may be in-process.
+ * doorbell (`subscribe`) may be in-process (memory, SQLite); Redis rings it across processes.
  */
 export interface AgentStorage {
   /**
@@ -169,10 +169,17 @@ export interface AgentStorage {
   /** Events with `seq > afterSeq` in order, at most `limit` (default all). */
   readEvents(runId: string, afterSeq: number, limit?: number): Promise<EventEnvelope[]>;
   /**
-   * Registers a doorbell: `onWake` is called (with no data) after appends to the run. A lost or
-   * merged ring is harmless because readers re-read the log. Returns the unsubscribe function.
+   * What a live tail reads after its doorbell rang (optional; `readEvents` otherwise): like
+   * `readEvents`, but it may answer from the events the doorbell already brought into this process,
+   * so it can lag the log by the events whose ring is still on its way, never skip one.
    */
-  subscribe(runId: string, onWake: () => void): () => void;
+  readTail?(runId: string, afterSeq: number, limit?: number): Promise<EventEnvelope[]>;
+  /**
+   * Registers a doorbell: `onWake(lastSeq)` is called after appends to the run, with the seq the
+   * log reached (a listener that has folded that in may skip the ring). A lost or merged ring is
+   * harmless because readers re-read the log. Returns the unsubscribe function.
+   */
+  subscribe(runId: string, onWake: (lastSeq: number) => void): () => void;
   /** Drops the logs of runs that ended before `endedBefore` (their final snapshots stay); returns how many. */
   compactEndedRuns(endedBefore: number, limit: number): Promise<number>;
   /** Deletes what the caps and the idle TTL do not keep; returns what went. */

@@ -1,0 +1,131 @@
+import { defineRedisScript } from './redis-script.ts';
+
+/**
+ * Looks an idempotency key up and inserts an `in_progress` record when none is live
+ * (`AgentStorage.beginIdempotency`); one script, so of concurrent begins exactly one is `started`.
+ * ARGV: prefix, recordId, fingerprint, token, now, lockedUntil, expiresAt.
+ */
+export const BEGIN_IDEMPOTENCY = defineRedisScript(`
+local recordId, fingerprint, token, now = ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
+local key = idemKey(recordId)
+local r = redis.call('HMGET', key, 'fingerprint', 'state', 'lockedUntil', 'expiresAt', 'response')
+if r[1] and tonumber(r[4]) > now then
+  if r[1] ~= fingerprint then return {'reused'} end
+  if r[2] == 'completed' then return {'replay', r[5]} end
+  if tonumber(r[3]) > now then return {'in_use'} end
+end
+redis.call('DEL', key)
+redis.call('HSET', key, 'fingerprint', fingerprint, 'state', 'in_progress', 'token', token, 'lockedUntil', ARGV[6],
+  'expiresAt', ARGV[7])
+redis.call('ZADD', P .. 'idem-expiry', ARGV[7], recordId)
+return {'started'}
+`);
+
+/** Completes a record its token still holds. ARGV: prefix, recordId, token, response JSON, expiresAt. Returns 1 or 0. */
+export const COMPLETE_IDEMPOTENCY = defineRedisScript(`
+if not holdsIdempotency(ARGV[2], ARGV[3]) then return 0 end
+completeIdempotency(ARGV[2], ARGV[4], ARGV[5])
+return 1
+`);
+
+/** Removes an `in_progress` record its token still holds. ARGV: prefix, recordId, token. */
+export const ABANDON_IDEMPOTENCY = defineRedisScript(`
+if not holdsIdempotency(ARGV[2], ARGV[3]) then return 0 end
+redis.call('DEL', idemKey(ARGV[2]))
+redis.call('ZREM', P .. 'idem-expiry', ARGV[2])
+return 1
+`);
+
+/** Deletes the records that expired by `now`. ARGV: prefix, now. Returns how many. */
+export const DELETE_EXPIRED_IDEMPOTENCY = defineRedisScript(`
+local ids = redis.call('ZRANGEBYSCORE', P .. 'idem-expiry', '-inf', ARGV[2])
+for _, recordId in ipairs(ids) do redis.call('DEL', idemKey(recordId)) end
+redis.call('ZREMRANGEBYSCORE', P .. 'idem-expiry', '-inf', ARGV[2])
+return #ids
+`);
+
+/** Moves a lease's expiry if `owner` holds it. ARGV: prefix, runId, owner, expiresAt. Returns 1 or 0. */
+export const RENEW_LEASE = defineRedisScript(`
+if redis.call('HGET', P .. 'lease-owners', ARGV[2]) ~= ARGV[3] then return 0 end
+redis.call('ZADD', P .. 'leases', 'XX', ARGV[4], ARGV[2])
+return 1
+`);
+
+/**
+ * Takes over the lease of a live run that expired by `now`; of racing takers exactly one wins.
+ * ARGV: prefix, runId, owner, now, expiresAt. Returns 1 or 0.
+ */
+export const TAKE_EXPIRED_LEASE = defineRedisScript(`
+local runId = ARGV[2]
+local score = redis.call('ZSCORE', P .. 'leases', runId)
+if not score or tonumber(score) > tonumber(ARGV[4]) then return 0 end
+local run = redis.call('HMGET', runKey(runId), 'sessionId', 'endedAt')
+if not run[1] or run[2] then return 0 end
+redis.call('ZADD', P .. 'leases', ARGV[5], runId)
+redis.call('HSET', P .. 'lease-owners', runId, ARGV[3])
+return 1
+`);
+
+/** Leases expired by `now`, oldest first: flat runId, owner, expiresAt. ARGV: prefix, now, limit. */
+export const LIST_EXPIRED_LEASES = defineRedisScript(`
+local expired = redis.call('ZRANGEBYSCORE', P .. 'leases', '-inf', ARGV[2], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {}
+for i = 1, #expired, 2 do
+  table.insert(out, expired[i])
+  table.insert(out, redis.call('HGET', P .. 'lease-owners', expired[i]) or '')
+  table.insert(out, expired[i + 1])
+end
+return out
+`);
+
+/** The stored value of a setting, storing the proposed one first when there is none. ARGV: prefix, name, proposed. */
+export const GET_OR_CREATE_SETTING = defineRedisScript(`
+redis.call('HSETNX', P .. 'settings', ARGV[2], ARGV[3])
+return redis.call('HGET', P .. 'settings', ARGV[2])
+`);
+
+/** How many sessions and runs are kept. ARGV: prefix. */
+export const COUNTS = defineRedisScript(`
+return {redis.call('ZCARD', P .. 'sessions'), redis.call('ZCARD', P .. 'runs')}
+`);
+
+/**
+ * A subject's sessions newest first, after a cursor: the hashes of up to limit + 1 sessions (the
+ * extra one says another page exists), or nil when the cursor is not theirs. ARGV: prefix,
+ * subjectId, after ('' for none), limit.
+ */
+export const LIST_SESSIONS = defineRedisScript(`
+local index = P .. 'subject-sessions:' .. ARGV[2]
+local top = '+inf'
+if ARGV[3] ~= '' then
+  local position = redis.call('ZSCORE', index, ARGV[3])
+  if not position then return false end
+  top = '(' .. position
+end
+local ids = redis.call('ZREVRANGEBYSCORE', index, top, '-inf', 'LIMIT', 0, tonumber(ARGV[4]) + 1)
+local out = {}
+for i, id in ipairs(ids) do out[i] = {id, redis.call('HGETALL', sessionKey(id))} end
+return out
+`);
+
+/**
+ * A session's settled messages newest first, before a cursor: up to limit + 1 message JSONs (all
+ * when limit is -1), or nil when the cursor is not one of its messages. ARGV: prefix, sessionId,
+ * before ('' for none), limit.
+ */
+export const LIST_MESSAGES = defineRedisScript(`
+local index = P .. 'messages:' .. ARGV[2]
+local top = '+inf'
+if ARGV[3] ~= '' then
+  local position = redis.call('ZSCORE', index, ARGV[3])
+  if not position then return false end
+  top = '(' .. position
+end
+local limit = tonumber(ARGV[4])
+local ids
+if limit < 0 then ids = redis.call('ZREVRANGEBYSCORE', index, top, '-inf')
+else ids = redis.call('ZREVRANGEBYSCORE', index, top, '-inf', 'LIMIT', 0, limit + 1) end
+local out = {}
+for i, id in ipairs(ids) do out[i] = redis.call('HGET', P .. 'message-json:' .. ARGV[2], id) or '' end
+return out
+`);

@@ -1,0 +1,94 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { findFreePort } from './spawn-server.ts';
+
+/** A private `redis-server` this process started (nothing of the system's service is used). */
+export interface PrivateRedisServer {
+  /** `redis://127.0.0.1:<port>`. */
+  url: string;
+  /** Stops the server and removes its temp dir; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+const INSTALL_HINT =
+  "install Debian's redis-server package (apt-get install redis-server; .ci/run does this when it is missing)";
+
+/** Returns the path of `redis-server`: `/usr/bin/redis-server`, else the first on `PATH`; throws naming the fix. */
+export function findRedisServerBinary(env: Record<string, string | undefined> = process.env): string {
+  const candidates = [
+    '/usr/bin/redis-server',
+    ...(env['PATH'] ?? '').split(delimiter).map((dir) => join(dir, 'redis-server')),
+  ];
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here; try the next one.
+    }
+  }
+  throw new Error(`redis-server not found at /usr/bin/redis-server or on PATH: ${INSTALL_HINT}.`);
+}
+
+// The server runs under a small sh watchdog: it waits on the pipe this process holds as its stdin,
+// and when that pipe closes (stop(), or this process dying however it dies, even SIGKILL) it stops
+// redis-server, so no test run ever leaves one behind.
+const WATCHDOG = 'exec 3<&0; "$@" & pid=$!; (read -r _ <&3; kill "$pid" 2>/dev/null) & wait "$pid"';
+
+/**
+ * Starts a private `redis-server` on a free loopback port with a temp dir, no persistence
+ * (`--save '' --appendonly no`) and no system service, and resolves once it accepts connections.
+ */
+export async function startRedisServer(options: { timeoutMs?: number } = {}): Promise<PrivateRedisServer> {
+  const binary = findRedisServerBinary();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(binary, options.timeoutMs ?? 10_000);
+    } catch (error) {
+      // Another process may have taken the free port between the probe and the bind.
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startOnce(binary: string, timeoutMs: number): Promise<PrivateRedisServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-chat-redis-'));
+  const port = await findFreePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'];
+  const child = spawn('sh', ['-c', WATCHDOG, 'sh', binary, ...args, '--daemonize', 'no'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    child.stdin.end();
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+  };
+  await new Promise<void>((resolve, reject) => {
+    const fail = (why: string): void => {
+      clearTimeout(timer);
+      void stop().finally(() => reject(new Error(`redis-server ${why}:\n${output}`)));
+    };
+    const timer = setTimeout(() => fail(`was not ready within ${timeoutMs} ms`), timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (!output.includes('Ready to accept connections')) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve();
+    };
+    const onExit = (): void => fail('exited before it was ready');
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', onExit);
+  });
+  child.stdout.removeAllListeners('data');
+  child.stderr.removeAllListeners('data');
+  child.stdout.resume();
+  child.stderr.resume();
+  return { url: `redis://127.0.0.1:${port}`, stop };
+}
