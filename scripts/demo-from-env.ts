@@ -7,7 +7,8 @@ import { readLimitsFromEnv } from './limits-from-env.ts';
 
 /**
  * Starts the demo server as `npm start` configures it from the environment: `HOST`/`PORT`, the
- * engine (`createEngineFromEnv`: the scripted or a real model, or a remote AG-UI agent), `AGENT_LIMITS`, and storage (`AGENT_CHAT_DB`, default
+ * engine (`createEngineFromEnv`: the scripted or a real model, or a remote AG-UI agent), `AGENT_LIMITS`, and
+ * storage (`REDIS_URL`, else `AGENT_CHAT_DB`, default
  * `.data/agent-chat.sqlite` under `rootDir`; `AGENT_CHAT_IDENTITY_SECRET`; `AGENT_CHAT_LEASE_TTL_MS`).
  * Prints the URL line once listening; `close()` also closes the database.
  */
@@ -17,7 +18,7 @@ export async function startDemoFromEnv(options: {
   staticHandler?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }): Promise<DemoServer> {
   const { env } = options;
-  const opened = openStorageFromEnv(env, defaultDatabasePath(options.rootDir));
+  const opened = await openStorageFromEnv(env, defaultDatabasePath(options.rootDir));
   const demo = await createDemoServer({
     host: env['HOST'] ?? '127.0.0.1',
     port: Number(env['PORT'] ?? 4176),

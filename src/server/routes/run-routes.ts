@@ -72,7 +72,8 @@ export const runEventsRoute: Route = {
       res: request.res,
       runId,
       eventLog: {
-        read: (id, afterSeq, limit) => context.storage.readEvents(id, afterSeq, limit),
+        read: (id, afterSeq, limit) =>
+          context.storage.readTail?.(id, afterSeq, limit) ?? context.storage.readEvents(id, afterSeq, limit),
         subscribe: context.storage.subscribe,
       },
       afterSeq,

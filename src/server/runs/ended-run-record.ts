@@ -50,10 +50,6 @@ export class EndedRunRecord implements RunRecord {
     return Promise.resolve(this.ended);
   }
 
-  isCommitting(): boolean {
-    return false;
-  }
-
   resolutionSeq(interruptId: string): number | undefined {
     return this.resolutions?.get(interruptId);
   }

@@ -23,6 +23,6 @@ export class EventLogConflictError extends Error {
 export interface EventReader {
   /** Events with `seq > afterSeq` in order, at most `limit` (default: all). */
   read(runId: string, afterSeq: number, limit?: number): Promise<EventEnvelope[]>;
-  /** Calls `onWake` (with no data) after appends to the run; a lost ring is harmless. Returns the unsubscribe. */
-  subscribe(runId: string, onWake: () => void): () => void;
+  /** Calls `onWake(lastSeq)` after appends to the run; a lost ring is harmless. Returns the unsubscribe. */
+  subscribe(runId: string, onWake: (lastSeq: number) => void): () => void;
 }

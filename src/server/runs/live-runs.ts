@@ -90,10 +90,11 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
     const { record } = entry;
     const controller = new AbortController();
     // Another process's cancel reaches this one through the log: fold it in and stop the engine.
-    const unsubscribe = storage.subscribe(seed.runId, () => {
-      if (record.isCommitting()) return;
+    // A ring for what the record already holds (its own append) reads nothing.
+    const unsubscribe = storage.subscribe(seed.runId, (lastSeq) => {
+      if (lastSeq <= record.snapshot().lastSeq) return;
       void record
-        .refresh()
+        .refresh(lastSeq)
         .then((snapshot) => {
           if (snapshot.status === 'cancelling' && !controller.signal.aborted) controller.abort('cancelled');
         })

@@ -51,10 +51,11 @@ export interface RunRecord {
     /** Completes an idempotency record in the same commit; gets the snapshot the events were built on. */
     idempotency?: (built: RunSnapshot) => IdempotencyCompletion,
   ): Promise<EventEnvelope[]>;
-  /** Folds in what other writers appended since (another process); resolves once caught up. */
-  refresh(): Promise<RunSnapshot>;
-  /** True while one of this record's own appends is being stored (its doorbell ring is its own). */
-  isCommitting(): boolean;
+  /**
+   * Folds in what other writers appended since (another process); resolves once caught up. With
+   * `knownSeq` (a doorbell's), it reads nothing when the snapshot has reached that seq by its turn.
+   */
+  refresh(knownSeq?: number): Promise<RunSnapshot>;
   waitFor: RunHandle['waitFor'];
   /** The seq of the `INTERRUPT_RESOLVED` event of `interruptId`, if any. */
   resolutionSeq(interruptId: string): number | undefined;
@@ -85,7 +86,6 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
   let tail: Promise<unknown> = Promise.resolve();
   const waiters = new Set<Waiter>();
   const resolutions = new Map<string, number>();
-  let isCommitting = false;
 
   for (const event of options.events ?? []) noteResolution(resolutions, event);
 
@@ -167,15 +167,10 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
     }
     const last = envelopes[envelopes.length - 1] as EventEnvelope;
     const finalSnapshot = isTerminalEvent(last) ? envelopes.reduce(reduceRun, snapshot) : undefined;
-    isCommitting = true;
-    try {
-      await storage.appendEvents(runId, base, envelopes, {
-        ...(finalSnapshot === undefined ? {} : { finalSnapshot }),
-        ...(idempotency === undefined ? {} : { idempotency }),
-      });
-    } finally {
-      isCommitting = false;
-    }
+    await storage.appendEvents(runId, base, envelopes, {
+      ...(finalSnapshot === undefined ? {} : { finalSnapshot }),
+      ...(idempotency === undefined ? {} : { idempotency }),
+    });
     apply(envelopes);
     return envelopes;
   };
@@ -199,10 +194,9 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
     transact(build, cap, idempotency) {
       return enqueue(async () => (await commitFenced(build, cap, idempotency)) ?? []);
     },
-    isCommitting: () => isCommitting,
-    refresh() {
+    refresh(knownSeq) {
       return enqueue(async () => {
-        await catchUp();
+        if (knownSeq === undefined || snapshot.lastSeq < knownSeq) await catchUp();
         return snapshot;
       });
     },

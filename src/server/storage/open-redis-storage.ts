@@ -23,9 +23,21 @@ export async function openRedisStorage(options: OpenRedisStorageOptions): Promis
   const { url, ...rest } = options;
   const onError = rest.onError ?? ((error: unknown) => console.error('[agent-chat] redis', error));
   const { createClient } = loadRedisClient();
-  const client: RedisClient = createClient({ url, RESP: 2, disableClientInfo: true, maintNotifications: 'disabled' });
-  client.on('error', onError);
+  // A first connection that fails rejects the open (npm start stops naming the cause); once
+  // connected, a dropped connection is retried with a growing delay, up to 2 s.
+  let hasConnected = false;
+  const client: RedisClient = createClient({
+    url,
+    RESP: 2,
+    disableClientInfo: true,
+    maintNotifications: 'disabled',
+    socket: { reconnectStrategy: (retries, cause) => (hasConnected ? Math.min(50 * 2 ** retries, 2_000) : cause) },
+  });
+  client.on('error', (error: unknown) => {
+    if (hasConnected) onError(error);
+  });
   await client.connect();
+  hasConnected = true;
   const connections: RedisConnections = {
     send: (args) => client.sendCommand(args),
     async openConnection() {

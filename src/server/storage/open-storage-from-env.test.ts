@@ -1,8 +1,8 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultDatabasePath, openStorageFromEnv } from './open-storage-from-env.ts';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { defaultDatabasePath, describeRedisUrl, openStorageFromEnv } from './open-storage-from-env.ts';
 
 describe('openStorageFromEnv', () => {
   let folder: string;
@@ -16,41 +16,57 @@ describe('openStorageFromEnv', () => {
   it('keeps data in the default SQLite file, creating its folder', async () => {
     const path = defaultDatabasePath(folder);
     expect(path).toBe(join(folder, '.data', 'agent-chat.sqlite'));
-    const opened = openStorageFromEnv({}, path);
+    const opened = await openStorageFromEnv({}, path);
     expect(opened).toEqual({ storage: opened.storage, location: path });
     await opened.storage.getOrCreateSetting('probe', 'kept');
     await opened.storage.close();
     expect((await stat(path)).isFile()).toBe(true);
-    const again = openStorageFromEnv({ AGENT_CHAT_DB: '  ' }, path);
+    const again = await openStorageFromEnv({ AGENT_CHAT_DB: '  ' }, path);
     expect(await again.storage.getOrCreateSetting('probe', 'other')).toBe('kept');
     await again.storage.close();
   });
 
   it('takes AGENT_CHAT_DB as a path, and :memory: as keeping nothing', async () => {
     const path = join(folder, 'custom.sqlite');
-    const custom = openStorageFromEnv({ AGENT_CHAT_DB: path }, defaultDatabasePath(folder));
+    const custom = await openStorageFromEnv({ AGENT_CHAT_DB: path }, defaultDatabasePath(folder));
     expect(custom.location).toBe(path);
     await custom.storage.close();
     expect((await stat(path)).isFile()).toBe(true);
-    const memory = openStorageFromEnv({ AGENT_CHAT_DB: ':memory:' }, defaultDatabasePath(folder));
+    const memory = await openStorageFromEnv({ AGENT_CHAT_DB: ':memory:' }, defaultDatabasePath(folder));
     expect(memory.location).toBe(':memory:');
     await memory.storage.getOrCreateSetting('probe', 'gone');
     await memory.storage.close();
-    const fresh = openStorageFromEnv({ AGENT_CHAT_DB: ':memory:' }, defaultDatabasePath(folder));
+    const fresh = await openStorageFromEnv({ AGENT_CHAT_DB: ':memory:' }, defaultDatabasePath(folder));
     expect(await fresh.storage.getOrCreateSetting('probe', 'new')).toBe('new');
   });
 
-  it('reads the identity secret and the lease TTL, refusing malformed values by name', () => {
+  it('reads the identity secret and the lease TTL, refusing malformed values by name', async () => {
     const env = { AGENT_CHAT_DB: ':memory:' };
     const secret = 'x'.repeat(32);
     expect(
-      openStorageFromEnv({ ...env, AGENT_CHAT_IDENTITY_SECRET: secret, AGENT_CHAT_LEASE_TTL_MS: '2500' }, ''),
+      await openStorageFromEnv({ ...env, AGENT_CHAT_IDENTITY_SECRET: secret, AGENT_CHAT_LEASE_TTL_MS: '2500' }, ''),
     ).toEqual(expect.objectContaining({ identitySecret: secret, leaseTtlMs: 2500 }));
-    expect(() => openStorageFromEnv({ ...env, AGENT_CHAT_IDENTITY_SECRET: 'short' }, '')).toThrow(
+    await expect(openStorageFromEnv({ ...env, AGENT_CHAT_IDENTITY_SECRET: 'short' }, '')).rejects.toThrow(
       'AGENT_CHAT_IDENTITY_SECRET must be at least 32 characters (got 5).',
     );
-    expect(() => openStorageFromEnv({ ...env, AGENT_CHAT_LEASE_TTL_MS: '1.5' }, '')).toThrow(
+    await expect(openStorageFromEnv({ ...env, AGENT_CHAT_LEASE_TTL_MS: '1.5' }, '')).rejects.toThrow(
       'AGENT_CHAT_LEASE_TTL_MS must be an integer number of milliseconds ≥ 100 (got "1.5").',
     );
+  });
+
+  it('selects Redis for everything when REDIS_URL is set, naming it without its password', async () => {
+    const url = `${inject('redisUrl')}/3`;
+    const opened = await openStorageFromEnv({ REDIS_URL: url, AGENT_CHAT_DB: ':memory:' }, '');
+    expect(opened.location).toBe(url);
+    await opened.storage.getOrCreateSetting('probe', 'kept in redis');
+    await opened.storage.close();
+    const again = await openStorageFromEnv({ REDIS_URL: url }, '');
+    expect(await again.storage.getOrCreateSetting('probe', 'other')).toBe('kept in redis');
+    await again.storage.close();
+    expect(describeRedisUrl('rediss://agent:s3cret@cache.internal:6380/2')).toBe('rediss://cache.internal:6380/2');
+    await expect(openStorageFromEnv({ REDIS_URL: 'http://127.0.0.1:6379' }, '')).rejects.toThrow(
+      'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0.',
+    );
+    await expect(openStorageFromEnv({ REDIS_URL: 'redis://127.0.0.1:1' }, '')).rejects.toThrow('ECONNREFUSED');
   });
 });

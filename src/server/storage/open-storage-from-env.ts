@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { createMemoryStorage } from './memory-storage.ts';
+import { openRedisStorage } from './open-redis-storage.ts';
 import { openSqliteStorage } from './sqlite-storage.ts';
 import type { AgentStorage } from './storage-port.ts';
 
 /** What a server entry reads from its environment for storage (docs/server.md, "Storage"). */
 export interface StorageFromEnv {
   storage: AgentStorage;
-  /** Where the data lives, for the start-up line (`:memory:` when nothing is kept). */
+  /** Where the data lives, for the start-up line (`:memory:` when nothing is kept; a Redis URL without its password). */
   location: string;
   /** `AGENT_CHAT_IDENTITY_SECRET`, when set; otherwise the handler keeps a generated one in storage. */
   identitySecret?: string;
@@ -20,12 +21,17 @@ export function defaultDatabasePath(rootDir: string): string {
 }
 
 /**
- * Opens the storage an entry's environment asks for: `AGENT_CHAT_DB` is a SQLite file path
- * (default `defaultPath`) or `:memory:` (the in-memory store: nothing survives the process).
- * Also reads `AGENT_CHAT_IDENTITY_SECRET` (at least 32 characters) and `AGENT_CHAT_LEASE_TTL_MS`
- * (an integer ≥ 100). Throws naming the variable when one is malformed.
+ * Opens the storage an entry's environment asks for: `REDIS_URL` (`redis://` or `rediss://`) selects
+ * Redis for everything, for any number of server processes; otherwise `AGENT_CHAT_DB` is a SQLite
+ * file path (default `defaultPath`) or `:memory:` (the in-memory store: nothing survives the
+ * process). Also reads `AGENT_CHAT_IDENTITY_SECRET` (at least 32 characters) and
+ * `AGENT_CHAT_LEASE_TTL_MS` (an integer ≥ 100). Rejects naming the variable when one is malformed,
+ * and when Redis cannot be reached.
  */
-export function openStorageFromEnv(env: Record<string, string | undefined>, defaultPath: string): StorageFromEnv {
+export async function openStorageFromEnv(
+  env: Record<string, string | undefined>,
+  defaultPath: string,
+): Promise<StorageFromEnv> {
   const configured = env['AGENT_CHAT_DB']?.trim() ?? '';
   const path = configured === '' ? defaultPath : configured;
   const secret = env['AGENT_CHAT_IDENTITY_SECRET'];
@@ -37,11 +43,26 @@ export function openStorageFromEnv(env: Record<string, string | undefined>, defa
   if (leaseTtlMs !== undefined && (!Number.isInteger(leaseTtlMs) || leaseTtlMs < 100)) {
     throw new Error(`AGENT_CHAT_LEASE_TTL_MS must be an integer number of milliseconds ≥ 100 (got "${leaseText}").`);
   }
-  const storage = path === ':memory:' ? createMemoryStorage() : openSqliteStorage({ path });
+  const redisUrl = env['REDIS_URL']?.trim() ?? '';
+  const location = redisUrl === '' ? path : describeRedisUrl(redisUrl);
+  let storage: AgentStorage;
+  if (redisUrl !== '') storage = await openRedisStorage({ url: redisUrl });
+  else storage = path === ':memory:' ? createMemoryStorage() : openSqliteStorage({ path });
   return {
     storage,
-    location: path,
+    location,
     ...(secret === undefined || secret === '' ? {} : { identitySecret: secret }),
     ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }),
   };
+}
+
+/** Returns the Redis URL without credentials; throws naming `REDIS_URL` when it is not a redis:// or rediss:// URL. */
+export function describeRedisUrl(text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (url === null || (url.protocol !== 'redis:' && url.protocol !== 'rediss:')) {
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0.');
+  }
+  url.username = '';
+  url.password = '';
+  return url.toString();
 }

@@ -1,0 +1,115 @@
+import { createClient } from '@redis/client';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { EventLogConflictError } from '../runs/event-log.ts';
+import { openRedisStorage } from './open-redis-storage.ts';
+import type { AgentStorage } from './storage-port.ts';
+import { createFixtureRun, finishFixtureRun } from './test-support/storage-fixtures.ts';
+
+type RawClient = ReturnType<typeof createClient>;
+
+/** Resolves with the first seq `storage`'s doorbell of `runId` rings with that reaches `seq`. */
+function waitForRing(storage: AgentStorage, runId: string, seq: number): Promise<number> {
+  return new Promise((resolve) => {
+    const unsubscribe = storage.subscribe(runId, (lastSeq) => {
+      if (lastSeq < seq) return;
+      unsubscribe();
+      resolve(lastSeq);
+    });
+  });
+}
+
+/** Calls of one command since the server started, from `INFO commandstats`. */
+async function callsOf(raw: RawClient, command: string): Promise<number> {
+  const info = await raw.sendCommand<string>(['INFO', 'commandstats']);
+  const line = info.split('\r\n').find((row) => row.startsWith(`cmdstat_${command}:`));
+  return Number(/calls=(\d+)/.exec(line ?? '')?.[1] ?? 0);
+}
+
+let suite = 0;
+
+describe('Redis storage across processes (two storages on one redis-server)', () => {
+  let prefix: string;
+  let producer: AgentStorage;
+  let reader: AgentStorage;
+  let raw: RawClient;
+  beforeEach(async () => {
+    prefix = `redis-storage-${process.pid}-${(suite += 1)}:`;
+    producer = await openRedisStorage({ url: inject('redisUrl'), keyPrefix: prefix });
+    reader = await openRedisStorage({ url: inject('redisUrl'), keyPrefix: prefix, tailGroupSize: 2 });
+    raw = createClient({ url: inject('redisUrl'), RESP: 2 });
+    await raw.connect();
+  });
+  afterEach(async () => {
+    await producer.close();
+    await reader.close();
+    await raw.close();
+  });
+
+  it('wakes a tail on one storage for appends through the other, and serves it what the ring brought', async () => {
+    const run = await createFixtureRun(producer, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+    const keepTail = reader.subscribe('run_1', () => undefined);
+    const rung = waitForRing(reader, 'run_1', 3);
+    // The tail reads from its cursor first, so appends right after subscribing are never missed.
+    const running = run.events.next('RUN_STATUS_CHANGED', { status: 'running' });
+    const step = run.events.next('STEP_STARTED', { stepName: 'round:1' });
+    await producer.appendEvents('run_1', 1, [running]);
+    await producer.appendEvents('run_1', 2, [step]);
+    expect(await rung).toBe(3);
+    const xrangeBefore = await callsOf(raw, 'xrange');
+    expect(await reader.readTail?.('run_1', 1)).toEqual([running, step]);
+    expect(await reader.readTail?.('run_1', 3)).toEqual([]);
+    expect(await callsOf(raw, 'xrange')).toBe(xrangeBefore);
+    // It started at the stream's last entry when it was subscribed (RUN_STARTED here).
+    expect(await reader.readTail?.('run_1', 0)).toEqual([run.started, running, step]);
+    expect(await callsOf(raw, 'xrange')).toBe(xrangeBefore);
+    keepTail();
+    // Without listeners the tail is gone, and reads go to the stream.
+    expect(await reader.readTail?.('run_1', 1)).toEqual([running, step]);
+    expect(await callsOf(raw, 'xrange')).toBe(xrangeBefore + 1);
+  });
+
+  it('has Redis itself refuse an entry id that does not follow the stream, and fences a stale writer', async () => {
+    const run = await createFixtureRun(producer, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+    await producer.appendEvents('run_1', 1, [run.events.next('RUN_STATUS_CHANGED', { status: 'running' })]);
+    await expect(raw.sendCommand(['XADD', `${prefix}events:run_1`, '2-0', 'e', '{}'])).rejects.toThrow(
+      'ERR The ID specified in XADD is equal or smaller than the target stream top item',
+    );
+    const stale = reader.appendEvents('run_1', 1, [run.events.at(2, 'STEP_STARTED', { stepName: 'late' })]);
+    await expect(stale).rejects.toEqual(new EventLogConflictError('run_1', 1, 2));
+    const ids = (await raw.sendCommand<[string, string[]][]>(['XRANGE', `${prefix}events:run_1`, '-', '+'])).map(
+      ([id]) => id,
+    );
+    expect(ids).toEqual(['1-0', '2-0']);
+  });
+
+  it('lets runs join waiting groups (CLIENT UNBLOCK), and waits without polling', async () => {
+    const runIds = ['run_1', 'run_2', 'run_3', 'run_4', 'run_5'];
+    const runs = [];
+    for (const [index, runId] of runIds.entries()) {
+      runs.push(await createFixtureRun(producer, { runId, sessionId: `ses_${index}`, isNewSession: true }));
+    }
+    // Subscribed one after another: each joins a group (two runs each here) whose XREAD may already block.
+    const rings: Promise<number>[] = [];
+    for (const runId of runIds) {
+      rings.push(waitForRing(reader, runId, 2));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const xreads = await callsOf(raw, 'xread');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await callsOf(raw, 'xread')).toBe(xreads);
+    for (const run of runs) {
+      await producer.appendEvents(run.runId, 1, [run.events.next('RUN_STATUS_CHANGED', { status: 'running' })]);
+    }
+    expect(await Promise.all(rings)).toEqual([2, 2, 2, 2, 2]);
+    expect(await callsOf(raw, 'client|unblock')).toBeGreaterThan(0);
+  });
+
+  it('compacts an ended run by deleting its stream, keeping its snapshot', async () => {
+    const run = await createFixtureRun(producer, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+    const finalSnapshot = await finishFixtureRun(producer, run, 'kept');
+    expect(await raw.exists(`${prefix}events:run_1`)).toBe(1);
+    expect(await reader.compactEndedRuns(Number.MAX_SAFE_INTEGER, 10)).toBe(1);
+    expect(await raw.exists(`${prefix}events:run_1`)).toBe(0);
+    expect((await reader.getRun('run_1'))?.finalSnapshot).toEqual(finalSnapshot);
+  });
+});
