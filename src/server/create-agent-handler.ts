@@ -157,7 +157,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     ttlMs: limits.idempotencyKeyTtlSec * 1000,
     ...options.idempotency,
   });
-  const rateLimiter = createRateLimits(limits, clock);
+  const rateLimiter = createRateLimits(limits, clock, storage);
   const context: HandlerContext = {
     store,
     storage,
@@ -231,7 +231,8 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       }
     }
     // POSTs count against their own rate inside the route, after the idempotency lookup (§16.1).
-    if (route.method === 'GET') enforceRateLimit({ limiter: rateLimiter, limits, identityId, limit: 'readsPerMinute' });
+    if (route.method === 'GET')
+      await enforceRateLimit({ limiter: rateLimiter, limits, identityId, limit: 'readsPerMinute' });
     let body: unknown = {};
     if (route.method === 'POST') {
       const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

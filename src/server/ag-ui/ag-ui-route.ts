@@ -43,7 +43,7 @@ export const agUiRoute: Route = {
       segment = begun.response.body as AgUiSegment;
     } else {
       try {
-        countRequest(request, context);
+        await countRequest(request, context);
         const input = readRunAgentInput(request.body, context.limits);
         segment =
           input.resume.length > 0
@@ -60,12 +60,12 @@ export const agUiRoute: Route = {
 };
 
 /** A new turn counts against `runsPerMinute`, a resume once per answer against `interruptAnswersPerMinute`, before validation. */
-function countRequest(request: RequestContext, context: HandlerContext): void {
+async function countRequest(request: RequestContext, context: HandlerContext): Promise<void> {
   const answers = countResumeAnswers(request.body);
-  const take = (limit: 'runsPerMinute' | 'interruptAnswersPerMinute'): void =>
+  const take = (limit: 'runsPerMinute' | 'interruptAnswersPerMinute'): Promise<void> =>
     enforceRateLimit({ limiter: context.rateLimiter, limits: context.limits, identityId: request.identityId, limit });
-  if (answers === 0) take('runsPerMinute');
-  for (let answer = 0; answer < answers; answer += 1) take('interruptAnswersPerMinute');
+  if (answers === 0) await take('runsPerMinute');
+  for (let answer = 0; answer < answers; answer += 1) await take('interruptAnswersPerMinute');
 }
 
 function threadsOf(context: HandlerContext): AgUiThreads {

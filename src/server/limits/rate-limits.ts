@@ -1,7 +1,8 @@
 import type { Clock } from '../../core/clock.ts';
 import type { Limits } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import type { RateLimiter } from './rate-limiter.ts';
+import type { AgentStorage } from '../storage/storage-port.ts';
+import type { RateDecision } from './rate-limiter.ts';
 import { createRateLimiter } from './rate-limiter.ts';
 
 /** The per-identity request rates of {@link Limits} (docs/protocol.md §16.1). */
@@ -19,32 +20,58 @@ const WHAT_IS_LIMITED: Record<RateLimitName, string> = {
 /** How long a create refused by `maxActiveRuns` is told to wait: runs end on their own time, so a guess. */
 export const ACTIVE_RUNS_RETRY_AFTER_MS = 5_000;
 
-/** Creates the handler's limiter with one rule per rate of `limits`. */
-export function createRateLimits(limits: Limits, clock: Pick<Clock, 'now'>): RateLimiter<RateLimitName> {
-  return createRateLimiter({
-    clock,
-    perMinute: {
-      runsPerMinute: limits.runsPerMinute,
-      inputsPerMinute: limits.inputsPerMinute,
-      interruptAnswersPerMinute: limits.interruptAnswersPerMinute,
-      cancelsPerMinute: limits.cancelsPerMinute,
-      readsPerMinute: limits.readsPerMinute,
+/** The handler's per-identity request rates: in this process, or shared through the storage. */
+export interface RequestRates {
+  /** Counts one request of `limit` for the identity when it fits, else says how long until one fits. */
+  take(identityId: string, limit: RateLimitName): Promise<RateDecision>;
+  /** Forgets in-process buckets that have refilled (shared buckets expire in the storage). */
+  sweep(): void;
+}
+
+/**
+ * Creates the handler's rates with one rule per rate of `limits`: shared by every process through
+ * `storage.takeRate` when the storage has it (Redis), else an in-memory limiter of this process.
+ */
+export function createRateLimits(
+  limits: Limits,
+  clock: Pick<Clock, 'now'>,
+  storage: Pick<AgentStorage, 'takeRate'>,
+): RequestRates {
+  const perMinute: Record<RateLimitName, number> = {
+    runsPerMinute: limits.runsPerMinute,
+    inputsPerMinute: limits.inputsPerMinute,
+    interruptAnswersPerMinute: limits.interruptAnswersPerMinute,
+    cancelsPerMinute: limits.cancelsPerMinute,
+    readsPerMinute: limits.readsPerMinute,
+  };
+  // Validates the rules (and serves every request when nothing is shared).
+  const local = createRateLimiter({ clock, perMinute });
+  const { takeRate } = storage;
+  if (takeRate === undefined) {
+    return { take: async (identityId, limit) => local.take(identityId, limit), sweep: () => local.sweep() };
+  }
+  return {
+    async take(identityId, limit) {
+      const count = perMinute[limit];
+      if (count === Number.POSITIVE_INFINITY) return { isAllowed: true };
+      return takeRate.call(storage, { bucket: `${limit}:${identityId}`, perMinute: count, now: clock.now() });
     },
-  });
+    sweep: () => undefined,
+  };
 }
 
 /**
  * Counts one request of `limit` for the identity, or throws `429 RATE_LIMITED` (retryable, with
  * `Retry-After`, `retryAfterMs` and `details: {limit, <limit>: n}`) when the identity is over it.
  */
-export function enforceRateLimit(options: {
-  limiter: RateLimiter<RateLimitName>;
+export async function enforceRateLimit(options: {
+  limiter: RequestRates;
   limits: Limits;
   identityId: string;
   limit: RateLimitName;
-}): void {
+}): Promise<void> {
   const { limiter, limits, identityId, limit } = options;
-  const decision = limiter.take(identityId, limit);
+  const decision = await limiter.take(identityId, limit);
   if (decision.isAllowed) return;
   const seconds = Math.ceil(decision.retryAfterMs / 1000);
   fail({

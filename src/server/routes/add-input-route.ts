@@ -24,7 +24,7 @@ export const addInputRoute: Route = {
       routeTemplate: '/runs/{runId}/inputs',
       execute: async (complete) => {
         const { limits } = context;
-        enforceRateLimit({
+        await enforceRateLimit({
           limiter: context.rateLimiter,
           limits,
           identityId: request.identityId,

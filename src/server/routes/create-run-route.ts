@@ -22,7 +22,7 @@ export const createRunRoute: Route = {
     respondIdempotently(request, context, {
       routeTemplate: '/runs',
       execute: async (complete) => {
-        enforceRateLimit({
+        await enforceRateLimit({
           limiter: context.rateLimiter,
           limits: context.limits,
           identityId: request.identityId,

@@ -27,7 +27,7 @@ export const resolveInterruptRoute: Route = {
   method: 'POST',
   template: '/runs/{runId}/interrupts/{interruptId}',
   handle: async (request, context) => {
-    enforceRateLimit({
+    await enforceRateLimit({
       limiter: context.rateLimiter,
       limits: context.limits,
       identityId: request.identityId,

@@ -13,8 +13,7 @@ import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.ts';
 import { failInUse, parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
-import type { RateLimitName } from '../limits/rate-limits.ts';
+import type { RequestRates } from '../limits/rate-limits.ts';
 import type { Subject } from '../runs/run-handle.ts';
 import type { RunEntry, RunStore } from '../runs/run-store.ts';
 import type { AgentStorage, IdempotencyCompletion, StoredSession } from '../storage/storage-port.ts';
@@ -40,7 +39,7 @@ export interface HandlerContext {
   capabilities: Capabilities;
   limits: Limits;
   /** The per-identity request rates of `limits` (docs/protocol.md §16.1). */
-  rateLimiter: RateLimiter<RateLimitName>;
+  rateLimiter: RequestRates;
   stream: StreamSettings;
   clock: Clock;
   ids: (prefix: string) => string;

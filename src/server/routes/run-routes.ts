@@ -99,7 +99,7 @@ export const cancelRunRoute: Route = {
   template: '/runs/{runId}/cancel',
   handle: async (request, context) => {
     const { limits } = context;
-    enforceRateLimit({
+    await enforceRateLimit({
       limiter: context.rateLimiter,
       limits,
       identityId: request.identityId,

@@ -1,5 +1,6 @@
 import { createClient } from '@redis/client';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createRateLimiter } from '../limits/rate-limiter.ts';
 import { EventLogConflictError } from '../runs/event-log.ts';
 import { openRedisStorage } from './open-redis-storage.ts';
 import type { AgentStorage } from './storage-port.ts';
@@ -111,5 +112,40 @@ describe('Redis storage across processes (two storages on one redis-server)', ()
     expect(await reader.compactEndedRuns(Number.MAX_SAFE_INTEGER, 10)).toBe(1);
     expect(await raw.exists(`${prefix}events:run_1`)).toBe(0);
     expect((await reader.getRun('run_1'))?.finalSnapshot).toEqual(finalSnapshot);
+  });
+
+  it('shares rate buckets between storages, deciding exactly as the in-memory limiter', async () => {
+    let now = 1_796_000_000_000;
+    const memory = createRateLimiter({ clock: { now: () => now }, perMinute: { answers: 3 } });
+    const decisions = { redis: [] as unknown[], memory: [] as unknown[] };
+    const take = async (storage: AgentStorage, bucket: string) => {
+      decisions.redis.push(await storage.takeRate?.({ bucket, perMinute: 3, now }));
+      decisions.memory.push(memory.take(bucket, 'answers'));
+    };
+    // Three pass across the two storages, the fourth waits 20 s less what has refilled since.
+    await take(producer, 'answers:idn_1');
+    now += 400;
+    await take(reader, 'answers:idn_1');
+    await take(producer, 'answers:idn_1');
+    await take(reader, 'answers:idn_1');
+    // Another identity has a bucket of its own.
+    await take(reader, 'answers:idn_2');
+    now += 19_600;
+    await take(producer, 'answers:idn_1');
+    await take(reader, 'answers:idn_1');
+    expect(decisions.redis).toEqual([
+      { isAllowed: true },
+      { isAllowed: true },
+      { isAllowed: true },
+      { isAllowed: false, retryAfterMs: 19_600 },
+      { isAllowed: true },
+      { isAllowed: true },
+      { isAllowed: false, retryAfterMs: 20_000 },
+    ]);
+    expect(decisions.redis).toEqual(decisions.memory);
+    // A bucket's key expires once it has refilled (here 60 s after the last counted request).
+    const ttl = await raw.pTTL(`${prefix}rate:3:answers:idn_1`);
+    expect(ttl).toBeGreaterThan(59_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
   });
 });

@@ -16,6 +16,7 @@ import {
   RENEW_LEASE,
   TAKE_EXPIRED_LEASE,
 } from './redis-record-scripts.ts';
+import { TAKE_RATE } from './redis-rate-script.ts';
 import { ENFORCE_RETENTION } from './redis-retention-script.ts';
 import { APPEND_EVENTS, COMPACT_ENDED_RUNS, CREATE_RUN, GET_RUN } from './redis-run-scripts.ts';
 import type { RedisScript, SendCommand } from './redis-script.ts';
@@ -237,6 +238,10 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
         });
       }
       return leases;
+    },
+    async takeRate(request) {
+      const retryAfterMs = Number(await run(TAKE_RATE, [request.bucket, request.perMinute, request.now]));
+      return retryAfterMs === 0 ? { isAllowed: true } : { isAllowed: false, retryAfterMs };
     },
     async counts() {
       const [sessions, runs] = toStrings(await run(COUNTS, []));

@@ -1,5 +1,6 @@
 import type { CreateRunRequest, EventEnvelope, RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
 import type { StoredResponse } from '../idempotency/idempotency-store.ts';
+import type { RateDecision } from '../limits/rate-limiter.ts';
 import type { Subject } from '../runs/run-handle.ts';
 
 export type { StoredResponse } from '../idempotency/idempotency-store.ts';
@@ -211,6 +212,13 @@ export interface AgentStorage {
   takeExpiredLease(runId: string, owner: string, now: number, expiresAt: number): Promise<boolean>;
   /** Leases that expired by `now`, oldest first. */
   listExpiredLeases(now: number, limit: number): Promise<RunLease[]>;
+
+  /**
+   * Counts one request against a rate bucket shared by every process (optional: without it each
+   * process limits on its own). Same algorithm and answers as `createRateLimiter`: a burst of
+   * `perMinute`, then one every `60 s / perMinute`; a refused request is not counted.
+   */
+  takeRate?(request: { bucket: string; perMinute: number; now: number }): Promise<RateDecision>;
 
   /** How many sessions and runs are kept (for operators, tests and benchmarks). */
   counts(): Promise<{ sessions: number; runs: number }>;
