@@ -1,5 +1,5 @@
 import type { EventEnvelope, SnapshotMessage } from '../../core/protocol.ts';
-import type { RunStart, StoredSession } from '../storage/storage-port.ts';
+import type { AgentStorage, RunStart, StoredSession } from '../storage/storage-port.ts';
 import { unrefTimer } from '../unref-timer.ts';
 import { EndedRunRecord } from './ended-run-record.ts';
 import { buildAbandonedEnding, buildLeaseExpiredEnding } from './forced-endings.ts';
@@ -91,12 +91,16 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
     const controller = new AbortController();
     // Another process's cancel reaches this one through the log: fold it in and stop the engine.
     // A ring for what the record already holds (its own append) reads nothing.
+    // The engine stops with the cancel's reason, as when the cancel reached this process.
     const unsubscribe = storage.subscribe(seed.runId, (lastSeq) => {
-      if (lastSeq <= record.snapshot().lastSeq) return;
+      const heldSeq = record.snapshot().lastSeq;
+      if (lastSeq <= heldSeq) return;
       void record
         .refresh(lastSeq)
-        .then((snapshot) => {
-          if (snapshot.status === 'cancelling' && !controller.signal.aborted) controller.abort('cancelled');
+        .then(async (snapshot) => {
+          if (snapshot.status !== 'cancelling' || controller.signal.aborted) return;
+          const cancelling = await findCancellingEvent(storage, seed.runId, heldSeq);
+          if (!controller.signal.aborted) controller.abort(cancelling?.data.reason ?? 'cancelled');
         })
         .catch(report('refresh', seed.runId));
     });
@@ -258,6 +262,20 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
       for (const run of produced.values()) if (run.cancelReaper !== null) clock.clearTimeout(run.cancelReaper);
     },
   };
+}
+
+/** The run's first `RUN_STATUS_CHANGED{cancelling}` after `afterSeq`, if any (what a cancel appended). */
+export async function findCancellingEvent(
+  storage: AgentStorage,
+  runId: string,
+  afterSeq: number,
+): Promise<EventEnvelope<'RUN_STATUS_CHANGED'> | undefined> {
+  const events = await storage.readEvents(runId, afterSeq);
+  return events.find(
+    (event): event is EventEnvelope<'RUN_STATUS_CHANGED'> =>
+      event.type === 'RUN_STATUS_CHANGED' &&
+      (event as EventEnvelope<'RUN_STATUS_CHANGED'>).data.status === 'cancelling',
+  );
 }
 
 function retentionCaps(policy: RetentionPolicy, now: number) {

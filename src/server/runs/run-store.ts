@@ -18,7 +18,7 @@ import { buildForcedCancel } from './forced-endings.ts';
 import type { RunEngine } from './run-handle.ts';
 import type { RunRecord } from './run-record.ts';
 import { checkSizes } from './run-record.ts';
-import { createLiveRuns } from './live-runs.ts';
+import { createLiveRuns, findCancellingEvent } from './live-runs.ts';
 import type { RetentionPolicy } from './live-runs.ts';
 
 export type { RetentionPolicy } from './live-runs.ts';
@@ -233,7 +233,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         unrefTimer(reaper);
         live.armCancelReaper(runId, reaper);
       }
-      const eventSeq = first?.seq ?? (await firstCancellingSeq(storage, runId)) ?? snapshot.lastSeq;
+      const eventSeq = first?.seq ?? (await findCancellingEvent(storage, runId, 0))?.seq ?? snapshot.lastSeq;
       return { httpStatus: 202, status: 'cancelling', eventSeq };
     },
     sweep: () => live.sweep(),
@@ -241,16 +241,6 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     counts: () => storage.counts(),
     close: () => live.close(),
   };
-}
-
-/** The seq of the run's first `RUN_STATUS_CHANGED{cancelling}`: what a repeated cancel answers with. */
-async function firstCancellingSeq(storage: AgentStorage, runId: string): Promise<number | undefined> {
-  const events = await storage.readEvents(runId, 0);
-  return events.find(
-    (event) =>
-      event.type === 'RUN_STATUS_CHANGED' &&
-      (event as EventEnvelope<'RUN_STATUS_CHANGED'>).data.status === 'cancelling',
-  )?.seq;
 }
 
 const TITLE_CHARS = 80;
