@@ -1,17 +1,73 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStorage } from '../src/server/storage/sqlite-storage.ts';
+import { formatTable } from './support/format-table.ts';
 import { readFlag, runFanout } from './support/run-fanout.ts';
+import { ROUND_TRIP_COMMANDS, runTwoProcessFanout } from './support/two-process-fanout.ts';
 
 // `npm run bench:server-fanout -- --runs 200 --deltas 50`: N concurrent runs, one SSE reader each,
 // on loopback, on the in-memory storage. Prints delivered events/s and append-to-delivery latency;
 // the last line is the figure. (bench/storage-fanout.ts runs the same workload on SQLite.)
-const runs = readFlag('--runs', 200);
+//
+// `npm run bench:server-fanout -- --two-processes` (default 1,000 runs): the same workload on one
+// process in memory, on one process on SQLite, then over two server processes on one private
+// redis-server, each run produced on one process and read on the other; prints the three side by
+// side and the Redis commands per delivered event.
+const isTwoProcesses = process.argv.includes('--two-processes');
+const runs = readFlag('--runs', isTwoProcesses ? 1000 : 200);
 const deltas = readFlag('--deltas', 50);
 const intervalMs = readFlag('--interval-ms', 5);
+const workload = `runs ${runs}, events per run ${deltas + 4} after the cursor, delta interval ${intervalMs} ms`;
 
-const result = await runFanout({ runs, deltas, intervalMs });
-await result.close();
-console.log(`runs ${runs}, events per run ${deltas + 4} after the cursor, delta interval ${intervalMs} ms`);
-console.log(`delivered ${result.delivered} events in ${result.seconds.toFixed(2)} s`);
-console.log(`append-to-delivery latency p50 ${result.p50} ms, p99 ${result.p99} ms`);
-console.log(
-  `server-fanout: ${Math.round(result.delivered / result.seconds)} events/s to ${runs} SSE readers, p50 ${result.p50} ms, p99 ${result.p99} ms`,
-);
+if (!isTwoProcesses) {
+  const result = await runFanout({ runs, deltas, intervalMs });
+  await result.close();
+  console.log(workload);
+  console.log(`delivered ${result.delivered} events in ${result.seconds.toFixed(2)} s`);
+  console.log(`append-to-delivery latency p50 ${result.p50} ms, p99 ${result.p99} ms`);
+  console.log(
+    `server-fanout: ${Math.round(result.delivered / result.seconds)} events/s to ${runs} SSE readers, p50 ${result.p50} ms, p99 ${result.p99} ms`,
+  );
+} else {
+  const inMemory = await runFanout({ runs, deltas, intervalMs });
+  await inMemory.close();
+  const folder = await mkdtemp(join(tmpdir(), 'agent-chat-bench-'));
+  const sqlite = openSqliteStorage({ path: join(folder, 'agent-chat.sqlite') });
+  const onSqlite = await runFanout({ storage: sqlite, runs, deltas, intervalMs });
+  await onSqlite.close();
+  await sqlite.close();
+  await rm(folder, { recursive: true, force: true });
+  const onRedis = await runTwoProcessFanout({ runs, deltas, intervalMs });
+
+  const sum = (names: (name: string) => boolean): number =>
+    [...onRedis.commands].filter(([name]) => names(name)).reduce((total, [, calls]) => total + calls, 0);
+  const perEvent = (calls: number): string => (calls / onRedis.delivered).toFixed(2);
+  const roundTrips = perEvent(sum((name) => ROUND_TRIP_COMMANDS.has(name)));
+  const row = (name: string, result: { delivered: number; seconds: number; p50: number; p99: number }, rtt: string) => [
+    name,
+    String(Math.round(result.delivered / result.seconds)),
+    `${result.p50} ms`,
+    `${result.p99} ms`,
+    rtt,
+  ];
+  console.log(workload);
+  console.log(
+    formatTable(
+      ['storage', 'events/s', 'p50', 'p99', 'Redis round trips per event'],
+      [
+        row('memory, one process', inMemory, '—'),
+        row('SQLite, one process', onSqlite, '—'),
+        row('Redis, two processes', onRedis, roundTrips),
+      ],
+    ),
+  );
+  const sent = [...onRedis.commands].filter(([name, calls]) => calls > 0 && ROUND_TRIP_COMMANDS.has(name));
+  console.log(
+    `round trips per delivered event: ${sent.map(([name, calls]) => `${name} ${perEvent(calls)}`).join(', ')}`,
+  );
+  console.log(`commands Redis ran per delivered event, inside scripts included: ${perEvent(sum(() => true))}`);
+  console.log(
+    `server-fanout two processes: ${runs} SSE readers over Redis, p50 ${onRedis.p50} ms, p99 ${onRedis.p99} ms, ${roundTrips} Redis round trips per delivered event (one process: memory p99 ${inMemory.p99} ms, SQLite p99 ${onSqlite.p99} ms)`,
+  );
+}

@@ -18,19 +18,21 @@ export interface FanoutResult {
   handler: AgentHandler;
 }
 
+/** The headers of the bench identity on every request. */
+export const FANOUT_HEADERS = {
+  'agent-protocol': '1',
+  'x-agent-identity': 'idn_bench',
+  'content-type': 'application/json',
+};
+
 /**
- * Runs the fan-out workload once on loopback: `runs` concurrent runs, one SSE reader attached to
- * each before a bench engine appends `deltas` text deltas per run every `intervalMs`, and the
- * append-to-delivery latency (envelope `timestamp` to receipt) of every event. The handler is
- * left open (closed by `close()` on the result's handler) so the caller can inspect its storage.
+ * Creates the fan-out engine: each run waits for `release()`, then appends a status, a message
+ * start, `deltas` text deltas every `intervalMs`, the message end and the terminal event.
  */
-export async function runFanout(options: {
-  storage?: AgentStorage;
-  runs: number;
-  deltas: number;
-  intervalMs: number;
-}): Promise<FanoutResult & { close(): Promise<void> }> {
-  const { runs, deltas, intervalMs } = options;
+export function createFanoutEngine(options: { deltas: number; intervalMs: number }): {
+  engine: RunEngine;
+  release: () => void;
+} {
   let release: () => void = () => {};
   const go = new Promise<void>((resolve) => {
     release = resolve;
@@ -41,40 +43,63 @@ export async function runFanout(options: {
       await handle.append('RUN_STATUS_CHANGED', { status: 'running' });
       const messageId = `msg_${handle.runId}`;
       await handle.append('TEXT_MESSAGE_START', { messageId, role: 'assistant' });
-      for (let i = 0; i < deltas; i += 1) {
+      for (let i = 0; i < options.deltas; i += 1) {
         await handle.append('TEXT_MESSAGE_CONTENT', { messageId, delta: `token ${i} ` });
-        await new Promise((resolve) => setTimeout(resolve, intervalMs));
+        await new Promise((resolve) => setTimeout(resolve, options.intervalMs));
       }
       await handle.append('TEXT_MESSAGE_END', { messageId, finishReason: 'stop' });
       await handle.append('RUN_FINISHED', { outcome: { type: 'success' } });
     },
   };
-  // One identity opens every run and every stream here, so its per-identity rates, concurrency
-  // and stream cap are lifted (a capped identity's oldest streams would be closed early).
+  return { engine, release: () => release() };
+}
+
+/**
+ * Creates the handler of the fan-out: one identity opens every run and every stream here, so its
+ * per-identity rates, concurrency and stream cap are lifted (a capped identity's oldest streams
+ * would be closed early).
+ */
+export function createFanoutHandler(options: {
+  engine: RunEngine;
+  storage?: AgentStorage;
+  maxStreams: number;
+}): AgentHandler {
   const unlimited = 1_000_000;
-  const handler = createAgentHandler({
-    engine,
+  return createAgentHandler({
+    engine: options.engine,
     authenticate: () => ({ id: 'bench' }),
     identityFor: () => 'idn_bench',
     limits: { runsPerMinute: unlimited, maxActiveRuns: unlimited, readsPerMinute: unlimited },
-    maxStreamsPerIdentity: runs,
+    maxStreamsPerIdentity: options.maxStreams,
     ...(options.storage === undefined ? {} : { storage: options.storage }),
   });
-  const server = createServer((req, res) => handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/agent/v1`;
-  const headers = { 'agent-protocol': '1', 'x-agent-identity': 'idn_bench', 'content-type': 'application/json' };
+}
 
+/** Creates `count` runs through `base` (`…/api/agent/v1`) and returns their ids. */
+export async function createFanoutRuns(base: string, count: number): Promise<string[]> {
   const runIds: string[] = [];
-  for (let i = 0; i < runs; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     const response = await fetch(`${base}/runs`, {
       method: 'POST',
-      headers: { ...headers, 'idempotency-key': `bench-run-${i}-${Date.now()}-xyz` },
+      headers: { ...FANOUT_HEADERS, 'idempotency-key': `bench-run-${i}-${Date.now()}-xyz` },
       body: JSON.stringify({ agentVersionId: 'agv_demo_1', input: { content: [{ type: 'text', text: `run ${i}` }] } }),
     });
     runIds.push(((await response.json()) as { runId: string }).runId);
   }
+  return runIds;
+}
 
+/**
+ * Attaches one SSE reader per stream (after seq 1), calls `release` once every reader is open,
+ * and measures the append-to-delivery latency (envelope `timestamp` to receipt) of every event
+ * until the streams end. Rejects when fewer than `expected` events arrived (a stream ended early).
+ */
+export async function measureFanout(options: {
+  streams: readonly { base: string; runId: string }[];
+  release: () => void | Promise<void>;
+  expected: number;
+}): Promise<Omit<FanoutResult, 'runIds' | 'handler'>> {
+  const { streams } = options;
   const latencies: number[] = [];
   let delivered = 0;
   let opened = 0;
@@ -82,7 +107,7 @@ export async function runFanout(options: {
   const everyReaderOpen = new Promise<void>((resolve) => {
     allOpen = resolve;
   });
-  const readers = runIds.map(async (runId) => {
+  const readers = streams.map(async ({ base, runId }) => {
     const parser = createSseParser({
       onFrame: (frame) => {
         const event = JSON.parse(frame.data) as EventEnvelope;
@@ -91,12 +116,12 @@ export async function runFanout(options: {
       },
       onComment: (text) => {
         opened += text === 'open' ? 1 : 0;
-        if (opened === runs) allOpen();
+        if (opened === streams.length) allOpen();
       },
     });
     // node:http rather than fetch: one plain socket per reader, no per-origin pool limit.
     await new Promise<void>((resolve, reject) => {
-      get(`${base}/runs/${runId}/events?after=1`, { headers }, (response) => {
+      get(`${base}/runs/${runId}/events?after=1`, { headers: FANOUT_HEADERS }, (response) => {
         response.on('data', (chunk: Buffer) => parser.push(chunk));
         response.on('end', resolve);
         response.on('error', reject);
@@ -106,20 +131,48 @@ export async function runFanout(options: {
   // Measure live tailing only: every reader is attached before the first delta is appended.
   await everyReaderOpen;
   const started = Date.now();
-  release();
+  await options.release();
   await Promise.all(readers);
   const seconds = (Date.now() - started) / 1000;
-  if (delivered !== runs * (deltas + 4)) {
-    throw new Error(`delivered ${delivered} events, expected ${runs * (deltas + 4)}: a stream ended early`);
+  if (delivered !== options.expected) {
+    throw new Error(`delivered ${delivered} events, expected ${options.expected}: a stream ended early`);
   }
   latencies.sort((a, b) => a - b);
   const percentile = (p: number): number =>
     latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+  return { delivered, seconds, p50: percentile(50), p99: percentile(99) };
+}
+
+/**
+ * Runs the fan-out workload once on loopback in this process: `runs` concurrent runs, one SSE
+ * reader attached to each before the engine appends `deltas` text deltas per run every
+ * `intervalMs`. The handler is left open (closed by `close()` on the result) so the caller can
+ * inspect its storage.
+ */
+export async function runFanout(options: {
+  storage?: AgentStorage;
+  runs: number;
+  deltas: number;
+  intervalMs: number;
+}): Promise<FanoutResult & { close(): Promise<void> }> {
+  const { runs, deltas, intervalMs } = options;
+  const { engine, release } = createFanoutEngine({ deltas, intervalMs });
+  const handler = createFanoutHandler({
+    engine,
+    maxStreams: runs,
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
+  });
+  const server = createServer((req, res) => handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/agent/v1`;
+  const runIds = await createFanoutRuns(base, runs);
+  const measured = await measureFanout({
+    streams: runIds.map((runId) => ({ base, runId })),
+    release,
+    expected: runs * (deltas + 4),
+  });
   return {
-    delivered,
-    seconds,
-    p50: percentile(50),
-    p99: percentile(99),
+    ...measured,
     runIds,
     handler,
     async close() {

@@ -1,0 +1,36 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openRedisStorage } from '../../src/server/storage/open-redis-storage.ts';
+import { createFanoutEngine, createFanoutHandler } from './run-fanout.ts';
+
+// One server process of bench/server-fanout.ts --two-processes: the fan-out handler on the Redis
+// storage at REDIS_URL (keys under BENCH_KEY_PREFIX). Prints `{"port":…}` on its first stdout line,
+// then serves the handler plus POST /bench/go, which lets this process's runs start appending.
+const storage = await openRedisStorage({
+  url: process.env.REDIS_URL ?? '',
+  keyPrefix: process.env.BENCH_KEY_PREFIX ?? 'bench:',
+});
+const { engine, release } = createFanoutEngine({
+  deltas: Number(process.env.BENCH_DELTAS ?? 50),
+  intervalMs: Number(process.env.BENCH_INTERVAL_MS ?? 5),
+});
+const handler = createFanoutHandler({ engine, storage, maxStreams: Number(process.env.BENCH_MAX_STREAMS ?? 1000) });
+
+const server = createServer((req, res) => {
+  if (req.url === '/bench/go') {
+    release();
+    res.end('{}');
+    return;
+  }
+  handler(req, res);
+});
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+});
+process.on('SIGTERM', () => {
+  server.closeAllConnections();
+  void handler
+    .close()
+    .then(() => storage.close())
+    .then(() => process.exit(0));
+});

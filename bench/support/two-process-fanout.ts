@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '@redis/client';
+import { startRedisServer } from '../../test/support/redis-server.ts';
+import { createFanoutRuns, measureFanout } from './run-fanout.ts';
+
+/**
+ * The commands the Redis storage sends itself (one network round trip each); every other command
+ * Redis counts runs inside one of its Lua scripts.
+ */
+export const ROUND_TRIP_COMMANDS: ReadonlySet<string> = new Set([
+  'evalsha',
+  'eval',
+  'xread',
+  'xrange',
+  'xrevrange',
+  'client|unblock',
+  'client|id',
+]);
+
+/** What the two-process fan-out measured, with the Redis commands of its delivery window. */
+export interface TwoProcessFanoutResult {
+  delivered: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  /** Commands Redis processed from the first append to the last delivery, by command (script calls included). */
+  commands: Map<string, number>;
+}
+
+type RedisClient = { sendCommand: <T>(args: string[]) => Promise<T> };
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Runs the fan-out across two server processes on one private `redis-server`: half the runs are
+ * created on (so produced by) each process, and each run is read by one SSE reader on the other
+ * process, so every delivered event crosses Redis. Stops both processes and Redis when done.
+ */
+export async function runTwoProcessFanout(options: {
+  runs: number;
+  deltas: number;
+  intervalMs: number;
+}): Promise<TwoProcessFanoutResult> {
+  const { runs, deltas, intervalMs } = options;
+  const redis = await startRedisServer();
+  const children: ChildProcess[] = [];
+  const raw = createClient({ url: redis.url, RESP: 2 });
+  try {
+    const ports = await Promise.all(
+      [0, 1].map(() =>
+        spawnFanoutServer(children, {
+          REDIS_URL: redis.url,
+          BENCH_DELTAS: String(deltas),
+          BENCH_INTERVAL_MS: String(intervalMs),
+          BENCH_MAX_STREAMS: String(runs),
+        }),
+      ),
+    );
+    const [baseA, baseB] = ports.map((port) => `http://127.0.0.1:${port}/api/agent/v1`) as [string, string];
+    const half = Math.floor(runs / 2);
+    const onA = await createFanoutRuns(baseA, half);
+    const onB = await createFanoutRuns(baseB, runs - half);
+    await raw.connect();
+    let before = new Map<string, number>();
+    const measured = await measureFanout({
+      streams: [...onA.map((runId) => ({ base: baseB, runId })), ...onB.map((runId) => ({ base: baseA, runId }))],
+      release: async () => {
+        before = await readCommandCalls(raw);
+        await Promise.all(ports.map((port) => fetch(`http://127.0.0.1:${port}/bench/go`, { method: 'POST' })));
+      },
+      expected: runs * (deltas + 4),
+    });
+    const after = await readCommandCalls(raw);
+    const commands = new Map<string, number>();
+    for (const [name, calls] of after) commands.set(name, calls - (before.get(name) ?? 0) - (name === 'info' ? 1 : 0));
+    return { ...measured, commands };
+  } finally {
+    if (raw.isOpen) await raw.close();
+    await Promise.all(children.map(stopChild));
+    await redis.stop();
+  }
+}
+
+/** Calls per command since Redis started (`INFO commandstats`). */
+async function readCommandCalls(raw: RedisClient): Promise<Map<string, number>> {
+  const info = await raw.sendCommand<string>(['INFO', 'commandstats']);
+  const calls = new Map<string, number>();
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls.set(match[1] ?? '', Number(match[2]));
+  return calls;
+}
+
+function spawnFanoutServer(children: ChildProcess[], env: Record<string, string>): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'redis-fanout-server.ts')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.once('exit', (code) => reject(new Error(`fan-out server exited (${code}) before listening`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split('\n')[0];
+      if (output.includes('\n') && line !== undefined) resolve((JSON.parse(line) as { port: number }).port);
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
