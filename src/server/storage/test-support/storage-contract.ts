@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EVENT_EPOCH_MS } from '../../../core/state/test-support/events.ts';
 import { EventLogConflictError } from '../../runs/event-log.ts';
 import { RunClosedError } from '../../runs/run-handle.ts';
@@ -218,18 +218,28 @@ export function describeStorageContract(
       expect((await storage.getRun('run_2'))?.endedAt).toBeNull();
     });
 
-    it('rings the doorbell after each committed append, not after a refused one', async () => {
+    it('rings the doorbell with the seq each committed append reached, and stops at unsubscribe', async () => {
       const run = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
-      let rings = 0;
-      const unsubscribe = storage.subscribe('run_1', () => (rings += 1));
+      // A ring may come later than the append (another process's store) and a subscription may ring
+      // once when it starts, so readers rely on the seq a ring carries, never on counting rings.
+      const first: number[] = [];
+      const unsubscribeFirst = storage.subscribe('run_1', (lastSeq) => first.push(lastSeq));
       await storage.appendEvents('run_1', 1, [run.events.next('RUN_STATUS_CHANGED', { status: 'running' })]);
-      await storage
-        .appendEvents('run_1', 1, [run.events.at(2, 'STEP_STARTED', { stepName: 'x' })])
-        .catch(() => undefined);
-      expect(rings).toBe(1);
-      unsubscribe();
+      await vi.waitFor(() => expect(first).toContain(2));
+      await expect(
+        storage.appendEvents('run_1', 1, [run.events.at(2, 'STEP_STARTED', { stepName: 'x' })]),
+      ).rejects.toBeInstanceOf(EventLogConflictError);
       await storage.appendEvents('run_1', 2, [run.events.next('STEP_STARTED', { stepName: 'round:1' })]);
-      expect(rings).toBe(1);
+      await vi.waitFor(() => expect(first).toContain(3));
+      expect(first.every((seq, index) => seq <= 3 && seq >= (first[index - 1] ?? 0))).toBe(true);
+
+      const second: number[] = [];
+      const unsubscribeSecond = storage.subscribe('run_1', (lastSeq) => second.push(lastSeq));
+      unsubscribeFirst();
+      await storage.appendEvents('run_1', 3, [run.events.next('STEP_FINISHED', { stepName: 'round:1' })]);
+      await vi.waitFor(() => expect(second).toContain(4));
+      expect(first).not.toContain(4);
+      unsubscribeSecond();
     });
 
     it('pages settled history newest first', async () => {
