@@ -34,6 +34,12 @@ export interface AgentClient {
   restore(sessionId: string): Promise<void>;
   /** Follows an existing run from its snapshot. */
   connect(runId: string): Promise<void>;
+  /**
+   * Starts a new conversation: the transcript and session are dropped (the old session and any run
+   * in it go on on the server; `restore` returns to it) and the next `send` creates a session.
+   * Throws `SEND_IN_PROGRESS` while a create is unresolved. Bootstrap and identity are kept.
+   */
+  newSession(): void;
   /** Retries the failed action behind `state.error` (a failed send re-sends with a new key). */
   retry(): Promise<void>;
   subscribe(listener: StateListener): () => void;
@@ -67,6 +73,13 @@ export interface AgentClientOptions {
   online?: boolean;
   /** Fetch credentials mode (default `'same-origin'`); typed through `RequestInit` so Node needs no DOM lib. */
   credentials?: RequestInit['credentials'];
+  /**
+   * The product's own headers, asked for before every request and stream attempt (e.g. a bearer
+   * token for an agent API on another origin); the protocol's headers win over one of the same name.
+   */
+  headers?: () => Record<string, string> | Promise<Record<string, string>>;
+  /** BCP 47 locale sent as `Accept-Language`, so server text (approvals, tool titles, errors) follows the widget. */
+  locale?: string;
   /** Stream watchdog in ms (default `bootstrap.stream.clientIdleTimeoutSec`). */
   idleTimeoutMs?: number;
   /** Attempts of a create (same key and body each time) before the send is shown as failed (default 8). */

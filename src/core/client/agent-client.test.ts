@@ -281,6 +281,32 @@ describe('AgentClient against the reference server', () => {
     expect(state).toMatchObject({ sessionId: written.sessionId, connection: 'idle', run: null, error: null });
   });
 
+  it('starts a new conversation with newSession(): the next send makes a new session, the old one stays restorable', async () => {
+    const client = newClient();
+    await client.send('/echo first');
+    const first = await waitFor(client, isSettled, 'the first run');
+    client.newSession();
+    expect(client.getState()).toMatchObject({ sessionId: null, messages: [], run: null, runErrors: [], error: null });
+    expect(client.getState().bootstrap).toEqual(first.bootstrap);
+    await client.send('/echo second');
+    const second = await waitFor(client, isSettled, 'the second run');
+    expect(second.sessionId).not.toBe(first.sessionId);
+    expect(second.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', '/echo second'],
+      ['assistant', 'second'],
+    ]);
+    await client.restore(first.sessionId as string);
+    expect(client.getState().messages.map((m) => m.content)).toEqual(['/echo first', 'first']);
+  });
+
+  it('refuses newSession() while a send is unanswered', async () => {
+    const client = newClient();
+    await client.bootstrap();
+    const sending = client.send('/echo hi');
+    expect(() => client.newSession()).toThrow(expect.objectContaining({ code: 'SEND_IN_PROGRESS' }));
+    await sending;
+  });
+
   it('closes the stream while hidden or offline and resumes from the cursor when back', async () => {
     const client = newClient();
     const { runId } = await client.send('/slow');

@@ -283,6 +283,14 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       await ensureBootstrap();
       await follower.attach(runId).catch(failRequest);
     },
+    newSession() {
+      assertAlive();
+      if (sender.isUnresolved()) throw createClientError('SEND_IN_PROGRESS');
+      sender.discard();
+      follower.stop();
+      persistence.clearActiveRun();
+      store.dispatch({ type: 'sessionCleared' });
+    },
     retry,
     subscribe: (listener) => (isDisposed ? () => undefined : store.subscribe(listener)),
     getState: () => store.getState(),

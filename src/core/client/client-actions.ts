@@ -35,6 +35,8 @@ export type ClientAction =
       history: readonly SnapshotMessage[];
       hasActiveRun: boolean;
     }
+  /** `newSession()`: the conversation is dropped; bootstrap and identity stay. */
+  | { type: 'sessionCleared' }
   /** After a reload: the persisted pending create belongs to this session. */
   | { type: 'sessionResumed'; sessionId: string }
   /** A create is on its way; `isStreaming` while another run's stream is open (it keeps the connection). */

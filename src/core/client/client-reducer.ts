@@ -45,6 +45,8 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
       return { ...model, error: action.error, connection: 'error' };
     case 'streamRetried':
       return { ...model, error: null };
+    case 'sessionCleared':
+      return { ...createInitialClientModel(), bootstrap: model.bootstrap };
     case 'loadStarted':
       return { ...model, connection: 'connecting' };
     case 'sessionLoaded':

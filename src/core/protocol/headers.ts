@@ -28,3 +28,6 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 
 /** `X-Run-Last-Seq`: an event stream's last seq at connect time (server only). */
 export const RUN_LAST_SEQ_HEADER = 'x-run-last-seq';
+
+/** `Accept-Language`: the widget's locale, so the server's text (approvals, tool titles, errors) follows it. */
+export const ACCEPT_LANGUAGE_HEADER = 'accept-language';

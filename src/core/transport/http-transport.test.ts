@@ -144,6 +144,36 @@ describe('createHttpTransport: request', () => {
     expect(calls[0]?.credentials).toBe('include');
   });
 
+  it("asks the product's headers hook before every attempt, sends the locale, and keeps the protocol's headers", async () => {
+    let tokens = 0;
+    const { transport, calls, clock } = setup([problem(503, 'AGENT_UNAVAILABLE'), json(200, { ok: true })], {
+      locale: 'zh-CN',
+      headers: async () => {
+        tokens += 1;
+        return { authorization: `Bearer tok_${tokens}`, 'agent-protocol': '9' };
+      },
+    });
+    await settleWithFakeClock(transport.request({ method: 'GET', path: '/bootstrap', attempts: 2 }), clock);
+    expect(calls.map((call) => call.headers)).toStrictEqual(
+      [1, 2].map((token) => ({
+        accept: 'application/json',
+        'accept-language': 'zh-CN',
+        'agent-protocol': '1',
+        authorization: `Bearer tok_${token}`,
+        'x-agent-identity': 'idn_8f2',
+      })),
+    );
+  });
+
+  it('fails the attempt as NETWORK_ERROR without fetching when the headers hook throws', async () => {
+    const { transport, calls, clock } = setup([], {
+      headers: () => Promise.reject(new Error('token refresh failed')),
+    });
+    const error = await rejection(transport.request({ method: 'GET', path: '/bootstrap' }), clock);
+    expect(error.code).toBe('NETWORK_ERROR');
+    expect(calls).toEqual([]);
+  });
+
   it('returns a null body for 204 and for an empty 202', async () => {
     const { transport, clock } = setup([
       () => new Response(null, { status: 204 }),

@@ -1,4 +1,5 @@
 import {
+  ACCEPT_LANGUAGE_HEADER,
   IDEMPOTENCY_KEY_HEADER,
   IDENTITY_HEADER,
   LAST_EVENT_ID_HEADER,
@@ -30,6 +31,14 @@ export interface HttpTransportOptions {
   defaultTimeoutMs?: number;
   /** Fetch credentials mode (default `'same-origin'`: the product's cookie session). */
   credentials?: RequestInit['credentials'];
+  /**
+   * Called before every attempt (requests and streams) for the product's own headers, e.g.
+   * `{ authorization: 'Bearer …' }` from a token that may have been refreshed. The protocol's
+   * headers win over a header of the same name; a throw fails the attempt as `NETWORK_ERROR`.
+   */
+  headers?: () => Record<string, string> | Promise<Record<string, string>>;
+  /** Sent as `Accept-Language` on every request, so the server's text follows the widget's locale. */
+  locale?: string;
   /** Backoff ceilings in ms (defaults 500 and 30 000). */
   backoff?: { baseMs?: number; capMs?: number };
   /** A `Retry-After` longer than this ends the retries with the error instead (default 60 000). */
@@ -133,9 +142,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     const linked = linkSignals([callerSignal, timeoutController.signal]);
     let isSettled = false;
     try {
+      const productHeaders = await options.headers?.();
       const response = await (options.fetch ?? globalThis.fetch)(endpoint + call.path, {
         method: call.method ?? 'GET',
         headers: omitUndefinedHeaders({
+          ...productHeaders,
+          [ACCEPT_LANGUAGE_HEADER]: options.locale,
           ...call.headers,
           [PROTOCOL_HEADER]: String(PROTOCOL_MAJOR),
           [IDENTITY_HEADER]: options.getIdentity?.() ?? undefined,

@@ -15,6 +15,7 @@ export type FakeClientCall =
   | { name: 'approve'; interruptId: string; decision: ApprovalDecision }
   | { name: 'addInput'; text: string }
   | { name: 'retry' }
+  | { name: 'newSession' }
   | { name: 'setVisibility'; visible: boolean }
   | { name: 'setOnline'; online: boolean };
 
@@ -59,6 +60,10 @@ export class FakeAgentClient implements AgentClient {
   }
   connect(): Promise<void> {
     return Promise.resolve();
+  }
+  newSession(): void {
+    this.calls.push({ name: 'newSession' });
+    this.emit({ ...createInitialClientState(), bootstrap: this.#state.bootstrap });
   }
   retry(): Promise<void> {
     this.calls.push({ name: 'retry' });
