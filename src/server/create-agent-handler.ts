@@ -12,6 +12,7 @@ import {
   DEFAULT_STREAM_SETTINGS,
 } from './agent-handler-defaults.ts';
 import { answerFailure } from './http/answer-failure.ts';
+import { createCors, type CorsOptions } from './http/cors.ts';
 import { parseRequestTarget } from './http/parse-request-target.ts';
 import { ProblemError } from './http/problem-error.ts';
 import { readJsonBody } from './http/read-json-body.ts';
@@ -82,6 +83,11 @@ export interface AgentHandlerOptions {
   requestBodyTimeoutMs?: number;
   /** An event stream whose client has taken no bytes for this long is cut (it resumes). Default 30 000. */
   streamStallTimeoutMs?: number;
+  /**
+   * Lets pages on other origins call the API (docs/server.md, "Another origin"): an allow-list of
+   * origins, never `*`. Default: none, so only same-origin pages can read the answers.
+   */
+  cors?: CorsOptions;
   /** Open event streams per identity; past it the identity's oldest one is closed. Default 10. */
   maxStreamsPerIdentity?: number;
   /** Requests served at once, open event streams included; past it `503` + `Retry-After`. Default 5 000. */
@@ -158,6 +164,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     ...options.idempotency,
   });
   const rateLimiter = createRateLimits(limits, clock, storage);
+  const cors = options.cors === undefined ? null : createCors(options.cors);
   const context: HandlerContext = {
     store,
     storage,
@@ -273,6 +280,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
         next();
         return;
       }
+      if (cors?.(req, res)) return;
       admit(res);
       const path = inBase ? url.pathname.slice(basePath.length) : '';
       serve(req, res, requestId, path, url).catch(answerWith);

@@ -3,7 +3,9 @@ export { createAgentHandler } from './create-agent-handler.ts';
 export type { AgentHandler, AgentHandlerOptions, AgentHandlerStats } from './create-agent-handler.ts';
 export { createAgentHttpServer, DEFAULT_HTTP_SERVER_LIMITS } from './http/create-agent-http-server.ts';
 export type { AgentHttpServerOptions } from './http/create-agent-http-server.ts';
+export type { CorsOptions } from './http/cors.ts';
 export { createRunEngine } from './agent-loop/create-run-engine.ts';
+export type { EngineTexts } from './agent-loop/engine-texts.ts';
 export { DEFAULT_ENGINE_LIMITS } from './agent-loop/engine-options.ts';
 export type {
   EngineLimits,

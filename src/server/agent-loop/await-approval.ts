@@ -1,6 +1,7 @@
 import type { RunSnapshot } from '../../core/protocol.ts';
 import type { Deadline } from './create-deadline.ts';
 import type { RunContext } from './engine-options.ts';
+import { fillText } from './engine-texts.ts';
 import { LoopStop } from './loop-stop.ts';
 
 /** How an approval ended, for the loop. */
@@ -86,7 +87,7 @@ async function askForApproval(
                 reason: 'tool_call',
                 toolCallId: call.toolCallId,
                 argsDigest: call.argsDigest,
-                message: `Allow ${call.title === undefined ? '' : `"${call.title}" `}(${call.name}) to run with the arguments shown?`,
+                message: fillText(context.texts.approvalQuestion, { tool: call.title ?? call.name, name: call.name }),
                 ...(interrupt.expiresAt === undefined ? {} : { expiresAt: interrupt.expiresAt }),
               },
             },

@@ -52,7 +52,7 @@ export async function callModel(
         correlationId,
         detail: cause,
       });
-      throw stopWithError('MODEL_ERROR', 'The model failed unexpectedly.', true);
+      throw stopWithError('MODEL_ERROR', context.texts.modelFailed, true);
     }
     settings.log({
       level: cause.retryable && attempt <= limits.maxRetries ? 'warn' : 'error',

@@ -17,6 +17,7 @@ import { createRunWriter } from './run-writer.ts';
 import type { LoopStart } from './loop-start.ts';
 import { startFresh, startFromLog } from './loop-start.ts';
 import { resumeToolCalls } from './resume-tool-calls.ts';
+import { fillText, formatDuration, resolveEngineTexts } from './engine-texts.ts';
 import { runToolCalls } from './run-tool-calls.ts';
 
 const DEFAULT_SYSTEM_PROMPT =
@@ -45,6 +46,7 @@ export function createRunEngine(options: RunEngineOptions = {}): RunEngine {
     sleep,
     ids: options.ids ?? createUlidIds(clock),
     random: options.random ?? Math.random,
+    texts: options.texts ?? {},
     log:
       options.log ??
       ((entry) =>
@@ -70,11 +72,12 @@ async function runToTerminal(
   if (handle.signal.aborted) onCancel();
   else handle.signal.addEventListener('abort', onCancel, { once: true });
   const elapsedMs = Math.max(0, settings.clock.now() - (handle.snapshot().createdAt ?? settings.clock.now()));
+  const texts = resolveEngineTexts(handle.locale, settings.texts);
   const runTimer = settings.clock.setTimeout(() => {
     stopController.abort(
       stopWithError(
         'RUN_TIMEOUT',
-        `The run took longer than its limit of ${formatDuration(settings.limits.runMaxDurationMs)} and was stopped.`,
+        fillText(texts.runTimeout, { limit: formatDuration(settings.limits.runMaxDurationMs, texts) }),
         true,
       ),
     );
@@ -82,6 +85,7 @@ async function runToTerminal(
   const context: RunContext = {
     settings,
     handle,
+    texts,
     writer: createRunWriter(handle),
     stopSignal: stopController.signal,
     usage: null,
@@ -97,7 +101,7 @@ async function runToTerminal(
 }
 
 async function runRounds(context: RunContext, start: LoopStart): Promise<void> {
-  const { settings, handle, writer, stopSignal } = context;
+  const { settings, handle, writer, stopSignal, texts } = context;
   const { limits } = settings;
   const isCancelling = (s: RunSnapshot): boolean => s.status === 'cancelling' || handle.signal.aborted;
   const { messages } = start;
@@ -106,11 +110,7 @@ async function runRounds(context: RunContext, start: LoopStart): Promise<void> {
   for (let round = start.round; ; round += 1) {
     stopSignal.throwIfAborted();
     if (round > limits.maxRounds) {
-      throw stopWithError(
-        'MAX_ITERATIONS',
-        `The agent reached its limit of ${limits.maxRounds} rounds without finishing.`,
-        false,
-      );
+      throw stopWithError('MAX_ITERATIONS', fillText(texts.maxRounds, { limit: limits.maxRounds }), false);
     }
     const stepName = `round:${round}`;
     const resumedTurn = round === start.round ? start.turn : undefined;
@@ -136,7 +136,7 @@ async function runRounds(context: RunContext, start: LoopStart): Promise<void> {
         link.controller.abort(
           stopWithError(
             'MODEL_TIMEOUT',
-            `A step of the agent took longer than ${formatDuration(limits.roundTimeoutMs)} and was stopped.`,
+            fillText(texts.roundTimeout, { limit: formatDuration(limits.roundTimeoutMs, texts) }),
             true,
           ),
         ),
@@ -149,7 +149,7 @@ async function runRounds(context: RunContext, start: LoopStart): Promise<void> {
         if (tokens > limits.tokenBudget) {
           throw stopWithError(
             'TOKEN_BUDGET_EXCEEDED',
-            `The conversation is too long for the agent (about ${tokens} tokens; the limit is ${limits.tokenBudget}).`,
+            fillText(texts.tokenBudget, { tokens, limit: limits.tokenBudget }),
             false,
           );
         }
@@ -202,7 +202,7 @@ async function finish(context: RunContext, error: unknown): Promise<void> {
       correlationId,
       detail: error,
     });
-    cause = stopWithError('INTERNAL', `The agent hit an unexpected problem (reference ${correlationId}).`, true);
+    cause = stopWithError('INTERNAL', fillText(context.texts.internal, { reference: correlationId }), true);
   }
   const stop = (cause as LoopStop).stop;
   const correlationId = settings.ids('corr');
@@ -257,8 +257,4 @@ function reasoningOption(handle: RunHandle): {
   reasoningEffort?: NonNullable<RunHandle['options']['reasoningEffort']>;
 } {
   return handle.options.reasoningEffort === undefined ? {} : { reasoningEffort: handle.options.reasoningEffort };
-}
-
-function formatDuration(ms: number): string {
-  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} minutes`;
 }

@@ -4,6 +4,7 @@ import type { RunHandle, Subject } from '../runs/run-handle.ts';
 import type { ToolDefinition, ToolPolicy, ToolRegistry } from '../tools/tool-registry.ts';
 import type { Clock, Sleep } from '../../core/clock.ts';
 import type { RunWriter } from './run-writer.ts';
+import type { EngineTexts } from './engine-texts.ts';
 
 /** The agent loop's safeguards (docs/protocol.md §16), each ending the run with its own code. */
 export interface EngineLimits {
@@ -102,6 +103,11 @@ export interface RunEngineOptions {
   /** 0 ≤ x < 1, for backoff jitter. */
   random?: () => number;
   log?: (entry: EngineLogEntry) => void;
+  /**
+   * The product's texts for more locales (or its own wording), by BCP 47 tag, laid over the
+   * built-in English and Simplified Chinese: a run uses the entry of its user's locale.
+   */
+  texts?: Readonly<Record<string, Partial<EngineTexts>>>;
 }
 
 /** The defaults of every limit. */
@@ -136,6 +142,7 @@ export interface EngineSettings {
   ids: (prefix: string) => string;
   random: () => number;
   log: (entry: EngineLogEntry) => void;
+  texts: Readonly<Record<string, Partial<EngineTexts>>>;
 }
 
 /** One run's state shared by the loop's parts. */
@@ -143,6 +150,8 @@ export interface RunContext {
   settings: EngineSettings;
   handle: RunHandle;
   writer: RunWriter;
+  /** The text the loop writes for the user, in the run's locale. */
+  texts: EngineTexts;
   /** Aborts on cancel (reason: a cancel `LoopStop`) or when the run's duration runs out. */
   stopSignal: AbortSignal;
   usage: TokenUsage | null;

@@ -1,6 +1,7 @@
 import type { ModelMessage } from '../models/model-adapter.ts';
 import type { RunContext } from './engine-options.ts';
 import type { ResumedToolCall, ResumePlan } from './resume-plan.ts';
+import { localizeToolTitle } from './engine-texts.ts';
 import type { PreparedCall, RunToolCallsOptions } from './run-tool-calls.ts';
 import { findCallProblem, settleToolCalls } from './run-tool-calls.ts';
 
@@ -28,6 +29,7 @@ export async function resumeToolCalls(
 
 /** The prepared form of a call a resumed round logged: its tool looked up and its arguments checked again. */
 function prepareResumedCall(context: RunContext, call: ResumedToolCall): PreparedCall {
+  const tool = context.settings.registry.get(call.name);
   return {
     toolCallId: call.toolCallId,
     providerId: call.toolCallId,
@@ -35,7 +37,8 @@ function prepareResumedCall(context: RunContext, call: ResumedToolCall): Prepare
     argumentsText: JSON.stringify(call.args) ?? '{}',
     args: call.args,
     argsDigest: call.argsDigest,
-    tool: context.settings.registry.get(call.name),
+    tool,
+    title: tool === undefined ? undefined : localizeToolTitle(tool, context.handle.locale),
     problem: findCallProblem(context, call.name, call.args),
     ...(call.result === undefined ? {} : { result: call.result }),
     ...(call.interrupt === undefined ? {} : { interrupt: call.interrupt }),

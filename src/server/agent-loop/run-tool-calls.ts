@@ -6,6 +6,7 @@ import type { ToolDefinition, ToolPolicy } from '../tools/tool-registry.ts';
 import { awaitApproval } from './await-approval.ts';
 import type { Deadline } from './create-deadline.ts';
 import type { RunContext, ToolCallInfo, ToolHookContext } from './engine-options.ts';
+import { localizeToolTitle } from './engine-texts.ts';
 import { executeTool } from './execute-tool.ts';
 import type { ResumedToolCall } from './resume-plan.ts';
 import type { AttemptResult } from './stream-model-attempt.ts';
@@ -21,6 +22,8 @@ export interface PreparedCall {
   args: unknown;
   argsDigest: string;
   tool: ToolDefinition | undefined;
+  /** The tool's title in the run's locale, when it has one. */
+  title: string | undefined;
   /** Why the call cannot run at all (unknown tool, bad JSON, schema mismatch). */
   problem: string | undefined;
   /** Already in the log (a resumed round): it is reported, never run again. */
@@ -70,7 +73,7 @@ export async function runToolCalls(context: RunContext, options: RunToolCallsOpt
           toolCallId: call.toolCallId,
           toolCallName: call.name,
           ...(turn.textMessageId === undefined ? {} : { parentMessageId: turn.textMessageId }),
-          ...(call.tool?.title === undefined ? {} : { title: call.tool.title }),
+          ...(call.title === undefined ? {} : { title: call.title }),
         },
       },
       { type: 'TOOL_CALL_END', data: { toolCallId: call.toolCallId, args: call.args, argsDigest: call.argsDigest } },
@@ -146,6 +149,7 @@ function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number
     args,
     argsDigest: sha256Digest(args),
     tool,
+    title: tool === undefined ? undefined : localizeToolTitle(tool, context.handle.locale),
     problem,
   };
 }
@@ -186,7 +190,7 @@ async function runOneCall(
       : approvalRefusal(
           await awaitApproval(
             context,
-            { toolCallId: call.toolCallId, name: call.name, title: tool.title, argsDigest: call.argsDigest },
+            { toolCallId: call.toolCallId, name: call.name, title: call.title, argsDigest: call.argsDigest },
             options.deadline,
             call.interrupt,
           ),
@@ -259,7 +263,7 @@ async function governCall(
       };
     const decision = await awaitApproval(
       context,
-      { toolCallId: call.toolCallId, name: call.name, title: tool.title, argsDigest: call.argsDigest },
+      { toolCallId: call.toolCallId, name: call.name, title: call.title, argsDigest: call.argsDigest },
       options.deadline,
     );
     return approvalRefusal(decision);

@@ -1,6 +1,7 @@
 import type { CreateRunRequest, CreateRunResponse, ReasoningEffort } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import type { StoredResponse } from '../idempotency/idempotency-store.ts';
+import { readRequestLocale } from '../http/request-locale.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { CreateRunInput } from '../runs/run-store.ts';
 import type { HandlerContext, RequestContext, Route } from './route-context.ts';
@@ -121,9 +122,11 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       details: { field: 'options.limits.maxCostUsd' },
     });
   }
+  const locale = readRequestLocale(request.req);
   return {
     subject: request.subject,
     ...(sessionId === undefined ? {} : { sessionId }),
+    ...(locale === undefined ? {} : { locale }),
     agent: { agentId: agent.agentId, versionId: agent.versionId },
     model: { modelId: model.modelId, ...(effort === undefined ? {} : { reasoningEffort: effort }) },
     input: {

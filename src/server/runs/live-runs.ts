@@ -112,6 +112,7 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
       subject: seed.subject,
       input: seed.input,
       options: seed.options,
+      ...(seed.locale === undefined ? {} : { locale: seed.locale }),
       history: seed.history,
       signal: controller.signal,
       append: (type, data) => record.append(type, data),

@@ -29,6 +29,8 @@ export interface RunHandle {
   /** The user message that started the run (already in the log as `RUN_STARTED`). */
   readonly input: { messageId: string; text: string; contextRefs?: ContextRef[] };
   readonly options: NonNullable<CreateRunRequest['options']>;
+  /** The locale the user reads (the create's `Accept-Language`): text the engine writes for the user follows it. */
+  readonly locale?: string;
   /** Settled user and assistant messages of earlier runs in the session, oldest first. */
   readonly history: readonly SnapshotMessage[];
   /** Aborted when the user cancels (`POST /cancel`); its `reason` is the cancel reason string. */

@@ -47,6 +47,8 @@ export interface CreateRunInput {
   model: { modelId: string; reasoningEffort?: ReasoningEffort } | null;
   input: { clientMessageId?: string; content: InputContent[]; contextRefs?: ContextRef[] };
   options: NonNullable<CreateRunRequest['options']>;
+  /** The creating request's preferred locale (`Accept-Language`), when it named one. */
+  locale?: string;
 }
 
 /** Options of {@link createRunStore}. */
@@ -152,6 +154,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         subject: input.subject,
         input: { messageId: userMessageId, text, ...optional('contextRefs', input.input.contextRefs) },
         options: input.options,
+        ...optional('locale', input.locale),
       };
       const history = input.sessionId === undefined ? [] : await live.historyOf(sessionId);
       const newSession: StoredSession = {

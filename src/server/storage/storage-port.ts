@@ -34,6 +34,8 @@ export interface RunStart {
   subject: Subject;
   input: { messageId: string; text: string; contextRefs?: NonNullable<CreateRunRequest['input']['contextRefs']> };
   options: NonNullable<CreateRunRequest['options']>;
+  /** The creating request's preferred locale (`Accept-Language`): the engine's user-facing text follows it. */
+  locale?: string;
 }
 
 /** A run as stored: who owns it, what started it, where its log stands and how it ended. */

@@ -29,6 +29,7 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
     {
       name: 'orders.lookup',
       title: 'Look up an order',
+      titles: { 'zh-CN': '查询订单' },
       description: 'Looks up an order by its id and returns its status, items and delivery estimate. Read-only.',
       parameters: {
         type: 'object',
@@ -53,6 +54,7 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
     {
       name: 'drafts.list',
       title: 'List drafts',
+      titles: { 'zh-CN': '列出草稿' },
       description: "Lists the user's email drafts (id and title), oldest first. Read-only.",
       parameters: { type: 'object', properties: {}, additionalProperties: false },
       policy: 'allow',
@@ -64,6 +66,7 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
     {
       name: 'drafts.delete',
       title: 'Delete a draft',
+      titles: { 'zh-CN': '删除草稿' },
       description: "Permanently deletes one of the user's email drafts by id. Needs the user's approval.",
       parameters: {
         type: 'object',
@@ -84,6 +87,7 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
     {
       name: 'report.generate',
       title: 'Generate a report',
+      titles: { 'zh-CN': '生成报告' },
       description: 'Writes a short report on a topic, section by section, reporting progress as it goes.',
       parameters: {
         type: 'object',

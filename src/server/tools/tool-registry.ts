@@ -19,8 +19,13 @@ export interface ToolRunContext {
 export interface ToolDefinition {
   name: string;
   description: string;
-  /** A short human title for the tool card. */
+  /** A short human title for the tool card and the approval question (never the internal name). */
   title?: string;
+  /**
+   * The title per locale (BCP 47 keys, e.g. `{ 'zh-CN': '查询订单' }`): a run whose user reads
+   * one of them (the widget's `Accept-Language`) gets it, matched by tag then by language; else `title`.
+   */
+  titles?: Readonly<Record<string, string>>;
   /** JSON Schema of the arguments, enforced with Ajv (draft-07, `ajv-formats`) before every call. */
   parameters: Record<string, unknown>;
   policy: ToolPolicy;

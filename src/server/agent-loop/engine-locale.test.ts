@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IncomingMessage } from 'node:http';
+import type { EventEnvelope } from '../../core/protocol.ts';
+import { pickLocalized, readRequestLocale } from '../http/request-locale.ts';
+import { freshKey } from '../test-support/start-test-server.ts';
+import type { EngineServer } from './test-support/start-engine-server.ts';
+import { startEngineServer } from './test-support/start-engine-server.ts';
+import type { RunEngineOptions } from './engine-options.ts';
+
+const open: EngineServer[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((server) => server.close()));
+});
+
+async function serve(engine: RunEngineOptions = {}): Promise<EngineServer> {
+  const server = await startEngineServer({ engine });
+  open.push(server);
+  return server;
+}
+
+/** Starts `text` as alice with `Accept-Language: locale` and reads events until the approval question (or the end). */
+async function runIn(server: EngineServer, text: string, locale: string): Promise<EventEnvelope[]> {
+  const response = await server.request('/runs', {
+    user: 'alice',
+    body: { agentVersionId: 'agv_demo_1', input: { content: [{ type: 'text', text }] } },
+    headers: { 'idempotency-key': freshKey(), 'accept-language': locale },
+  });
+  expect(response.status).toBe(201);
+  const { runId } = (await response.json()) as { runId: string };
+  const followed = await server.follow(runId);
+  return followed.until((events) =>
+    events.some((event) => event.type === 'INTERRUPT_REQUESTED' || event.type === 'RUN_FINISHED'),
+  );
+}
+
+function titlesOf(events: readonly EventEnvelope[]): unknown[] {
+  return events.filter((event) => event.type === 'TOOL_CALL_START').map((event) => event.data.title);
+}
+
+function questionOf(events: readonly EventEnvelope[]): unknown {
+  return events.find((event) => event.type === 'INTERRUPT_REQUESTED')?.data.interrupt.message;
+}
+
+describe('server text follows the locale of the request that created the run', () => {
+  it('writes the tool titles and the approval question in Chinese for zh-CN', async () => {
+    const server = await serve();
+    const events = await runIn(server, '/approval', 'zh-CN,zh;q=0.9,en;q=0.8');
+    expect(titlesOf(events)).toEqual(['列出草稿', '删除草稿']);
+    expect(questionOf(events)).toBe('是否允许使用所示参数运行“删除草稿”（drafts.delete）？');
+  });
+
+  it('writes English for an English or unknown locale, and the title of the language for zh-TW', async () => {
+    const server = await serve();
+    const english = await runIn(server, '/approval', 'en-GB');
+    expect(titlesOf(english)).toEqual(['List drafts', 'Delete a draft']);
+    expect(questionOf(english)).toBe('Allow "Delete a draft" (drafts.delete) to run with the arguments shown?');
+    expect(titlesOf(await runIn(server, '/tool', 'fr'))).toEqual(['Look up an order']);
+    expect(titlesOf(await runIn(server, '/tool', 'zh-TW'))).toEqual(['查询订单']);
+  });
+
+  it("uses the product's texts for its own locales", async () => {
+    const server = await serve({ texts: { fr: { approvalQuestion: 'Autoriser « {tool} » ({name}) ?' } } });
+    expect(questionOf(await runIn(server, '/approval', 'fr'))).toBe('Autoriser « Delete a draft » (drafts.delete) ?');
+  });
+});
+
+describe('readRequestLocale', () => {
+  const localeOf = (header: string | undefined): string | undefined =>
+    readRequestLocale({ headers: header === undefined ? {} : { 'accept-language': header } } as IncomingMessage);
+
+  it('picks the tag with the highest q, the first of equals, skipping * and malformed tags', () => {
+    expect(localeOf('zh-CN')).toBe('zh-CN');
+    expect(localeOf('en;q=0.5, zh-CN;q=0.9, fr;q=0.9')).toBe('zh-CN');
+    expect(localeOf('*, de')).toBe('de');
+    expect(localeOf('en;q=0, <script>')).toBeUndefined();
+    expect(localeOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('pickLocalized', () => {
+  it('matches the tag case-insensitively, then the language, else nothing', () => {
+    const texts = { 'zh-CN': '查询订单', de: 'Bestellung' };
+    expect(pickLocalized(texts, 'zh-cn')).toBe('查询订单');
+    expect(pickLocalized(texts, 'zh')).toBe('查询订单');
+    expect(pickLocalized(texts, 'de-AT')).toBe('Bestellung');
+    expect(pickLocalized(texts, 'fr')).toBeUndefined();
+    expect(pickLocalized(texts, undefined)).toBeUndefined();
+  });
+});

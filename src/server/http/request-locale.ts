@@ -1,0 +1,39 @@
+import type { IncomingMessage } from 'node:http';
+import { ACCEPT_LANGUAGE_HEADER } from '../../core/protocol.ts';
+
+const LANGUAGE_TAG = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * Returns the preferred locale of a request: the `Accept-Language` tag with the highest `q` (the
+ * first of equals), or undefined when the header is missing or names none (`*` and malformed tags
+ * are skipped). The widget sends its own locale there (docs/protocol.md §3).
+ */
+export function readRequestLocale(req: IncomingMessage): string | undefined {
+  const header = req.headers[ACCEPT_LANGUAGE_HEADER];
+  if (typeof header !== 'string') return undefined;
+  let best: { tag: string; q: number } | undefined;
+  for (const part of header.split(',')) {
+    const [tag = '', ...params] = part.trim().split(';');
+    const qParam = params.find((param) => param.trim().startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.trim().slice(2));
+    if (!LANGUAGE_TAG.test(tag) || !(q > 0) || (best !== undefined && q <= best.q)) continue;
+    best = { tag, q };
+  }
+  return best?.tag;
+}
+
+/**
+ * Picks the text for `locale` from per-locale texts (keys are BCP 47 tags): the exact tag
+ * (case-insensitive), else the first key with the same language (`zh` for `zh-CN`, `zh-CN` for
+ * `zh`), else undefined.
+ */
+export function pickLocalized(texts: Readonly<Record<string, string>>, locale: string | undefined): string | undefined {
+  if (locale === undefined) return undefined;
+  const wanted = locale.toLowerCase();
+  const language = wanted.split('-')[0];
+  const keys = Object.keys(texts);
+  const key =
+    keys.find((candidate) => candidate.toLowerCase() === wanted) ??
+    keys.find((candidate) => candidate.toLowerCase().split('-')[0] === language);
+  return key === undefined ? undefined : texts[key];
+}
