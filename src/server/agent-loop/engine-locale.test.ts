@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { EventEnvelope } from '../../core/protocol.ts';
 import { pickLocalized, readRequestLocale } from '../http/request-locale.ts';
 import { freshKey } from '../test-support/start-test-server.ts';
+import { dataOf } from './test-support/run-engine-harness.ts';
 import type { EngineServer } from './test-support/start-engine-server.ts';
 import { startEngineServer } from './test-support/start-engine-server.ts';
 import type { RunEngineOptions } from './engine-options.ts';
@@ -34,11 +35,11 @@ async function runIn(server: EngineServer, text: string, locale: string): Promis
 }
 
 function titlesOf(events: readonly EventEnvelope[]): unknown[] {
-  return events.filter((event) => event.type === 'TOOL_CALL_START').map((event) => event.data.title);
+  return dataOf(events, 'TOOL_CALL_START').map((data) => data.title);
 }
 
 function questionOf(events: readonly EventEnvelope[]): unknown {
-  return events.find((event) => event.type === 'INTERRUPT_REQUESTED')?.data.interrupt.message;
+  return dataOf(events, 'INTERRUPT_REQUESTED')[0]?.interrupt.message;
 }
 
 describe('server text follows the locale of the request that created the run', () => {
