@@ -1,5 +1,6 @@
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
 import { AGENT_CHAT_THEMES, type AgentChatTheme } from './ui/agent-chat/agent-chat-theme.ts';
+import { LAUNCHER_POSITIONS, type LauncherPosition } from './ui/launcher/create-launcher.ts';
 
 /** The widget's strings a product may override (every key optional; the launcher's labels included). */
 export type MountStrings = NonNullable<AgentChatElement['strings']>;
@@ -18,10 +19,28 @@ export interface MountOptions {
   theme?: AgentChatTheme;
   /** Overrides of individual strings (see `AgentChatStrings`, plus the launcher's labels). */
   strings?: MountStrings;
+  /** The header's title; defaults to the agent's name from bootstrap. */
+  title?: string;
+  /** The header's avatar image: an http(s) URL or a path (the page's CSP must allow it in `img-src`). */
+  avatarUrl?: string;
+  /** The empty conversation's greeting; defaults to the locale's ("How can I help you today?"). */
+  greeting?: string;
+  /** Suggestion chips of the empty conversation (at most 8); pressing one sends its text. */
+  suggestions?: string[];
+  /** Whether a reasoning panel collapses once the answer starts (default true). */
+  collapseReasoning?: boolean;
   /** Keeps the conversation and stream cursor in `sessionStorage`, so a reload resumes the run. */
   persist?: boolean;
   /** `inline` renders into the target; `launcher` adds a floating button that opens the panel. */
   mode?: 'inline' | 'launcher';
+  /** Launcher only: open the panel at once (without moving focus). Default false. */
+  startOpen?: boolean;
+  /** Launcher only: its corner, `bottom-end` (default; right in a left-to-right page) or `bottom-start`. */
+  position?: LauncherPosition;
+  /** Fetch credentials of every request: `same-origin` (default), `include` for an agent API on another origin that uses cookies, or `omit`. */
+  credentials?: 'omit' | 'same-origin' | 'include';
+  /** The product's own headers before each request (e.g. a bearer token it refreshes); see docs/reference.md. */
+  headers?: () => Record<string, string> | Promise<Record<string, string>>;
   /** Hook: lets the user pick references sent with the next message as `contextRefs`. */
   selectAttachments?: AgentChatElement['selectAttachments'];
   /** Hook: returns source cards shown under an assistant message (safe URLs only). */
@@ -32,11 +51,21 @@ export interface MountOptions {
 
 const isString = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
 const isFunction = (value: unknown): boolean => typeof value === 'function';
+const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 const oneOf = (...allowed: string[]): OptionRule => [
   (value) => allowed.includes(value as string),
   allowed.map((item) => `"${item}"`).join(' or '),
 ];
+
+/** An http(s) URL or a path (resolved against a placeholder base, so `javascript:` and `data:` fail). */
+function isHttpUrl(value: unknown): boolean {
+  try {
+    return isString(value) && /^https?:$/.test(new URL(value as string, 'http://base.invalid').protocol);
+  } catch {
+    return false;
+  }
+}
 
 /** An http(s) URL or a path, without query or fragment (tokens never go into URLs). */
 function isEndpoint(value: unknown): boolean {
@@ -63,8 +92,20 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
     (value) => isObject(value) && Object.values(value as object).every((text) => typeof text === 'string'),
     'an object of strings',
   ],
-  persist: [(value) => typeof value === 'boolean', 'true or false'],
+  title: [isString, 'a non-empty string'],
+  avatarUrl: [isHttpUrl, 'an http(s) URL or path'],
+  greeting: [isString, 'a non-empty string'],
+  suggestions: [
+    (value) => Array.isArray(value) && value.length <= 8 && value.every(isString),
+    'an array of at most 8 non-empty strings',
+  ],
+  collapseReasoning: [isBoolean, 'true or false'],
+  persist: [isBoolean, 'true or false'],
   mode: oneOf('inline', 'launcher'),
+  startOpen: [isBoolean, 'true or false'],
+  position: oneOf(...LAUNCHER_POSITIONS),
+  credentials: oneOf('omit', 'same-origin', 'include'),
+  headers: [isFunction, 'a function returning headers (or a promise of them)'],
   selectAttachments: [isFunction, 'a function'],
   getReferences: [isFunction, 'a function'],
   renderers: [isObject, 'an object of functions'],

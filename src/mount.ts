@@ -1,10 +1,15 @@
 import { createAgentClient, type AgentClientHandle, type ClientStorage } from './core/index.ts';
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
+import {
+  createAgentChatEvent,
+  type AgentChatEventDetails,
+  type AgentChatEventName,
+} from './ui/agent-chat/agent-chat-events.ts';
 import { resolveStrings } from './ui/i18n/resolve-strings.ts';
 import { createLauncher, type Launcher } from './ui/launcher/create-launcher.ts';
 import { resolveMountTarget, validateMountOptions, type MountOptions } from './mount-options.ts';
 
-/** What `mount` returns: the element, its client, and the way to take both down again. */
+/** What `mount` returns: the element, its client, what a product calls on them, and the way to take both down. */
 export interface MountedAgentChat {
   /** The `<agent-chat>` element (inside the launcher's panel in `launcher` mode). */
   element: AgentChatElement;
@@ -14,13 +19,36 @@ export interface MountedAgentChat {
   launcher: Launcher | null;
   /** Settles once the element is defined and the first bootstrap (and `sessionId` restore) is done; never rejects (errors show in the widget). */
   ready: Promise<void>;
+  /** Sends `text` as if the person typed it (`agent-chat-send` fires first); rejects when the send fails (the widget shows why). */
+  send(text: string): Promise<void>;
+  /** Starts a new conversation (`agent-chat-session` fires with `null`); the old one stays restorable by its id. */
+  newConversation(): void;
+  /** Opens the launcher's panel and focuses the composer (inline: focuses the composer). */
+  open(): void;
+  /** Closes the launcher's panel (inline: nothing). */
+  close(): void;
+  /** Calls `listener` with the `detail` of each `name` event until the returned function is called. */
+  on<Name extends AgentChatEventName>(name: Name, listener: (detail: AgentChatEventDetails[Name]) => void): () => void;
   /** Removes the widget, disposes the client and frees the target for another mount. Idempotent. */
   destroy(): void;
 }
 
 const TAG_NAME = 'agent-chat';
 /** Options that are properties of the element itself; one left undefined keeps the element's default. */
-const ELEMENT_OPTIONS = ['locale', 'theme', 'strings', 'selectAttachments', 'getReferences', 'renderers'] as const;
+const ELEMENT_OPTIONS = [
+  'locale',
+  'theme',
+  'strings',
+  'avatarUrl',
+  'greeting',
+  'suggestions',
+  'collapseReasoning',
+  'selectAttachments',
+  'getReferences',
+  'renderers',
+] as const;
+/** Languages written right to left: a widget in one of them mirrors even on a left-to-right page. */
+const RTL_LANGUAGE = /^(ar|fa|he|iw|ps|sd|ug|ur|yi)\b/i;
 const mounts = new WeakMap<Element, MountedAgentChat>();
 
 /**
@@ -38,9 +66,13 @@ export function mount(target: string | Element, options: MountOptions): MountedA
   }
 
   const defined = ensureDefined();
+  const locale = valid.locale ?? globalThis.navigator?.language ?? 'en';
   const client = createAgentClient({
     endpoint: valid.endpoint,
+    locale,
     ...(valid.agentVersion ? { agentVersion: valid.agentVersion } : {}),
+    ...(valid.credentials ? { credentials: valid.credentials } : {}),
+    ...(valid.headers ? { headers: valid.headers } : {}),
     ...(valid.persist ? persistenceFor(host) : {}),
   });
   const element = document.createElement(TAG_NAME) as AgentChatElement;
@@ -48,17 +80,26 @@ export function mount(target: string | Element, options: MountOptions): MountedA
   for (const key of ELEMENT_OPTIONS) {
     if (valid[key] !== undefined) Object.assign(element, { [key]: valid[key] });
   }
+  if (valid.title !== undefined) element.headerTitle = valid.title;
 
   let launcher: Launcher | null = null;
   if (valid.mode === 'launcher') {
-    const locale = valid.locale ?? globalThis.navigator?.language ?? 'en';
     launcher = createLauncher({
       container: host,
       panelContent: element,
       strings: resolveStrings(locale, valid.strings),
       ...(valid.theme ? { theme: valid.theme } : {}),
+      ...(valid.position ? { position: valid.position } : {}),
+      onToggle: (isOpen) =>
+        element.dispatchEvent(
+          createAgentChatEvent(isOpen ? 'agent-chat-launcher-open' : 'agent-chat-launcher-close', null),
+        ),
     });
+    element.onClose = () => launcher?.close();
+    if (RTL_LANGUAGE.test(locale)) launcher.host.dir = 'rtl';
+    if (valid.startOpen) launcher.open({ focus: false });
   } else {
+    if (RTL_LANGUAGE.test(locale)) element.dir = 'rtl';
     host.append(element);
   }
 
@@ -77,6 +118,19 @@ export function mount(target: string | Element, options: MountOptions): MountedA
     client,
     launcher,
     ready,
+    send: (text) => defined.then(() => element.send(text)),
+    newConversation: () => element.newConversation(),
+    open() {
+      if (launcher) launcher.open();
+      else element.shadowRoot?.querySelector<HTMLElement>('[part~="input"]')?.focus();
+    },
+    close: () => launcher?.close(),
+    on(name, listener) {
+      const forward = (event: Event): void =>
+        listener((event as CustomEvent<AgentChatEventDetails[typeof name]>).detail);
+      element.addEventListener(name, forward);
+      return () => element.removeEventListener(name, forward);
+    },
     destroy() {
       if (isDestroyed) return;
       isDestroyed = true;

@@ -1,4 +1,12 @@
-import type { ApprovalDecision, ClientError, ContextRef } from '../../core/index.ts';
+import type {
+  ApprovalDecision,
+  ClientError,
+  ContextRef,
+  RunStatus,
+  SnapshotInterrupt,
+  SnapshotMessage,
+  SnapshotToolCall,
+} from '../../core/index.ts';
 
 /** `detail` of `agent-chat-send`, dispatched just before a message is sent (or added to the active run). */
 export interface AgentChatSendDetail {
@@ -18,11 +26,56 @@ export interface AgentChatApproveDetail {
 /** `detail` of `agent-chat-error`, dispatched once per new error the widget shows: that error. */
 export type AgentChatErrorDetail = ClientError;
 
+/** `detail` of `agent-chat-run-start`: a run began (or a live run was first seen, e.g. after a reload). */
+export interface AgentChatRunStartDetail {
+  runId: string;
+}
+
+/** `detail` of `agent-chat-run-finish`: a run seen live reached its terminal status. */
+export interface AgentChatRunFinishDetail {
+  runId: string;
+  /** `completed`, `failed` or `cancelled`. */
+  status: RunStatus;
+}
+
+/** `detail` of `agent-chat-message`: an answer finished streaming (`status: 'complete'`). */
+export interface AgentChatMessageDetail {
+  message: SnapshotMessage;
+}
+
+/** `detail` of `agent-chat-tool-start` and `agent-chat-tool-end`: the tool call as it stands. */
+export interface AgentChatToolDetail {
+  toolCall: SnapshotToolCall;
+}
+
+/** `detail` of `agent-chat-approval-request` (open) and `agent-chat-approval-resolve` (answered, expired or cancelled). */
+export interface AgentChatApprovalDetail {
+  interrupt: SnapshotInterrupt;
+}
+
+/** `detail` of `agent-chat-session`: the conversation changed; store `sessionId` to restore it later (null: a new, unsaved one). */
+export interface AgentChatSessionDetail {
+  sessionId: string | null;
+}
+
+/** `detail` of `agent-chat-launcher-open` and `agent-chat-launcher-close`: nothing. */
+export type AgentChatLauncherDetail = null;
+
 /** Every DOM event `<agent-chat>` dispatches, by name, with the type of its `detail`. */
 export interface AgentChatEventDetails {
   'agent-chat-send': AgentChatSendDetail;
   'agent-chat-approve': AgentChatApproveDetail;
   'agent-chat-error': AgentChatErrorDetail;
+  'agent-chat-run-start': AgentChatRunStartDetail;
+  'agent-chat-run-finish': AgentChatRunFinishDetail;
+  'agent-chat-message': AgentChatMessageDetail;
+  'agent-chat-tool-start': AgentChatToolDetail;
+  'agent-chat-tool-end': AgentChatToolDetail;
+  'agent-chat-approval-request': AgentChatApprovalDetail;
+  'agent-chat-approval-resolve': AgentChatApprovalDetail;
+  'agent-chat-session': AgentChatSessionDetail;
+  'agent-chat-launcher-open': AgentChatLauncherDetail;
+  'agent-chat-launcher-close': AgentChatLauncherDetail;
 }
 
 /** The name of one of `<agent-chat>`'s events. */
@@ -44,9 +97,5 @@ export function createAgentChatEvent<Name extends AgentChatEventName>(
 
 declare global {
   /** `addEventListener('agent-chat-send', …)` on any element gets the typed event. */
-  interface HTMLElementEventMap {
-    'agent-chat-send': AgentChatEventMap['agent-chat-send'];
-    'agent-chat-approve': AgentChatEventMap['agent-chat-approve'];
-    'agent-chat-error': AgentChatEventMap['agent-chat-error'];
-  }
+  interface HTMLElementEventMap extends AgentChatEventMap {}
 }

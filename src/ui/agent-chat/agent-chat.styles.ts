@@ -1,7 +1,50 @@
 import { css } from 'lit';
 
-/** Layout of the element: status line, scrolling transcript, jump button, error box. */
+/** Layout of the element: header, status line, scrolling transcript with its empty state, jump button, error box. */
 export const agentChatStyles = css`
+  .header {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    padding: 8px;
+    padding-inline: 12px 8px;
+    border-bottom: 1px solid var(--agent-chat-color-border);
+  }
+  .avatar {
+    width: 28px;
+    height: 28px;
+    border-radius: 50%;
+    object-fit: cover;
+  }
+  .header-title {
+    flex: 1;
+    margin: 0;
+    font-size: 15px;
+    font-weight: 600;
+  }
+  .header .icon-button {
+    border-color: transparent;
+    background: transparent;
+  }
+  .empty-state {
+    display: grid;
+    gap: 12px;
+    padding: 24px 4px;
+    text-align: center;
+    justify-items: center;
+  }
+  .greeting {
+    font-size: 17px;
+    font-weight: 600;
+  }
+  .suggestions {
+    justify-content: center;
+  }
+  .suggestions .chip {
+    padding: 6px 12px;
+    background: transparent;
+    font-size: 13px;
+  }
   .status,
   .error-reference {
     font-size: 12px;
@@ -38,7 +81,6 @@ export const agentChatStyles = css`
     box-shadow: 0 1px 4px rgb(0 0 0 / 0.2);
   }
   .error {
-    margin: 0 var(--agent-chat-spacing) var(--agent-chat-spacing);
     padding: var(--agent-chat-spacing);
     border: 1px solid var(--agent-chat-color-danger);
     border-radius: var(--agent-chat-radius);

@@ -20,6 +20,8 @@ import { messageListStyles } from '../message-list/message-list.styles.ts';
 import { renderMessageList, type MessageReference, type ToolCardRenderer } from '../message-list/message-list.ts';
 import { reasoningPanelStyles } from '../reasoning-panel/reasoning-panel.styles.ts';
 import { hostStyles } from '../styles/host.styles.ts';
+import { renderChatHeader, renderEmptyState } from './chat-header.ts';
+import { LifecycleEventTracker } from './lifecycle-events.ts';
 import { toolCardStyles } from '../tool-card/tool-card.styles.ts';
 import { createAgentChatEvent, type AgentChatEventDetails, type AgentChatEventName } from './agent-chat-events.ts';
 import { agentChatStyles } from './agent-chat.styles.ts';
@@ -46,7 +48,23 @@ import { StateChangeTracker } from './state-changes.ts';
  * @fires {CustomEvent<AgentChatSendDetail>} agent-chat-send - Before a message is sent: `{ text, contextRefs }`.
  * @fires {CustomEvent<AgentChatApproveDetail>} agent-chat-approve - Approval answered: `{ interruptId, decision }`.
  * @fires {CustomEvent<AgentChatErrorDetail>} agent-chat-error - A new error is shown; `detail` is the `ClientError`.
+ * @fires {CustomEvent<AgentChatRunStartDetail>} agent-chat-run-start - A run started: `{ runId }`.
+ * @fires {CustomEvent<AgentChatRunFinishDetail>} agent-chat-run-finish - A run ended: `{ runId, status }`.
+ * @fires {CustomEvent<AgentChatMessageDetail>} agent-chat-message - An answer finished: `{ message }`.
+ * @fires {CustomEvent<AgentChatToolDetail>} agent-chat-tool-start - A tool call started: `{ toolCall }`.
+ * @fires {CustomEvent<AgentChatToolDetail>} agent-chat-tool-end - A tool call ended: `{ toolCall }`.
+ * @fires {CustomEvent<AgentChatApprovalDetail>} agent-chat-approval-request - An approval is asked for: `{ interrupt }`.
+ * @fires {CustomEvent<AgentChatApprovalDetail>} agent-chat-approval-resolve - An approval was answered, expired or cancelled: `{ interrupt }`.
+ * @fires {CustomEvent<AgentChatSessionDetail>} agent-chat-session - The conversation changed: `{ sessionId }` (null for a new one).
+ * @fires {CustomEvent<AgentChatLauncherDetail>} agent-chat-launcher-open - The launcher panel opened (`mount` in launcher mode).
+ * @fires {CustomEvent<AgentChatLauncherDetail>} agent-chat-launcher-close - The launcher panel closed (`mount` in launcher mode).
  *
+ * @csspart header - The header: avatar, title, "New conversation" and (in a launcher) close.
+ * @csspart avatar - The header's avatar image, shown when `avatarUrl` is set.
+ * @csspart new-conversation-button - The header's "New conversation" button.
+ * @csspart close-button - The header's close button, shown in a launcher panel.
+ * @csspart empty-state - The greeting and suggestions of an empty conversation.
+ * @csspart suggestion - One suggestion chip; pressing it sends its text.
  * @csspart transcript - The scrolling conversation log.
  * @csspart message - Every message, which is also a `user-message` or an `assistant-message`.
  * @csspart user-message - A message the person sent.
@@ -56,15 +74,16 @@ import { StateChangeTracker } from './state-changes.ts';
  * @csspart approval-card - An approval request.
  * @csspart allow-button - The approval request's Allow button.
  * @csspart deny-button - The approval request's Deny button.
- * @csspart error - The error box.
- * @csspart retry-button - The error box's Retry button.
+ * @csspart message-actions - The actions under a finished answer (copy).
+ * @csspart error - A failed request or stream, at the end of the transcript until it is handled.
+ * @csspart retry-button - Retry, on the error or the failed run it can help.
  * @csspart run-error - A failed run's error, kept after its turn in the transcript.
  * @csspart status - The status line ("Reconnecting…", "Stopping…", "Retrying the answer…").
  * @csspart jump-button - "Jump to latest", shown when the person scrolled up.
  * @csspart composer - The composer form.
  * @csspart input - The composer's text field.
- * @csspart send-button - The composer's Send button.
- * @csspart stop-button - The composer's Stop button, shown while a run is active.
+ * @csspart send-button - The composer's Send button (an ↑ icon).
+ * @csspart stop-button - The composer's Stop button (a ■ icon), in Send's place while a run is active.
  * @csspart attach-button - The composer's attach button, shown when `selectAttachments` is set.
  *
  * @cssproperty --agent-chat-font-family - Text font. Default: system UI fonts.
@@ -94,6 +113,11 @@ export class AgentChatElement extends LitElement {
     theme: { type: String, reflect: true },
     strings: { attribute: false },
     collapseReasoning: { attribute: false },
+    headerTitle: { attribute: false },
+    avatarUrl: { attribute: false },
+    greeting: { attribute: false },
+    suggestions: { attribute: false },
+    onClose: { attribute: false },
     selectAttachments: { attribute: false },
     getReferences: { attribute: false },
     renderers: { attribute: false },
@@ -121,6 +145,16 @@ export class AgentChatElement extends LitElement {
   declare strings: Partial<AgentChatStrings> | undefined;
   /** Whether a reasoning panel collapses once the answer starts. Default true. */
   declare collapseReasoning: boolean;
+  /** The header's title; defaults to the agent's name from bootstrap (mount option `title`). */
+  declare headerTitle: string | undefined;
+  /** The header's avatar image URL (trusted product input; allow it in the page's `img-src`). */
+  declare avatarUrl: string | undefined;
+  /** The empty conversation's greeting; defaults to the locale's. */
+  declare greeting: string | undefined;
+  /** Suggestion chips of the empty conversation; pressing one sends its text. */
+  declare suggestions: readonly string[];
+  /** When set (a launcher panel), the header shows a close button that calls it. */
+  declare onClose: (() => void) | undefined;
   /** The product's reference picker; what it returns is sent as `contextRefs`. */
   declare selectAttachments: (() => Promise<ContextRef[]>) | undefined;
   /** Source cards for a finished assistant message; only http(s) URLs are shown. */
@@ -130,7 +164,7 @@ export class AgentChatElement extends LitElement {
   declare protected announcement: string;
   declare protected isReferenceCopied: boolean;
 
-  #clientController = new ClientController(this);
+  #clientController = new ClientController(this, (state) => this.#applyStateEffects(state));
   #scrollPin = new ScrollPinController(this, {
     transcript: () => this.renderRoot?.querySelector('.transcript') ?? null,
     content: () => this.renderRoot?.querySelector('.transcript-content') ?? null,
@@ -142,6 +176,8 @@ export class AgentChatElement extends LitElement {
   });
   #reasoningOverrides = new Map<string, boolean>();
   #stateChanges = new StateChangeTracker();
+  #lifecycle = new LifecycleEventTracker();
+  #expiryTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -149,6 +185,7 @@ export class AgentChatElement extends LitElement {
     this.locale = typeof navigator === 'undefined' ? 'en' : navigator.language;
     this.theme = 'auto';
     this.collapseReasoning = true;
+    this.suggestions = [];
     this.announcement = '';
     this.isReferenceCopied = false;
   }
@@ -158,9 +195,29 @@ export class AgentChatElement extends LitElement {
     this.#applyStateEffects(this.#state());
   }
 
+  /** Sends `text` as if the person had typed it (the mounted handle's `send`); rejects when the send fails. */
+  async send(text: string): Promise<void> {
+    await this.#send(text, []);
+  }
+
+  /** Starts a new conversation (the header's button; the handle's `newConversation`) and focuses the composer. */
+  newConversation(): void {
+    this.client?.newSession();
+    this.#reasoningOverrides.clear();
+    this.#focusComposer();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#expiryTimer);
+    this.#expiryTimer = undefined;
+  }
+
   protected override render(): TemplateResult {
     const state = this.#state();
     const strings = resolveStrings(this.locale, this.strings);
+    const now = Date.now();
+    this.#scheduleExpiryUpdate(state);
     const status = state.isStopping
       ? strings.stopping
       : state.discardedMessageIds.length > 0
@@ -170,22 +227,44 @@ export class AgentChatElement extends LitElement {
           : state.connection === 'offline'
             ? strings.offline
             : '';
-    return html`<div part="status" class="status" role="status">${status}</div>
+    const isEmpty = state.messages.length === 0 && state.pendingSend === null;
+    return html`${renderChatHeader({
+      title: this.headerTitle ?? state.bootstrap?.agent.name ?? strings.assistant,
+      avatarUrl: this.avatarUrl,
+      strings,
+      canStartNew: !isEmpty || state.sessionId !== null,
+      onNewConversation: () => this.newConversation(),
+      onClose: this.onClose,
+    })}
+      <div part="status" class="status" role="status">${status}</div>
       <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#scrollPin.onScroll}>
         <div class="transcript-content">
+          ${
+            isEmpty
+              ? renderEmptyState({
+                  greeting: this.greeting ?? strings.greeting,
+                  suggestions: this.suggestions,
+                  strings,
+                  onSuggestion: (text) => void this.send(text).catch(() => undefined),
+                })
+              : nothing
+          }
           ${renderMessageList({
             state,
             strings,
             locale: this.locale,
+            now,
             isReasoningOpen: (message, index) => this.#isReasoningOpen(state, message, index),
             onToggleReasoning: (messageId, isOpen) => {
               this.#reasoningOverrides.set(messageId, isOpen);
               this.requestUpdate();
             },
             onDecide: (interruptId, decision) => this.#decide(interruptId, decision),
+            onRetry: this.#retry,
             renderers: this.renderers,
             getReferences: this.getReferences,
           })}
+          ${state.error && state.error.source !== 'run' ? this.#renderError(state.error, strings) : nothing}
         </div>
       </div>
       ${
@@ -193,7 +272,6 @@ export class AgentChatElement extends LitElement {
           ? html`<button part="jump-button" class="jump-button" @click=${this.#jumpToLatest}>↓ ${strings.jumpToLatest}</button>`
           : nothing
       }
-      ${state.error ? this.#renderError(state.error, strings) : nothing}
       ${this.#composer.render({
         strings,
         maxInputChars: state.bootstrap?.limits.maxInputChars ?? null,
@@ -205,6 +283,7 @@ export class AgentChatElement extends LitElement {
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.announcement}</div>`;
   }
 
+  /** A failed request or stream, after the turn it interrupted; it goes once the client moves on. */
   #renderError(error: ClientError, strings: AgentChatStrings): TemplateResult {
     return html`<div part="error" class="error" role="alert">
       <p class="error-title">${strings.errorTitle}</p>
@@ -223,6 +302,16 @@ export class AgentChatElement extends LitElement {
     </div>`;
   }
 
+  /** While an approval with an expiry is open, renders again every 15 s so "expires in …" stays true. */
+  #scheduleExpiryUpdate(state: ClientState): void {
+    if (this.#expiryTimer !== undefined || !state.interrupts.some((item) => item.state === 'open' && item.expiresAt))
+      return;
+    this.#expiryTimer = setTimeout(() => {
+      this.#expiryTimer = undefined;
+      this.requestUpdate();
+    }, EXPIRY_UPDATE_MS);
+  }
+
   #state(): ClientState {
     return this.#clientController.state ?? EMPTY_STATE;
   }
@@ -234,8 +323,12 @@ export class AgentChatElement extends LitElement {
     );
   }
 
-  /** Applies what a new state means: an announcement, an error event, a failed send's text back in the composer. */
+  /**
+   * Applies what a new state means (called for every state the client publishes, and before each
+   * render): lifecycle events, an announcement, an error event, a failed send's text back in the composer.
+   */
   #applyStateEffects(state: ClientState): void {
+    for (const [name, detail] of this.#lifecycle.observe(state)) this.dispatchEvent(createAgentChatEvent(name, detail));
     const { announcement, newError, restoredText } = this.#stateChanges.observe(state);
     if (announcement !== undefined) this.announcement = announcement;
     if (newError) {
@@ -263,6 +356,8 @@ export class AgentChatElement extends LitElement {
   };
 
   #decide(interruptId: string, decision: ApprovalDecision): void {
+    // The pressed button is disabled (then gone) at once: focus goes where the person goes on, never to <body>.
+    this.#focusComposer();
     this.#emit('agent-chat-approve', { interruptId, decision });
     void this.client?.approve(interruptId, decision).catch(() => undefined);
   }
@@ -279,11 +374,17 @@ export class AgentChatElement extends LitElement {
 
   #jumpToLatest = (): void => {
     this.#scrollPin.jumpToLatest();
-    this.renderRoot.querySelector('textarea')?.focus();
+    this.#focusComposer();
   };
+
+  #focusComposer(): void {
+    this.renderRoot.querySelector('textarea')?.focus();
+  }
 }
 
 const EMPTY_STATE = createInitialClientState();
+/** How often an open approval's "expires in …" is brought up to date. */
+const EXPIRY_UPDATE_MS = 15_000;
 
 function isRunActive(state: ClientState): boolean {
   return state.run !== null && !isTerminalRunStatus(state.run.status);

@@ -9,12 +9,14 @@ import type { AgentClient, ClientState } from '../../core/index.ts';
  */
 export class ClientController implements ReactiveController {
   #host: ReactiveControllerHost;
+  #onState: (state: ClientState) => void;
   #client: AgentClient | undefined;
   #unbind: (() => void) | null = null;
   #isConnected = false;
 
-  constructor(host: ReactiveControllerHost) {
+  constructor(host: ReactiveControllerHost, onState: (state: ClientState) => void = () => undefined) {
     this.#host = host;
+    this.#onState = onState;
     host.addController(this);
   }
 
@@ -36,7 +38,10 @@ export class ClientController implements ReactiveController {
     this.#isConnected = true;
     const client = this.#client;
     if (!client || this.#unbind) return;
-    const unsubscribe = client.subscribe(() => this.#host.requestUpdate());
+    const unsubscribe = client.subscribe((state) => {
+      this.#onState(state);
+      this.#host.requestUpdate();
+    });
     for (const [target, name, listener] of this.#signals) target.addEventListener(name, listener);
     this.#unbind = () => {
       unsubscribe();

@@ -5,22 +5,33 @@ export const approvalCardStyles = css`
   .approval-card {
     border: 2px solid var(--agent-chat-color-warning);
     border-radius: var(--agent-chat-radius);
-    padding: var(--agent-chat-spacing);
+    padding: 10px 12px;
     display: grid;
     gap: 8px;
     min-width: 0;
   }
+  .approval-card[data-destructive] {
+    border-color: var(--agent-chat-color-danger);
+  }
+  /* Answered: one quiet line, title and outcome. */
   .approval-card:not([data-state='open']) {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    padding: 6px 10px;
     border-width: 1px;
     border-color: var(--agent-chat-color-border);
+    background: var(--agent-chat-color-surface);
   }
   .approval-title {
     font-size: 14px;
   }
   .approval-title,
-  .approval-key,
-  .approval-outcome[data-state='resolved'] {
+  .approval-key {
     font-weight: 600;
+  }
+  .approval-outcome {
+    color: var(--agent-chat-color-text-muted);
   }
   .approval-warning {
     color: var(--agent-chat-color-danger);

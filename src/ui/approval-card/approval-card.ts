@@ -15,26 +15,35 @@ export interface ApprovalCardOptions {
   /** The tool call the approval is about, when the interrupt names one. */
   toolCall: SnapshotToolCall | undefined;
   isSubmitting: boolean;
+  /** When it expires, relative to now ("in 14 minutes", from {@link formatExpiresIn}); empty when it has no expiry. */
+  expiresIn: string;
   strings: AgentChatStrings;
-  locale: string;
   onDecide: (interruptId: string, decision: ApprovalDecision) => void;
 }
 
 /**
- * Renders an approval request: the complete arguments as plain text (hidden and control
- * characters spelled out), each long value folded behind its key and length so padding cannot push
- * the other values away from the buttons, Allow / Deny (disabled while the decision is submitted),
- * the expiry, and once answered the outcome. It is pure state: a reload rebuilds it unchanged.
+ * Renders an approval request as the one card of its tool call: the question, the complete
+ * arguments as plain text (hidden and control characters spelled out), each long value folded
+ * behind its key and length so padding cannot push the other values away from the buttons, Allow /
+ * Deny (disabled while the decision is submitted; Allow marked as dangerous when the server flags
+ * the call `metadata.destructive`), and when it expires. Once answered it collapses to its title
+ * and outcome. It is pure state: a reload rebuilds it unchanged.
  */
 export function renderApprovalCard(options: ApprovalCardOptions): TemplateResult {
   const { interrupt, toolCall, isSubmitting, strings, onDecide } = options;
   const name = toolCall?.title ?? toolCall?.name ?? interrupt.reason;
   const titleId = `approval-${interrupt.id}`;
+  const title = html`<h3 id=${titleId} class="approval-title" dir="auto">${renderVisibleText(formatString(strings.approvalTitle, { name }))}</h3>`;
+  if (interrupt.state !== 'open') {
+    return html`<section part="approval-card" class="approval-card" data-state=${interrupt.state} aria-labelledby=${titleId}>
+      ${title}<p class="approval-outcome">${describeApprovalOutcome(interrupt, strings)}</p>
+    </section>`;
+  }
   const args = toolCall ? (toolCall.args === undefined ? toolCall.argsText : toolCall.args) : undefined;
   const entries = toArgumentEntries(args);
-  const isOpen = interrupt.state === 'open';
-  return html`<section part="approval-card" class="approval-card" data-state=${interrupt.state} aria-labelledby=${titleId}>
-    <h3 id=${titleId} class="approval-title" dir="auto">${renderVisibleText(formatString(strings.approvalTitle, { name }))}</h3>
+  const isDestructive = interrupt.metadata?.destructive === true;
+  return html`<section part="approval-card" class="approval-card" data-state="open" ?data-destructive=${isDestructive} aria-labelledby=${titleId}>
+    ${title}
     ${interrupt.message ? html`<p class="approval-message" dir="auto">${renderVisibleText(interrupt.message)}</p>` : nothing}
     ${
       entries.length > 0
@@ -49,17 +58,19 @@ export function renderApprovalCard(options: ApprovalCardOptions): TemplateResult
         : nothing
     }
     ${
-      isOpen
-        ? html`${renderExpiry(interrupt.expiresAt, options.locale, strings)}
-          <div class="approval-actions">
-            <button class="primary" part="allow-button" ?disabled=${isSubmitting} @click=${() => onDecide(interrupt.id, 'allow')}>
-              ${strings.allow}
-            </button>
-            <button part="deny-button" ?disabled=${isSubmitting} @click=${() => onDecide(interrupt.id, 'deny')}>${strings.deny}</button>
-            ${isSubmitting ? html`<span class="muted" role="status">${strings.approvalSubmitting}</span>` : nothing}
-          </div>`
-        : html`<p class="approval-outcome" data-state=${interrupt.state}>${describeOutcome(interrupt, strings)}</p>`
+      options.expiresIn
+        ? html`<p class="approval-expiry muted">
+          <time datetime=${interrupt.expiresAt ?? nothing}>${formatString(strings.approvalExpires, { time: options.expiresIn })}</time>
+        </p>`
+        : nothing
     }
+    <div class="approval-actions">
+      <button class=${isDestructive ? 'danger' : 'primary'} part="allow-button" ?disabled=${isSubmitting} @click=${() => onDecide(interrupt.id, 'allow')}>
+        ${strings.allow}
+      </button>
+      <button part="deny-button" ?disabled=${isSubmitting} @click=${() => onDecide(interrupt.id, 'deny')}>${strings.deny}</button>
+      ${isSubmitting ? html`<span class="muted" role="status">${strings.approvalSubmitting}</span>` : nothing}
+    </div>
   </section>`;
 }
 
@@ -92,19 +103,20 @@ function renderEntry(entry: ArgumentEntry, strings: AgentChatStrings): TemplateR
     : html`<pre class="approval-value">${key}${value}</pre>`;
 }
 
-function renderExpiry(
-  expiresAt: string | undefined,
-  locale: string,
-  strings: AgentChatStrings,
-): TemplateResult | typeof nothing {
-  const date = expiresAt ? new Date(expiresAt) : null;
-  if (!date || Number.isNaN(date.getTime())) return nothing;
-  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(date);
-  const [before, after = ''] = strings.approvalExpires.split('{time}');
-  return html`<p class="approval-expiry muted">${before}<time datetime=${date.toISOString()}>${time}</time>${after}</p>`;
+/**
+ * Says when an approval expires relative to `nowMs`, in `locale` ("in 14 minutes", "in 30
+ * seconds"; minutes from two minutes on, rounded up); empty without a valid `expiresAt`.
+ */
+export function formatExpiresIn(expiresAt: string | undefined, nowMs: number, locale: string): string {
+  const expiresMs = expiresAt ? Date.parse(expiresAt) : Number.NaN;
+  if (Number.isNaN(expiresMs)) return '';
+  const seconds = Math.max(0, Math.ceil((expiresMs - nowMs) / 1000));
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  return seconds < 120 ? format.format(seconds, 'second') : format.format(Math.ceil(seconds / 60), 'minute');
 }
 
-function describeOutcome(interrupt: SnapshotInterrupt, strings: AgentChatStrings): string {
+/** How an answered approval ended, as the card and its tool call's line say it. */
+export function describeApprovalOutcome(interrupt: SnapshotInterrupt, strings: AgentChatStrings): string {
   if (interrupt.state === 'expired') return strings.approvalExpired;
   if (interrupt.state === 'cancelled') return strings.approvalCancelled;
   return interrupt.decision === 'allow' ? strings.approvalAllowed : strings.approvalDenied;

@@ -1,46 +1,59 @@
 import { css } from 'lit';
 
-/** Styles of the composer (`::part(composer)`): the textarea grows with its content via CSS only. */
+/** Styles of the composer (`::part(composer)`): one rounded box holding the growing textarea (CSS only) and its icon button. */
 export const composerStyles = css`
   .composer {
     display: grid;
     gap: 6px;
-    padding: var(--agent-chat-spacing);
-    border-top: 1px solid var(--agent-chat-color-border);
+    padding: 4px var(--agent-chat-spacing) var(--agent-chat-spacing);
   }
   .composer-row {
     display: flex;
     align-items: flex-end;
-    gap: 6px;
+    gap: 4px;
+    padding: 4px;
+    background: var(--agent-chat-color-background);
+    border: 1px solid var(--agent-chat-color-border);
+    border-radius: 20px;
+  }
+  .composer-row:focus-within {
+    border-color: var(--agent-chat-color-focus);
   }
   textarea {
     flex: 1;
     min-width: 0;
     resize: none;
     field-sizing: content;
-    min-height: 36px;
+    min-height: 32px;
     max-height: 200px;
     overflow-y: auto;
-    padding: 7px 10px;
+    padding: 5px 8px;
     font: inherit;
     color: var(--agent-chat-color-text);
-    background: var(--agent-chat-color-background);
-    border: 1px solid var(--agent-chat-color-border);
-    border-radius: var(--agent-chat-radius);
+    background: transparent;
+    border: 0;
+  }
+  textarea:focus-visible {
+    outline: 0;
   }
   textarea::placeholder {
     color: var(--agent-chat-color-text-muted);
     opacity: 1;
   }
-  textarea[aria-invalid='true'] {
+  .composer-row:has([aria-invalid='true']) {
     border-color: var(--agent-chat-color-danger);
   }
   .composer-row > button {
-    min-height: 36px;
+    border-radius: 50%;
+  }
+  .stop-button .icon {
+    fill: currentColor;
   }
   .attach-button {
     font-size: 18px;
-    padding: 0 12px;
+    padding: 0;
+    width: 32px;
+    border: 0;
   }
   .limit {
     font-size: 12px;

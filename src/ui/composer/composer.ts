@@ -2,6 +2,7 @@ import { html, nothing, type ReactiveElement, type TemplateResult } from 'lit';
 import type { ContextRef } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
+import { ICON_PATHS, renderIcon } from '../icons.ts';
 
 /** The counter appears once the text reaches this share of the input limit. */
 export const INPUT_LIMIT_WARNING_RATIO = 0.8;
@@ -30,7 +31,8 @@ export interface ComposerView {
 /**
  * The composer's state (text, attachments, whether a send is in flight) and its form. Not a Lit
  * controller: the element owns it and calls `render` and `restore`. An autosizing textarea (CSS `field-sizing`, no inline styles) where Enter sends
- * and Shift+Enter breaks the line, never during IME composition; Stop while a run is active; a
+ * and Shift+Enter breaks the line, never during IME composition, inside one rounded box with one
+ * icon button: Send (↑), or Stop (■) while a run is active and there is nothing to add to it; a
  * character counter near the limit; reference chips from the product's picker. The text is cleared
  * only after the send resolves, so a failed send keeps it; focus returns to the textarea after.
  */
@@ -112,14 +114,11 @@ export class Composer {
           @keydown=${(event: KeyboardEvent) => this.#onKeydown(event, view)}
         ></textarea>
         ${
-          view.canStop
-            ? html`<button type="button" part="stop-button" class="stop-button" ?disabled=${view.isStopping} @click=${() => this.#actions.stop()}>${view.isStopping ? strings.stopping : strings.stop}</button>`
-            : nothing
-        }
-        ${
-          !view.isRunActive || view.canSendDuringRun
-            ? html`<button type="submit" part="send-button" class="primary send-button" ?disabled=${!this.#canSend(view)}>${strings.send}</button>`
-            : nothing
+          view.canStop && !(view.canSendDuringRun && this.text.trim() !== '')
+            ? html`<button type="button" part="stop-button" class="icon-button stop-button" aria-label=${view.isStopping ? strings.stopping : strings.stop}
+              title=${strings.stop} ?disabled=${view.isStopping} @click=${() => this.#actions.stop()}>${renderIcon(ICON_PATHS.stop)}</button>`
+            : html`<button type="submit" part="send-button" class="icon-button primary send-button" aria-label=${strings.send} title=${strings.send}
+              ?disabled=${!this.#canSend(view)}>${renderIcon(ICON_PATHS.send)}</button>`
         }
       </div>
       ${

@@ -61,6 +61,11 @@ export interface AgentChatStrings {
   launcherOpen: string;
   launcherClose: string;
   launcherPanel: string;
+  greeting: string;
+  suggestions: string;
+  newConversation: string;
+  copyMessage: string;
+  messageActions: string;
 }
 
 /** The built-in English strings. */
@@ -95,7 +100,7 @@ export const EN_STRINGS: AgentChatStrings = {
   toolStatusCancelled: 'Cancelled',
   toolStatusUnknown: 'Unknown outcome',
   approvalTitle: 'Approval needed: {name}',
-  approvalExpires: 'Expires at {time}',
+  approvalExpires: 'Expires {time}',
   allow: 'Allow',
   deny: 'Deny',
   approvalAllowed: 'Allowed',
@@ -125,4 +130,9 @@ export const EN_STRINGS: AgentChatStrings = {
   launcherOpen: 'Open chat',
   launcherClose: 'Close chat',
   launcherPanel: 'Chat',
+  greeting: 'How can I help you today?',
+  suggestions: 'Suggestions',
+  newConversation: 'New conversation',
+  copyMessage: 'Copy answer',
+  messageActions: 'Answer actions',
 };

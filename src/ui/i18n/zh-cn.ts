@@ -32,7 +32,7 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   toolStatusCancelled: '已取消',
   toolStatusUnknown: '结果未知',
   approvalTitle: '需要批准：{name}',
-  approvalExpires: '{time} 过期',
+  approvalExpires: '{time}过期',
   allow: '允许',
   deny: '拒绝',
   approvalAllowed: '已允许',
@@ -62,4 +62,9 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   launcherOpen: '打开聊天',
   launcherClose: '关闭聊天',
   launcherPanel: '聊天',
+  greeting: '今天有什么可以帮你？',
+  suggestions: '建议',
+  newConversation: '新对话',
+  copyMessage: '复制回答',
+  messageActions: '回答操作',
 };

@@ -6,8 +6,10 @@ export const messageListStyles = css`
     display: grid;
     gap: 6px;
   }
+  /* One column that may shrink below its content: a wide code block or table scrolls inside itself. */
   .message {
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
     gap: 4px;
     overflow-wrap: anywhere;
   }
@@ -16,8 +18,38 @@ export const messageListStyles = css`
     margin-inline-start: auto;
     max-width: 85%;
     background: var(--agent-chat-color-user-message);
-    border-radius: var(--agent-chat-radius);
-    padding: 6px 12px;
+    border-radius: 18px;
+    border-end-end-radius: 4px;
+    padding: 8px 14px;
+  }
+  /* A caret after the text while the answer streams. */
+  .message[data-status='streaming'] .markdown::after {
+    content: '';
+    display: inline-block;
+    width: 8px;
+    height: 16px;
+    background: var(--agent-chat-color-text-muted);
+    vertical-align: text-bottom;
+    animation: ac-blink 1s steps(2) infinite;
+  }
+  @keyframes ac-blink {
+    50% {
+      opacity: 0;
+    }
+  }
+  .message-actions {
+    display: flex;
+    gap: 4px;
+  }
+  .message-actions .icon-button {
+    width: 28px;
+    height: 28px;
+    border-color: transparent;
+    background: transparent;
+    color: var(--agent-chat-color-text-muted);
+  }
+  .message-actions [data-copied] {
+    color: var(--agent-chat-color-success);
   }
   .message.user .message-body {
     white-space: pre-wrap;
@@ -32,7 +64,10 @@ export const messageListStyles = css`
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);
   }
-  .message-note.run-error {
+  .run-error {
+    display: grid;
+    gap: 4px;
+    justify-items: start;
     color: var(--agent-chat-color-danger);
   }
   /* content-visibility: auto already contains a finished chunk's layout, style and paint. */
@@ -57,15 +92,15 @@ export const messageListStyles = css`
     margin: 0 0 8px;
   }
   .markdown :is(h1, h2, h3, h4, h5, h6) {
-    margin: 12px 0 6px;
-    font-size: 15px;
+    margin: 14px 0 6px;
+    font-size: 14px;
     line-height: 1.35;
   }
   .markdown h1 {
-    font-size: 18px;
+    font-size: 17px;
   }
   .markdown h2 {
-    font-size: 16px;
+    font-size: 15.5px;
   }
   .markdown a {
     color: var(--agent-chat-color-accent);
@@ -96,6 +131,10 @@ export const messageListStyles = css`
   .markdown :is(th, td) {
     border: 1px solid var(--agent-chat-color-border);
     padding: 4px 8px;
+    text-align: start;
+  }
+  .markdown th {
+    background: var(--agent-chat-color-surface);
   }
   .references,
   .context-refs {

@@ -1,6 +1,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ApprovalDecision, ClientState, ContextRef, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
-import { renderApprovalCard } from '../approval-card/approval-card.ts';
+import { describeApprovalOutcome, renderApprovalCard } from '../approval-card/approval-card.ts';
+import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
+import { ICON_PATHS, renderIcon } from '../icons.ts';
 import { checkLinkUrl } from '../markdown/check-link-url.ts';
 import { renderVisibleText } from '../text/render-visible-text.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
@@ -36,8 +38,12 @@ export interface MessageListOptions {
   isReasoningOpen: (message: SnapshotMessage, index: number) => boolean;
   onToggleReasoning: (messageId: string, isOpen: boolean) => void;
   onDecide: (interruptId: string, decision: ApprovalDecision) => void;
+  /** Retries the failed run the client's error is about (its row offers Retry). */
+  onRetry: () => void;
   renderers?: Record<string, ToolCardRenderer> | undefined;
   getReferences?: ((message: SnapshotMessage) => MessageReference[]) | undefined;
+  /** Epoch ms of this render (approvals say when they expire relative to it). */
+  now: number;
 }
 
 /**
@@ -74,28 +80,19 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
 
 /** Renders one row from its view alone (plus the callbacks, which a kept row does not replace). */
 function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
-  const approval = (item: ApprovalView, toolCall: SnapshotToolCall | undefined, locale: string) =>
-    renderApprovalCard({
-      interrupt: item.interrupt,
-      isSubmitting: item.isSubmitting,
-      toolCall,
-      strings: view.strings,
-      locale,
-      onDecide: options.onDecide,
-    });
+  const approval = (item: ApprovalView, toolCall: SnapshotToolCall | undefined) =>
+    renderApprovalCard({ ...item, toolCall, strings: view.strings, onDecide: options.onDecide });
   switch (view.kind) {
     case 'interrupt':
-      return html`<div class="row">${approval(view, undefined, view.locale)}</div>`;
+      return html`<div class="row">${approval(view, undefined)}</div>`;
     case 'tool':
-      return html`<div class="row tool-row">
-        ${view.renderer ? view.renderer(view.toolCall) : renderToolCard({ toolCall: view.toolCall, strings: view.strings })}
-        ${view.approvals.map((item) => approval(item, view.toolCall, view.locale))}
-      </div>`;
+      return html`<div class="row tool-row">${renderToolRow(view, approval)}</div>`;
     case 'failure':
-      return html`<p part="run-error" class="message-note run-error" role="note" dir="auto">
-        ${formatString(view.strings.runFailed, { message: view.error.message })}
-        ${view.error.reference ? html`<br />${view.strings.errorReference}: <code class="reference">${view.error.reference}</code>` : nothing}
-      </p>`;
+      return html`<div part="run-error" class="message-note run-error" role="note" dir="auto">
+        <p>${formatString(view.strings.runFailed, { message: view.error.message })}</p>
+        ${view.error.reference ? html`<p>${view.strings.errorReference}: <code class="reference">${view.error.reference}</code></p>` : nothing}
+        ${view.canRetry ? html`<button part="retry-button" class="primary" @click=${options.onRetry}>${view.strings.retry}</button>` : nothing}
+      </div>`;
     case 'reasoning':
       return html`<div class="row" ?data-discarded=${view.isDiscarded}>
         ${renderReasoningPanel({ message: view.message, isOpen: view.isOpen, strings: view.strings, onToggle: options.onToggleReasoning })}
@@ -109,6 +106,26 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
     case 'assistant':
       return renderAssistantMessage(view);
   }
+}
+
+/**
+ * A tool call's row: while its approval is open, the approval card is the call's one card (it
+ * names the tool and shows the arguments); otherwise the tool card, saying how a refused approval
+ * ended instead of the status. A product renderer replaces the tool card.
+ */
+function renderToolRow(
+  view: Extract<RowView, { kind: 'tool' }>,
+  approval: (item: ApprovalView, toolCall: SnapshotToolCall) => TemplateResult,
+): unknown {
+  const open = view.approvals.find((item) => item.interrupt.state === 'open');
+  if (open) return approval(open, view.toolCall);
+  if (view.renderer) return view.renderer(view.toolCall);
+  const refused = view.approvals.findLast((item) => item.interrupt.decision !== 'allow');
+  return renderToolCard({
+    toolCall: view.toolCall,
+    strings: view.strings,
+    note: refused ? describeApprovalOutcome(refused.interrupt, view.strings) : undefined,
+  });
 }
 
 function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): TemplateResult {
@@ -137,6 +154,15 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
     })}</div>
     ${note ? html`<p class="message-note muted">${note}</p>` : nothing}
     ${
+      message.status === 'complete' && !isDiscarded
+        ? html`<div class="message-actions" role="group" aria-label=${strings.messageActions}>
+          <button class="icon-button" aria-label=${strings.copyMessage} title=${strings.copyMessage} @click=${(event: Event) => copyMessage(event, message.content, strings.copied)}>
+            ${renderIcon(ICON_PATHS.copy)}
+          </button>
+        </div>`
+        : nothing
+    }
+    ${
       references.length > 0
         ? html`<nav class="references chips" aria-label=${strings.sources}>
           ${references.map(
@@ -150,6 +176,17 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
         : nothing
     }
   </article>`;
+}
+
+/** Copies an answer's Markdown source; the button then says "Copied" (it is the row's own DOM, so no re-render is needed). */
+function copyMessage(event: Event, content: string, copied: string): void {
+  const button = event.currentTarget as HTMLButtonElement;
+  void copyToClipboard(content).then((isCopied) => {
+    if (!isCopied) return;
+    button.title = copied;
+    button.setAttribute('aria-label', copied);
+    button.toggleAttribute('data-copied', true);
+  });
 }
 
 function renderContextRefs(refs: ContextRef[] | undefined): TemplateResult | typeof nothing {

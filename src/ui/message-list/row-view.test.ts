@@ -12,6 +12,7 @@ const sources = (patch: Partial<RowViewSources> = {}): RowViewSources => ({
   strings: en,
   locale: 'en',
   isReasoningOpen: () => true,
+  now: Date.parse('2026-11-29T13:40:00Z'),
   ...patch,
 });
 

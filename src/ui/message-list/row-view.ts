@@ -5,6 +5,7 @@ import type {
   SnapshotMessage,
   SnapshotToolCall,
 } from '../../core/index.ts';
+import { formatExpiresIn } from '../approval-card/approval-card.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import type { TranscriptItem } from './build-transcript-items.ts';
 import type { MessageReference, ToolCardRenderer } from './message-list.ts';
@@ -13,6 +14,8 @@ import type { MessageReference, ToolCardRenderer } from './message-list.ts';
 export interface ApprovalView {
   interrupt: SnapshotInterrupt;
   isSubmitting: boolean;
+  /** When an open approval expires, relative to the render's `now` (changes as time passes); else empty. */
+  expiresIn: string;
 }
 
 /**
@@ -32,21 +35,15 @@ export type RowView =
       /** Its run ended because the server process writing it stopped (`RUN_ABANDONED`). */
       isInterrupted: boolean;
     }
-  | { kind: 'failure'; error: ClientError; strings: AgentChatStrings }
-  | {
-      kind: 'interrupt';
-      interrupt: SnapshotInterrupt;
-      isSubmitting: boolean;
-      strings: AgentChatStrings;
-      locale: string;
-    }
+  /** `canRetry`: this failure is the client's current error and `retry()` can help. */
+  | { kind: 'failure'; error: ClientError; strings: AgentChatStrings; canRetry: boolean }
+  | ({ kind: 'interrupt'; strings: AgentChatStrings } & ApprovalView)
   | {
       kind: 'tool';
       toolCall: SnapshotToolCall;
       renderer: ToolCardRenderer | undefined;
       approvals: ApprovalView[];
       strings: AgentChatStrings;
-      locale: string;
     };
 
 /** What a row's view is built from. */
@@ -57,6 +54,8 @@ export interface RowViewSources {
   isReasoningOpen: (message: SnapshotMessage, index: number) => boolean;
   renderers?: Record<string, ToolCardRenderer> | undefined;
   getReferences?: ((message: SnapshotMessage) => MessageReference[]) | undefined;
+  /** Epoch ms of this render: approvals say their expiry relative to it. */
+  now: number;
 }
 
 /** Builds the view of one transcript item; `index` is the message's position among messages (-1 for other rows). */
@@ -65,9 +64,14 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
   const approvalOf = (interrupt: SnapshotInterrupt): ApprovalView => ({
     interrupt,
     isSubmitting: state.submittingInterruptIds.includes(interrupt.id),
+    expiresIn: interrupt.state === 'open' ? formatExpiresIn(interrupt.expiresAt, sources.now, locale) : '',
   });
-  if (item.kind === 'failure') return { kind: 'failure', error: item.error, strings };
-  if (item.kind === 'interrupt') return { kind: 'interrupt', ...approvalOf(item.interrupt), strings, locale };
+  if (item.kind === 'failure') {
+    const current = state.error;
+    const canRetry = current?.source === 'run' && current.runId === item.error.runId && current.retryable;
+    return { kind: 'failure', error: item.error, strings, canRetry };
+  }
+  if (item.kind === 'interrupt') return { kind: 'interrupt', ...approvalOf(item.interrupt), strings };
   if (item.kind === 'tool') {
     return {
       kind: 'tool',
@@ -75,7 +79,6 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
       renderer: sources.renderers?.[item.toolCall.name],
       approvals: item.interrupts.map(approvalOf),
       strings,
-      locale,
     };
   }
   const { message } = item;
@@ -95,5 +98,5 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
 export function rowInputsOf(view: RowView): unknown[] {
   if (view.kind !== 'tool') return Object.values(view);
   const { approvals, ...fields } = view;
-  return [...Object.values(fields), ...approvals.flatMap((approval) => [approval.interrupt, approval.isSubmitting])];
+  return [...Object.values(fields), ...approvals.flatMap((approval) => Object.values(approval))];
 }

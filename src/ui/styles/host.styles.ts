@@ -15,7 +15,7 @@ export const hostStyles = css`
     --agent-chat-font-size: 14px;
     --agent-chat-line-height: 1.5;
     --agent-chat-height: 560px;
-    --agent-chat-radius: 8px;
+    --agent-chat-radius: 12px;
     --agent-chat-spacing: 8px;
     --agent-chat-color-background: light-dark(#ffffff, #0d1117);
     --agent-chat-color-surface: light-dark(#f6f8fa, #161b22);
@@ -70,18 +70,62 @@ export const hostStyles = css`
     background: var(--agent-chat-color-accent);
     border-color: var(--agent-chat-color-accent);
   }
+  button.danger {
+    color: var(--agent-chat-color-on-accent);
+    background: var(--agent-chat-color-danger);
+    border-color: var(--agent-chat-color-danger);
+  }
+  .icon-button {
+    display: inline-grid;
+    place-items: center;
+    width: 32px;
+    height: 32px;
+    padding: 0;
+  }
+  .icon {
+    width: 18px;
+    height: 18px;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2;
+    stroke-linecap: round;
+    stroke-linejoin: round;
+  }
   button:disabled {
     cursor: default;
     opacity: 0.55;
   }
   :focus-visible {
     outline: 2px solid var(--agent-chat-color-focus);
-    outline-offset: 2px;
+    outline-offset: 1px;
   }
+  /* Code reads left to right in a right-to-left page too. */
   pre,
   code {
     font-family: var(--agent-chat-mono-font-family);
     font-size: 12px;
+    direction: ltr;
+    unicode-bidi: isolate;
+  }
+  pre {
+    text-align: left;
+  }
+  /* Phones: 16 px text so iOS does not zoom into the field, and 44 px tap targets. */
+  @media (max-width: 480px) {
+    textarea {
+      font-size: 16px;
+    }
+    button,
+    summary {
+      min-width: 44px;
+      min-height: 44px;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    * {
+      animation: none !important;
+      transition: none !important;
+    }
   }
   p,
   h3 {

@@ -1,38 +1,68 @@
 import { css } from 'lit';
 
-/** Styles of tool cards (`::part(tool-card)`). */
+/** Styles of tool cards (`::part(tool-card)`): one line with a status mark; consecutive cards join into one box. */
 export const toolCardStyles = css`
   .tool-card {
     border: 1px solid var(--agent-chat-color-border);
     border-radius: var(--agent-chat-radius);
     background: var(--agent-chat-color-surface);
-    padding: var(--agent-chat-spacing);
-    display: grid;
-    gap: 6px;
+    padding: 6px 10px;
     min-width: 0;
   }
-  .tool-header {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: baseline;
-    gap: 8px;
+  .transcript-content > .tool-row + .tool-row {
+    margin-top: -1px;
+  }
+  .tool-row:has(+ .tool-row) .tool-card {
+    border-end-start-radius: 0;
+    border-end-end-radius: 0;
+  }
+  .tool-row + .tool-row .tool-card {
+    border-start-start-radius: 0;
+    border-start-end-radius: 0;
+  }
+  .tool-summary {
+    color: var(--agent-chat-color-text);
+  }
+  .tool-mark::before {
+    content: '•';
+    display: inline-block;
+    width: 1.4em;
+    text-align: center;
+  }
+  [data-status='completed'] .tool-mark::before {
+    content: '✓';
+    color: var(--agent-chat-color-success);
+  }
+  :is([data-status='failed'], [data-status='denied'], [data-status='cancelled']) .tool-mark::before {
+    content: '✕';
+    color: var(--agent-chat-color-danger);
+  }
+  [data-status='running'] .tool-mark::before {
+    content: '';
+    width: 8px;
+    height: 8px;
+    margin-inline: 3px 6px;
+    border: 2px solid var(--agent-chat-color-accent);
+    border-inline-end-color: transparent;
+    border-radius: 50%;
+    animation: ac-spin 1s linear infinite;
+  }
+  @keyframes ac-spin {
+    to {
+      transform: rotate(1turn);
+    }
   }
   .tool-title {
     font-weight: 600;
   }
-  .tool-status {
-    margin-inline-start: auto;
+  .tool-status,
+  .tool-label {
+    margin-inline-start: 6px;
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);
   }
-  .tool-status[data-status='completed'] {
-    color: var(--agent-chat-color-success);
-  }
-  .tool-status:is([data-status='failed'], [data-status='denied']) {
-    color: var(--agent-chat-color-danger);
-  }
-  .tool-status:is([data-status='awaiting_approval'], [data-status='unknown']) {
-    color: var(--agent-chat-color-warning);
+  .tool-label {
+    margin: 6px 0 0;
   }
   .tool-progress {
     display: flex;

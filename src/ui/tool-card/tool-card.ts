@@ -11,6 +11,8 @@ export const TOOL_RESULT_MAX_CHARS = 16_000;
 export interface ToolCardOptions {
   toolCall: SnapshotToolCall;
   strings: AgentChatStrings;
+  /** Said instead of the status, e.g. how its approval ended ("Expired without an answer"). */
+  note?: string | undefined;
 }
 
 /** The strings that name a tool call's status. */
@@ -30,22 +32,39 @@ const STATUS_LABEL_KEYS: Record<ToolCallStatus, ToolStatusStringKey> = {
 };
 
 /**
- * Renders one tool call as a card: title and name, status, progress, arguments and result as
- * plain pretty-printed text (never Markdown or HTML), the result capped at
- * `TOOL_RESULT_MAX_CHARS` with a visible note, also when the server truncated it.
+ * Renders one tool call as a one-line card: a status mark, the tool's title (its name only when
+ * it has no title) and the status, with the arguments and the result behind the line (a closed
+ * `<details>`), as plain pretty-printed text (never Markdown or HTML), the result capped at
+ * `TOOL_RESULT_MAX_CHARS` with a visible note, also when the server truncated it. Progress of a
+ * running call shows below the line.
  */
-export function renderToolCard({ toolCall, strings }: ToolCardOptions): TemplateResult {
+export function renderToolCard({ toolCall, strings, note }: ToolCardOptions): TemplateResult {
   const { status, progress, result } = toolCall;
   const argsText = toolCall.args === undefined ? (toolCall.argsText ?? '') : formatJsonText(toolCall.args);
   const shown = result ? capText(formatJsonText(result.content), TOOL_RESULT_MAX_CHARS) : null;
   const fraction = progress?.fraction;
   const hasFraction = typeof fraction === 'number' && fraction >= 0 && fraction <= 1;
   return html`<article part="tool-card" class="tool-card" data-status=${status}>
-    <header class="tool-header">
-      <span class="tool-title" dir="auto">${renderVisibleText(toolCall.title ?? toolCall.name)}</span>
-      ${toolCall.title ? html`<code class="tool-name">${renderVisibleText(toolCall.name)}</code>` : nothing}
-      <span class="tool-status" data-status=${status}>${strings[STATUS_LABEL_KEYS[status]]}</span>
-    </header>
+    <details>
+      <summary class="tool-summary">
+        <span class="tool-mark" aria-hidden="true"></span>
+        <span class="tool-title" dir="auto">${renderVisibleText(toolCall.title ?? toolCall.name)}</span>
+        <span class="tool-status">${note ?? strings[STATUS_LABEL_KEYS[status]]}</span>
+      </summary>
+      ${
+        argsText
+          ? html`<p class="tool-label">${strings.toolArguments}</p>
+            <pre class="tool-text" tabindex="0">${renderVisibleText(argsText)}</pre>`
+          : nothing
+      }
+      ${
+        shown && result
+          ? html`<p class="tool-label">${strings.toolResult}</p>
+            <pre class="tool-text" tabindex="0">${renderVisibleText(shown.text)}</pre>
+            ${shown.isTruncated || result.truncated ? html`<p class="truncation-note">${strings.toolTruncated}</p>` : nothing}`
+          : nothing
+      }
+    </details>
     ${
       progress && status === 'running'
         ? html`<div class="tool-progress">
@@ -57,23 +76,6 @@ export function renderToolCard({ toolCall, strings }: ToolCardOptions): Template
           }
           ${progress.message ? html`<span class="muted" dir="auto">${renderVisibleText(progress.message)}</span>` : nothing}
         </div>`
-        : nothing
-    }
-    ${
-      argsText
-        ? html`<details class="tool-section">
-          <summary>${strings.toolArguments}</summary>
-          <pre class="tool-text" tabindex="0">${renderVisibleText(argsText)}</pre>
-        </details>`
-        : nothing
-    }
-    ${
-      shown && result
-        ? html`<details class="tool-section" open>
-          <summary>${strings.toolResult}</summary>
-          <pre class="tool-text" tabindex="0">${renderVisibleText(shown.text)}</pre>
-          ${shown.isTruncated || result.truncated ? html`<p class="truncation-note">${strings.toolTruncated}</p>` : nothing}
-        </details>`
         : nothing
     }
   </article>`;
