@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { checkDomPurifyListReads, checkDomPurifyUse } from './trim-dompurify-defaults.ts';
-import { trimDomPurifyLists } from './trim-dompurify-lists.ts';
+import { DROPPED_DOMPURIFY_METHODS, dropUnusedDomPurifyMethods, trimDomPurifyLists } from './trim-dompurify-lists.ts';
 
 const USER = '/repo/src/ui/markdown/sanitize-html.ts';
 const readRepoFile = (path: string): Promise<string> => readFile(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
@@ -116,6 +116,35 @@ describe('checkDomPurifyUse', () => {
     ).toBe("/src/ui/markdown/sanitize-html.ts uses DOMPurify's USE_PROFILES");
     expect(checkDomPurifyUse(`${source}\npurifier.isValidAttribute('a', 'href', 'x');\n`, USER)).toBe(
       "/src/ui/markdown/sanitize-html.ts uses DOMPurify's isValidAttribute()",
+    );
+  });
+});
+
+describe('dropUnusedDomPurifyMethods', () => {
+  test('cuts exactly the methods the widget never calls and leaves sanitize and addHook', async () => {
+    const source = await readDomPurify();
+    const trimmed = dropUnusedDomPurifyMethods(source);
+    if (typeof trimmed !== 'string') throw new Error(trimmed.error);
+    const assigned = (code: string) => [...code.matchAll(/^\tDOMPurify\.(\w+) = /gm)].map((match) => match[1]);
+    expect(assigned(source).filter((name) => !assigned(trimmed).includes(name))).toEqual([
+      ...DROPPED_DOMPURIFY_METHODS,
+    ]);
+    expect(assigned(trimmed)).toEqual(expect.arrayContaining(['sanitize', 'addHook']));
+    expect(trimmed).toContain('\treturn DOMPurify;\n}');
+  });
+
+  test('refuses a DOMPurify whose methods changed shape, and a widget that calls a dropped one', async () => {
+    const source = await readDomPurify();
+    expect(
+      dropUnusedDomPurifyMethods(
+        source.replace('\tDOMPurify.clearConfig = function', '\tDOMPurify.clearConfig = () =>'),
+      ),
+    ).toEqual({
+      error: 'purify.es.mjs no longer assigns DOMPurify.clearConfig = function once',
+    });
+    const user = await readRepoFile('../../src/ui/markdown/sanitize-html.ts');
+    expect(checkDomPurifyUse(`${user}\npurifier.removeHooks('uponSanitizeElement');\n`, USER)).toBe(
+      "/src/ui/markdown/sanitize-html.ts uses DOMPurify's removeHooks()",
     );
   });
 });

@@ -1,6 +1,11 @@
 import { parseSync, type Plugin } from 'vite';
 import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
-import { TRIMMED_DOMPURIFY_LISTS, trimDomPurifyLists } from './trim-dompurify-lists.ts';
+import {
+  DROPPED_DOMPURIFY_METHODS,
+  dropUnusedDomPurifyMethods,
+  TRIMMED_DOMPURIFY_LISTS,
+  trimDomPurifyLists,
+} from './trim-dompurify-lists.ts';
 
 /** The one module of ours that may use DOMPurify, and what its config must and must not say. */
 const DOMPURIFY_USER = '/src/ui/markdown/sanitize-html.ts';
@@ -9,8 +14,7 @@ const FORBIDDEN_IN_USER = [
   { pattern: /\bUSE_PROFILES\s*:/, name: 'USE_PROFILES' },
   { pattern: /\bADD_TAGS\s*:/, name: 'ADD_TAGS' },
   { pattern: /\bADD_ATTR\s*:/, name: 'ADD_ATTR' },
-  { pattern: /\.setConfig\(/, name: 'setConfig()' },
-  { pattern: /\.isValidAttribute\(/, name: 'isValidAttribute()' },
+  ...DROPPED_DOMPURIFY_METHODS.map((method) => ({ pattern: new RegExp(`\\.${method}\\(`), name: `${method}()` })),
 ];
 
 /** DOMPurify's default allow-lists: the only sets built from the trimmed lists. */
@@ -25,7 +29,9 @@ interface AstNode {
  * Empties DOMPurify's lists that only fill its default allow-lists and `USE_PROFILES` (HTML
  * elements; HTML, SVG, MathML and XML attributes; about 1.9 KB gzip). The widget always passes its
  * own `ALLOWED_TAGS` and `ALLOWED_ATTR` and never `USE_PROFILES`, so DOMPurify never consults the
- * defaults; any call that did would now allow less, never more. Fails the build if DOMPurify reads
+ * defaults; any call that did would now allow less, never more. It also cuts the public methods the
+ * widget never calls (`setConfig`, `clearConfig`, `isValidAttribute`, the hook removers; about
+ * 200 B gzip), which the bundler cannot drop from the instance. Fails the build if DOMPurify reads
  * a trimmed list or a default set anywhere else ({@link checkDomPurifyListReads}), or if a module
  * of ours uses DOMPurify another way ({@link checkDomPurifyUse}). The ESM build keeps DOMPurify whole.
  */
@@ -37,7 +43,9 @@ export function trimDomPurifyDefaults(): Plugin {
     definedIn: 'scripts/build/trim-dompurify-defaults.ts',
     transform: (code) => {
       const error = checkDomPurifyListReads(code);
-      return error === null ? trimDomPurifyLists(code) : { error };
+      if (error !== null) return { error };
+      const trimmed = trimDomPurifyLists(code);
+      return typeof trimmed === 'string' ? dropUnusedDomPurifyMethods(trimmed) : trimmed;
     },
     checkUse: checkDomPurifyUse,
   });
@@ -155,7 +163,7 @@ function isAstNode(value: unknown): value is AstNode {
 /**
  * Why a module of ours breaks {@link trimDomPurifyDefaults}'s assumption, or `null`: only
  * `sanitize-html.ts` may import DOMPurify, and its config must give `ALLOWED_TAGS` and
- * `ALLOWED_ATTR` and set none of `USE_PROFILES`, `ADD_TAGS`, `ADD_ATTR`, nor call `setConfig()` or `isValidAttribute()`.
+ * `ALLOWED_ATTR` and set none of `USE_PROFILES`, `ADD_TAGS`, `ADD_ATTR`, nor call a dropped method (`setConfig()`, `isValidAttribute()`, …).
  */
 export function checkDomPurifyUse(code: string, id: string): string | null {
   const isImported = /^import\s+(?!type\s)[^;]*from\s+'dompurify';/m.test(code);

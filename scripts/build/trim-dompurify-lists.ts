@@ -26,3 +26,41 @@ export function trimDomPurifyLists(code: string): string | { error: string } {
   }
   return trimmed;
 }
+
+/**
+ * DOMPurify's public methods the widget never calls: it configures every `sanitize` call itself
+ * and only adds hooks, so `setConfig`, `clearConfig`, `isValidAttribute` and the hook removers
+ * are dead weight on the instance (where the bundler cannot see that they are unused).
+ */
+export const DROPPED_DOMPURIFY_METHODS = [
+  'setConfig',
+  'clearConfig',
+  'isValidAttribute',
+  'removeHook',
+  'removeHooks',
+  'removeAllHooks',
+] as const;
+
+/**
+ * Cuts each method of {@link DROPPED_DOMPURIFY_METHODS} from the text of `purify.es.mjs`: the
+ * statement `\tDOMPurify.<name> = function…` up to the next `\tDOMPurify.… = ` or
+ * `\treturn DOMPurify;`, which must end with `\t};`. Returns `{ error }` when a method is not
+ * assigned exactly once in that shape. Pure string work, so browser tests can run it too.
+ */
+export function dropUnusedDomPurifyMethods(code: string): string | { error: string } {
+  let trimmed = code;
+  for (const name of DROPPED_DOMPURIFY_METHODS) {
+    const start = new RegExp(`^\\tDOMPurify\\.${name} = function\\b`, 'gm');
+    const starts = [...trimmed.matchAll(start)];
+    const first = starts[0];
+    if (starts.length !== 1 || first === undefined) {
+      return { error: `purify.es.mjs no longer assigns DOMPurify.${name} = function once` };
+    }
+    const rest = trimmed.slice(first.index);
+    const next = /\n\t(?:DOMPurify\.\w+ = |return DOMPurify;)/.exec(rest.slice(1));
+    const body = next === null ? '' : rest.slice(0, next.index + 1);
+    if (!/\n\t\};$/.test(body)) return { error: `purify.es.mjs's DOMPurify.${name} no longer ends with \\t};` };
+    trimmed = trimmed.slice(0, first.index) + trimmed.slice(first.index + body.length + 1);
+  }
+  return trimmed;
+}

@@ -2,11 +2,12 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import DOMPurify from 'dompurify';
 import purifySource from '../../../node_modules/dompurify/dist/purify.es.mjs?raw';
-import { trimDomPurifyLists } from '../../../scripts/build/trim-dompurify-lists.ts';
+import { dropUnusedDomPurifyMethods, trimDomPurifyLists } from '../../../scripts/build/trim-dompurify-lists.ts';
 import { createWidgetPurifier, SANITIZE_CONFIG } from './sanitize-html.ts';
 
 /**
- * The IIFE ships DOMPurify with its default lists emptied (scripts/build/trim-dompurify-defaults.ts).
+ * The IIFE ships DOMPurify with its default lists emptied and its unused methods cut
+ * (scripts/build/trim-dompurify-defaults.ts).
  * These tests load that trimmed DOMPurify next to the stock one in the same page and check that,
  * under the widget's config and hooks, both give byte-identical output on every element and
  * attribute name DOMPurify knows, in HTML, SVG and MathML, and on mutation-XSS classics.
@@ -14,7 +15,9 @@ import { createWidgetPurifier, SANITIZE_CONFIG } from './sanitize-html.ts';
 let trimmedFactory: typeof DOMPurify;
 
 beforeAll(async () => {
-  const trimmed = trimDomPurifyLists(purifySource);
+  const lists = trimDomPurifyLists(purifySource);
+  if (typeof lists !== 'string') throw new Error(lists.error);
+  const trimmed = dropUnusedDomPurifyMethods(lists);
   if (typeof trimmed !== 'string') throw new Error(trimmed.error);
   const url = URL.createObjectURL(new Blob([trimmed], { type: 'text/javascript' }));
   trimmedFactory = ((await import(/* @vite-ignore */ url)) as { default: typeof DOMPurify }).default;

@@ -37,20 +37,10 @@ export const toolCardStyles = css`
     content: '✕';
     color: var(--agent-chat-color-danger);
   }
+  /* Running: the dot pulses like the streaming caret. */
   [data-status='running'] .tool-mark::before {
-    content: '';
-    width: 8px;
-    height: 8px;
-    margin-inline: 3px 6px;
-    border: 2px solid var(--agent-chat-color-accent);
-    border-inline-end-color: transparent;
-    border-radius: 50%;
-    animation: ac-spin 1s linear infinite;
-  }
-  @keyframes ac-spin {
-    to {
-      transform: rotate(1turn);
-    }
+    color: var(--agent-chat-color-accent);
+    animation: ac-blink 1s steps(2) infinite;
   }
   .tool-title {
     font-weight: 600;
