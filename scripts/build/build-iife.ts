@@ -19,6 +19,10 @@ const FORBIDDEN = [
   { pattern: /\beval\s*\(/, reason: 'eval() (blocked by script-src without unsafe-eval)' },
   { pattern: /\bnew\s+Function\s*\(/, reason: 'new Function() (blocked by script-src without unsafe-eval)' },
   { pattern: /\bimport\s*\(/, reason: 'a dynamic import() (the IIFE must not load lazy chunks)' },
+  {
+    pattern: /createElement\(\s*["']style["']\s*\)/,
+    reason: 'a <style> element (blocked by style-src without unsafe-inline)',
+  },
 ] as const;
 
 /**

@@ -1,5 +1,6 @@
 import type { Plugin } from 'vite';
 import { inlineMarkedOptions } from './inline-marked-options.ts';
+import { requireAdoptedStyleSheets } from './require-adopted-stylesheets.ts';
 import { requireProductionBuilds } from './require-production-builds.ts';
 import { terserSecondPass } from './terser-second-pass.ts';
 import { trimDomPurifyDefaults } from './trim-dompurify-defaults.ts';
@@ -12,6 +13,7 @@ export function iifePlugins(): Plugin[] {
     dropMarkedGlobalInstance(),
     inlineMarkedOptions(),
     trimDomPurifyDefaults(),
+    requireAdoptedStyleSheets(),
     minifyCssTemplates(),
     terserSecondPass(),
   ];
