@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import * as marked from 'marked';
 import { generateMarkdown } from '../../bench/support/generate-markdown.ts';
-import { checkMarkedUse, foldMarkedOptionReads } from './inline-marked-options.ts';
+import { checkMarkedUse, dropUnusedMarkedRules, foldMarkedOptionReads } from './inline-marked-options.ts';
 
 const DEFAULTS =
   'function G(){return{async:!1,breaks:!1,extensions:null,gfm:!0,hooks:null,pedantic:!1,renderer:null,silent:!1,tokenizer:null,walkTokens:null}}';
@@ -94,9 +94,11 @@ describe('foldMarkedOptionReads', () => {
     });
   });
 
-  test('lexes the installed marked exactly like marked itself, on Markdown that depends on each option', async () => {
+  test('lexes the installed marked, folded and without its unused rule sets, exactly like marked itself, on Markdown that depends on each option', async () => {
     const code = await readFile(fileURLToPath(import.meta.resolve('marked')), 'utf8');
-    const folded = foldMarkedOptionReads(code);
+    const options = foldMarkedOptionReads(code);
+    if (typeof options !== 'string') throw new Error(options.error);
+    const folded = dropUnusedMarkedRules(options);
     if (typeof folded !== 'string') throw new Error(folded.error);
     const foldedMarked = (await import(
       /* @vite-ignore */ `data:text/javascript;base64,${Buffer.from(folded).toString('base64')}`
@@ -110,6 +112,42 @@ describe('foldMarkedOptionReads', () => {
       const expected = new marked.Lexer(marked.getDefaults()).lex(input);
       expect(new foldedMarked.Lexer(foldedMarked.getDefaults()).lex(input), input).toEqual(expected);
     }
+  });
+});
+
+describe('dropUnusedMarkedRules', () => {
+  const tables =
+    'const a={x:1},p=b(a),q=b(a),r=b(a),T={normal:a,gfm:a,pedantic:p},I={normal:a,gfm:a,breaks:q,pedantic:r};';
+  const lexer = (test: string) =>
+    `class L{x(t){${test}?(t.block=T.pedantic,t.inline=I.pedantic):t.inline=!1?I.breaks:I.gfm}}`;
+
+  test('cuts the pedantic and breaks entries and the rule sets they name', () => {
+    expect(dropUnusedMarkedRules(tables + lexer('!1'))).toBe(
+      'const a={x:1},T={normal:a,gfm:a},I={normal:a,gfm:a};' + lexer('!1'),
+    );
+  });
+
+  test('refuses a read of a dropped rule set in a live branch, or a rule set used elsewhere', () => {
+    expect(dropUnusedMarkedRules(tables + lexer('t.p'))).toEqual({
+      error: 'marked.esm.js reads T.pedantic outside a folded-away branch',
+    });
+    expect(dropUnusedMarkedRules(`${tables}${lexer('!1')}export{r as R};`)).toEqual({
+      error: "marked's rule set r is used besides its rule table",
+    });
+    expect(dropUnusedMarkedRules(lexer('!1'))).toEqual({
+      error: 'marked.esm.js no longer has its two rule tables {normal, gfm, …, pedantic}',
+    });
+  });
+
+  test('finds both tables in the installed marked once its options are folded', async () => {
+    const code = await readFile(fileURLToPath(import.meta.resolve('marked')), 'utf8');
+    const folded = foldMarkedOptionReads(code);
+    if (typeof folded !== 'string') throw new Error(folded.error);
+    const trimmed = dropUnusedMarkedRules(folded);
+    if (typeof trimmed !== 'string') throw new Error(trimmed.error);
+    expect(folded.match(/\{normal:[\w$]+,gfm:[\w$]+,(?:breaks:[\w$]+,)?pedantic:[\w$]+\}/g)).toHaveLength(2);
+    expect(trimmed.match(/\{normal:[\w$]+,gfm:[\w$]+\}/g)).toHaveLength(2);
+    expect(trimmed).not.toMatch(/\{normal:[^}]*pedantic/);
   });
 });
 
