@@ -72,24 +72,12 @@ export const launcherStyles = css`
     border-radius: 16px;
     overflow: hidden;
     box-shadow: 0 8px 32px rgb(0 0 0 / 0.3);
-    transition:
-      opacity 0.18s,
-      transform 0.18s,
-      display 0.18s allow-discrete;
   }
   :host([position='bottom-start']) #panel {
     inset-inline: 0 auto;
   }
   #panel[hidden] {
     display: none;
-    opacity: 0;
-    transform: translateY(12px) scale(0.98);
-  }
-  @starting-style {
-    #panel {
-      opacity: 0;
-      transform: translateY(12px) scale(0.98);
-    }
   }
   ::slotted(*) {
     flex: 1 1 auto;
@@ -106,11 +94,6 @@ export const launcherStyles = css`
     }
     :host([open]) button {
       display: none;
-    }
-  }
-  @media (prefers-reduced-motion: reduce) {
-    #panel {
-      transition: none;
     }
   }
 `;
