@@ -99,21 +99,23 @@ describe('<agent-chat> reasoning', () => {
 });
 
 describe('<agent-chat> errors and status', () => {
-  it('shows the message, a copyable reference and Retry, which calls retry() and emits agent-chat-error once', async () => {
+  it('shows a failed request after the turn, with a copyable reference and Retry, which calls retry() and emits agent-chat-error once', async () => {
     const { element, client, root, emit } = await mountAgentChat();
     const errors: AgentChatErrorDetail[] = [];
     element.addEventListener('agent-chat-error', (event) => errors.push(event.detail));
     const error = {
-      code: 'UPSTREAM_UNAVAILABLE',
+      code: 'AGENT_UNAVAILABLE',
       message: 'The agent is unavailable.',
       reference: 'req_42',
       retryable: true,
-      source: 'run' as const,
+      source: 'request' as const,
     };
-    await emit({ error });
+    await emit({ messages: [createMessage({ messageId: 'u1', role: 'user', content: 'Hi' })], error });
     await emit({ connection: 'idle' });
     const box = root.querySelector('[part="error"]') as HTMLElement;
     expect(box.getAttribute('role')).toBe('alert');
+    expect(box.parentElement?.className).toBe('transcript-content');
+    expect(box.previousElementSibling?.getAttribute('part')).toBe('message user-message');
     expect(box.querySelector('.error-message')?.textContent).toBe('The agent is unavailable.');
     expect(box.querySelector('code.reference')?.textContent).toBe('req_42');
     expect(errors).toEqual([error]);
@@ -121,6 +123,35 @@ describe('<agent-chat> errors and status', () => {
     expect(client.calls.at(-1)).toEqual({ name: 'retry' });
     await emit({ error: { ...error, retryable: false } });
     expect(root.querySelector('[part="retry-button"]')).toBe(null);
+    await emit({ error: null });
+    expect(root.querySelector('[part="error"]')).toBe(null);
+  });
+
+  it("keeps a failed run's error with its turn, with Retry only while it is the current retryable error", async () => {
+    const { client, root, emit } = await mountAgentChat();
+    const failure = {
+      code: 'MODEL_ERROR',
+      message: 'The model failed.',
+      reference: 'corr_1',
+      retryable: true,
+      source: 'run' as const,
+      runId: 'run-1',
+    };
+    await emit({
+      messages: [createMessage({ messageId: 'u1', role: 'user', content: 'Hi', runId: 'run-1' })],
+      runErrors: [failure],
+      error: failure,
+    });
+    const row = root.querySelector('[part="run-error"]') as HTMLElement;
+    expect(row.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'This answer failed: The model failed. Reference: corr_1 Retry',
+    );
+    expect(root.querySelector('[part="error"]')).toBe(null);
+    (row.querySelector('[part="retry-button"]') as HTMLButtonElement).click();
+    expect(client.calls.at(-1)).toEqual({ name: 'retry' });
+    await emit({ error: null });
+    expect(root.querySelector('[part="run-error"] [part="retry-button"]')).toBe(null);
+    expect(root.querySelector('[part="run-error"]')?.textContent).toContain('The model failed.');
   });
 
   it('offers Stop while the create is unanswered and says "Stopping…" at once until the run ends', async () => {
@@ -128,11 +159,15 @@ describe('<agent-chat> errors and status', () => {
     const stop = () => root.querySelector('[part="stop-button"]') as HTMLButtonElement | null;
     const status = root.querySelector('[part="status"]') as HTMLElement;
     await emit({ pendingSend: { clientMessageId: 'c1', text: '/slow', status: 'sending' } });
-    expect(stop()?.textContent).toBe('Stop');
+    expect(stop()?.getAttribute('aria-label')).toBe('Stop');
     stop()?.click();
     expect(client.calls.at(-1)).toEqual({ name: 'cancel' });
     await emit({ isStopping: true });
-    expect([stop()?.textContent, stop()?.disabled, status.textContent]).toEqual(['Stopping…', true, 'Stopping…']);
+    expect([stop()?.getAttribute('aria-label'), stop()?.disabled, status.textContent]).toEqual([
+      'Stopping…',
+      true,
+      'Stopping…',
+    ]);
     await emit({
       pendingSend: null,
       isStopping: false,
@@ -245,7 +280,8 @@ describe('<agent-chat> i18n', () => {
       connection: 'reconnecting',
       messages: [createMessage({ messageId: 'u1', role: 'user', content: 'مرحبا' })],
     });
-    expect(root.querySelector('[part="send-button"]')?.textContent?.trim()).toBe('发出');
+    expect(root.querySelector('[part="send-button"]')?.getAttribute('aria-label')).toBe('发出');
+    expect(root.querySelector('[part="new-conversation-button"]')?.getAttribute('aria-label')).toBe('新对话');
     expect(root.querySelector('textarea')?.getAttribute('aria-label')).toBe('消息');
     expect(root.querySelector('[part="status"]')?.textContent).toBe('正在重新连接…');
     expect(root.querySelector('[part="transcript"]')?.getAttribute('aria-label')).toBe('对话');

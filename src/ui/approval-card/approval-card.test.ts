@@ -55,6 +55,17 @@ describe('approval card', () => {
     expect(root.querySelector('[part="approval-card"] [role="status"]')?.textContent).toBe('Submitting…');
   });
 
+  it('says when it expires relative to now, and marks Allow as dangerous for a destructive call', async () => {
+    const { root, emit } = await mountAgentChat();
+    const expiresAt = new Date(Date.now() + 14 * 60_000 - 5_000).toISOString();
+    await emit(approvalState({ expiresAt, metadata: { destructive: true } }));
+    const card = root.querySelector('[part="approval-card"]') as HTMLElement;
+    expect(card.querySelector('.approval-expiry')?.textContent?.trim()).toBe('Expires in 14 minutes');
+    expect(card.querySelector('time')?.getAttribute('datetime')).toBe(expiresAt);
+    expect(card.hasAttribute('data-destructive')).toBe(true);
+    expect(card.querySelector('[part="allow-button"]')?.className).toBe('danger');
+  });
+
   const outcomes: Array<[Partial<SnapshotInterrupt>, string]> = [
     [{ state: 'resolved', decision: 'allow' }, 'Allowed'],
     [{ state: 'resolved', decision: 'deny' }, 'Denied'],
@@ -62,16 +73,33 @@ describe('approval card', () => {
     [{ state: 'cancelled' }, 'Cancelled'],
   ];
   for (const [interrupt, text] of outcomes) {
-    it(`shows "${text}" without buttons once ${interrupt.state}${interrupt.decision ? ` (${interrupt.decision})` : ''}`, async () => {
+    it(`collapses to its title and "${text}" once ${interrupt.state}${interrupt.decision ? ` (${interrupt.decision})` : ''}`, async () => {
       const { root, emit } = await mountAgentChat();
-      await emit(approvalState(interrupt));
+      await emit({ interrupts: [{ id: 'i1', reason: 'confirm', state: 'open', ...interrupt }] });
       const card = root.querySelector('[part="approval-card"]') as HTMLElement;
       expect(card.dataset.state).toBe(interrupt.state);
-      expect(card.querySelector('.approval-outcome')?.textContent).toBe(text);
-      expect(card.querySelectorAll('button').length).toBe(0);
-      expect(card.querySelector('.approval-value')?.textContent).toBe('"path": "/srv/release"');
+      expect([card.querySelector('h3')?.textContent, card.querySelector('.approval-outcome')?.textContent]).toEqual([
+        'Approval needed: confirm',
+        text,
+      ]);
+      expect(card.querySelectorAll('button, .approval-args').length).toBe(0);
     });
   }
+
+  it("is the tool call's one card while open, and gives way to the tool's line once answered", async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit(approvalState({}));
+    expect(root.querySelectorAll('[part="approval-card"]').length).toBe(1);
+    expect(root.querySelector('[part="tool-card"]')).toBe(null);
+    await emit({
+      toolCalls: [{ toolCallId: 't1', name: 'delete_files', title: 'Delete files', status: 'denied' }],
+      interrupts: [{ id: 'i1', reason: 'tool_call', toolCallId: 't1', state: 'expired', decision: 'deny' }],
+    });
+    expect(root.querySelector('[part="approval-card"]')).toBe(null);
+    expect(root.querySelector('[part="tool-card"] summary')?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'Delete files Expired without an answer',
+    );
+  });
 
   it('folds a padded value behind its key and length beside the buttons, the whole value one click away', async () => {
     const { root, emit } = await mountAgentChat();
@@ -111,29 +139,37 @@ describe('approval card', () => {
     );
   });
 
-  it('is operable by keyboard alone: Tab to Allow and press Enter, then Space on Deny', async () => {
+  it('is operable by keyboard alone, and focus goes to the composer after Allow or Deny, never to <body>', async () => {
     const { client, root, emit } = await mountAgentChat();
     await emit(approvalState({}));
     (root.querySelector('.approval-args') as HTMLElement).focus();
     await userEvent.tab();
     expect((root.activeElement as HTMLElement).getAttribute('part')).toBe('allow-button');
     await userEvent.keyboard('{Enter}');
+    expect((root.activeElement as HTMLElement).getAttribute('part')).toBe('input');
+    await emit({ submittingInterruptIds: ['i1'] });
+    expect(document.activeElement?.tagName).toBe('AGENT-CHAT');
+    expect((root.activeElement as HTMLElement).getAttribute('part')).toBe('input');
+    await emit({ ...approvalState({ id: 'i2' }), submittingInterruptIds: [] });
+    (root.querySelector('.approval-args') as HTMLElement).focus();
+    await userEvent.tab();
     await userEvent.tab();
     expect((root.activeElement as HTMLElement).getAttribute('part')).toBe('deny-button');
     await userEvent.keyboard(' ');
+    expect((root.activeElement as HTMLElement).getAttribute('part')).toBe('input');
     expect(client.calls.filter((call) => call.name === 'approve')).toEqual([
       { name: 'approve', interruptId: 'i1', decision: 'allow' },
-      { name: 'approve', interruptId: 'i1', decision: 'deny' },
+      { name: 'approve', interruptId: 'i2', decision: 'deny' },
     ]);
   });
 
   it('is rebuilt from state alone after a reload', async () => {
     const first = await mountAgentChat();
-    await first.emit(approvalState({ expiresAt: '2030-01-01T12:30:00.000Z' }));
+    await first.emit(approvalState({}));
     const before = first.root.querySelector('[part="approval-card"]')?.textContent;
     first.element.remove();
     const second = await mountAgentChat();
-    await second.emit(approvalState({ expiresAt: '2030-01-01T12:30:00.000Z' }));
+    await second.emit(approvalState({}));
     expect(second.root.querySelector('[part="approval-card"]')?.textContent).toBe(before);
   });
 });

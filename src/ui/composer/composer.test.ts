@@ -69,21 +69,47 @@ describe('composer', () => {
     expect(textarea.value).toBe('From the client');
   });
 
-  it('shows Stop while a run is active and calls cancel()', async () => {
+  it('has one icon button: Send (↑), or Stop (■) while a run is active, which calls cancel()', async () => {
     const { client, root, emit } = await mountAgentChat();
-    expect(root.querySelector('[part="stop-button"]')).toBe(null);
+    const button = () => root.querySelector('.composer-row > button:last-child') as HTMLButtonElement;
+    expect([button().getAttribute('part'), button().getAttribute('aria-label')]).toEqual(['send-button', 'Send']);
+    expect(button().querySelector('svg[aria-hidden="true"] path')).not.toBe(null);
     await emit({ run: { runId: 'run-1', status: 'running', lastSeq: 3 } });
-    (root.querySelector('[part="stop-button"]') as HTMLButtonElement).click();
-    expect(client.calls.at(-1)).toEqual({ name: 'cancel' });
+    expect([button().getAttribute('part'), button().getAttribute('aria-label')]).toEqual(['stop-button', 'Stop']);
     expect(root.querySelector('[part="send-button"]')).toBe(null);
-    await emit({ run: { runId: 'run-1', status: 'cancelled', lastSeq: 4 } });
+    button().click();
+    expect(client.calls.at(-1)).toEqual({ name: 'cancel' });
+    await emit({ isStopping: true });
+    expect([button().getAttribute('aria-label'), button().disabled]).toEqual(['Stopping…', true]);
+    await emit({ run: { runId: 'run-1', status: 'cancelled', lastSeq: 4 }, isStopping: false });
     expect(root.querySelector('[part="stop-button"]')).toBe(null);
+  });
+
+  it('offers Send in place of Stop while text is typed during a run that takes inputs', async () => {
+    const { element, root, emit } = await mountAgentChat();
+    await emit({
+      bootstrap: {
+        agent: { name: 'Assistant' },
+        limits: { maxInputChars: 100 },
+        capabilities: { inputs: { duringRun: true } },
+      } as never,
+      run: { runId: 'run-1', status: 'running', lastSeq: 3 },
+    });
+    expect(root.querySelector('[part="stop-button"]')).not.toBe(null);
+    await typeInto(root.querySelector('textarea') as HTMLTextAreaElement, 'also this');
+    await element.updateComplete;
+    expect(root.querySelector('[part="stop-button"]')).toBe(null);
+    expect((root.querySelector('[part="send-button"]') as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('shows the input limit as it nears and blocks sending over it', async () => {
     const { element, client, root, emit } = await mountAgentChat();
     await emit({
-      bootstrap: { limits: { maxInputChars: 10 }, capabilities: { inputs: { duringRun: false } } } as never,
+      bootstrap: {
+        agent: { name: 'Assistant' },
+        limits: { maxInputChars: 10 },
+        capabilities: { inputs: { duringRun: false } },
+      } as never,
     });
     const textarea = root.querySelector('textarea') as HTMLTextAreaElement;
     await typeInto(textarea, '1234567');

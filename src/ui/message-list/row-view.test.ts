@@ -44,9 +44,8 @@ describe('buildRowView', () => {
       kind: 'tool',
       toolCall,
       renderer: undefined,
-      approvals: [{ interrupt, isSubmitting: true }],
+      approvals: [{ interrupt, isSubmitting: true, expiresIn: '' }],
       strings: en,
-      locale: 'en',
     });
     const error = {
       code: 'MODEL_ERROR',
@@ -59,14 +58,33 @@ describe('buildRowView', () => {
       kind: 'failure',
       error,
       strings: en,
+      canRetry: false,
     });
     expect(buildRowView({ kind: 'interrupt', key: 'interrupt:i1', interrupt }, -1, sources())).toEqual({
       kind: 'interrupt',
       interrupt,
       isSubmitting: false,
+      expiresIn: '',
       strings: en,
-      locale: 'en',
     });
+  });
+
+  it("offers Retry on a failed run's row only while it is the client's retryable error", () => {
+    const error = {
+      code: 'MODEL_ERROR',
+      message: 'Failed.',
+      reference: null,
+      retryable: true,
+      source: 'run' as const,
+      runId: 'run-1',
+    };
+    const item: TranscriptItem = { kind: 'failure', key: 'failure:run-1', error };
+    const canRetry = (current: typeof error | null) =>
+      buildRowView(item, -1, sources({ state: { ...createInitialClientState(), error: current } }));
+    expect(canRetry(error)).toMatchObject({ canRetry: true });
+    expect(canRetry({ ...error, retryable: false })).toMatchObject({ canRetry: false });
+    expect(canRetry({ ...error, runId: 'run-2' })).toMatchObject({ canRetry: false });
+    expect(canRetry(null)).toMatchObject({ canRetry: false });
   });
 });
 
@@ -76,20 +94,26 @@ describe('rowInputsOf', () => {
   it('is equal, value by value, for two views built from the same sources', () => {
     const first = rowInputsOf(buildRowView(toolItem, -1, sources()));
     const second = rowInputsOf(buildRowView(toolItem, -1, sources()));
-    expect(first).toEqual(['tool', toolCall, undefined, en, 'en', interrupt, false]);
+    expect(first).toEqual(['tool', toolCall, undefined, en, interrupt, false, '']);
     expect(second.every((input, index) => input === first[index])).toBe(true);
   });
 
-  it('changes when the submitting flag, the locale or the renderer changes', () => {
-    const inputs = rowInputsOf(buildRowView(toolItem, -1, sources()));
+  it('changes when the submitting flag, the renderer, or the expiry as said in the locale at that time changes', () => {
+    const expiring: TranscriptItem = {
+      ...toolItem,
+      interrupts: [{ ...interrupt, expiresAt: '2026-11-29T13:54:30Z' }],
+    } as TranscriptItem;
+    const inputs = rowInputsOf(buildRowView(expiring, -1, sources()));
+    expect(inputs.at(-1)).toBe('in 15 minutes');
     const submitting = { ...createInitialClientState(), submittingInterruptIds: ['i1'] };
     const renderer = () => document.createElement('span');
     for (const changed of [
       sources({ state: submitting }),
       sources({ locale: 'de' }),
+      sources({ now: Date.parse('2026-11-29T13:41:00Z') }),
       sources({ renderers: { 'drafts.delete': renderer } }),
     ]) {
-      const next = rowInputsOf(buildRowView(toolItem, -1, changed));
+      const next = rowInputsOf(buildRowView(expiring, -1, changed));
       expect(next.some((input, index) => input !== inputs[index])).toBe(true);
     }
   });

@@ -31,18 +31,34 @@ describe('renderToolCard', () => {
     });
   }
 
-  it('shows the title, the name, arguments as pretty JSON and the progress fraction', () => {
+  it('is one line with the title (never the internal name), details closed, and the progress fraction below', () => {
     const card = renderCard({
       title: 'Search the docs',
       args: { query: 'sse' },
       progress: { fraction: 0.42, message: 'Page 2' },
     });
-    expect(card.querySelector('.tool-title')?.textContent).toBe('Search the docs');
-    expect(card.querySelector('.tool-name')?.textContent).toBe('search_docs');
+    expect(card.querySelector('summary')?.textContent?.replace(/\s+/g, ' ').trim()).toBe('Search the docs Running');
+    expect(card.textContent).not.toContain('search_docs');
+    expect((card.querySelector('details') as HTMLDetailsElement).open).toBe(false);
     expect(card.querySelector('details pre')?.textContent).toBe('{\n  "query": "sse"\n}');
     const progress = card.querySelector('progress') as HTMLProgressElement;
     expect([progress.value, progress.max, progress.getAttribute('aria-label')]).toEqual([42, 100, 'Progress']);
     expect(card.querySelector('.tool-progress')?.textContent?.replace(/\s+/g, ' ').trim()).toBe('42% Page 2');
+  });
+
+  it('names a tool without a title by its name, and says how a refused approval ended instead of the status', () => {
+    const card = renderCard({ status: 'denied' });
+    expect(card.querySelector('.tool-title')?.textContent).toBe('search_docs');
+    const container = document.createElement('div');
+    render(
+      renderToolCard({
+        toolCall: { toolCallId: 't1', name: 'x', status: 'denied' },
+        strings: EN_STRINGS,
+        note: 'Expired without an answer',
+      }),
+      container,
+    );
+    expect(container.querySelector('.tool-status')?.textContent).toBe('Expired without an answer');
   });
 
   it('shows streamed argument text before the arguments are complete', () => {
@@ -55,14 +71,14 @@ describe('renderToolCard', () => {
       status: 'completed',
       result: { messageId: 'm1', content: '<img src=x onerror=alert(1)> **not bold**' },
     });
-    expect(card.querySelector('details[open] pre')?.textContent).toBe('<img src=x onerror=alert(1)> **not bold**');
+    expect(card.querySelector('details pre')?.textContent).toBe('<img src=x onerror=alert(1)> **not bold**');
     expect(card.querySelector('img, strong')).toBe(null);
     expect(card.querySelector('.truncation-note')).toBe(null);
   });
 
   it('caps a long result at 16,000 characters with a visible note', () => {
     const card = renderCard({ status: 'completed', result: { messageId: 'm1', content: 'x'.repeat(20_000) } });
-    expect(card.querySelector('details[open] pre')?.textContent).toBe('x'.repeat(TOOL_RESULT_MAX_CHARS));
+    expect(card.querySelector('details pre')?.textContent).toBe('x'.repeat(TOOL_RESULT_MAX_CHARS));
     expect(card.querySelector('.truncation-note')?.textContent).toBe('Truncated: the result is longer than shown.');
   });
 
@@ -71,7 +87,7 @@ describe('renderToolCard', () => {
       status: 'completed',
       result: { messageId: 'm1', content: '{"rows":[1,2]}', truncated: true },
     });
-    expect(card.querySelector('details[open] pre')?.textContent).toBe('{\n  "rows": [\n    1,\n    2\n  ]\n}');
+    expect(card.querySelector('details pre')?.textContent).toBe('{\n  "rows": [\n    1,\n    2\n  ]\n}');
     expect(card.querySelector('.truncation-note')?.textContent).toBe('Truncated: the result is longer than shown.');
   });
 
