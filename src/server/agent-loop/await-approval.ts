@@ -19,7 +19,7 @@ export type ApprovalResult = 'allow' | 'deny' | 'expired';
  */
 export async function awaitApproval(
   context: RunContext,
-  call: { toolCallId: string; name: string; title: string | undefined; argsDigest: string },
+  call: { toolCallId: string; name: string; title: string | undefined; argsDigest: string; isDestructive: boolean },
   deadline: Deadline,
   existing?: { interruptId: string; expiresAt: string | undefined },
 ): Promise<ApprovalResult> {
@@ -72,7 +72,7 @@ export async function awaitApproval(
 /** Appends `INTERRUPT_REQUESTED` and `RUN_STATUS_CHANGED{awaiting_input}` together; false when the run is cancelling. */
 async function askForApproval(
   context: RunContext,
-  call: { toolCallId: string; name: string; title: string | undefined; argsDigest: string },
+  call: { toolCallId: string; name: string; title: string | undefined; argsDigest: string; isDestructive: boolean },
   interrupt: { interruptId: string; expiresAt: string | undefined },
 ): Promise<boolean> {
   const requested = await context.writer.transact((snapshot) =>
@@ -89,6 +89,7 @@ async function askForApproval(
                 argsDigest: call.argsDigest,
                 message: fillText(context.texts.approvalQuestion, { tool: call.title ?? call.name, name: call.name }),
                 ...(interrupt.expiresAt === undefined ? {} : { expiresAt: interrupt.expiresAt }),
+                ...(call.isDestructive ? { metadata: { destructive: true } } : {}),
               },
             },
           },

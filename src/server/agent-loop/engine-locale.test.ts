@@ -48,6 +48,8 @@ describe('server text follows the locale of the request that created the run', (
     const events = await runIn(server, '/approval', 'zh-CN,zh;q=0.9,en;q=0.8');
     expect(titlesOf(events)).toEqual(['列出草稿', '删除草稿']);
     expect(questionOf(events)).toBe('是否允许使用所示参数运行“删除草稿”（drafts.delete）？');
+    // drafts.delete is declared destructive: its approval says so for the widget to mark Allow.
+    expect(dataOf(events, 'INTERRUPT_REQUESTED')[0]?.interrupt.metadata).toEqual({ destructive: true });
   });
 
   it('writes English for an English or unknown locale, and the title of the language for zh-TW', async () => {

@@ -190,7 +190,13 @@ async function runOneCall(
       : approvalRefusal(
           await awaitApproval(
             context,
-            { toolCallId: call.toolCallId, name: call.name, title: call.title, argsDigest: call.argsDigest },
+            {
+        toolCallId: call.toolCallId,
+        name: call.name,
+        title: call.title,
+        argsDigest: call.argsDigest,
+        isDestructive: tool.destructive === true,
+      },
             options.deadline,
             call.interrupt,
           ),
@@ -263,7 +269,13 @@ async function governCall(
       };
     const decision = await awaitApproval(
       context,
-      { toolCallId: call.toolCallId, name: call.name, title: call.title, argsDigest: call.argsDigest },
+      {
+        toolCallId: call.toolCallId,
+        name: call.name,
+        title: call.title,
+        argsDigest: call.argsDigest,
+        isDestructive: tool.destructive === true,
+      },
       options.deadline,
     );
     return approvalRefusal(decision);

@@ -67,6 +67,7 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
       name: 'drafts.delete',
       title: 'Delete a draft',
       titles: { 'zh-CN': '删除草稿' },
+      destructive: true,
       description: "Permanently deletes one of the user's email drafts by id. Needs the user's approval.",
       parameters: {
         type: 'object',

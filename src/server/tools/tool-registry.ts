@@ -29,6 +29,11 @@ export interface ToolDefinition {
   /** JSON Schema of the arguments, enforced with Ajv (draft-07, `ajv-formats`) before every call. */
   parameters: Record<string, unknown>;
   policy: ToolPolicy;
+  /**
+   * Whether the call destroys or changes something that cannot be undone (a delete, a payment): its
+   * approval carries `metadata.destructive: true` and the widget marks Allow as dangerous.
+   */
+  destructive?: boolean;
   /** Runs the tool. Strings go to the model as they are, anything else as JSON. */
   run(args: Record<string, unknown>, context: ToolRunContext): Promise<unknown>;
 }
