@@ -21,7 +21,12 @@ test('a full conversation: reasoning and Markdown, a read-only tool, one approva
   await widget.waitForIdle();
   await expect(widget.toolCards).toHaveCount(1);
   await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
-  await expect(widget.toolCards.first()).toContainText('orders.lookup');
+  // One line with the tool's title, never its internal name; the arguments wait behind it.
+  await expect(widget.toolCards.first().locator('summary')).toHaveText(/Look up an order\s*Completed/);
+  await expect(widget.toolCards.first()).not.toContainText('orders.lookup');
+  await expect(widget.toolCards.first().locator('pre').first()).toBeHidden();
+  await widget.toolCards.first().locator('summary').click();
+  await expect(widget.toolCards.first().locator('pre').first()).toContainText('"orderId": "A-1001"');
   await expect(widget.assistantMessages.last().locator('table')).toContainText('Status');
   await expect(widget.assistantMessages.last().locator('h3')).toHaveText('Order A-1001');
 
@@ -29,22 +34,26 @@ test('a full conversation: reasoning and Markdown, a read-only tool, one approva
   const allowCard = widget.approvalCards.last();
   await expect(allowCard).toHaveAttribute('data-state', 'open');
   await expect(allowCard).toContainText('"draftId": "draft-42"');
+  await expect(allowCard).toHaveAttribute('data-destructive', '');
   await allowCard.locator('[part~="allow-button"]').click();
   await widget.waitForIdle();
-  await expect(allowCard).toHaveAttribute('data-state', 'resolved');
+  // Answered, the approval gives way to the call's one line.
+  await expect(widget.approvalCards).toHaveCount(0);
+  await expect(widget.toolCards.last().locator('summary')).toHaveText(/Delete a draft\s*Completed/);
   await expect(widget.assistantMessages.last()).toHaveText(/Done: draft-42 was deleted\./);
 
   await widget.send('/approval');
   const denyCard = widget.approvalCards.last();
-  await expect(widget.approvalCards).toHaveCount(2);
+  await expect(widget.approvalCards).toHaveCount(1);
   await expect(denyCard).toHaveAttribute('data-state', 'open');
-  await denyCard.locator('[part~="deny-button"]').click();
-  await widget.waitForIdle();
-  await expect(denyCard).toHaveAttribute('data-state', 'resolved');
   // draft-42 is gone, so the second /approval asks about this user's next draft.
   await expect(denyCard).toContainText('"draftId": "draft-43"');
+  await denyCard.locator('[part~="deny-button"]').click();
+  await widget.waitForIdle();
+  await expect(widget.approvalCards).toHaveCount(0);
   await expect(widget.assistantMessages.last()).toHaveText(/Understood: I did not delete draft-43\./);
   await expect(widget.toolCards.last()).toHaveAttribute('data-status', 'denied');
+  await expect(widget.toolCards.last().locator('summary')).toHaveText(/Delete a draft\s*Denied/);
 
   await expect(widget.userMessages).toHaveText(['You Hello there', 'You /tool', 'You /approval', 'You /approval']);
   const state = await readState(page);

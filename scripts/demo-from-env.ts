@@ -31,8 +31,9 @@ export async function startDemoFromEnv(options: {
       ...(opened.leaseTtlMs === undefined ? {} : { leaseTtlMs: opened.leaseTtlMs }),
     },
   });
+  // Open the page first: it signs the browser in as a demo user, so the API answers 401 before that.
   console.log(
-    `agent-chat demo: ${demo.url}/  (protocol at ${demo.url}/api/agent/v1/bootstrap; data: ${opened.location})`,
+    `agent-chat demo: open ${demo.url}/ in your browser (it signs you in as a demo user; the API at ${demo.url}/api/agent answers 401 until then; data: ${opened.location})`,
   );
   return {
     ...demo,

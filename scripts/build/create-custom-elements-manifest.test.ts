@@ -74,19 +74,39 @@ describe('createCustomElementsManifest', () => {
       'theme',
       'strings',
       'collapseReasoning',
+      'headerTitle',
+      'avatarUrl',
+      'greeting',
+      'suggestions',
+      'onClose',
       'selectAttachments',
       'getReferences',
       'renderers',
+      'send',
+      'newConversation',
     ]);
   });
 
-  test('lists the three events with their detail types', async () => {
+  test('lists every event of AgentChatEventDetails with its detail type', async () => {
     const element = onlyElement(await manifest);
     expect(element.events?.map((event) => [event.name, event.type.text])).toEqual([
       ['agent-chat-send', 'CustomEvent<AgentChatSendDetail>'],
       ['agent-chat-approve', 'CustomEvent<AgentChatApproveDetail>'],
       ['agent-chat-error', 'CustomEvent<AgentChatErrorDetail>'],
+      ['agent-chat-run-start', 'CustomEvent<AgentChatRunStartDetail>'],
+      ['agent-chat-run-finish', 'CustomEvent<AgentChatRunFinishDetail>'],
+      ['agent-chat-message', 'CustomEvent<AgentChatMessageDetail>'],
+      ['agent-chat-tool-start', 'CustomEvent<AgentChatToolDetail>'],
+      ['agent-chat-tool-end', 'CustomEvent<AgentChatToolDetail>'],
+      ['agent-chat-approval-request', 'CustomEvent<AgentChatApprovalDetail>'],
+      ['agent-chat-approval-resolve', 'CustomEvent<AgentChatApprovalDetail>'],
+      ['agent-chat-session', 'CustomEvent<AgentChatSessionDetail>'],
+      ['agent-chat-launcher-open', 'CustomEvent<AgentChatLauncherDetail>'],
+      ['agent-chat-launcher-close', 'CustomEvent<AgentChatLauncherDetail>'],
     ]);
+    const source = await readFile(join(rootDir, 'src/ui/agent-chat/agent-chat-events.ts'), 'utf8');
+    const declared = [...source.matchAll(/^ {2}'(agent-chat-[a-z-]+)': /gm)].map((match) => match[1]);
+    expect(element.events?.map((event) => event.name)).toEqual(declared);
   });
 
   test('lists exactly the CSS parts the templates render, each described', async () => {

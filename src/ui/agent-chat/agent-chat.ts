@@ -91,7 +91,7 @@ import { StateChangeTracker } from './state-changes.ts';
  * @cssproperty --agent-chat-font-size - Base text size. Default: `14px`.
  * @cssproperty --agent-chat-line-height - Default: `1.5`.
  * @cssproperty --agent-chat-height - The widget's height. Default: `560px`.
- * @cssproperty --agent-chat-radius - Corner radius. Default: `8px`.
+ * @cssproperty --agent-chat-radius - Corner radius of cards and bubbles. Default: `12px`.
  * @cssproperty --agent-chat-spacing - Base gap and padding. Default: `8px`.
  * @cssproperty --agent-chat-color-background - Default: `#ffffff` (dark `#0d1117`).
  * @cssproperty --agent-chat-color-surface - Cards and code. Default: `#f6f8fa` (dark `#161b22`).

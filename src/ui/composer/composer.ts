@@ -114,7 +114,7 @@ export class Composer {
           @keydown=${(event: KeyboardEvent) => this.#onKeydown(event, view)}
         ></textarea>
         ${
-          view.canStop && !(view.canSendDuringRun && this.text.trim() !== '')
+          view.canStop && (this.isSending || !view.canSendDuringRun || this.text.trim() === '')
             ? html`<button type="button" part="stop-button" class="icon-button stop-button" aria-label=${view.isStopping ? strings.stopping : strings.stop}
               title=${strings.stop} ?disabled=${view.isStopping} @click=${() => this.#actions.stop()}>${renderIcon(ICON_PATHS.stop)}</button>`
             : html`<button type="submit" part="send-button" class="icon-button primary send-button" aria-label=${strings.send} title=${strings.send}

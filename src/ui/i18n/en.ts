@@ -65,7 +65,6 @@ export interface AgentChatStrings {
   suggestions: string;
   newConversation: string;
   copyMessage: string;
-  messageActions: string;
 }
 
 /** The built-in English strings. */
@@ -134,5 +133,4 @@ export const EN_STRINGS: AgentChatStrings = {
   suggestions: 'Suggestions',
   newConversation: 'New conversation',
   copyMessage: 'Copy answer',
-  messageActions: 'Answer actions',
 };

@@ -66,5 +66,4 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   suggestions: '建议',
   newConversation: '新对话',
   copyMessage: '复制回答',
-  messageActions: '回答操作',
 };

@@ -155,7 +155,7 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
     ${note ? html`<p class="message-note muted">${note}</p>` : nothing}
     ${
       message.status === 'complete' && !isDiscarded
-        ? html`<div class="message-actions" role="group" aria-label=${strings.messageActions}>
+        ? html`<div part="message-actions" class="message-actions">
           <button class="icon-button" aria-label=${strings.copyMessage} title=${strings.copyMessage} @click=${(event: Event) => copyMessage(event, message.content, strings.copied)}>
             ${renderIcon(ICON_PATHS.copy)}
           </button>

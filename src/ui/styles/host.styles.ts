@@ -112,7 +112,7 @@ export const hostStyles = css`
   }
   /* Phones: 16 px text so iOS does not zoom into the field, and 44 px tap targets. */
   @media (max-width: 480px) {
-    textarea {
+    .composer textarea {
       font-size: 16px;
     }
     button,

@@ -1,0 +1,49 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test, expect } from './support/fixtures.ts';
+import { chat } from './support/chat.ts';
+
+/** The recipe's public folder with the integrity copied from the manifest, as the reader is told to do. */
+async function preparePublicFolder(name: string): Promise<string> {
+  const publicDir = join(process.cwd(), 'test-results', `five-minutes-${name}`);
+  await cp('examples/five-minutes/public', publicDir, { recursive: true });
+  const manifest = JSON.parse(await readFile('dist/manifest.json', 'utf8')) as {
+    files: Record<string, { integrity: string }>;
+  };
+  const page = join(publicDir, 'index.html');
+  const html = await readFile(page, 'utf8');
+  expect(html).toContain('integrity="sha384-COPY-FROM-MANIFEST"');
+  await writeFile(page, html.replace('sha384-COPY-FROM-MANIFEST', manifest.files['agent-chat.js']?.integrity ?? ''));
+  return publicDir;
+}
+
+for (const recipe of ['server.mjs', 'server-express.mjs']) {
+  test(`the five-minute recipe (${recipe}) serves a page whose widget answers`, async ({
+    page,
+    pageErrors: _errors,
+  }) => {
+    const publicDir = await preparePublicFolder(recipe.replace('.mjs', ''));
+    const module = (await import(`../examples/five-minutes/${recipe}`)) as {
+      startServer(options: { port: number; publicDir: string }): Promise<Server>;
+    };
+    const server = await module.startServer({ port: 0, publicDir });
+    try {
+      const sessions: string[] = [];
+      page.on('console', (message) => {
+        if (message.text().startsWith('conversation ')) sessions.push(message.text());
+      });
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      const widget = chat(page, '#assistant');
+      await expect(widget.root.locator('[part="header"] h2')).toHaveText('My product assistant');
+      await widget.root.locator('[part="suggestion"]', { hasText: '/tool' }).click();
+      await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
+      await widget.waitForIdle();
+      expect(sessions).toEqual([expect.stringMatching(/^conversation ses_/)]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+}

@@ -1,0 +1,40 @@
+// Your own page in five minutes (docs/reference.md): a static folder and the agent API on one
+// Node http server. `node server.mjs`, then open http://127.0.0.1:3000/.
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createAgentHandler, createAgentHttpServer, createRunEngine } from 'agent-chat/server';
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css' };
+
+/** Starts the page and the agent on `port`; resolves with the server once it listens. */
+export async function startServer({ port = 3000, publicDir = fileURLToPath(new URL('public', import.meta.url)) } = {}) {
+  const agent = createAgentHandler({
+    engine: createRunEngine(), // the offline scripted model; pass { model, tools } for your own
+    // Your own session: who is signed in. Never trust anything the browser claims.
+    authenticate: (req) => (req.headers.cookie?.includes('session=') ? { id: 'user-1', displayName: 'Ada' } : null),
+  });
+  const bundle = fileURLToPath(import.meta.resolve('agent-chat/agent-chat.js'));
+  const server = createAgentHttpServer((req, res) => {
+    agent(req, res, async () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const file = path === '/agent-chat.js' ? bundle : normalize(join(publicDir, path === '/' ? 'index.html' : path));
+      if (file !== bundle && !file.startsWith(publicDir + sep)) return void res.writeHead(404).end();
+      try {
+        const body = await readFile(file);
+        // A stand-in for your login: the page visit signs the browser in.
+        res.setHeader('Set-Cookie', 'session=demo; Path=/; HttpOnly; SameSite=Lax');
+        res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+      } catch {
+        res.writeHead(404).end();
+      }
+    });
+  });
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const server = await startServer();
+  console.log(`open http://127.0.0.1:${server.address().port}/`);
+}
