@@ -21,10 +21,10 @@ async function tableRows(heading: string, index = 0): Promise<string[][]> {
   const lines = (tables[index] ?? '').trim().split('\n').slice(2);
   return lines.map((line) =>
     line
-      .replace(/\\\|/g, '\u0000')
+      .replace(/\\\|/g, '\uE000')
       .split('|')
       .slice(1, -1)
-      .map((cell) => cell.trim().replace(/\u0000/g, '|')),
+      .map((cell) => cell.trim().replace(/\uE000/g, '|')),
   );
 }
 

@@ -1,6 +1,6 @@
 // Mounts the widget, or says in its place that it could not load (SRI mismatch, CSP, 404).
 if (window.AgentChat) {
-  const chat = AgentChat.mount('#assistant', {
+  const chat = window.AgentChat.mount('#assistant', {
     endpoint: '/api/agent',
     title: 'My product assistant',
     suggestions: ['What can you do?', '/tool'],

@@ -78,6 +78,7 @@ describe('tool scenarios of the scripted model', () => {
       argsDigest: sha256Digest({ draftId: 'draft-42' }),
       message: 'Allow "Delete a draft" (drafts.delete) to run with the arguments shown?',
       expiresAt: new Date(run.clock.now() + 900_000).toISOString(),
+      metadata: { destructive: true },
       state: 'open',
     });
     await run.decide('int_1', 'allow');

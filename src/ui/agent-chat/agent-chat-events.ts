@@ -97,5 +97,7 @@ export function createAgentChatEvent<Name extends AgentChatEventName>(
 
 declare global {
   /** `addEventListener('agent-chat-send', …)` on any element gets the typed event. */
+  // Merging into the DOM's map takes an interface; its members are exactly AgentChatEventMap's.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface HTMLElementEventMap extends AgentChatEventMap {}
 }
