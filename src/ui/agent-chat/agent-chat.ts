@@ -4,7 +4,6 @@ import {
   isTerminalRunStatus,
   type AgentClient,
   type ApprovalDecision,
-  type ClientError,
   type ClientState,
   type ContextRef,
   type SnapshotMessage,
@@ -21,6 +20,7 @@ import { renderMessageList, type MessageReference, type ToolCardRenderer } from 
 import { reasoningPanelStyles } from '../reasoning-panel/reasoning-panel.styles.ts';
 import { hostStyles } from '../styles/host.styles.ts';
 import { renderChatHeader, renderEmptyState } from './chat-header.ts';
+import { renderErrorBox } from './error-box.ts';
 import { LifecycleEventTracker } from './lifecycle-events.ts';
 import { toolCardStyles } from '../tool-card/tool-card.styles.ts';
 import { createAgentChatEvent, type AgentChatEventDetails, type AgentChatEventName } from './agent-chat-events.ts';
@@ -264,7 +264,17 @@ export class AgentChatElement extends LitElement {
             renderers: this.renderers,
             getReferences: this.getReferences,
           })}
-          ${state.error && state.error.source !== 'run' ? this.#renderError(state.error, strings) : nothing}
+          ${
+            state.error && state.error.source !== 'run'
+              ? renderErrorBox({
+                  error: state.error,
+                  strings,
+                  isReferenceCopied: this.isReferenceCopied,
+                  onCopyReference: (reference) => this.#copyReference(reference),
+                  onRetry: this.#retry,
+                })
+              : nothing
+          }
         </div>
       </div>
       ${
@@ -281,25 +291,6 @@ export class AgentChatElement extends LitElement {
         isStopping: state.isStopping,
       })}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.announcement}</div>`;
-  }
-
-  /** A failed request or stream, after the turn it interrupted; it goes once the client moves on. */
-  #renderError(error: ClientError, strings: AgentChatStrings): TemplateResult {
-    return html`<div part="error" class="error" role="alert">
-      <p class="error-title">${strings.errorTitle}</p>
-      <p class="error-message" dir="auto">${error.message}</p>
-      ${
-        error.reference
-          ? html`<p class="error-reference">
-            ${strings.errorReference}: <code class="reference">${error.reference}</code>
-            <button class="copy-button" @click=${() => this.#copyReference(error.reference ?? '')}>
-              ${this.isReferenceCopied ? strings.copied : strings.copyReference}
-            </button>
-          </p>`
-          : nothing
-      }
-      ${error.retryable ? html`<button part="retry-button" class="primary" @click=${this.#retry}>${strings.retry}</button>` : nothing}
-    </div>`;
   }
 
   /** While an approval with an expiry is open, renders again every 15 s so "expires in …" stays true. */
