@@ -16,7 +16,11 @@ function showChatUnavailable(container) {
 
 function startDemo(AgentChat) {
   const inline = AgentChat.mount('#inline-chat', { endpoint: '/api/agent', persist: true });
-  const launcher = AgentChat.mount('#launcher', { endpoint: '/api/agent', mode: 'launcher' });
+  const launcher = AgentChat.mount('#launcher', {
+    endpoint: '/api/agent',
+    mode: 'launcher',
+    suggestions: ['What can you do?', '/tool', '/approval'],
+  });
   window.agentChatDemo = { inline, launcher };
   document.getElementById('demo-status').textContent = `agent-chat ${AgentChat.version}`;
   wireButtons(inline, launcher);
