@@ -129,3 +129,84 @@ test('mount with sessionId restores that conversation', async ({ page, pageError
   await expect(chat(page).userMessages).toHaveText(['You /echo remember this']);
   await expect(chat(page).assistantMessages).toHaveText([/remember this/]);
 });
+
+test('the handle sends, opens, closes, starts a new conversation and reports it all through on()', async ({
+  page,
+  pageErrors: _errors,
+}) => {
+  await openDemo(page);
+  await page.evaluate(() => {
+    (window as DemoWindow).agentChatDemo!.launcher!.destroy();
+    document.getElementById('launcher')!.style.setProperty('--agent-chat-launcher-size', '48px');
+    const chat = window.AgentChat!.mount('#launcher', {
+      endpoint: '/api/agent',
+      mode: 'launcher',
+      startOpen: true,
+      position: 'bottom-start',
+      title: 'Acme Assistant',
+    });
+    const seen: Array<[string, unknown]> = [];
+    const names = [
+      'agent-chat-launcher-open',
+      'agent-chat-launcher-close',
+      'agent-chat-session',
+      'agent-chat-run-start',
+      'agent-chat-tool-start',
+      'agent-chat-tool-end',
+      'agent-chat-message',
+      'agent-chat-run-finish',
+    ] as const;
+    for (const name of names) {
+      chat.on(name, (detail) => {
+        const summary =
+          detail && typeof detail === 'object'
+            ? 'status' in detail
+              ? detail.status
+              : 'toolCall' in detail
+                ? detail.toolCall.status
+                : 'sessionId' in detail
+                  ? typeof detail.sessionId
+                  : 'message' in detail
+                    ? detail.message.role
+                    : ''
+            : detail;
+        seen.push([name, summary]);
+      });
+    }
+    Object.assign(window, { handle: chat, seen });
+  });
+  const panel = page.locator('#launcher [part="launcher-panel"]');
+  const button = page.locator('#launcher [part="launcher-button"]');
+  // startOpen opens at once without taking focus; position puts it in the start corner; the size set on the target applies.
+  await expect(panel).toBeVisible();
+  expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('BODY');
+  expect(await button.boundingBox()).toEqual(expect.objectContaining({ x: 24, width: 48, height: 48 }));
+  const widget = chat(page, '#launcher');
+  await expect(widget.root.locator('[part="header"] h2')).toHaveText('Acme Assistant');
+
+  await page.evaluate(() =>
+    (window as never as { handle: { send(text: string): Promise<void> } }).handle.send('/tool'),
+  );
+  await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
+  await widget.waitForIdle();
+  await page.evaluate(() => (window as never as { handle: { close(): void } }).handle.close());
+  await expect(panel).toBeHidden();
+  await page.evaluate(() => (window as never as { handle: { open(): void } }).handle.open());
+  await expect(panel).toBeVisible();
+  await expect(widget.input).toBeFocused();
+  await page.evaluate(() => (window as never as { handle: { newConversation(): void } }).handle.newConversation());
+  await expect(widget.root.locator('[part="empty-state"]')).toBeVisible();
+  // /tool: a short answer, the tool call (first seen while its arguments stream), then the answer built on its result.
+  expect(await page.evaluate(() => (window as never as { seen: unknown[] }).seen)).toEqual([
+    ['agent-chat-session', 'string'],
+    ['agent-chat-run-start', ''],
+    ['agent-chat-message', 'assistant'],
+    ['agent-chat-tool-start', 'streaming_args'],
+    ['agent-chat-tool-end', 'completed'],
+    ['agent-chat-message', 'assistant'],
+    ['agent-chat-run-finish', 'completed'],
+    ['agent-chat-launcher-close', null],
+    ['agent-chat-launcher-open', null],
+    ['agent-chat-session', 'object'],
+  ]);
+});
