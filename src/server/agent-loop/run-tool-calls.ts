@@ -191,12 +191,12 @@ async function runOneCall(
           await awaitApproval(
             context,
             {
-        toolCallId: call.toolCallId,
-        name: call.name,
-        title: call.title,
-        argsDigest: call.argsDigest,
-        isDestructive: tool.destructive === true,
-      },
+              toolCallId: call.toolCallId,
+              name: call.name,
+              title: call.title,
+              argsDigest: call.argsDigest,
+              isDestructive: tool.destructive === true,
+            },
             options.deadline,
             call.interrupt,
           ),
