@@ -2,12 +2,14 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Layer boundaries (README, Layout): core ↛ ui/server, ui ↛ server, ui → core only via its index, embed → define/index only. */
+/** Layer boundaries (README, Layout): core ↛ ui/server, ui ↛ server, ui → core only via its index, embed → src's browser entries only. */
 /** React stays in `src/react` (`agent-chat/react`): the IIFE, the element, the core and the server never load it. */
 const REACT_IMPORTS = {
   group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@lit/react', '**/react/**', '../react'],
   message: 'Only src/react imports React.',
 };
+/** The launcher is plain DOM, so agent-chat.launcher.js ships without Lit. */
+const LIT_IMPORTS = { group: ['lit', 'lit/*', '@lit/*'], message: 'The launcher is plain DOM: no Lit.' };
 /** AG-UI is spoken by the server only (docs/ag-ui.md): the IIFE, the element and the core never load it. */
 const AG_UI_IMPORTS = {
   group: ['@ag-ui/*', 'zod', 'zod/*', '**/server/ag-ui/**'],
@@ -88,6 +90,27 @@ export default tseslint.config(
     },
   },
   {
+    // The launcher ships in agent-chat.launcher.js without Lit: the ui rules, and no Lit.
+    files: ['src/ui/launcher/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '../server', '../../server'], message: 'src/ui must not import server code.' },
+            {
+              group: ['**/core/*/**', '**/core/*.ts', '!**/core/index.ts'],
+              message: 'src/ui imports core only through src/core/index.ts.',
+            },
+            REACT_IMPORTS,
+            AG_UI_IMPORTS,
+            LIT_IMPORTS,
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The browser entries beside the parts (mount, index, define, mount options) ship in the IIFE.
     files: ['src/*.ts'],
     rules: {
@@ -141,8 +164,26 @@ export default tseslint.config(
     },
   },
   {
+    // The script tag's launcher file (agent-chat.launcher.js) is plain DOM: the launcher, never Lit.
+    files: ['embed/launcher.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./src/(?!ui/launcher/[^/]+\\.ts$|agent-chat-global\\.ts$)',
+              message: 'embed/launcher.ts imports only src/ui/launcher.',
+            },
+            LIT_IMPORTS,
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['embed/**/*.ts'],
-    ignores: ['embed/locale-*.ts'],
+    ignores: ['embed/locale-*.ts', 'embed/launcher.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -150,7 +191,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['../src/*/**', '!../src/index.ts', '!../src/define.ts'],
-              message: 'embed imports only src/index.ts and src/define.ts.',
+              message: 'embed imports only the browser entries in src/ (index, define, mount).',
             },
             REACT_IMPORTS,
             AG_UI_IMPORTS,

@@ -68,11 +68,15 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
+/** The built files the demo serves from `dist/` by name. */
+const BUILT_FILES = ['/agent-chat.js', '/agent-chat.zh-CN.js', '/agent-chat.launcher.js', '/manifest.json'];
+
 /**
  * Creates the demo's static handler: the pages (`/`, `/strict.html`, `/esm.html`, with the IIFE's
  * integrity filled in from `dist/manifest.json` at request time, each with its CSP and
  * {@link DEMO_PAGE_HEADERS}), `/demo/*` page scripts and CSS,
- * the build (`/agent-chat.js`, the locale pack `/agent-chat.zh-CN.js`, `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
+ * the build (`/agent-chat.js`, the locale pack `/agent-chat.zh-CN.js`, the launcher `/agent-chat.launcher.js`,
+ * `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
  * `/vendor/<lit|marked|dompurify…>/*` from `node_modules`. Never serves outside those folders.
  */
 export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticHandler {
@@ -98,8 +102,7 @@ export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticH
       );
       return true;
     }
-    if (path === '/agent-chat.js' || path === '/agent-chat.zh-CN.js' || path === '/manifest.json')
-      return serveFile(request, response, distDir, path.slice(1));
+    if (BUILT_FILES.includes(path)) return serveFile(request, response, distDir, path.slice(1));
     if (path.startsWith('/esm/')) return serveFile(request, response, join(distDir, 'esm'), path.slice('/esm/'.length));
     if (path.startsWith('/demo/') && ['.js', '.css'].includes(extname(path))) {
       return serveFile(request, response, demoDir, path.slice('/demo/'.length));
@@ -130,6 +133,7 @@ async function renderPage(options: { demoDir: string; distDir: string; file: str
   return html
     .replaceAll('{{AGENT_CHAT_INTEGRITY}}', files['agent-chat.js']?.integrity ?? '')
     .replaceAll('{{AGENT_CHAT_ZH_CN_INTEGRITY}}', files['agent-chat.zh-CN.js']?.integrity ?? '')
+    .replaceAll('{{AGENT_CHAT_LAUNCHER_INTEGRITY}}', files['agent-chat.launcher.js']?.integrity ?? '')
     .replaceAll('{{ESM_IMPORT_MAP}}', ESM_IMPORT_MAP);
 }
 

@@ -48,7 +48,7 @@ test.describe('at 375 × 700 (a phone)', () => {
     await widget.send('/long 3000');
     await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'complete');
     await widget.send('/echo ```\nconst aVeryLongLineOfCode = "' + 'x'.repeat(200) + '";\n```');
-    await expect(widget.assistantMessages.last().locator('pre')).toBeVisible();
+    await expect(widget.assistantMessages.last().locator('pre', { hasText: 'aVeryLongLineOfCode' })).toBeVisible();
     await widget.waitForIdle();
     const layout = await widget.root.evaluate((element) => {
       const root = element.shadowRoot!;
@@ -93,6 +93,8 @@ test.describe('at 375 × 700 (a phone)', () => {
     await page.locator('#launcher [part="launcher-button"]').click();
     const panel = page.locator('#launcher [part="launcher-panel"]');
     await expect(panel).toBeVisible();
+    // The panel's opening transition settles first.
+    await panel.evaluate((element) => Promise.all(element.getAnimations().map((animation) => animation.finished)));
     expect(await panel.boundingBox()).toEqual({ x: 0, y: 0, width: 375, height: 700 });
     await expect(page.locator('#launcher [part="launcher-button"]')).toBeHidden();
     const targets = await tapTargets(page, '#launcher');

@@ -59,8 +59,25 @@ test('mount errors say what to fix', async ({ page, pageErrors: _errors }) => {
   expect(await mountError(page, 'main', { endpoint: '/api/agent', getReferences: 'x' })).toBe(
     'AgentChat.mount: options.getReferences must be a function.',
   );
+  // The script tag's launcher is its own file: without agent-chat.launcher.js, launcher mode says so.
+  const withoutLauncher = await page.evaluate(() => {
+    const loaded = globalThis.AgentChatLauncher;
+    globalThis.AgentChatLauncher = undefined;
+    try {
+      window.AgentChat!.mount('main', { endpoint: '/api/agent', mode: 'launcher' });
+      return 'no error';
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      globalThis.AgentChatLauncher = loaded;
+    }
+  });
+  expect(withoutLauncher).toBe(
+    'AgentChat.mount: mode "launcher" needs the launcher: load agent-chat.launcher.js (its integrity is in manifest.json) before mount runs.',
+  );
   // None of the failed calls left a widget behind.
   await expect(page.locator('main > agent-chat')).toHaveCount(0);
+  await expect(page.locator('main > [data-agent-chat-launcher]')).toHaveCount(0);
 });
 
 test('destroy removes the widget and frees the target for a new mount with other options', async ({

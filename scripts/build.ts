@@ -21,6 +21,8 @@ const distDir = join(rootDir, 'dist');
 const IIFE_FILE = 'agent-chat.js';
 /** Script-tag locale packs beside the IIFE: one small IIFE each, loaded only by pages that want the language. */
 const LOCALE_PACKS = [{ entry: 'embed/locale-zh-cn.ts', fileName: 'agent-chat.zh-CN.js' }];
+/** The script tag's launcher beside the IIFE, loaded only by pages that mount in `launcher` mode. */
+const LAUNCHER = { entry: 'embed/launcher.ts', fileName: 'agent-chat.launcher.js' };
 /** The Custom Elements Manifest, named by package.json's `customElements` field. */
 const CUSTOM_ELEMENTS_FILE = 'custom-elements.json';
 const ESM_ENTRIES: EsmEntry[] = [
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
   await buildEsm({ rootDir, outDir: join(distDir, 'esm'), entries: ESM_ENTRIES });
   await buildIife({ rootDir, outDir: distDir, entry: 'embed/index.ts', fileName: IIFE_FILE });
   for (const pack of LOCALE_PACKS) await buildIife({ rootDir, outDir: distDir, ...pack });
+  await buildIife({ rootDir, outDir: distDir, ...LAUNCHER });
   execFileSync(
     process.execPath,
     [join(rootDir, 'node_modules/typescript/bin/tsc'), '-p', join(rootDir, 'tsconfig.build.json')],

@@ -67,6 +67,16 @@ const PLANTED: { title: string; filePath: string; code: string }[] = [
     code: "import { createAgentClient } from '../src/core/client/agent-client.ts';\nexport const x = createAgentClient;\n",
   },
   {
+    title: 'the script-tag launcher file imports past src/ui/launcher',
+    filePath: 'embed/launcher.ts',
+    code: "import { mount } from '../src/mount.ts';\nexport const x = mount;\n",
+  },
+  {
+    title: 'the launcher (plain DOM, shipped without Lit) imports Lit',
+    filePath: 'src/ui/launcher/planted.ts',
+    code: "import { html } from 'lit';\nexport const x = html;\n",
+  },
+  {
     title: 'a script-tag locale pack imports past src/ui/i18n',
     filePath: 'embed/locale-planted.ts',
     code: "import { mount } from '../src/mount.ts';\nexport const x = mount;\n",
@@ -84,6 +94,12 @@ describe('lint zones refuse a planted violation of each layer boundary', () => {
       await ruleIdsFor(
         'embed/locale-planted.ts',
         "import { EN_STRINGS } from '../src/ui/i18n/en.ts';\nexport const x = EN_STRINGS;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIdsFor(
+        'embed/launcher.ts',
+        "import { createLauncher } from '../src/ui/launcher/create-launcher.ts';\nexport const x = createLauncher;\n",
       ),
     ).toEqual([]);
     expect(

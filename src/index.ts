@@ -2,7 +2,7 @@
  * The widget's ESM entry: `mount`, the element class and the public types. Importing it defines
  * nothing; `mount` defines `<agent-chat>` on first use, or import `agent-chat/define` yourself.
  */
-export { mount } from './mount.ts';
+export { mount } from './esm-mount.ts';
 export type { MountedAgentChat } from './mount.ts';
 export type { MountOptions, MountStrings } from './mount-options.ts';
 export { AgentChatElement } from './ui/agent-chat/agent-chat.ts';

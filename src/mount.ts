@@ -6,7 +6,7 @@ import {
   type AgentChatEventName,
 } from './ui/agent-chat/agent-chat-events.ts';
 import { resolveStrings } from './ui/i18n/resolve-strings.ts';
-import { createLauncher, type Launcher } from './ui/launcher/create-launcher.ts';
+import type { CreateLauncherOptions, Launcher } from './ui/launcher/create-launcher.ts';
 import { resolveMountTarget, validateMountOptions, type MountOptions } from './mount-options.ts';
 
 /** What `mount` returns: the element, its client, what a product calls on them, and the way to take both down. */
@@ -33,6 +33,18 @@ export interface MountedAgentChat {
   destroy(): void;
 }
 
+/** `mount` as `createMount` returns it. */
+export type MountFunction = (target: string | Element, options: MountOptions) => MountedAgentChat;
+
+/** Options of {@link createMount}. */
+export interface CreateMountOptions {
+  /**
+   * Returns the launcher's factory, or `undefined` when it is not loaded (asked at each `mount` in
+   * `launcher` mode; the script tag's launcher is its own file, `agent-chat.launcher.js`).
+   */
+  findLauncher: () => ((options: CreateLauncherOptions) => Launcher) | undefined;
+}
+
 const TAG_NAME = 'agent-chat';
 /** Options that are properties of the element itself; one left undefined keeps the element's default. */
 const ELEMENT_OPTIONS = [
@@ -52,17 +64,33 @@ const RTL_LANGUAGE = /^(ar|fa|he|iw|ps|sd|ug|ur|yi)\b/i;
 const mounts = new WeakMap<Element, MountedAgentChat>();
 
 /**
- * Mounts the chat widget into `target` (a CSS selector or an Element) with its own client.
- * Throws an error that says what to fix when the target is missing, already holds a mount, or
- * `options` are invalid. Defines `<agent-chat>` on first use when the host has not imported
- * `agent-chat/define` (the element then upgrades a moment later; `ready` settles after).
+ * Returns `mount` with the given source of the launcher. `mount(target, options)` mounts the chat
+ * widget into `target` (a CSS selector or an Element) with its own client. It throws an error that
+ * says what to fix when the target is missing, already holds a mount, `options` are invalid, or
+ * `launcher` mode is asked for and the launcher is not loaded. It defines `<agent-chat>` on first
+ * use when the host has not imported `agent-chat/define` (the element then upgrades a moment
+ * later; `ready` settles after).
  */
-export function mount(target: string | Element, options: MountOptions): MountedAgentChat {
+export function createMount(mountOptions: CreateMountOptions): MountFunction {
+  return (target, options) => mountWidget(target, options, mountOptions.findLauncher);
+}
+
+function mountWidget(
+  target: string | Element,
+  options: MountOptions,
+  findLauncher: CreateMountOptions['findLauncher'],
+): MountedAgentChat {
   const document = globalThis.document;
   const host = resolveMountTarget(target, document);
   const valid = validateMountOptions(options);
   if (mounts.has(host)) {
     throw new Error('AgentChat.mount: the target already has a chat; destroy() that mount first.');
+  }
+  const buildLauncher = valid.mode === 'launcher' ? findLauncher() : undefined;
+  if (valid.mode === 'launcher' && buildLauncher === undefined) {
+    throw new Error(
+      'AgentChat.mount: mode "launcher" needs the launcher: load agent-chat.launcher.js (its integrity is in manifest.json) before mount runs.',
+    );
   }
 
   const defined = ensureDefined();
@@ -83,8 +111,8 @@ export function mount(target: string | Element, options: MountOptions): MountedA
   if (valid.title !== undefined) element.headerTitle = valid.title;
 
   let launcher: Launcher | null = null;
-  if (valid.mode === 'launcher') {
-    launcher = createLauncher({
+  if (buildLauncher !== undefined) {
+    launcher = buildLauncher({
       container: host,
       panelContent: element,
       strings: resolveStrings(locale, valid.strings),

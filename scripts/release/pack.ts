@@ -1,7 +1,7 @@
 /**
  * `npm run release:pack [-- --candidate]`: builds the package from a clean checkout and writes
  * `release/<version>/` (a candidate: `release/<version>-candidate/`) with the npm tarball, the
- * script-tag IIFE `agent-chat.js` with its locale pack `agent-chat.zh-CN.js`, `LICENSE` and `manifest.json` (see `release-manifest.ts`).
+ * script-tag IIFE `agent-chat.js` with its locale pack `agent-chat.zh-CN.js` and its launcher `agent-chat.launcher.js`, `LICENSE` and `manifest.json` (see `release-manifest.ts`).
  * Refuses a checkout with uncommitted changes unless `--candidate`, and never overwrites an
  * existing folder. See docs/release.md.
  */
@@ -18,8 +18,8 @@ import { createReleaseManifest } from './release-manifest.ts';
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The normative protocol document, whose digest the manifest records. */
 const PROTOCOL_CONTRACT = 'docs/protocol.md';
-/** The script-tag files a static folder serves: the IIFE and its locale packs. */
-const SCRIPT_FILES = ['agent-chat.js', 'agent-chat.zh-CN.js'];
+/** The script-tag files a static folder serves: the IIFE, its locale packs and its launcher. */
+const SCRIPT_FILES = ['agent-chat.js', 'agent-chat.zh-CN.js', 'agent-chat.launcher.js'];
 
 await main();
 

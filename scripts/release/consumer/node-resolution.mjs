@@ -14,6 +14,7 @@ for (const specifier of [
   'agent-chat/locales/zh-cn',
   'agent-chat/agent-chat.js',
   'agent-chat/agent-chat.zh-CN.js',
+  'agent-chat/agent-chat.launcher.js',
   'agent-chat/manifest.json',
   'agent-chat/custom-elements.json',
   'agent-chat/package.json',

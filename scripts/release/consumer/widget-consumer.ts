@@ -10,6 +10,7 @@ import {
 } from 'agent-chat';
 import type {} from 'agent-chat/agent-chat.js';
 import type {} from 'agent-chat/agent-chat.zh-CN.js';
+import type {} from 'agent-chat/agent-chat.launcher.js';
 import { ZH_CN_STRINGS } from 'agent-chat/locales/zh-cn';
 import 'agent-chat/define';
 import { createAgentClient } from 'agent-chat/core';
@@ -19,6 +20,8 @@ import { createElement } from 'react';
 // A locale pack: the global a script-tag pack fills, typed; the ESM pack's strings, typed.
 const packs: Record<string, Partial<typeof ZH_CN_STRINGS>> | undefined = globalThis.AgentChatLocales;
 console.log(packs, ZH_CN_STRINGS.send.length);
+// The script tag's launcher file fills this global, typed.
+console.log(globalThis.AgentChatLauncher?.createLauncher);
 
 const chat: MountedAgentChat = mount('#assistant', { endpoint: '/api/agent', theme: 'dark', mode: 'launcher' });
 const element: AgentChatElement = chat.element;

@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AgentChatStrings } from '../i18n/en.ts';
-import { ICON_PATHS, renderIcon } from '../icons.ts';
+import { ICON_PATHS } from '../icon-paths.ts';
+import { renderIcon } from '../icons.ts';
 
 /** What the header shows. */
 export interface ChatHeaderView {

@@ -2,7 +2,8 @@ import { html, nothing, type ReactiveElement, type TemplateResult } from 'lit';
 import type { ContextRef } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
-import { ICON_PATHS, renderIcon } from '../icons.ts';
+import { ICON_PATHS } from '../icon-paths.ts';
+import { renderIcon } from '../icons.ts';
 
 /** The counter appears once the text reaches this share of the input limit. */
 export const INPUT_LIMIT_WARNING_RATIO = 0.8;

@@ -1,8 +1,7 @@
-import { adoptStyles, html, render } from 'lit';
 import type { AgentChatTheme } from '../agent-chat/agent-chat-theme.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
-import { ICON_PATHS } from '../icons.ts';
-import { launcherStyles } from './launcher.styles.ts';
+import { ICON_PATHS } from '../icon-paths.ts';
+import { LAUNCHER_CSS } from './launcher.styles.ts';
 
 /** Labels of the launcher's button and panel (part of the widget's strings, so each locale has them). */
 export type LauncherStrings = Pick<AgentChatStrings, 'launcherOpen' | 'launcherClose' | 'launcherPanel'>;
@@ -44,7 +43,8 @@ export interface Launcher {
 /**
  * Builds the launcher in a shadow root of its own (styles adopted as constructable stylesheets,
  * so it works under `style-src 'self'` and host CSS cannot reach it). Escape closes the panel; the
- * button shows ✕ while it is open; below 480 px the panel fills the screen.
+ * button shows ✕ while it is open; below 480 px the panel fills the screen. Plain DOM, no Lit:
+ * the script tag ships it as its own file (`agent-chat.launcher.js`) that needs nothing else.
  */
 export function createLauncher(options: CreateLauncherOptions): Launcher {
   const { container, panelContent, strings } = options;
@@ -54,22 +54,39 @@ export function createLauncher(options: CreateLauncherOptions): Launcher {
   if (options.theme) host.setAttribute('theme', options.theme);
   host.setAttribute('position', options.position ?? 'bottom-end');
   const root = host.attachShadow({ mode: 'open' });
-  adoptStyles(root, [launcherStyles]);
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(LAUNCHER_CSS);
+  root.adoptedStyleSheets = [sheet];
   host.append(panelContent);
+
+  const panel = document.createElement('div');
+  panel.id = 'panel';
+  panel.setAttribute('part', 'launcher-panel');
+  panel.setAttribute('role', 'dialog');
+  panel.setAttribute('aria-label', strings.launcherPanel);
+  panel.append(document.createElement('slot'));
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.setAttribute('part', 'launcher-button');
+  button.setAttribute('aria-controls', 'panel');
+  const svgNamespace = 'http://www.w3.org/2000/svg';
+  const icon = document.createElementNS(svgNamespace, 'svg');
+  icon.setAttribute('viewBox', '0 0 24 24');
+  icon.setAttribute('aria-hidden', 'true');
+  const iconPath = document.createElementNS(svgNamespace, 'path');
+  icon.append(iconPath);
+  button.append(icon);
+  root.append(panel, button);
 
   let isOpen = false;
   const update = (next: boolean): void => {
     const hasChanged = next !== isOpen;
     isOpen = next;
     host.toggleAttribute('open', isOpen);
-    render(
-      html`<div part="launcher-panel" id="panel" role="dialog" aria-label=${strings.launcherPanel} ?hidden=${!isOpen}><slot></slot></div>
-        <button type="button" part="launcher-button" aria-controls="panel" aria-expanded=${isOpen}
-          aria-label=${isOpen ? strings.launcherClose : strings.launcherOpen} @click=${() => (isOpen ? launcher.close() : launcher.open())}>
-          <svg viewBox="0 0 24 24" aria-hidden="true"><path d=${isOpen ? ICON_PATHS.close : ICON_PATHS.chat}></path></svg>
-        </button>`,
-      root,
-    );
+    panel.hidden = !isOpen;
+    button.setAttribute('aria-expanded', String(isOpen));
+    button.setAttribute('aria-label', isOpen ? strings.launcherClose : strings.launcherOpen);
+    iconPath.setAttribute('d', isOpen ? ICON_PATHS.close : ICON_PATHS.chat);
     if (hasChanged) options.onToggle?.(isOpen);
   };
   const launcher: Launcher = {
@@ -85,7 +102,7 @@ export function createLauncher(options: CreateLauncherOptions): Launcher {
     close() {
       const hadFocus = host.matches(':focus-within') && document.activeElement !== null;
       update(false);
-      if (hadFocus) root.querySelector('button')?.focus();
+      if (hadFocus) button.focus();
     },
     destroy() {
       host.removeEventListener('keydown', onKeydown);
@@ -98,6 +115,7 @@ export function createLauncher(options: CreateLauncherOptions): Launcher {
       launcher.close();
     }
   };
+  button.addEventListener('click', () => (isOpen ? launcher.close() : launcher.open()));
   host.addEventListener('keydown', onKeydown);
   update(false);
   container.append(host);

@@ -1,5 +1,3 @@
-import { css } from 'lit';
-
 /**
  * The launcher's floating button and panel. Custom properties, read with their defaults so they
  * also work when set on the mount target or any ancestor: `--agent-chat-launcher-offset` (24px),
@@ -8,9 +6,10 @@ import { css } from 'lit';
  * `--agent-chat-launcher-color` (#0550ae, dark #4493f8), `--agent-chat-launcher-on-color`
  * (#ffffff, dark #0d1117). Parts: `launcher-button`, `launcher-panel`. The shadow root holds just
  * that one button and the one `#panel`, so plain selectors find them. Corners are logical
- * (`inset-inline-end`), so a right-to-left page mirrors the launcher.
+ * (`inset-inline-end`), so a right-to-left page mirrors the launcher. Plain CSS text, not Lit's
+ * `css`: the launcher is plain DOM and ships without Lit (`agent-chat.launcher.js`).
  */
-export const launcherStyles = css`
+export const LAUNCHER_CSS = `
   :host {
     all: initial;
     --o: var(--agent-chat-launcher-offset, 24px);
@@ -72,12 +71,24 @@ export const launcherStyles = css`
     border-radius: 16px;
     overflow: hidden;
     box-shadow: 0 8px 32px rgb(0 0 0 / 0.3);
+    transition:
+      opacity 0.18s,
+      transform 0.18s,
+      display 0.18s allow-discrete;
   }
   :host([position='bottom-start']) #panel {
     inset-inline: 0 auto;
   }
   #panel[hidden] {
     display: none;
+    opacity: 0;
+    transform: translateY(12px) scale(0.98);
+  }
+  @starting-style {
+    #panel {
+      opacity: 0;
+      transform: translateY(12px) scale(0.98);
+    }
   }
   ::slotted(*) {
     flex: 1 1 auto;
@@ -94,6 +105,11 @@ export const launcherStyles = css`
     }
     :host([open]) button {
       display: none;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    #panel {
+      transition: none;
     }
   }
 `;
