@@ -200,21 +200,4 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // The script tag's locale file ships one strings table and nothing else of the widget.
-    files: ['embed/zh-cn.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^\\.\\./src/(?!ui/i18n/zh-cn\\.ts$|agent-chat-global\\.ts$)',
-              message: 'embed/zh-cn.ts imports only the Chinese strings table.',
-            },
-          ],
-        },
-      ],
-    },
-  },
 );

@@ -2,7 +2,13 @@ import { describe, expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { checkDomPurifyListReads, checkDomPurifyUse } from './trim-dompurify-defaults.ts';
-import { DROPPED_DOMPURIFY_METHODS, dropUnusedDomPurifyMethods, trimDomPurifyLists } from './trim-dompurify-lists.ts';
+import {
+  DROPPED_DOMPURIFY_METHODS,
+  dropUnusedDomPurifyMethods,
+  NAMESPACE_DOMPURIFY_LISTS,
+  trimDomPurifyLists,
+} from './trim-dompurify-lists.ts';
+import { ALLOWED_TAGS } from '../../src/ui/markdown/sanitize-html.ts';
 
 const USER = '/repo/src/ui/markdown/sanitize-html.ts';
 const readRepoFile = (path: string): Promise<string> => readFile(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
@@ -15,9 +21,14 @@ const SHAPE = [
   'const svg = freeze(["r"]);',
   'const mathMl = freeze(["dir"]);',
   'const xml = freeze([\n\t"xlink:href"\n]);',
+  'const svg$1 = freeze(["svg", "a"]);',
+  'const svgFilters = freeze(["feblend"]);',
+  'const svgDisallowed = freeze(["animate"]);',
+  'const mathMl$1 = freeze(["math"]);',
+  'const mathMlDisallowed = freeze(["maction"]);',
   'function createDOMPurify() {',
   '  const policy = { createHTML(html) { return html; } };',
-  '  const DEFAULT_ALLOWED_TAGS = addToSet({}, [...html$1, ...text]);',
+  '  const DEFAULT_ALLOWED_TAGS = addToSet({}, [...html$1, ...svg$1, ...svgFilters, ...mathMl$1, ...text]);',
   '  const DEFAULT_ALLOWED_ATTR = addToSet({}, [...html, ...svg, ...mathMl, ...xml]);',
   '  const parse = (cfg) => {',
   '    ALLOWED_TAGS = _resolveSetOption(cfg, "ALLOWED_TAGS", DEFAULT_ALLOWED_TAGS, {});',
@@ -27,17 +38,26 @@ const SHAPE = [
   '    return USE_PROFILES.svg;',
   '  };',
   '  ALLOWED_TAGS = _forkSharedAllowlist(hooks, ALLOWED_TAGS, DEFAULT_ALLOWED_TAGS, null);',
+  '  const ALL_SVG_TAGS = addToSet({}, [...svg$1, ...svgFilters, ...svgDisallowed]);',
+  '  const ALL_MATHML_TAGS = addToSet({}, [...mathMl$1, ...mathMlDisallowed]);',
+  '  const _checkSvgNamespace = function (tagName) { return Boolean(ALL_SVG_TAGS[tagName]); };',
+  '  const _checkHtmlNamespace = function (tagName) { return !ALL_MATHML_TAGS[tagName] && !ALL_SVG_TAGS[tagName]; };',
   '}',
 ].join('\n');
 
 describe('trimDomPurifyLists', () => {
-  test('empties the five default-only lists and leaves every other byte as it was', () => {
+  test('empties the five default-only and the five SVG and MathML element lists, and leaves every other byte as it was', () => {
     expect(trimDomPurifyLists(SHAPE)).toBe(
       SHAPE.replace('freeze(["a", "b"])', 'freeze([])')
         .replace('freeze(["href"])', 'freeze([])')
         .replace('freeze(["r"])', 'freeze([])')
         .replace('freeze(["dir"])', 'freeze([])')
-        .replace('freeze([\n\t"xlink:href"\n])', 'freeze([])'),
+        .replace('freeze([\n\t"xlink:href"\n])', 'freeze([])')
+        .replace('freeze(["svg", "a"])', 'freeze([])')
+        .replace('freeze(["feblend"])', 'freeze([])')
+        .replace('freeze(["animate"])', 'freeze([])')
+        .replace('freeze(["math"])', 'freeze([])')
+        .replace('freeze(["maction"])', 'freeze([])'),
     );
   });
 
@@ -50,12 +70,15 @@ describe('trimDomPurifyLists', () => {
     });
   });
 
-  test('changes only the five list declarations of the installed DOMPurify', async () => {
+  test('changes only the ten list declarations of the installed DOMPurify', async () => {
     const code = await readDomPurify();
     const trimmed = trimDomPurifyLists(code);
     if (typeof trimmed !== 'string') throw new Error(trimmed.error);
     const withoutLists = (text: string): string =>
-      text.replace(/^const (?:html\$1|html|svg|mathMl|xml) = [^;]*;$/gm, '');
+      text.replace(
+        /^const (?:html\$1|html|svg|mathMl|xml|svg\$1|svgFilters|svgDisallowed|mathMl\$1|mathMlDisallowed) = [^;]*;$/gm,
+        '',
+      );
     expect(withoutLists(trimmed)).toBe(withoutLists(code));
     expect(code.length - trimmed.length).toBeGreaterThan(5_000);
   });
@@ -70,6 +93,34 @@ describe('checkDomPurifyListReads', () => {
   test('refuses a trimmed list read outside the default sets and USE_PROFILES', () => {
     expect(checkDomPurifyListReads(`${SHAPE}\nconst ALL = addToSet({}, [...svg]);`)).toBe(
       'purify.es.mjs reads its default lists in an unexpected way: svg is read outside the default sets and USE_PROFILES',
+    );
+  });
+
+  test('refuses an SVG or MathML list read outside the sets, and a namespace set read other than by tag name', () => {
+    expect(checkDomPurifyListReads(`${SHAPE}\nconst more = [...svgFilters];`)).toBe(
+      'purify.es.mjs reads its default lists in an unexpected way: svgFilters is read outside the default sets, the namespace sets and USE_PROFILES',
+    );
+    const keys = SHAPE.replace('Boolean(ALL_SVG_TAGS[tagName])', 'Object.keys(ALL_SVG_TAGS).length > 0');
+    expect(checkDomPurifyListReads(keys)).toBe(
+      'purify.es.mjs reads its default lists in an unexpected way: ALL_SVG_TAGS is read other than as ALL_SVG_TAGS[tagName] in the namespace check',
+    );
+    expect(checkDomPurifyListReads(`${SHAPE}\nfunction f(tagName) { return ALL_MATHML_TAGS[tagName]; }`)).toBe(
+      'purify.es.mjs reads its default lists in an unexpected way: ALL_MATHML_TAGS is read other than as ALL_MATHML_TAGS[tagName] in the namespace check',
+    );
+  });
+
+  test("the widget's ALLOWED_TAGS name no SVG or MathML element but a, which the namespace check treats as HTML too", async () => {
+    const source = await readDomPurify();
+    const names = NAMESPACE_DOMPURIFY_LISTS.flatMap((list) => {
+      const body = new RegExp(`^const ${list.replace('$', '\\$')} = freeze\\(\\[([^\\]]*)\\]\\);$`, 'm').exec(
+        source,
+      )?.[1];
+      return [...(body ?? '').matchAll(/"([^"]+)"/g)].map((match) => match[1]);
+    });
+    expect(names.length).toBeGreaterThan(100);
+    expect(ALLOWED_TAGS.filter((tag) => names.includes(tag))).toEqual(['a']);
+    expect(source).toMatch(
+      /const COMMON_SVG_AND_HTML_ELEMENTS = addToSet\(\{\}, \[\s*"title",\s*"style",\s*"font",\s*"a",/,
     );
   });
 

@@ -3,6 +3,7 @@ import { createDependencyTransformPlugin } from './dependency-transform-plugin.t
 import {
   DROPPED_DOMPURIFY_METHODS,
   dropUnusedDomPurifyMethods,
+  NAMESPACE_DOMPURIFY_LISTS,
   TRIMMED_DOMPURIFY_LISTS,
   trimDomPurifyLists,
 } from './trim-dompurify-lists.ts';
@@ -17,8 +18,12 @@ const FORBIDDEN_IN_USER = [
   ...DROPPED_DOMPURIFY_METHODS.map((method) => ({ pattern: new RegExp(`\\.${method}\\(`), name: `${method}()` })),
 ];
 
-/** DOMPurify's default allow-lists: the only sets built from the trimmed lists. */
+/** DOMPurify's default allow-lists: the only sets built from the trimmed lists (but the namespace sets). */
 const DEFAULT_SETS = ['DEFAULT_ALLOWED_TAGS', 'DEFAULT_ALLOWED_ATTR'] as const;
+/** The sets the namespace check looks names up in, built from {@link NAMESPACE_DOMPURIFY_LISTS}. */
+const NAMESPACE_SETS = ['ALL_SVG_TAGS', 'ALL_MATHML_TAGS'] as const;
+/** The namespace check's functions: the only places a namespace set may be read, as `SET[tagName]`. */
+const NAMESPACE_CHECKS = ['_checkSvgNamespace', '_checkMathMlNamespace', '_checkHtmlNamespace'];
 
 interface AstNode {
   type: string;
@@ -61,7 +66,7 @@ export function trimDomPurifyDefaults(): Plugin {
 export function checkDomPurifyListReads(code: string): string | null {
   const parsed = parseSync('purify.es.mjs', code);
   if (parsed.errors.length > 0) return 'purify.es.mjs does not parse';
-  const watched = new Set<string>([...TRIMMED_DOMPURIFY_LISTS, ...DEFAULT_SETS]);
+  const watched = new Set<string>([...TRIMMED_DOMPURIFY_LISTS, ...DEFAULT_SETS, ...NAMESPACE_SETS]);
   const problems: string[] = [];
   const declarations = new Map<string, number>();
   const visit = (node: AstNode, ancestors: AstNode[], shadowed: ReadonlySet<string>): void => {
@@ -101,9 +106,24 @@ function judgeRead(name: string, node: AstNode, ancestors: AstNode[]): string | 
   if (parent.type === 'MemberExpression' && parent.property === node && !parent.computed) return null;
   if (parent.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand) return null;
   if ((TRIMMED_DOMPURIFY_LISTS as readonly string[]).includes(name)) {
-    if (parent.type === 'SpreadElement' && isInsideDefaultSet(ancestors)) return null;
+    if (parent.type === 'SpreadElement' && isInsideDeclaratorOf(ancestors, DEFAULT_SETS)) return null;
     if (isCallOf(parent, 'addToSet') && isInsideUseProfiles(ancestors)) return null;
-    return `${name} is read outside the default sets and USE_PROFILES`;
+    const isNamespaceList = (NAMESPACE_DOMPURIFY_LISTS as readonly string[]).includes(name);
+    if (isNamespaceList && parent.type === 'SpreadElement' && isInsideDeclaratorOf(ancestors, NAMESPACE_SETS))
+      return null;
+    return `${name} is read outside the default sets${isNamespaceList ? ', the namespace sets' : ''} and USE_PROFILES`;
+  }
+  if ((NAMESPACE_SETS as readonly string[]).includes(name)) {
+    const isLookup = parent.type === 'MemberExpression' && parent.object === node && parent.computed === true;
+    const key = parent.property as AstNode | undefined;
+    if (
+      isLookup &&
+      key?.type === 'Identifier' &&
+      key.name === 'tagName' &&
+      isInsideDeclaratorOf(ancestors, NAMESPACE_CHECKS)
+    )
+      return null;
+    return `${name} is read other than as ${name}[tagName] in the namespace check`;
   }
   if (parent.type === 'BinaryExpression' && parent.operator === '===') return null;
   if (isCallOf(parent, '_forkSharedAllowlist')) return null;
@@ -113,11 +133,9 @@ function judgeRead(name: string, node: AstNode, ancestors: AstNode[]): string | 
   return `${name} is used other than as the ${expectedKey} fallback or in an identity test`;
 }
 
-function isInsideDefaultSet(ancestors: AstNode[]): boolean {
+function isInsideDeclaratorOf(ancestors: AstNode[], names: readonly string[]): boolean {
   return ancestors.some(
-    (node) =>
-      node.type === 'VariableDeclarator' &&
-      (DEFAULT_SETS as readonly string[]).includes((node.id as AstNode).name as string),
+    (node) => node.type === 'VariableDeclarator' && names.includes((node.id as AstNode).name as string),
   );
 }
 

@@ -1,9 +1,27 @@
 /**
  * DOMPurify's built-in lists that only fill its default allow-lists and `USE_PROFILES`: the HTML
- * element names (`html$1`) and the HTML, SVG, MathML and XML attribute names. The SVG and MathML
- * element lists stay whole: DOMPurify's namespace check reads them on every sanitize.
+ * element names (`html$1`) and the HTML, SVG, MathML and XML attribute names.
  */
-export const TRIMMED_DOMPURIFY_LISTS = ['html$1', 'html', 'svg', 'mathMl', 'xml'] as const;
+export const DEFAULT_ONLY_DOMPURIFY_LISTS = ['html$1', 'html', 'svg', 'mathMl', 'xml'] as const;
+
+/**
+ * DOMPurify's SVG and MathML element lists. Besides the default allow-list and `USE_PROFILES`
+ * they only fill `ALL_SVG_TAGS` and `ALL_MATHML_TAGS`, which the namespace check looks names up
+ * in. Under the widget's config that lookup decides nothing an emptied list makes more lenient:
+ * a disallowed name is removed before the namespace check, the widget's `ALLOWED_TAGS` hold no
+ * SVG or MathML name but `a`, which the check treats as HTML too (so HTML elements check the same), and an allowed name in the SVG or
+ * MathML namespace is then refused where it was accepted (less, never more).
+ */
+export const NAMESPACE_DOMPURIFY_LISTS = [
+  'svg$1',
+  'svgFilters',
+  'svgDisallowed',
+  'mathMl$1',
+  'mathMlDisallowed',
+] as const;
+
+/** Every list the IIFE empties. */
+export const TRIMMED_DOMPURIFY_LISTS = [...DEFAULT_ONLY_DOMPURIFY_LISTS, ...NAMESPACE_DOMPURIFY_LISTS] as const;
 
 /**
  * Empties each list of {@link TRIMMED_DOMPURIFY_LISTS} in the text of `purify.es.mjs`
