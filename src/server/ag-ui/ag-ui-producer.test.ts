@@ -201,7 +201,8 @@ describe('POST /ag-ui driven by @ag-ui/client HttpAgent', () => {
         additionalProperties: false,
       },
       expiresAt: waiting.interrupts[0]?.expiresAt,
-      metadata: { 'agent-chat': { argsDigest: call?.argsDigest } },
+      // The interrupt's own metadata passes through: drafts.delete is declared destructive.
+      metadata: { destructive: true, 'agent-chat': { argsDigest: call?.argsDigest } },
     });
     expect(client.agent.pendingInterrupts.map((pending) => pending.id)).toEqual([interrupt?.id]);
 

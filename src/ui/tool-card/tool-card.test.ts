@@ -103,8 +103,11 @@ describe('renderToolCard', () => {
       args: { q: 'a\u200Bb\u2060c\u{E0041}' },
       result: { messageId: 'm1', content: 'ok\u{E0069}', truncated: false },
     });
-    expect(card.querySelector('details pre')?.textContent).toBe('{\n  "q": "a⟪U+200B⟫b⟪U+2060⟫c⟪U+E0041⟫"\n}');
-    expect(card.querySelector('details[open] pre')?.textContent).toBe('ok⟪U+E0069⟫');
+    // One disclosure holds the arguments, then the result.
+    expect(Array.from(card.querySelectorAll('details pre'), (pre) => pre.textContent)).toEqual([
+      '{\n  "q": "a⟪U+200B⟫b⟪U+2060⟫c⟪U+E0041⟫"\n}',
+      'ok⟪U+E0069⟫',
+    ]);
     const streaming = renderCard({ argsText: '{"q":"\u200D\uFE0F' });
     expect(streaming.querySelector('details pre')?.textContent).toBe('{"q":"⟪U+200D⟫⟪U+FE0F⟫');
   });
