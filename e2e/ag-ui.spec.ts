@@ -82,7 +82,8 @@ test('a tool the AG-UI agent leaves to its client runs governed: read-only at on
 
   await widget.send('client tool orders.lookup {"orderId":"A-1001"}');
   await widget.waitForIdle();
-  await expect(widget.toolCards.first()).toContainText('orders.lookup');
+  // The one-line card names the tool by its title, never its internal name.
+  await expect(widget.toolCards.first()).toContainText('Look up an order');
   await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
   await expect(widget.assistantMessages.last()).toContainText('Result of client-call-');
   await expect(widget.assistantMessages.last()).toContainText('A-1001');
@@ -93,7 +94,8 @@ test('a tool the AG-UI agent leaves to its client runs governed: read-only at on
   await expect(card).toContainText('"draftId": "draft-42"');
   await card.locator('[part~="allow-button"]').click();
   await widget.waitForIdle();
-  await expect(card).toHaveAttribute('data-state', 'resolved');
+  // Once answered, the approval collapses into the call's one-line card with its outcome.
+  await expect(widget.approvalCards).toHaveCount(0);
   await expect(widget.toolCards.last()).toHaveAttribute('data-status', 'completed');
   await expect(widget.assistantMessages.last()).toContainText('{"draftId":"draft-42","deleted":true}');
 });
