@@ -184,6 +184,27 @@ describe('message list', () => {
     ]);
   });
 
+  it('joins consecutive tool calls into one box: the cards touch, their shared corners square', async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit({
+      toolCalls: [
+        { toolCallId: 't1', name: 'orders.lookup', title: 'Look up an order', status: 'completed' },
+        { toolCallId: 't2', name: 'drafts.list', title: 'List drafts', status: 'completed' },
+      ],
+    });
+    const [first, second] = Array.from(root.querySelectorAll<HTMLElement>('[part="tool-card"]'));
+    const gap = second!.getBoundingClientRect().top - first!.getBoundingClientRect().bottom;
+    expect(gap).toBe(-1);
+    expect([getComputedStyle(first!).borderBottomLeftRadius, getComputedStyle(first!).borderTopLeftRadius]).toEqual([
+      '0px',
+      '12px',
+    ]);
+    expect([getComputedStyle(second!).borderTopLeftRadius, getComputedStyle(second!).borderBottomLeftRadius]).toEqual([
+      '0px',
+      '12px',
+    ]);
+  });
+
   it('adds a copy button to code blocks that copies the exact source', async () => {
     const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue(undefined);
     const { root, emit } = await mountAgentChat();

@@ -9,6 +9,18 @@ export const toolCardStyles = css`
     padding: 6px 10px;
     min-width: 0;
   }
+  /* Consecutive tool calls join into one box: no gap, the shared edges square. */
+  .transcript-content > .tool-row + .tool-row {
+    margin-top: -1px;
+  }
+  .tool-row:has(+ .tool-row) .tool-card {
+    border-end-start-radius: 0;
+    border-end-end-radius: 0;
+  }
+  .tool-row + .tool-row .tool-card {
+    border-start-start-radius: 0;
+    border-start-end-radius: 0;
+  }
   .tool-summary {
     color: var(--agent-chat-color-text);
   }
