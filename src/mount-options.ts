@@ -21,7 +21,7 @@ export interface MountOptions {
   strings?: MountStrings;
   /** The header's title; defaults to the agent's name from bootstrap. */
   title?: string;
-  /** The header's avatar image: an http(s) URL or a path (the page's CSP must allow it in `img-src`). */
+  /** The header's avatar image: an http(s) URL or a path (the page's CSP must allow it in `img-src`); defaults to bootstrap's `agent.avatarUrl`. */
   avatarUrl?: string;
   /** The empty conversation's greeting; defaults to the locale's ("How can I help you today?"). */
   greeting?: string;

@@ -4,6 +4,7 @@ import { reduceRunEvents } from '../core/state/run-reducer.ts';
 import { createScriptedTestEngine } from './test-support/manual-engine.ts';
 import type { TestServer } from './test-support/start-test-server.ts';
 import { freshKey, readSse, startTestServer } from './test-support/start-test-server.ts';
+import { createAgentHandler } from './create-agent-handler.ts';
 
 let server: TestServer;
 
@@ -18,6 +19,32 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('bootstrap', () => {
+  it("publishes the agent's avatarUrl when the handler has one, and refuses one that is not http(s)", async () => {
+    const withAvatar = await startTestServer({
+      engine: createScriptedTestEngine(),
+      agent: { agentId: 'agt_demo', versionId: 'agv_demo_1', name: 'Assistant', avatarUrl: '/agent.png' },
+    });
+    try {
+      const body = (await (await withAvatar.request('/bootstrap')).json()) as { agent: unknown };
+      expect(body.agent).toEqual({
+        agentId: 'agt_demo',
+        versionId: 'agv_demo_1',
+        name: 'Assistant',
+        status: 'active',
+        avatarUrl: '/agent.png',
+      });
+    } finally {
+      await withAvatar.close();
+    }
+    expect(() =>
+      createAgentHandler({
+        engine: createScriptedTestEngine(),
+        authenticate: () => null,
+        agent: { agentId: 'agt_x', versionId: 'agv_x', name: 'X', avatarUrl: 'javascript:alert(1)' },
+      }),
+    ).toThrow('createAgentHandler: agent.avatarUrl must be an http(s) URL or a path, e.g. "/avatar.svg".');
+  });
+
   it('publishes protocol, identity, agent, models, capabilities, limits and stream settings', async () => {
     const response = await server.request('/bootstrap', { headers: { 'x-request-id': 'req_client.1' } });
     expect(response.status).toBe(200);

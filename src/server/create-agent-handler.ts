@@ -23,6 +23,7 @@ import { createRateLimits, enforceRateLimit } from './limits/rate-limits.ts';
 import { bootstrapRoute } from './routes/bootstrap-route.ts';
 import { matchHandlerRoute } from './routes/match-route.ts';
 import type { AgentInfo, HandlerContext } from './routes/route-context.ts';
+import { checkAgentInfo } from './routes/route-context.ts';
 import type { RunEngine, Subject } from './runs/run-handle.ts';
 import type { RunStore } from './runs/run-store.ts';
 import { createRunStore } from './runs/run-store.ts';
@@ -123,6 +124,8 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
  * it. Past `maxConnections` requests at once it answers `503 AGENT_UNAVAILABLE` with `Retry-After`.
  */
 export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
+  // Checked before anything starts, so a refused option leaves no timer or store behind.
+  const agent = checkAgentInfo(options.agent ?? DEFAULT_AGENT);
   const clock = options.clock ?? createSystemClock();
   const ids = options.ids ?? createUlidIds(clock);
   const basePath = (options.basePath ?? '/api/agent').replace(/\/+$/, '');
@@ -169,7 +172,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     store,
     storage,
     idempotency,
-    agent: options.agent ?? DEFAULT_AGENT,
+    agent,
     models: options.models ?? DEFAULT_MODELS,
     capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
     limits,

@@ -81,7 +81,14 @@ export interface StreamSettings {
 export interface BootstrapResponse {
   protocol: { version: string; supported: string[] };
   identity: { identityId: string; displayName?: string; expiresAt?: string };
-  agent: { agentId: string; versionId: string; name: string; status: 'active' | 'disabled' | 'archived' };
+  agent: {
+    agentId: string;
+    versionId: string;
+    name: string;
+    status: 'active' | 'disabled' | 'archived';
+    /** The agent's picture for the widget's header: an http(s) URL or a path (the page's CSP must allow it in `img-src`). */
+    avatarUrl?: string;
+  };
   models: ModelInfo[];
   capabilities: Capabilities;
   limits: Limits;

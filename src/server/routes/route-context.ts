@@ -27,6 +27,23 @@ export interface AgentInfo {
   versionId: string;
   name: string;
   status?: 'active' | 'disabled' | 'archived';
+  /** The agent's picture, published in bootstrap for the widget's header: an http(s) URL or a path. */
+  avatarUrl?: string;
+}
+
+/** Returns `agent` when its `avatarUrl` (if any) is an http(s) URL or a path; throws a TypeError that says what to fix. */
+export function checkAgentInfo(agent: AgentInfo): AgentInfo {
+  const url = agent.avatarUrl;
+  if (url === undefined) return agent;
+  let isHttp = false;
+  try {
+    isHttp = ['http:', 'https:'].includes(new URL(url, 'http://base.invalid').protocol);
+  } catch {
+    isHttp = false;
+  }
+  if (!isHttp)
+    throw new TypeError(`createAgentHandler: agent.avatarUrl must be an http(s) URL or a path, e.g. "/avatar.svg".`);
+  return agent;
 }
 
 /** Everything the routes share: one per handler. */

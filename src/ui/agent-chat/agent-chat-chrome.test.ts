@@ -31,6 +31,16 @@ describe('<agent-chat> header', () => {
     ]).toEqual(['/avatar.svg', '']);
   });
 
+  it("shows the agent's avatar from bootstrap unless the page sets its own", async () => {
+    const { element, root, emit } = await mountAgentChat();
+    await emit({ bootstrap: { ...BOOTSTRAP, agent: { ...BOOTSTRAP.agent, avatarUrl: '/agent.png' } } });
+    const avatar = () => root.querySelector('[part="avatar"]')?.getAttribute('src');
+    expect(avatar()).toBe('/agent.png');
+    element.avatarUrl = '/product.svg';
+    await element.updateComplete;
+    expect(avatar()).toBe('/product.svg');
+  });
+
   it('starts a new conversation from its button, then focuses the composer; ✕ only where onClose is set', async () => {
     const { element, client, root, emit } = await mountAgentChat();
     const newButton = () => root.querySelector('[part="new-conversation-button"]') as HTMLButtonElement;

@@ -60,7 +60,7 @@ import { StateChangeTracker } from './state-changes.ts';
  * @fires {CustomEvent<AgentChatLauncherDetail>} agent-chat-launcher-close - The launcher panel closed (`mount` in launcher mode).
  *
  * @csspart header - The header: avatar, title, "New conversation" and (in a launcher) close.
- * @csspart avatar - The header's avatar image, shown when `avatarUrl` is set.
+ * @csspart avatar - The header's avatar image, shown when `avatarUrl` is set (or bootstrap has one).
  * @csspart new-conversation-button - The header's "New conversation" button.
  * @csspart close-button - The header's close button, shown in a launcher panel.
  * @csspart empty-state - The greeting and suggestions of an empty conversation.
@@ -147,7 +147,7 @@ export class AgentChatElement extends LitElement {
   declare collapseReasoning: boolean;
   /** The header's title; defaults to the agent's name from bootstrap (mount option `title`). */
   declare headerTitle: string | undefined;
-  /** The header's avatar image URL (trusted product input; allow it in the page's `img-src`). */
+  /** The header's avatar image URL (trusted product input; allow it in the page's `img-src`); defaults to bootstrap's `agent.avatarUrl`. */
   declare avatarUrl: string | undefined;
   /** The empty conversation's greeting; defaults to the locale's. */
   declare greeting: string | undefined;
@@ -230,7 +230,7 @@ export class AgentChatElement extends LitElement {
     const isEmpty = state.messages.length === 0 && state.pendingSend === null;
     return html`${renderChatHeader({
       title: this.headerTitle ?? state.bootstrap?.agent.name ?? strings.assistant,
-      avatarUrl: this.avatarUrl,
+      avatarUrl: this.avatarUrl ?? state.bootstrap?.agent.avatarUrl,
       strings,
       canStartNew: !isEmpty || state.sessionId !== null,
       onNewConversation: () => this.newConversation(),
