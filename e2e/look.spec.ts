@@ -106,6 +106,25 @@ test.describe('at 375 × 700 (a phone)', () => {
   });
 });
 
+test('the launcher panel opens and closes with a short transition, and without one under prefers-reduced-motion', async ({
+  page,
+  pageErrors: _errors,
+}) => {
+  await openDemo(page);
+  const panel = page.locator('#launcher [part="launcher-panel"]');
+  const transition = () =>
+    panel.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { property: style.transitionProperty, duration: style.transitionDuration };
+    });
+  expect(await transition()).toEqual({ property: 'opacity, transform, display', duration: '0.18s, 0.18s, 0.18s' });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect((await transition()).duration).toBe('0s');
+  await page.locator('#launcher [part="launcher-button"]').click();
+  await expect(panel).toBeVisible();
+  expect(await panel.evaluate((element) => element.getAnimations().length)).toBe(0);
+});
+
 test('right to left: the widget and the launcher mirror, code stays left to right', async ({
   page,
   pageErrors: _errors,
