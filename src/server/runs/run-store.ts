@@ -114,7 +114,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   return {
     async createRun(input, complete) {
       const now = clock.now();
-      if (live.activeCount(input.subject.id) >= options.maxActiveRunsPerSubject) {
+      // Every process's runs when the storage counts them (Redis), else the ones this process produces.
+      const active = (await storage.countActiveRuns?.(input.subject.id)) ?? live.activeCount(input.subject.id);
+      if (active >= options.maxActiveRunsPerSubject) {
         const maxActive = options.maxActiveRunsPerSubject;
         return fail({
           code: 'RATE_LIMITED',

@@ -14,8 +14,9 @@ local maxSessions, maxRuns, touched, touchedSubject = tonumber(ARGV[5]), tonumbe
 local deletedSessions, deletedRuns = {}, {}
 
 local function deleteRun(runId)
-  local run = redis.call('HMGET', runKey(runId), 'sessionId', 'messageIds')
+  local run = redis.call('HMGET', runKey(runId), 'sessionId', 'messageIds', 'subjectId')
   if not run[1] then return end
+  redis.call('SREM', P .. 'subject-active:' .. run[3], runId)
   if run[2] then
     for _, id in ipairs(cjson.decode(run[2])) do
       redis.call('ZREM', P .. 'messages:' .. run[1], id)

@@ -5,7 +5,8 @@ import { defineRedisScript } from './redis-script.ts';
  * ARGV: prefix, mode (`new`|`existing`), sessionId, run subjectId, the run's agent version, runId,
  * userMessageId, createdAt, start JSON, RUN_STARTED JSON, title (`hasTitle` 1|0 then the title),
  * lease owner, lease expiresAt, idempotency recordId ('' for none), token, response JSON,
- * expiresAt, then for a new session its subjectId, createdAt, has-title and title.
+ * expiresAt, then for a new session its subjectId, createdAt, has-title and title. The run joins
+ * its subject's set of active runs (`subject-active:<subjectId>`), which the terminal append leaves.
  * Returns `{'created', <session hash>}` or the refusal with its detail.
  */
 export const CREATE_RUN = defineRedisScript(`
@@ -37,6 +38,7 @@ local runPosition = redis.call('HINCRBY', P .. 'counters', 'run', 1)
 redis.call('HSET', runKey(runId), 'sessionId', sessionId, 'subjectId', subjectId, 'userMessageId', userMessageId,
   'createdAt', createdAt, 'start', startJson, 'firstSeq', 1, 'lastSeq', 1, 'compacted', 0)
 redis.call('ZADD', P .. 'runs', runPosition, runId)
+redis.call('SADD', P .. 'subject-active:' .. subjectId, runId)
 redis.call('ZADD', P .. 'session-runs:' .. sessionId, runPosition, runId)
 redis.call('XADD', streamKey(runId), '1-0', 'e', startedJson)
 redis.call('ZADD', P .. 'leases', leaseExpiresAt, runId)
@@ -56,7 +58,7 @@ return {'created', redis.call('HGETALL', key)}
  */
 export const APPEND_EVENTS = defineRedisScript(`
 local runId, expected, n = ARGV[2], ARGV[3], tonumber(ARGV[4])
-local run = redis.call('HMGET', runKey(runId), 'sessionId', 'lastSeq', 'endedAt')
+local run = redis.call('HMGET', runKey(runId), 'sessionId', 'lastSeq', 'endedAt', 'subjectId')
 if not run[1] then return {'missing'} end
 if run[3] then return {'closed'} end
 if run[2] ~= expected then return {'conflict', run[2]} end
@@ -86,6 +88,7 @@ if isEnding then
     touchActivity(sessionId, endedAt)
   end
   redis.call('ZADD', P .. 'ended', endedAt, runId)
+  redis.call('SREM', P .. 'subject-active:' .. run[4], runId)
   redis.call('ZREM', P .. 'leases', runId)
   redis.call('HDEL', P .. 'lease-owners', runId)
 end

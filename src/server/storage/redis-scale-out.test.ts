@@ -67,7 +67,7 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
         REDIS_URL: redisUrl,
         AGENT_CHAT_LEASE_TTL_MS: String(LEASE_TTL_MS),
         AGENT_SCRIPTED_DELAY_MS: '1',
-        AGENT_LIMITS: '{"interruptAnswersPerMinute":3}',
+        AGENT_LIMITS: '{"interruptAnswersPerMinute":3,"maxActiveRuns":2}',
       },
     });
     servers.set(name, server);
@@ -199,6 +199,25 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
     );
   });
 
+  it('counts maxActiveRuns over the runs both processes produce', async () => {
+    const other = await signInDemoUser(urlOf('A'), 'agent_chat_demo=demo_scale_out_active');
+    const onA = (await (await postRun(other, urlOf('A'), '/slow')).json()) as CreateRunResponse;
+    const onB = (await (await postRun(other, urlOf('B'), '/slow')).json()) as CreateRunResponse;
+    // A produces one of them, yet the subject has two runs going: a third is refused on A.
+    const refused = await postRun(other, urlOf('A'), '/slow');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toEqual(
+      expect.objectContaining({ code: 'RATE_LIMITED', details: { limit: 'maxActiveRuns', maxActiveRuns: 2 } }),
+    );
+    for (const created of [onA, onB]) {
+      const stream = readRunStream(other, urlOf('B'), created.runId);
+      await other.request(urlOf('A'), `/runs/${created.runId}/cancel`, { method: 'POST', body: {} });
+      expect((await stream.done).at(-1)?.type).toBe('RUN_FINISHED');
+    }
+    expect((await postRun(other, urlOf('B'), 'Hello there')).status).toBe(201);
+  });
+
   it('ends a run whose producer A was killed with RUN_ABANDONED on B within the lease, and a restarted A serves its history', async () => {
     const created = (await (await postRun(user, urlOf('A'), '/slow')).json()) as CreateRunResponse;
     const onB = readRunStream(user, urlOf('B'), created.runId);
@@ -208,6 +227,12 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
     mark(`server A killed (SIGKILL) while producing ${created.runId}, ${onB.events.length} events seen on B`);
     const events = await onB.done;
     mark(`B's reader got RUN_ABANDONED ${Date.now() - killedAt} ms after the kill (lease TTL ${LEASE_TTL_MS} ms)`);
+    mark(
+      `the failover on B's stream: ${events
+        .slice(-3)
+        .map((e) => `${e.seq} ${e.type}`)
+        .join(', ')}`,
+    );
     expect(events.map((e) => e.seq)).toEqual(events.map((_, index) => index + 1));
     expect(events.at(-1)).toEqual(
       expect.objectContaining({

@@ -148,4 +148,13 @@ describe('Redis storage across processes (two storages on one redis-server)', ()
     expect(ttl).toBeGreaterThan(59_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
   });
+
+  it("counts a subject's runs that have not ended, whichever storage created or ended them", async () => {
+    const first = await createFixtureRun(producer, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+    await createFixtureRun(reader, { runId: 'run_2', sessionId: 'ses_2', isNewSession: true });
+    await createFixtureRun(reader, { runId: 'run_3', sessionId: 'ses_3', isNewSession: true, subjectId: 'bob' });
+    expect([await reader.countActiveRuns?.('alice'), await producer.countActiveRuns?.('bob')]).toEqual([2, 1]);
+    await finishFixtureRun(reader, first, 'done');
+    expect([await producer.countActiveRuns?.('alice'), await producer.countActiveRuns?.('carol')]).toEqual([1, 0]);
+  });
 });

@@ -239,6 +239,9 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       }
       return leases;
     },
+    async countActiveRuns(subjectId) {
+      return Number(await connections.send(['SCARD', `${prefix}subject-active:${subjectId}`]));
+    },
     async takeRate(request) {
       const retryAfterMs = Number(await run(TAKE_RATE, [request.bucket, request.perMinute, request.now]));
       return retryAfterMs === 0 ? { isAllowed: true } : { isAllowed: false, retryAfterMs };

@@ -222,6 +222,12 @@ export interface AgentStorage {
    */
   takeRate?(request: { bucket: string; perMinute: number; now: number }): Promise<RateDecision>;
 
+  /**
+   * How many of the subject's runs have not ended, whichever process produces them (optional:
+   * without it each process counts the runs it produces against `maxActiveRuns`).
+   */
+  countActiveRuns?(subjectId: string): Promise<number>;
+
   /** How many sessions and runs are kept (for operators, tests and benchmarks). */
   counts(): Promise<{ sessions: number; runs: number }>;
   /** Returns the stored value of a server setting, storing `proposed` first when there is none. */
