@@ -9,6 +9,8 @@ import { findFreePort } from './spawn-server.ts';
 export interface PrivateRedisServer {
   /** `redis://127.0.0.1:<port>`. */
   url: string;
+  /** Its working directory (a temp dir; nothing is persisted into it). */
+  dir: string;
   /** Stops the server and removes its temp dir; resolves once it has exited. */
   stop(): Promise<void>;
 }
@@ -16,12 +18,15 @@ export interface PrivateRedisServer {
 const INSTALL_HINT =
   "install Debian's redis-server package (apt-get install redis-server; .ci/run does this when it is missing)";
 
-/** Returns the path of `redis-server`: `/usr/bin/redis-server`, else the first on `PATH`; throws naming the fix. */
-export function findRedisServerBinary(env: Record<string, string | undefined> = process.env): string {
-  const candidates = [
-    '/usr/bin/redis-server',
-    ...(env['PATH'] ?? '').split(delimiter).map((dir) => join(dir, 'redis-server')),
-  ];
+/**
+ * Returns the path of `redis-server`: `preferred` (Debian's `/usr/bin/redis-server`), else the
+ * first on `PATH`; throws naming the fix, so a machine without it fails the tests, never skips them.
+ */
+export function findRedisServerBinary(
+  env: Record<string, string | undefined> = process.env,
+  preferred = '/usr/bin/redis-server',
+): string {
+  const candidates = [preferred, ...(env['PATH'] ?? '').split(delimiter).map((dir) => join(dir, 'redis-server'))];
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -30,13 +35,14 @@ export function findRedisServerBinary(env: Record<string, string | undefined> = 
       // Not here; try the next one.
     }
   }
-  throw new Error(`redis-server not found at /usr/bin/redis-server or on PATH: ${INSTALL_HINT}.`);
+  throw new Error(`redis-server not found at ${preferred} or on PATH: ${INSTALL_HINT}.`);
 }
 
 // The server runs under a small sh watchdog: it waits on the pipe this process holds as its stdin,
 // and when that pipe closes (stop(), or this process dying however it dies, even SIGKILL) it stops
-// redis-server, so no test run ever leaves one behind.
-const WATCHDOG = 'exec 3<&0; "$@" & pid=$!; (read -r _ <&3; kill "$pid" 2>/dev/null) & wait "$pid"';
+// redis-server and removes its temp dir, so no test run ever leaves one behind.
+const WATCHDOG =
+  'exec 3<&0; dir=$1; shift; "$@" & pid=$!; (read -r _ <&3; kill "$pid" 2>/dev/null) & wait "$pid"; rm -rf "$dir"';
 
 /**
  * Starts a private `redis-server` on a free loopback port with a temp dir, no persistence
@@ -58,7 +64,7 @@ async function startOnce(binary: string, timeoutMs: number): Promise<PrivateRedi
   const dir = await mkdtemp(join(tmpdir(), 'agent-chat-redis-'));
   const port = await findFreePort();
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'];
-  const child = spawn('sh', ['-c', WATCHDOG, 'sh', binary, ...args, '--daemonize', 'no'], {
+  const child = spawn('sh', ['-c', WATCHDOG, 'sh', dir, binary, ...args, '--daemonize', 'no'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
@@ -90,5 +96,5 @@ async function startOnce(binary: string, timeoutMs: number): Promise<PrivateRedi
   child.stderr.removeAllListeners('data');
   child.stdout.resume();
   child.stderr.resume();
-  return { url: `redis://127.0.0.1:${port}`, stop };
+  return { url: `redis://127.0.0.1:${port}`, dir, stop };
 }
