@@ -32,6 +32,8 @@ export { EventLogConflictError } from './runs/event-log.ts';
 export { createMemoryStorage } from './storage/memory-storage.ts';
 export { openSqliteStorage } from './storage/sqlite-storage.ts';
 export type { SqliteStorageOptions } from './storage/sqlite-storage.ts';
+export { openRedisStorage } from './storage/open-redis-storage.ts';
+export type { OpenRedisStorageOptions } from './storage/open-redis-storage.ts';
 export { IdempotencyLockLostError } from './storage/storage-port.ts';
 export type { AgentStorage, StoredRun, StoredSession } from './storage/storage-port.ts';
 export { RunClosedError } from './runs/run-handle.ts';
