@@ -160,6 +160,36 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
     ]);
   });
 
+  it('takes an input sent to B into the run on A, whose engine then lists it as not consumed at the cancel', async () => {
+    const created = (await (await postRun(user, urlOf('A'), '/slow')).json()) as CreateRunResponse;
+    const onA = readRunStream(user, urlOf('A'), created.runId);
+    await onA.waitForCount(10);
+    const added = await user.request(urlOf('B'), `/runs/${created.runId}/inputs`, {
+      method: 'POST',
+      body: { content: [{ type: 'text', text: 'one more thing' }] },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(added.status).toBe(202);
+    const { inputId, eventSeq } = (await added.json()) as { inputId: string; eventSeq: number };
+    await user.request(urlOf('A'), `/runs/${created.runId}/cancel`, { method: 'POST', body: {} });
+    const events = await onA.done;
+    expect(events.slice(eventSeq - 3, eventSeq).map((e) => [e.seq, e.type])).toEqual([
+      [eventSeq - 2, 'TEXT_MESSAGE_START'],
+      [eventSeq - 1, 'TEXT_MESSAGE_CONTENT'],
+      [eventSeq, 'TEXT_MESSAGE_END'],
+    ]);
+    expect(events[eventSeq - 3]?.data).toEqual(expect.objectContaining({ role: 'user', inputId }));
+    expect(events.at(-1)).toEqual(
+      expect.objectContaining({
+        type: 'RUN_FINISHED',
+        data: expect.objectContaining({
+          outcome: { type: 'cancelled', reason: 'cancelled' },
+          unconsumedInputIds: [inputId],
+        }),
+      }),
+    );
+  });
+
   it('makes one run of the same Idempotency-Key posted to A and B at once', async () => {
     const key = 'scale-out-key-0001';
     const sessionsOf = async () =>
@@ -218,7 +248,7 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
     expect((await postRun(other, urlOf('B'), 'Hello there')).status).toBe(201);
   });
 
-  it('ends a run whose producer A was killed with RUN_ABANDONED on B within the lease, and a restarted A serves its history', async () => {
+  it('ends a run whose producer A was killed with RUN_ABANDONED on B once its lease expired, and a restarted A serves its history', async () => {
     const created = (await (await postRun(user, urlOf('A'), '/slow')).json()) as CreateRunResponse;
     const onB = readRunStream(user, urlOf('B'), created.runId);
     await onB.waitForCount(30);
