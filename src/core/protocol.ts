@@ -65,6 +65,7 @@ export type {
   AddInputResponse,
   ActiveRunRef,
   SessionResource,
+  RenameSessionRequest,
   SessionListResponse,
   SessionMessagesResponse,
 } from './protocol/rest-bodies.ts';

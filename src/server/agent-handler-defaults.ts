@@ -17,6 +17,7 @@ export const DEFAULT_LIMITS: Limits = {
   interruptAnswersPerMinute: 60,
   cancelsPerMinute: 60,
   readsPerMinute: 600,
+  sessionChangesPerMinute: 60,
   maxContentParts: 16,
   maxContextRefs: 20,
   maxContextRefChars: 256,
@@ -24,6 +25,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxContextUrlChars: 2_048,
   maxIdChars: 128,
   maxReasonChars: 500,
+  maxTitleChars: 120,
   sessionIdleTtlSec: 604_800,
   maxSessionsPerIdentity: 100,
   maxRunsPerSession: 500,
@@ -43,13 +45,13 @@ export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
   retryMs: 3_000,
 };
 
-/** Capabilities of this server; the JSON long-poll fallback and session rename come later. */
+/** Capabilities of this server; the JSON long-poll fallback comes later. */
 export const DEFAULT_CAPABILITIES: Capabilities = {
   reasoning: { visible: true },
   approvals: { supported: true, approveWithEdits: false },
   inputs: { duringRun: true, contentTypes: ['text'] },
   cancel: true,
-  sessions: { list: true, rename: false },
+  sessions: { list: true, rename: true, delete: true },
   stream: { poll: false, createAndStream: false },
 };
 

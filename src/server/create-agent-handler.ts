@@ -26,6 +26,7 @@ import type { AgentInfo, HandlerContext } from './routes/route-context.ts';
 import { checkAgentInfo } from './routes/route-context.ts';
 import type { RunEngine, Subject } from './runs/run-handle.ts';
 import type { RunStore } from './runs/run-store.ts';
+import type { SuggestSessionTitle } from './runs/session-titles.ts';
 import { createRunStore } from './runs/run-store.ts';
 import { createStreamRegistry } from './sse/stream-registry.ts';
 import { createMemoryStorage } from './storage/memory-storage.ts';
@@ -51,6 +52,11 @@ export interface AgentHandlerOptions {
   stream?: Partial<StreamSettings>;
   /** Time and timers for timestamps, expiry, reapers and stream timers. Default: the system clock. */
   clock?: Clock;
+  /**
+   * Suggests a new session's title from its first message (e.g. a short model call), in the
+   * background; it replaces the default (the message's first line) unless the user renamed it.
+   */
+  suggestTitle?: SuggestSessionTitle;
   /** Mints ids: `ids('run')` → `run_…`. Default: ULIDs. */
   ids?: (prefix: string) => string;
   /**
@@ -158,6 +164,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     maxEventBytes: limits.maxEventBytes,
     onEngineError: (error, context) => onError(error, { ...context, where: 'engine' }),
     onError: (error, context) => onError(error, context),
+    ...(options.suggestTitle === undefined ? {} : { suggestTitle: options.suggestTitle }),
   });
   const idempotency = createIdempotencyStore({
     storage,
@@ -231,7 +238,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       if (claimed !== undefined && claimed !== identityId) {
         throw new ProblemError({ code: 'IDENTITY_CHANGED', detail: 'The signed-in user changed; bootstrap again.' });
       }
-      if (claimed === undefined && route.method === 'POST' && route.csrfGuard !== 'json-body') {
+      if (claimed === undefined && route.method !== 'GET' && route.csrfGuard !== 'json-body') {
         throw new ProblemError({
           code: 'VALIDATION_FAILED',
           status: 400,
@@ -240,11 +247,11 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
         });
       }
     }
-    // POSTs count against their own rate inside the route, after the idempotency lookup (§16.1).
+    // Writes count against their own rate inside the route (POSTs after the idempotency lookup, §16.1).
     if (route.method === 'GET')
       await enforceRateLimit({ limiter: rateLimiter, limits, identityId, limit: 'readsPerMinute' });
     let body: unknown = {};
-    if (route.method === 'POST') {
+    if (route.method !== 'GET') {
       const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
       const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
       if ((hasBody || route.csrfGuard === 'json-body') && type !== 'application/json') {

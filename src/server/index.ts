@@ -35,9 +35,16 @@ export type { SqliteStorageOptions } from './storage/sqlite-storage.ts';
 export { openRedisStorage } from './storage/open-redis-storage.ts';
 export type { OpenRedisStorageOptions } from './storage/open-redis-storage.ts';
 export { IdempotencyLockLostError } from './storage/storage-port.ts';
-export type { AgentStorage, StoredRun, StoredSession } from './storage/storage-port.ts';
+export type {
+  AgentStorage,
+  DeleteSessionOutcome,
+  StoredRun,
+  StoredSession,
+  TitleUpdateOutcome,
+} from './storage/storage-port.ts';
 export { RunClosedError } from './runs/run-handle.ts';
 export type { RunEngine, RunHandle, Subject } from './runs/run-handle.ts';
+export type { SuggestSessionTitle } from './runs/session-titles.ts';
 export { createAgUiEngine } from './ag-ui/create-ag-ui-engine.ts';
 export type { AgUiEngineOptions } from './ag-ui/create-ag-ui-engine.ts';
 export { createAgUiModel } from './ag-ui/ag-ui-model.ts';

@@ -18,7 +18,8 @@ export interface Capabilities {
   approvals: { supported: boolean; approveWithEdits: boolean };
   inputs: { duringRun: boolean; contentTypes: string[] };
   cancel: boolean;
-  sessions: { list: boolean; rename: boolean };
+  /** `rename`: `PATCH /sessions/{id}`; `delete`: `DELETE /sessions/{id}` (absent means false). */
+  sessions: { list: boolean; rename: boolean; delete?: boolean };
   stream: { poll: boolean; createAndStream: boolean };
 }
 
@@ -46,6 +47,8 @@ export interface Limits {
   cancelsPerMinute: number;
   /** GET requests (bootstrap, snapshots, sessions, event streams) per minute. */
   readsPerMinute: number;
+  /** `PATCH` and `DELETE /sessions/{id}` (renames and deletions) per minute. */
+  sessionChangesPerMinute: number;
   // Sizes of request fields (docs/protocol.md §16.2); over → 422 VALIDATION_FAILED naming the limit.
   /** Text parts per message. */
   maxContentParts: number;
@@ -61,6 +64,8 @@ export interface Limits {
   maxIdChars: number;
   /** Characters of a cancel's or a denial's `reason`. */
   maxReasonChars: number;
+  /** Characters of a session's `title` (`PATCH /sessions/{id}`). */
+  maxTitleChars: number;
   // Retention of the in-memory store (docs/protocol.md §16.3).
   /** A session with no run for this long is forgotten (then `404`). */
   sessionIdleTtlSec: number;
@@ -164,11 +169,20 @@ export interface ActiveRunRef {
 export interface SessionResource {
   sessionId: string;
   agentVersionId: string;
+  /** Set by a rename, else made from the first user message (or suggested by the product). */
   title: string | null;
   activeRun: ActiveRunRef | null;
   lastRunId: string | null;
+  /** Settled user and assistant messages (of ended runs); the active run's are not counted yet. */
+  messageCount: number;
   createdAt: string;
+  /** The last activity: when a run last started or ended (a rename does not move it). */
   updatedAt: string;
+}
+
+/** `PATCH /sessions/{id}` body: the new title (one line, trimmed, 1–`maxTitleChars` characters). */
+export interface RenameSessionRequest {
+  title: string;
 }
 
 export interface SessionListResponse {

@@ -12,6 +12,7 @@ export type SizeLimitName = Extract<
   | 'maxContextUrlChars'
   | 'maxIdChars'
   | 'maxReasonChars'
+  | 'maxTitleChars'
   | 'maxEventBytes'
 >;
 

@@ -7,7 +7,12 @@ import { createRateLimiter } from './rate-limiter.ts';
 
 /** The per-identity request rates of {@link Limits} (docs/protocol.md §16.1). */
 export type RateLimitName =
-  'runsPerMinute' | 'inputsPerMinute' | 'interruptAnswersPerMinute' | 'cancelsPerMinute' | 'readsPerMinute';
+  | 'runsPerMinute'
+  | 'inputsPerMinute'
+  | 'interruptAnswersPerMinute'
+  | 'cancelsPerMinute'
+  | 'readsPerMinute'
+  | 'sessionChangesPerMinute';
 
 const WHAT_IS_LIMITED: Record<RateLimitName, string> = {
   runsPerMinute: 'new messages',
@@ -15,6 +20,7 @@ const WHAT_IS_LIMITED: Record<RateLimitName, string> = {
   interruptAnswersPerMinute: 'answers',
   cancelsPerMinute: 'stops',
   readsPerMinute: 'requests',
+  sessionChangesPerMinute: 'changes to conversations',
 };
 
 /** How long a create refused by `maxActiveRuns` is told to wait: runs end on their own time, so a guess. */
@@ -43,6 +49,7 @@ export function createRateLimits(
     interruptAnswersPerMinute: limits.interruptAnswersPerMinute,
     cancelsPerMinute: limits.cancelsPerMinute,
     readsPerMinute: limits.readsPerMinute,
+    sessionChangesPerMinute: limits.sessionChangesPerMinute,
   };
   // Validates the rules (and serves every request when nothing is shared).
   const local = createRateLimiter({ clock, perMinute });

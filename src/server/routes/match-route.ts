@@ -6,6 +6,7 @@ import { createRunRoute } from './create-run-route.ts';
 import { resolveInterruptRoute } from './resolve-interrupt-route.ts';
 import type { Route } from './route-context.ts';
 import { cancelRunRoute, getRunRoute, runEventsRoute } from './run-routes.ts';
+import { deleteSessionRoute, renameSessionRoute } from './session-change-routes.ts';
 import { getSessionRoute, listSessionsRoute, sessionMessagesRoute } from './session-routes.ts';
 
 const ROUTES: readonly Route[] = [
@@ -18,6 +19,8 @@ const ROUTES: readonly Route[] = [
   resolveInterruptRoute,
   listSessionsRoute,
   getSessionRoute,
+  renameSessionRoute,
+  deleteSessionRoute,
   sessionMessagesRoute,
 ];
 

@@ -77,17 +77,17 @@ export interface RequestContext {
   requestId: string;
   subject: Subject;
   identityId: string;
-  /** The parsed JSON body of a POST (`{}` when it had none). */
+  /** The parsed JSON body of a POST, PATCH or DELETE (`{}` when it had none). */
   body: unknown;
 }
 
 /** A route: what it matches and how it answers. */
 export interface Route {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Relative to `{base}/v1`, with `{name}` path parameters. */
   template: string;
   /**
-   * How a POST resists cross-site requests: `identity-header` (the default) requires
+   * How a write (POST, PATCH, DELETE) resists cross-site requests: `identity-header` (the default) requires
    * `X-Agent-Identity`; `json-body` instead requires an `application/json` body (for clients that
    * cannot bootstrap, e.g. AG-UI's, docs/ag-ui.md). Both force a CORS preflight.
    */

@@ -6,7 +6,7 @@ import type { StoredSession } from '../storage/storage-port.ts';
 import type { HandlerContext, Route } from './route-context.ts';
 import { activeRunOf, requireOwnedSession, toIso } from './route-context.ts';
 
-/** `GET /sessions?limit&after`: the caller's sessions, newest first, cursor-paginated. */
+/** `GET /sessions?limit&after`: the caller's sessions, most recent activity first, cursor-paginated. */
 export const listSessionsRoute: Route = {
   method: 'GET',
   template: '/sessions',
@@ -58,13 +58,15 @@ export const sessionMessagesRoute: Route = {
   },
 };
 
-async function toSessionResource(session: StoredSession, context: HandlerContext): Promise<SessionResource> {
+/** The REST form of a stored session: its active run, settled message count and ISO times. */
+export async function toSessionResource(session: StoredSession, context: HandlerContext): Promise<SessionResource> {
   return {
     sessionId: session.sessionId,
     agentVersionId: session.agentVersionId,
     title: session.title,
     activeRun: await activeRunOf(session, context),
     lastRunId: session.lastRunId,
+    messageCount: await context.storage.countSessionMessages(session.sessionId),
     createdAt: toIso(session.createdAt),
     updatedAt: toIso(session.updatedAt),
   };

@@ -128,10 +128,11 @@ describe('retention of the run store (docs/server.md, "Storage")', () => {
     const bob = await run('bob');
     clock.advance(MINUTE);
     const fourth = await run('alice');
+    // Listed by latest activity: first's new run moved it above third.
     expect((await store.listSessions('alice', { limit: 100 }))?.items.map((s) => s.sessionId)).toEqual([
       fourth.sessionId,
-      third.sessionId,
       first.sessionId,
+      third.sessionId,
     ]);
     expect(await store.getRun(second.runId)).toBeNull();
     expect(await store.getSession(bob.sessionId)).not.toBeNull();

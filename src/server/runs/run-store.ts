@@ -19,6 +19,8 @@ import type { RunEngine } from './run-handle.ts';
 import type { RunRecord } from './run-record.ts';
 import { checkSizes } from './run-record.ts';
 import { createLiveRuns, findCancellingEvent } from './live-runs.ts';
+import type { SuggestSessionTitle } from './session-titles.ts';
+import { applySuggestedTitle, makeSessionTitle } from './session-titles.ts';
 import type { RetentionPolicy } from './live-runs.ts';
 
 export type { RetentionPolicy } from './live-runs.ts';
@@ -69,7 +71,9 @@ export interface RunStoreOptions {
   leaseTtlMs: number;
   /** Where engine failures are reported (never to the browser). */
   onEngineError: (error: unknown, context: { runId: string; correlationId: string }) => void;
-  /** Where other failures (sweeps, lease renewals, the reaper) are reported. */
+  /** The product's title for a new session, asked once after its first run is committed. */
+  suggestTitle?: SuggestSessionTitle;
+  /** Where other failures (sweeps, lease renewals, the reaper, title suggestions) are reported. */
   onError: (error: unknown, context: { runId?: string; where: string }) => void;
 }
 
@@ -85,7 +89,7 @@ export interface RunStore {
   ): Promise<{ entry: RunEntry; session: StoredSession }>;
   getRun(runId: string): Promise<RunEntry | null>;
   getSession(sessionId: string): Promise<StoredSession | null>;
-  /** The subject's sessions, newest first; null when `after` is not theirs. */
+  /** The subject's sessions, most recent activity first; null when `after` is not a cursor. */
   listSessions(subjectId: string, page: { after?: string; limit: number }): Promise<Page<StoredSession> | null>;
   /** Settled messages (terminal runs only) of a session, newest first; null when `before` is unknown. */
   listMessages(sessionId: string, page: { before?: string; limit?: number }): Promise<Page<SnapshotMessage> | null>;
@@ -208,6 +212,17 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       }
       live.produce(entry, { runId, sessionId, ...start, history }, 'start');
       await live.afterCreate(outcome.session);
+      if (input.sessionId === undefined && options.suggestTitle !== undefined) {
+        void applySuggestedTitle({
+          storage,
+          suggest: options.suggestTitle,
+          subject: input.subject,
+          sessionId,
+          text,
+          defaultTitle: outcome.session.title,
+          onError: options.onError,
+        });
+      }
       return { entry, session: outcome.session };
     },
     getRun: (runId) => live.entryOf(runId),
@@ -246,15 +261,6 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     counts: () => storage.counts(),
     close: () => live.close(),
   };
-}
-
-const TITLE_CHARS = 80;
-
-/** Makes a session's title from its first message: one line of at most 80 characters, or null. */
-export function makeSessionTitle(text: string): string | null {
-  const line = text.replace(/\s+/g, ' ').trim();
-  if (line === '') return null;
-  return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1)}…`;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

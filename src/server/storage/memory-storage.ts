@@ -3,6 +3,7 @@ import { EventLogConflictError } from '../runs/event-log.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
 import { checkAppendBatch } from './append-rules.ts';
 import { createDoorbells } from './doorbells.ts';
+import { compareByActivity, decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
 import type {
   AgentStorage,
@@ -67,7 +68,7 @@ export function createMemoryStorage(): AgentStorage {
       (sessionMessages.get(sessionId) ?? []).filter((m) => m.runId !== runId),
     );
   };
-  const deleteSession = (sessionId: string): void => {
+  const removeSession = (sessionId: string): void => {
     for (const runId of sessionRunIds.get(sessionId) ?? []) deleteRun(runId);
     sessions.delete(sessionId);
     sessionRunIds.delete(sessionId);
@@ -115,13 +116,34 @@ export function createMemoryStorage(): AgentStorage {
       return session === undefined ? null : { ...session };
     },
     async listSessions(subjectId, page) {
-      const mine = [...sessions.values()].filter((s) => s.subjectId === subjectId).reverse();
-      return pageOf(
-        mine.map((s) => ({ ...s })),
-        (s) => s.sessionId,
-        page.after,
-        page.limit,
-      );
+      const cursor = page.after === undefined ? undefined : decodeSessionCursor(page.after);
+      if (cursor === null) return null;
+      const mine = [...sessions.values()].filter((s) => s.subjectId === subjectId).sort(compareByActivity);
+      const rest = cursor === undefined ? mine : mine.filter((s) => compareByActivity(s, cursor) > 0);
+      const items = rest.slice(0, page.limit).map((s) => ({ ...s }));
+      const last = items[items.length - 1];
+      return { items, next: rest.length > page.limit && last !== undefined ? encodeSessionCursor(last) : null };
+    },
+    async countSessionMessages(sessionId) {
+      return (sessionMessages.get(sessionId) ?? []).filter((m) => m.role !== 'reasoning').length;
+    },
+    async updateSessionTitle(request) {
+      const session = sessions.get(request.sessionId);
+      if (session === undefined || session.subjectId !== request.subjectId) return { kind: 'not_found' };
+      if (request.expectedTitle !== undefined && session.title !== request.expectedTitle) {
+        return { kind: 'title_changed' };
+      }
+      const updated = { ...session, title: request.title };
+      sessions.set(request.sessionId, updated);
+      return { kind: 'updated', session: { ...updated } };
+    },
+    async deleteSession(request) {
+      const session = sessions.get(request.sessionId);
+      if (session === undefined || session.subjectId !== request.subjectId) return { kind: 'not_found' };
+      if (session.activeRunId !== null) return { kind: 'run_active', activeRunId: session.activeRunId };
+      const runIds = [...(sessionRunIds.get(request.sessionId) ?? [])];
+      removeSession(request.sessionId);
+      return { kind: 'deleted', runIds };
     },
     async listSessionRunIds(sessionId) {
       return [...(sessionRunIds.get(sessionId) ?? [])];
@@ -189,7 +211,7 @@ export function createMemoryStorage(): AgentStorage {
       const evict = (session: StoredSession): void => {
         deleted.runIds.push(...(sessionRunIds.get(session.sessionId) ?? []));
         deleted.sessionIds.push(session.sessionId);
-        deleteSession(session.sessionId);
+        removeSession(session.sessionId);
       };
       // Array.prototype.sort is stable: equal times keep creation order.
       const byActivity = (): StoredSession[] => [...sessions.values()].sort((a, b) => a.updatedAt - b.updatedAt);

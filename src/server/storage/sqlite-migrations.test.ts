@@ -24,6 +24,7 @@ describe('SQLite migrations', () => {
     const db = new Database(path, { readonly: true });
     expect(db.prepare('SELECT version, description FROM schema_version').all()).toEqual([
       { version: 1, description: SQLITE_MIGRATIONS[0]?.description },
+      { version: 2, description: SQLITE_MIGRATIONS[1]?.description },
     ]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = db
@@ -40,6 +41,29 @@ describe('SQLite migrations', () => {
       'sessions',
       'settings',
     ]);
+    db.close();
+  });
+
+  it('upgrades a version 1 file in place: its sessions are kept and listed by activity', async () => {
+    const v1 = new Database(path);
+    migrateSqlite(v1, { migrations: SQLITE_MIGRATIONS.slice(0, 1) });
+    v1.prepare(
+      `INSERT INTO sessions (session_id, subject_id, agent_version_id, title, created_at, updated_at)
+       VALUES ('ses_old', 'alice', 'agv_1', 'Kept', 1, 1)`,
+    ).run();
+    v1.close();
+    const storage = openSqliteStorage({ path });
+    expect((await storage.listSessions('alice', { limit: 5 }))?.items).toEqual([
+      expect.objectContaining({ sessionId: 'ses_old', title: 'Kept' }),
+    ]);
+    await storage.close();
+    const db = new Database(path, { readonly: true });
+    const indexes = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'sessions'")
+      .pluck()
+      .all();
+    expect(indexes).toContain('sessions_by_subject_activity');
+    expect(db.prepare('SELECT MAX(version) FROM schema_version').pluck().get()).toBe(2);
     db.close();
   });
 

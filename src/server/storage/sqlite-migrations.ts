@@ -83,6 +83,11 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX leases_by_expiry ON leases (expires_at);
     `,
   },
+  {
+    version: 2,
+    description: 'sessions listed by activity: index (subject_id, updated_at, session_id)',
+    sql: `CREATE INDEX sessions_by_subject_activity ON sessions (subject_id, updated_at, session_id);`,
+  },
 ];
 
 /**

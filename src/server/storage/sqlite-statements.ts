@@ -53,9 +53,14 @@ export function createSqliteStatements(db: Database) {
   const newest = 'ORDER BY position DESC LIMIT ?';
   return {
     session: statement<[string], SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),
-    sessionsOfSubject: statement<[string, number, number], SessionRow>(
-      `SELECT * FROM sessions WHERE subject_id = ? AND position < ? ${newest}`,
+    sessionsOfSubject: statement<[string, number, string, number], SessionRow>(
+      `SELECT * FROM sessions WHERE subject_id = ? AND (updated_at, session_id) < (?, ?)
+       ORDER BY updated_at DESC, session_id DESC LIMIT ?`,
     ),
+    sessionMessageCount: statement<[string], { count: number }>(
+      `SELECT COUNT(*) AS count FROM messages WHERE session_id = ? AND json_extract(message_json, '$.role') != 'reasoning'`,
+    ),
+    setSessionTitle: statement<[string, string]>('UPDATE sessions SET title = ? WHERE session_id = ?'),
     insertSession: statement<[string, string, string, string | null, number, number, string | null, string | null]>(
       `INSERT INTO sessions (session_id, subject_id, agent_version_id, title, created_at, updated_at, active_run_id, last_run_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -10,15 +10,18 @@ import { createDoorbells } from './doorbells.ts';
 import { migrateSqlite } from './sqlite-migrations.ts';
 import { createSqliteStatements } from './sqlite-statements.ts';
 import type { RunRow, SessionRow } from './sqlite-statements.ts';
+import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
 import type {
   AgentStorage,
   AppendOptions,
+  DeleteSessionOutcome,
   IdempotencyCompletion,
   Page,
   RetentionRequest,
   StoredRun,
   StoredSession,
+  TitleUpdateOutcome,
 } from './storage-port.ts';
 
 /** Options of {@link openSqliteStorage}. */
@@ -267,6 +270,26 @@ export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
     return deleted;
   });
 
+  const updateSessionTitle = db.transaction(
+    (request: Parameters<AgentStorage['updateSessionTitle']>[0]): TitleUpdateOutcome => {
+      const row = sql.session.get(request.sessionId);
+      if (row === undefined || row.subject_id !== request.subjectId) return { kind: 'not_found' };
+      if (request.expectedTitle !== undefined && row.title !== request.expectedTitle) return { kind: 'title_changed' };
+      sql.setSessionTitle.run(request.title, request.sessionId);
+      return { kind: 'updated', session: { ...toSession(row), title: request.title } };
+    },
+  );
+  const deleteOwnSession = db.transaction(
+    (request: Parameters<AgentStorage['deleteSession']>[0]): DeleteSessionOutcome => {
+      const row = sql.session.get(request.sessionId);
+      if (row === undefined || row.subject_id !== request.subjectId) return { kind: 'not_found' };
+      if (row.active_run_id !== null) return { kind: 'run_active', activeRunId: row.active_run_id };
+      const deleted = { sessionIds: [] as string[], runIds: [] as string[] };
+      deleteSession(request.sessionId, deleted);
+      return { kind: 'deleted', runIds: deleted.runIds };
+    },
+  );
+
   const getOrCreateSetting = db.transaction((name: string, proposed: string) => {
     sql.insertSetting.run(name, proposed);
     return (sql.setting.get(name) as { value: string }).value;
@@ -287,14 +310,22 @@ export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
       return row === undefined ? null : toSession(row);
     },
     async listSessions(subjectId, page) {
-      let before = Number.MAX_SAFE_INTEGER;
-      if (page.after !== undefined) {
-        const cursor = sql.session.get(page.after);
-        if (cursor === undefined || cursor.subject_id !== subjectId) return null;
-        before = cursor.position;
-      }
-      const rows = sql.sessionsOfSubject.all(subjectId, before, page.limit + 1);
-      return toPage(rows.map(toSession), page.limit, (s) => s.sessionId);
+      const cursor =
+        page.after === undefined
+          ? { updatedAt: Number.MAX_SAFE_INTEGER, sessionId: '' }
+          : decodeSessionCursor(page.after);
+      if (cursor === null) return null;
+      const rows = sql.sessionsOfSubject.all(subjectId, cursor.updatedAt, cursor.sessionId, page.limit + 1);
+      return toPage(rows.map(toSession), page.limit, encodeSessionCursor);
+    },
+    async countSessionMessages(sessionId) {
+      return sql.sessionMessageCount.get(sessionId)?.count ?? 0;
+    },
+    async updateSessionTitle(request) {
+      return updateSessionTitle.immediate(request);
+    },
+    async deleteSession(request) {
+      return deleteOwnSession.immediate(request);
     },
     async listSessionRunIds(sessionId) {
       return sql.runIdsOfSession.all(sessionId).map((row) => row.run_id);

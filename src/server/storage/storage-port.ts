@@ -106,6 +106,17 @@ export interface AppendOptions {
   idempotency?: IdempotencyCompletion;
 }
 
+/** What {@link AgentStorage.updateSessionTitle} did; only `updated` changed anything. */
+export type TitleUpdateOutcome =
+  | { kind: 'updated'; session: StoredSession }
+  | { kind: 'not_found' }
+  /** The title was no longer `expectedTitle` (a rename got there first). */
+  | { kind: 'title_changed' };
+
+/** What {@link AgentStorage.deleteSession} did; only `deleted` changed anything. */
+export type DeleteSessionOutcome =
+  { kind: 'deleted'; runIds: string[] } | { kind: 'not_found' } | { kind: 'run_active'; activeRunId: string };
+
 /** One page of a newest-first listing; `next` is the cursor of the following page, or null. */
 export interface Page<T> {
   items: T[];
@@ -146,8 +157,29 @@ export interface AgentStorage {
   createRun(command: CreateRunCommand): Promise<CreateRunOutcome>;
   getRun(runId: string): Promise<StoredRun | null>;
   getSession(sessionId: string): Promise<StoredSession | null>;
-  /** The subject's sessions, newest first; null when `after` is not a session of theirs. */
+  /**
+   * The subject's sessions, most recent activity (`updatedAt`) first, ties by session id
+   * descending. `next` is a keyset cursor (`session-cursor.ts`), so a session whose activity moves
+   * while a client pages is neither repeated nor shifts the pages; null when `after` is not a cursor.
+   */
   listSessions(subjectId: string, page: { after?: string; limit: number }): Promise<Page<StoredSession> | null>;
+  /** Settled user and assistant messages of the session (reasoning is not counted). */
+  countSessionMessages(sessionId: string): Promise<number>;
+  /**
+   * Sets the title of the subject's session; with `expectedTitle`, only while the title is still
+   * that (a suggested title never overwrites a rename). Does not move `updatedAt`.
+   */
+  updateSessionTitle(request: {
+    sessionId: string;
+    subjectId: string;
+    title: string;
+    expectedTitle?: string | null;
+  }): Promise<TitleUpdateOutcome>;
+  /**
+   * Deletes the subject's session with all its runs, logs and messages, in one step, unless it
+   * has an active run (checked in the same step, so a create cannot slip in between).
+   */
+  deleteSession(request: { sessionId: string; subjectId: string }): Promise<DeleteSessionOutcome>;
   /** Ids of the session's runs, oldest first. */
   listSessionRunIds(sessionId: string): Promise<string[]>;
   /**

@@ -3,6 +3,7 @@ import { EVENT_EPOCH_MS } from '../../../core/state/test-support/events.ts';
 import { EventLogConflictError } from '../../runs/event-log.ts';
 import { RunClosedError } from '../../runs/run-handle.ts';
 import type { AgentStorage } from '../storage-port.ts';
+import type { FixtureRun } from './storage-fixtures.ts';
 import { createFixtureRun, createRunCommand, finishFixtureRun, FIXTURE_VERSION } from './storage-fixtures.ts';
 
 /** What a contract run needs from an implementation: a fresh store, and a way to reopen it if durable. */
@@ -270,23 +271,94 @@ export function describeStorageContract(
       expect(await storage.listMessages('ses_other', {})).toEqual({ items: [], next: null });
     });
 
-    it('lists a subject’s sessions newest first, by cursor', async () => {
+    it('lists a subject’s sessions by latest activity, ties by id, with a keyset cursor', async () => {
+      const runs = [];
       for (const [index, subjectId] of ['alice', 'bob', 'alice', 'alice'].entries()) {
-        await createFixtureRun(storage, {
-          runId: `run_${index}`,
-          sessionId: `ses_${index}`,
-          subjectId,
-          isNewSession: true,
-        });
+        runs.push(
+          await createFixtureRun(storage, {
+            runId: `run_${index}`,
+            sessionId: `ses_${index}`,
+            subjectId,
+            isNewSession: true,
+          }),
+        );
       }
       const page1 = await storage.listSessions('alice', { limit: 2 });
       expect(page1?.items.map((s) => s.sessionId)).toEqual(['ses_3', 'ses_2']);
-      expect(page1?.next).toBe('ses_2');
-      expect(await storage.listSessions('alice', { after: 'ses_2', limit: 2 })).toEqual({
+      expect(page1?.next).toBe(`${T0 + 100}.ses_2`);
+      const after = page1?.next ?? '';
+      expect(await storage.listSessions('alice', { after, limit: 2 })).toEqual({
         items: [expect.objectContaining({ sessionId: 'ses_0', subjectId: 'alice' })],
         next: null,
       });
-      expect(await storage.listSessions('alice', { after: 'ses_1', limit: 2 })).toBeNull();
+      // ses_0's run ends (new activity): it leads a fresh listing, and a client paging from the old
+      // cursor sees neither it again nor a shifted page.
+      await finishFixtureRun(storage, runs[0] as FixtureRun, 'done');
+      expect((await storage.listSessions('alice', { limit: 5 }))?.items.map((s) => s.sessionId)).toEqual([
+        'ses_0',
+        'ses_3',
+        'ses_2',
+      ]);
+      expect(await storage.listSessions('alice', { after, limit: 2 })).toEqual({ items: [], next: null });
+      expect((await storage.listSessions('bob', { limit: 5 }))?.items.map((s) => s.sessionId)).toEqual(['ses_1']);
+      expect(await storage.listSessions('alice', { after: 'ses_2', limit: 2 })).toBeNull();
+      expect(await storage.listSessions('alice', { after: '12.ses 2', limit: 2 })).toBeNull();
+    });
+
+    it('counts a session’s settled user and assistant messages', async () => {
+      const first = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      expect(await storage.countSessionMessages('ses_1')).toBe(0);
+      await finishFixtureRun(storage, first, 'one');
+      expect(await storage.countSessionMessages('ses_1')).toBe(2);
+      const second = await createFixtureRun(storage, { runId: 'run_2', sessionId: 'ses_1', isNewSession: false });
+      expect(await storage.countSessionMessages('ses_1')).toBe(2);
+      await finishFixtureRun(storage, second, 'two');
+      expect(await storage.countSessionMessages('ses_1')).toBe(4);
+      expect(await storage.countSessionMessages('ses_unknown')).toBe(0);
+    });
+
+    it('renames only the subject’s session, and a conditional title only over the expected one', async () => {
+      await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true, text: 'Hi there' });
+      const before = await storage.getSession('ses_1');
+      expect(before?.title).toBe('Hi there');
+      const request = { sessionId: 'ses_1', subjectId: 'alice' };
+      expect(await storage.updateSessionTitle({ ...request, subjectId: 'bob', title: 'Stolen' })).toEqual({
+        kind: 'not_found',
+      });
+      expect(await storage.updateSessionTitle({ ...request, sessionId: 'ses_none', title: 'x' })).toEqual({
+        kind: 'not_found',
+      });
+      expect(await storage.updateSessionTitle({ ...request, title: 'Suggested', expectedTitle: 'Hi there' })).toEqual({
+        kind: 'updated',
+        session: { ...before, title: 'Suggested' },
+      });
+      expect(await storage.updateSessionTitle({ ...request, title: 'Late', expectedTitle: 'Hi there' })).toEqual({
+        kind: 'title_changed',
+      });
+      expect((await storage.updateSessionTitle({ ...request, title: 'Renamed' })).kind).toBe('updated');
+      expect(await storage.getSession('ses_1')).toEqual({ ...before, title: 'Renamed' });
+    });
+
+    it('deletes a session with its runs, logs and messages, never one with an active run or another’s', async () => {
+      const first = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      await finishFixtureRun(storage, first, 'one');
+      const second = await createFixtureRun(storage, { runId: 'run_2', sessionId: 'ses_1', isNewSession: false });
+      await createFixtureRun(storage, { runId: 'run_3', sessionId: 'ses_kept', isNewSession: true });
+      const request = { sessionId: 'ses_1', subjectId: 'alice' };
+      expect(await storage.deleteSession(request)).toEqual({ kind: 'run_active', activeRunId: 'run_2' });
+      expect(await storage.deleteSession({ ...request, subjectId: 'bob' })).toEqual({ kind: 'not_found' });
+      await finishFixtureRun(storage, second, 'two');
+      expect(await storage.deleteSession({ ...request, subjectId: 'bob' })).toEqual({ kind: 'not_found' });
+      expect(await storage.deleteSession(request)).toEqual({ kind: 'deleted', runIds: ['run_1', 'run_2'] });
+      expect(await storage.getSession('ses_1')).toBeNull();
+      expect([await storage.getRun('run_1'), await storage.getRun('run_2')]).toEqual([null, null]);
+      expect(await storage.readEvents('run_2', 0)).toEqual([]);
+      expect(await storage.listMessages('ses_1', {})).toEqual({ items: [], next: null });
+      expect(await storage.listSessionRunIds('ses_1')).toEqual([]);
+      expect(await storage.countSessionMessages('ses_1')).toBe(0);
+      expect(await storage.counts()).toEqual({ sessions: 1, runs: 1 });
+      expect(await storage.deleteSession(request)).toEqual({ kind: 'not_found' });
+      expect((await storage.listSessions('alice', { limit: 5 }))?.items.map((s) => s.sessionId)).toEqual(['ses_kept']);
     });
 
     it('inserts an idempotency record only when absent, with lock and TTL expiry', async () => {
@@ -416,7 +488,13 @@ export function describeStorageContract(
       const finalSnapshot = await finishFixtureRun(storage, run, 'durable');
       const live = await createFixtureRun(storage, { runId: 'run_2', sessionId: 'ses_2', isNewSession: true });
       await storage.getOrCreateSetting('identity_secret', 'kept');
+      await storage.updateSessionTitle({ sessionId: 'ses_2', subjectId: 'alice', title: 'Renamed' });
+      const gone = await createFixtureRun(storage, { runId: 'run_4', sessionId: 'ses_4', isNewSession: true });
+      await finishFixtureRun(storage, gone, 'deleted');
+      await storage.deleteSession({ sessionId: 'ses_4', subjectId: 'alice' });
       storage = await subject.reopen();
+      expect(await storage.getSession('ses_2')).toMatchObject({ title: 'Renamed' });
+      expect([await storage.getSession('ses_4'), await storage.getRun('run_4')]).toEqual([null, null]);
       expect((await storage.getRun('run_1'))?.finalSnapshot).toEqual(finalSnapshot);
       expect(await storage.readEvents('run_2', 0)).toEqual([live.started]);
       expect(await storage.getOrCreateSetting('identity_secret', 'other')).toBe('kept');

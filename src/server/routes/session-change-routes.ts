@@ -1,0 +1,108 @@
+import type { Limits } from '../../core/protocol.ts';
+import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
+import { fail } from '../http/problem-error.ts';
+import { API_RESPONSE_HEADERS, sendJson } from '../http/respond.ts';
+import { failOverLimit } from '../limits/fail-over-limit.ts';
+import { enforceRateLimit } from '../limits/rate-limits.ts';
+import type { RequestContext, HandlerContext, Route } from './route-context.ts';
+import { requireObject } from './route-context.ts';
+import { toSessionResource } from './session-routes.ts';
+
+/**
+ * `PATCH /sessions/{sessionId}` `{title}` (docs/protocol.md §5.7): renames the caller's session and
+ * answers `200` with it. Counts against `sessionChangesPerMinute`; another subject's session is
+ * `404` like a missing one.
+ */
+export const renameSessionRoute: Route = {
+  method: 'PATCH',
+  template: '/sessions/{sessionId}',
+  handle: async (request, context) => {
+    await countChange(request, context);
+    const title = validateTitle(requireObject(request.body, 'body').title, context.limits);
+    const outcome = await context.storage.updateSessionTitle({
+      sessionId: request.params.sessionId ?? '',
+      subjectId: request.subject.id,
+      title,
+    });
+    if (outcome.kind !== 'updated') return failMissing();
+    sendJson(request.res, 200, await toSessionResource(outcome.session, context), {
+      [REQUEST_ID_HEADER]: request.requestId,
+    });
+  },
+};
+
+/**
+ * `DELETE /sessions/{sessionId}`: deletes the caller's session with its runs, logs and messages
+ * (no archive: afterwards it is `404`) and answers `204`. A session with a run not yet ended is
+ * `409 RUN_ALREADY_ACTIVE` (with `activeRunId`) and nothing is deleted.
+ */
+export const deleteSessionRoute: Route = {
+  method: 'DELETE',
+  template: '/sessions/{sessionId}',
+  handle: async (request, context) => {
+    await countChange(request, context);
+    const outcome = await context.storage.deleteSession({
+      sessionId: request.params.sessionId ?? '',
+      subjectId: request.subject.id,
+    });
+    if (outcome.kind === 'not_found') return failMissing();
+    if (outcome.kind === 'run_active') {
+      return fail({
+        code: 'RUN_ALREADY_ACTIVE',
+        detail: 'The conversation has an answer in progress; stop it or wait for it to end first.',
+        details: { activeRunId: outcome.activeRunId },
+        extra: { activeRunId: outcome.activeRunId },
+      });
+    }
+    request.res.writeHead(204, { ...API_RESPONSE_HEADERS, [REQUEST_ID_HEADER]: request.requestId });
+    request.res.end();
+  },
+};
+
+function countChange(request: RequestContext, context: HandlerContext): Promise<void> {
+  return enforceRateLimit({
+    limiter: context.rateLimiter,
+    limits: context.limits,
+    identityId: request.identityId,
+    limit: 'sessionChangesPerMinute',
+  });
+}
+
+/**
+ * A title is a string of one line: whitespace runs become one space and the ends are trimmed; then
+ * it must be 1 to `maxTitleChars` characters without control characters (`422 VALIDATION_FAILED`).
+ */
+export function validateTitle(value: unknown, limits: Pick<Limits, 'maxTitleChars'>): string {
+  if (typeof value !== 'string') {
+    return fail({ code: 'VALIDATION_FAILED', detail: 'title must be a string.', details: { field: 'title' } });
+  }
+  const title = value.replace(/\s+/g, ' ').trim();
+  if (title === '') {
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'title must not be empty.',
+      details: { field: 'title', reason: 'empty' },
+    });
+  }
+  if (title.length > limits.maxTitleChars) {
+    return failOverLimit({
+      field: 'title',
+      limit: 'maxTitleChars',
+      max: limits.maxTitleChars,
+      actual: title.length,
+      detail: `A title may be at most ${limits.maxTitleChars} characters.`,
+    });
+  }
+  if (/\p{Cc}/u.test(title)) {
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'title must not contain control characters.',
+      details: { field: 'title', reason: 'control_characters' },
+    });
+  }
+  return title;
+}
+
+function failMissing(): never {
+  return fail({ code: 'NOT_FOUND', detail: 'No such session.' });
+}
