@@ -3,7 +3,8 @@ import { EventLogConflictError } from '../runs/event-log.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
 import { checkAppendBatch } from './append-rules.ts';
 import { createDoorbells } from './doorbells.ts';
-import { compareByActivity, decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
+import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
+import type { SessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
 import type {
   AgentStorage,
@@ -36,6 +37,9 @@ export function createMemoryStorage(): AgentStorage {
   const idempotency = new Map<string, MemoryIdempotencyRecord>();
   const leases = new Map<string, RunLease>();
   const settings = new Map<string, string>();
+  /** Each session's creation number (1, 2, …): the order of equal activity times in listings. */
+  const creationNumbers = new Map<string, number>();
+  let sessionsCreated = 0;
   const doorbells = createDoorbells();
 
   const holdsLock = (completion: IdempotencyCompletion): boolean => {
@@ -71,6 +75,7 @@ export function createMemoryStorage(): AgentStorage {
   const removeSession = (sessionId: string): void => {
     for (const runId of sessionRunIds.get(sessionId) ?? []) deleteRun(runId);
     sessions.delete(sessionId);
+    creationNumbers.delete(sessionId);
     sessionRunIds.delete(sessionId);
     sessionMessages.delete(sessionId);
   };
@@ -97,6 +102,7 @@ export function createMemoryStorage(): AgentStorage {
       session.updatedAt = command.run.createdAt;
       session.title ??= command.title;
       sessions.set(session.sessionId, session);
+      if (!creationNumbers.has(session.sessionId)) creationNumbers.set(session.sessionId, (sessionsCreated += 1));
       sessionRunIds.set(session.sessionId, [...(sessionRunIds.get(session.sessionId) ?? []), runId]);
       runs.set(runId, {
         run: { ...command.run, firstSeq: 1, lastSeq: 1, endedAt: null, finalSnapshot: null, isCompacted: false },
@@ -118,11 +124,21 @@ export function createMemoryStorage(): AgentStorage {
     async listSessions(subjectId, page) {
       const cursor = page.after === undefined ? undefined : decodeSessionCursor(page.after);
       if (cursor === null) return null;
-      const mine = [...sessions.values()].filter((s) => s.subjectId === subjectId).sort(compareByActivity);
-      const rest = cursor === undefined ? mine : mine.filter((s) => compareByActivity(s, cursor) > 0);
-      const items = rest.slice(0, page.limit).map((s) => ({ ...s }));
-      const last = items[items.length - 1];
-      return { items, next: rest.length > page.limit && last !== undefined ? encodeSessionCursor(last) : null };
+      // Equal times: latest created first; the cursor's tie-break is the creation number, zero-padded.
+      const keyed = [...sessions.values()]
+        .filter((session) => session.subjectId === subjectId)
+        .map((session) => ({
+          session,
+          key: { updatedAt: session.updatedAt, tieBreak: padNumber(creationNumbers.get(session.sessionId) ?? 0) },
+        }))
+        .sort((a, b) => compareCursors(b.key, a.key));
+      const rest = cursor === undefined ? keyed : keyed.filter(({ key }) => compareCursors(key, cursor) < 0);
+      const page1 = rest.slice(0, page.limit);
+      const last = page1[page1.length - 1];
+      return {
+        items: page1.map(({ session }) => ({ ...session })),
+        next: rest.length > page.limit && last !== undefined ? encodeSessionCursor(last.key) : null,
+      };
     },
     async countSessionMessages(sessionId) {
       return (sessionMessages.get(sessionId) ?? []).filter((m) => m.role !== 'reasoning').length;
@@ -319,4 +335,15 @@ function pageOf<T>(
   const hasMore = start + limit < newestFirst.length;
   const last = items[items.length - 1];
   return { items, next: hasMore && last !== undefined ? idOf(last) : null };
+}
+
+function padNumber(value: number): string {
+  return String(value).padStart(12, '0');
+}
+
+/** Orders two cursors by activity time, then by tie-break (zero-padded, so text order is number order). */
+function compareCursors(a: SessionCursor, b: SessionCursor): number {
+  if (a.updatedAt !== b.updatedAt) return a.updatedAt - b.updatedAt;
+  if (a.tieBreak === b.tieBreak) return 0;
+  return a.tieBreak < b.tieBreak ? -1 : 1;
 }

@@ -90,22 +90,65 @@ return {redis.call('ZCARD', P .. 'sessions'), redis.call('ZCARD', P .. 'runs')}
 `);
 
 /**
- * A subject's sessions newest first, after a cursor: the hashes of up to limit + 1 sessions (the
- * extra one says another page exists), or nil when the cursor is not theirs. ARGV: prefix,
- * subjectId, after ('' for none), limit.
+ * A subject's sessions by latest activity (the activity set: score `updatedAt`, members
+ * `<position>:<sessionId>`, so equal times are latest created first), after a keyset cursor: up to
+ * limit + 1 rows `{sessionId, hash, member, score}`. ARGV: prefix, subjectId, cursor score ('' for
+ * the first page), cursor member, limit.
  */
 export const LIST_SESSIONS = defineRedisScript(`
-local index = P .. 'subject-sessions:' .. ARGV[2]
-local top = '+inf'
-if ARGV[3] ~= '' then
-  local position = redis.call('ZSCORE', index, ARGV[3])
-  if not position then return false end
-  top = '(' .. position
+local index = P .. 'subject-activity:' .. ARGV[2]
+local wanted = tonumber(ARGV[5]) + 1
+local found = {}
+if ARGV[3] == '' then
+  found = redis.call('ZREVRANGEBYSCORE', index, '+inf', '-inf', 'WITHSCORES', 'LIMIT', 0, wanted)
+else
+  local ties = redis.call('ZREVRANGEBYSCORE', index, ARGV[3], ARGV[3], 'WITHSCORES')
+  for i = 1, #ties, 2 do
+    if ties[i] < ARGV[4] and #found < wanted * 2 then
+      table.insert(found, ties[i])
+      table.insert(found, ties[i + 1])
+    end
+  end
+  if #found < wanted * 2 then
+    local rest = redis.call('ZREVRANGEBYSCORE', index, '(' .. ARGV[3], '-inf', 'WITHSCORES', 'LIMIT', 0, wanted - #found / 2)
+    for _, value in ipairs(rest) do table.insert(found, value) end
+  end
 end
-local ids = redis.call('ZREVRANGEBYSCORE', index, top, '-inf', 'LIMIT', 0, tonumber(ARGV[4]) + 1)
 local out = {}
-for i, id in ipairs(ids) do out[i] = {id, redis.call('HGETALL', sessionKey(id))} end
+for i = 1, #found, 2 do
+  local id = sessionOfMember(found[i])
+  table.insert(out, {id, redis.call('HGETALL', sessionKey(id)), found[i], found[i + 1]})
+end
 return out
+`);
+
+/** Settled user and assistant messages of a session (reasoning is not counted). ARGV: prefix, sessionId. */
+export const COUNT_SESSION_MESSAGES = defineRedisScript(`
+local count = 0
+for _, json in ipairs(redis.call('HVALS', P .. 'message-json:' .. ARGV[2])) do
+  if cjson.decode(json).role ~= 'reasoning' then count = count + 1 end
+end
+return count
+`);
+
+/**
+ * Sets the subject's session title, with an expected title only while it is still that.
+ * ARGV: prefix, sessionId, subjectId, title, '1' when an expected title is given, '1' when it is
+ * null, the expected title. Returns {'updated', hash} | {'not_found'} | {'title_changed'}.
+ */
+export const UPDATE_SESSION_TITLE = defineRedisScript(`
+local key = sessionKey(ARGV[2])
+local s = redis.call('HMGET', key, 'subjectId', 'title')
+if s[1] ~= ARGV[3] then return {'not_found'} end
+if ARGV[5] == '1' then
+  if ARGV[6] == '1' then
+    if s[2] then return {'title_changed'} end
+  elseif s[2] ~= ARGV[7] then
+    return {'title_changed'}
+  end
+end
+redis.call('HSET', key, 'title', ARGV[4])
+return {'updated', redis.call('HGETALL', key)}
 `);
 
 /**

@@ -1,16 +1,11 @@
 import { defineRedisScript } from './redis-script.ts';
 
 /**
- * Deletes what the caps and the idle TTL do not keep (`AgentStorage.enforceRetention`), in one
- * script, with the same order as the other stores: least recently active first (equal times in
- * creation order), never a session with an active run nor the touched one. The activity sets are
- * walked in pages, so a create at the cap reads only what it evicts. ARGV: prefix, idle cutoff
- * (`now - sessionIdleTtlMs`), maxSessionsPerSubject, maxRunsPerSession, maxSessions, maxRuns,
- * touched sessionId ('' for a sweep), touched subjectId. Returns `{sessionIds, runIds}`.
+ * Lua shared by the scripts that delete sessions: `deleteRun(runId)` and `deleteSession(id)` (with
+ * all its runs, logs, messages and index entries), recording what went in `deletedSessions` and
+ * `deletedRuns`.
  */
-export const ENFORCE_RETENTION = defineRedisScript(`
-local cutoff, maxPerSubject, maxRunsPerSession = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
-local maxSessions, maxRuns, touched, touchedSubject = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], ARGV[8]
+const SESSION_DELETION = `
 local deletedSessions, deletedRuns = {}, {}
 
 local function deleteRun(runId)
@@ -44,6 +39,33 @@ local function deleteSession(sessionId)
   redis.call('ZREM', P .. 'subject-activity:' .. s[2], member)
   table.insert(deletedSessions, sessionId)
 end
+
+`;
+
+/**
+ * Deletes the subject's session unless it has an active run (`AgentStorage.deleteSession`), in one
+ * script. ARGV: prefix, sessionId, subjectId. Returns {'deleted', runIds} | {'not_found'} |
+ * {'run_active', runId}.
+ */
+export const DELETE_SESSION = defineRedisScript(`${SESSION_DELETION}
+local s = redis.call('HMGET', sessionKey(ARGV[2]), 'subjectId', 'activeRunId')
+if s[1] ~= ARGV[3] then return {'not_found'} end
+if s[2] then return {'run_active', s[2]} end
+deleteSession(ARGV[2])
+return {'deleted', deletedRuns}
+`);
+
+/**
+ * Deletes what the caps and the idle TTL do not keep (`AgentStorage.enforceRetention`), in one
+ * script, with the same order as the other stores: least recently active first (equal times in
+ * creation order), never a session with an active run nor the touched one. The activity sets are
+ * walked in pages, so a create at the cap reads only what it evicts. ARGV: prefix, idle cutoff
+ * (`now - sessionIdleTtlMs`), maxSessionsPerSubject, maxRunsPerSession, maxSessions, maxRuns,
+ * touched sessionId ('' for a sweep), touched subjectId. Returns `{sessionIds, runIds}`.
+ */
+export const ENFORCE_RETENTION = defineRedisScript(`${SESSION_DELETION}
+local cutoff, maxPerSubject, maxRunsPerSession = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local maxSessions, maxRuns, touched, touchedSubject = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], ARGV[8]
 
 local function isEvictable(sessionId)
   return sessionId ~= touched and redis.call('HEXISTS', sessionKey(sessionId), 'activeRunId') == 0

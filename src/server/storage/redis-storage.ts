@@ -7,6 +7,7 @@ import {
   ABANDON_IDEMPOTENCY,
   BEGIN_IDEMPOTENCY,
   COMPLETE_IDEMPOTENCY,
+  COUNT_SESSION_MESSAGES,
   COUNTS,
   DELETE_EXPIRED_IDEMPOTENCY,
   GET_OR_CREATE_SETTING,
@@ -15,14 +16,16 @@ import {
   LIST_SESSIONS,
   RENEW_LEASE,
   TAKE_EXPIRED_LEASE,
+  UPDATE_SESSION_TITLE,
 } from './redis-record-scripts.ts';
 import { TAKE_RATE } from './redis-rate-script.ts';
-import { ENFORCE_RETENTION } from './redis-retention-script.ts';
+import { DELETE_SESSION, ENFORCE_RETENTION } from './redis-retention-script.ts';
 import { APPEND_EVENTS, COMPACT_ENDED_RUNS, CREATE_RUN, GET_RUN } from './redis-run-scripts.ts';
 import type { RedisScript, SendCommand } from './redis-script.ts';
 import { runRedisScript } from './redis-script.ts';
 import type { BlockingConnection } from './redis-tails.ts';
 import { createRedisTails } from './redis-tails.ts';
+import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
 import type { AgentStorage, IdempotencyCompletion, StoredSession } from './storage-port.ts';
 
@@ -128,13 +131,40 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       return toSession(sessionId, toFields(await connections.send(['HGETALL', `${prefix}session:${sessionId}`])));
     },
     async listSessions(subjectId, page) {
-      const reply = await run(LIST_SESSIONS, [subjectId, page.after ?? '', page.limit]);
-      if (!Array.isArray(reply)) return null;
-      const sessions = (reply as unknown[]).map((row) => {
-        const [sessionId, fields] = Array.isArray(row) ? (row as [unknown, unknown]) : ['', []];
-        return toSession(String(sessionId), toFields(fields)) as StoredSession;
+      const cursor = page.after === undefined ? undefined : decodeSessionCursor(page.after);
+      if (cursor === null) return null;
+      const reply = await run(LIST_SESSIONS, [subjectId, cursor?.updatedAt ?? '', cursor?.tieBreak ?? '', page.limit]);
+      const rows = (Array.isArray(reply) ? (reply as unknown[]) : []).map((row) => {
+        const [sessionId, fields, member, score] = Array.isArray(row) ? (row as unknown[]) : [];
+        return {
+          session: toSession(String(sessionId), toFields(fields)) as StoredSession,
+          cursor: encodeSessionCursor({ updatedAt: Number(score), tieBreak: String(member) }),
+        };
       });
-      return toPage(sessions, page.limit, (s) => s.sessionId);
+      const found = toPage(rows, page.limit, (row) => row.cursor);
+      return { items: found.items.map((row) => row.session), next: found.next };
+    },
+    async countSessionMessages(sessionId) {
+      return Number(await run(COUNT_SESSION_MESSAGES, [sessionId]));
+    },
+    async updateSessionTitle(request) {
+      const reply = await run(UPDATE_SESSION_TITLE, [
+        request.sessionId,
+        request.subjectId,
+        request.title,
+        request.expectedTitle === undefined ? '0' : '1',
+        request.expectedTitle === null ? '1' : '0',
+        request.expectedTitle ?? '',
+      ]);
+      const [kind, fields] = Array.isArray(reply) ? (reply as unknown[]) : [];
+      if (kind === 'updated') return { kind, session: toSession(request.sessionId, toFields(fields)) as StoredSession };
+      return { kind: kind === 'title_changed' ? 'title_changed' : 'not_found' };
+    },
+    async deleteSession(request) {
+      const [kind, detail] = (await run(DELETE_SESSION, [request.sessionId, request.subjectId])) as [unknown, unknown];
+      if (kind === 'run_active') return { kind, activeRunId: String(detail) };
+      if (kind === 'deleted') return { kind, runIds: toStrings(detail) };
+      return { kind: 'not_found' };
     },
     async listSessionRunIds(sessionId) {
       return toStrings(await connections.send(['ZRANGE', `${prefix}session-runs:${sessionId}`, '0', '-1']));

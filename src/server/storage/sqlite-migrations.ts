@@ -85,8 +85,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
   {
     version: 2,
-    description: 'sessions listed by activity: index (subject_id, updated_at, session_id)',
-    sql: `CREATE INDEX sessions_by_subject_activity ON sessions (subject_id, updated_at, session_id);`,
+    description: 'sessions listed by activity: index (subject_id, updated_at, position)',
+    sql: `CREATE INDEX sessions_by_subject_activity ON sessions (subject_id, updated_at, position);`,
   },
 ];
 

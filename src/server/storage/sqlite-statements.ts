@@ -53,9 +53,9 @@ export function createSqliteStatements(db: Database) {
   const newest = 'ORDER BY position DESC LIMIT ?';
   return {
     session: statement<[string], SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),
-    sessionsOfSubject: statement<[string, number, string, number], SessionRow>(
-      `SELECT * FROM sessions WHERE subject_id = ? AND (updated_at, session_id) < (?, ?)
-       ORDER BY updated_at DESC, session_id DESC LIMIT ?`,
+    sessionsOfSubject: statement<[string, number, number, number], SessionRow>(
+      `SELECT * FROM sessions WHERE subject_id = ? AND (updated_at, position) < (?, ?)
+       ORDER BY updated_at DESC, position DESC LIMIT ?`,
     ),
     sessionMessageCount: statement<[string], { count: number }>(
       `SELECT COUNT(*) AS count FROM messages WHERE session_id = ? AND json_extract(message_json, '$.role') != 'reasoning'`,

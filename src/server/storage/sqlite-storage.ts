@@ -312,11 +312,15 @@ export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
     async listSessions(subjectId, page) {
       const cursor =
         page.after === undefined
-          ? { updatedAt: Number.MAX_SAFE_INTEGER, sessionId: '' }
+          ? { updatedAt: Number.MAX_SAFE_INTEGER, tieBreak: '0' }
           : decodeSessionCursor(page.after);
-      if (cursor === null) return null;
-      const rows = sql.sessionsOfSubject.all(subjectId, cursor.updatedAt, cursor.sessionId, page.limit + 1);
-      return toPage(rows.map(toSession), page.limit, encodeSessionCursor);
+      if (cursor === null || !/^[0-9]{1,15}$/.test(cursor.tieBreak)) return null;
+      // Equal times: latest created (highest position) first; the position is the cursor's tie-break.
+      const rows = sql.sessionsOfSubject.all(subjectId, cursor.updatedAt, Number(cursor.tieBreak), page.limit + 1);
+      const found = toPage(rows, page.limit, (row) =>
+        encodeSessionCursor({ updatedAt: row.updated_at, tieBreak: String(row.position) }),
+      );
+      return { items: found.items.map(toSession), next: found.next };
     },
     async countSessionMessages(sessionId) {
       return sql.sessionMessageCount.get(sessionId)?.count ?? 0;

@@ -158,9 +158,10 @@ export interface AgentStorage {
   getRun(runId: string): Promise<StoredRun | null>;
   getSession(sessionId: string): Promise<StoredSession | null>;
   /**
-   * The subject's sessions, most recent activity (`updatedAt`) first, ties by session id
-   * descending. `next` is a keyset cursor (`session-cursor.ts`), so a session whose activity moves
-   * while a client pages is neither repeated nor shifts the pages; null when `after` is not a cursor.
+   * The subject's sessions, most recent activity (`updatedAt`) first, equal times latest created
+   * first. `next` is a keyset cursor of the store (`session-cursor.ts`), so a session whose
+   * activity moves while a client pages is neither repeated nor shifts the pages; null when `after`
+   * is not such a cursor.
    */
   listSessions(subjectId: string, page: { after?: string; limit: number }): Promise<Page<StoredSession> | null>;
   /** Settled user and assistant messages of the session (reasoning is not counted). */

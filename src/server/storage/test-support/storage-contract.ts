@@ -285,7 +285,7 @@ export function describeStorageContract(
       }
       const page1 = await storage.listSessions('alice', { limit: 2 });
       expect(page1?.items.map((s) => s.sessionId)).toEqual(['ses_3', 'ses_2']);
-      expect(page1?.next).toBe(`${T0 + 100}.ses_2`);
+      expect(page1?.next).toEqual(expect.any(String));
       const after = page1?.next ?? '';
       expect(await storage.listSessions('alice', { after, limit: 2 })).toEqual({
         items: [expect.objectContaining({ sessionId: 'ses_0', subjectId: 'alice' })],
