@@ -30,6 +30,10 @@ export type {
 } from './client/agent-client-types.ts';
 export { createAgentClient } from './client/agent-client.ts';
 export type { ClientStorage } from './client/client-persistence.ts';
+export { createConversations } from './client/conversations.ts';
+export type { Conversations, ConversationsOptions } from './client/conversations.ts';
+export { createInitialConversationsState, reduceConversations } from './client/conversations-reducer.ts';
+export type { ConversationsAction, ConversationsState } from './client/conversations-reducer.ts';
 export type { ClientErrorCode } from './client/client-errors.ts';
 export { runResumeLoop } from './client/resume-loop.ts';
 export type { ResumeLoopOptions, ResumeLoopPhase, ResumePosition } from './client/resume-loop.ts';

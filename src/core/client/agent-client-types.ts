@@ -32,6 +32,12 @@ export interface AgentClient {
   addInput(text: string): Promise<void>;
   /** Loads a session: settled history plus the active run's snapshot and stream. */
   restore(sessionId: string): Promise<void>;
+  /**
+   * Switches to another conversation (the same as `restore`): the current one's run goes on on
+   * the server; the other's history loads and its active run streams again. Throws
+   * `SEND_IN_PROGRESS` while a create is unresolved.
+   */
+  switchSession(sessionId: string): Promise<void>;
   /** Follows an existing run from its snapshot. */
   connect(runId: string): Promise<void>;
   /**
@@ -87,6 +93,12 @@ export interface AgentClientOptions {
   /** Per-request timeout in ms (default the transport's 30 s). */
   requestTimeoutMs?: number;
   backoff?: { baseMs?: number; capMs?: number };
+  /**
+   * Called after `state.sessionId` changes (a first send made a session, a switch, `newSession`,
+   * a reset): the host's `session changed` event. With `storage` the current session is also kept
+   * there, so a reload shows the same conversation.
+   */
+  onSessionChange?: (sessionId: string | null) => void;
   /** Observes every event the client applies, once each, in order (logging, tests). */
   onEvent?: (event: EventEnvelope) => void;
 }

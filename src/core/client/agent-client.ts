@@ -65,6 +65,14 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     ensureBootstrap,
   };
   const follower = createRunFollower(context);
+  // One place sees every change of conversation (a first send, restore, newSession, a reset).
+  let currentSessionId: string | null = null;
+  store.subscribe(({ sessionId }) => {
+    if (sessionId === currentSessionId) return;
+    currentSessionId = sessionId;
+    persistence.writeCurrentSession(sessionId);
+    options.onSessionChange?.(sessionId);
+  });
   let sender = createRunSender(context, follower);
 
   function request<T>(call: Omit<TransportRequest, 'signal'>): Promise<TransportResponse<T>> {
@@ -155,10 +163,15 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       store.dispatch({ type: 'bootstrapped', bootstrap: boot });
       if (!hasResumedPersisted && options.storage !== undefined) {
         hasResumedPersisted = true;
-        if (!sender.resumePending(boot)) {
-          const active = persistence.readActiveRun();
-          if (active !== null)
-            void loadSession(active.sessionId).catch((error: unknown) => fail(error, { type: 'requestFailed' }));
+        const sessionId = persistence.readActiveRun()?.sessionId ?? persistence.readCurrentSession();
+        if (!sender.resumePending(boot) && sessionId !== null) {
+          // A conversation deleted meanwhile (404) is forgotten quietly: the tab starts a new one.
+          void loadSession(sessionId).catch((error: unknown) => {
+            if (!isAgentError(error) || error.code !== 'NOT_FOUND') return fail(error, { type: 'requestFailed' });
+            persistence.writeCurrentSession(null);
+            persistence.clearActiveRun();
+            store.dispatch({ type: 'sessionCleared' });
+          });
         }
       }
       return boot;
@@ -234,6 +247,13 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     });
   }
 
+  async function switchSession(sessionId: string): Promise<void> {
+    assertAlive();
+    if (sender.hasOpenCreate()) throw createClientError('SEND_IN_PROGRESS');
+    await ensureBootstrap();
+    await loadSession(sessionId).catch(failRequest);
+  }
+
   async function retry(): Promise<void> {
     assertAlive();
     const { pendingSend, error, followedRunId, bootstrap: boot } = store.model();
@@ -270,14 +290,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
         createIdempotencyKey(settings.ids),
       );
     },
-    async restore(sessionId) {
-      assertAlive();
-      if (sender.hasOpenCreate()) {
-        throw createClientError('SEND_IN_PROGRESS');
-      }
-      await ensureBootstrap();
-      await loadSession(sessionId).catch(failRequest);
-    },
+    restore: switchSession,
+    switchSession,
     async connect(runId) {
       assertAlive();
       await ensureBootstrap();

@@ -24,7 +24,7 @@ export interface ActiveRunRecord {
   runId: string;
 }
 
-/** Reads and writes the client's two records; a missing storage makes every call a no-op. */
+/** Reads and writes the client's records; a missing storage makes every call a no-op. */
 export interface ClientPersistence {
   readPendingCreate(): PendingCreateRecord | null;
   writePendingCreate(record: PendingCreateRecord): void;
@@ -32,6 +32,10 @@ export interface ClientPersistence {
   readActiveRun(): ActiveRunRecord | null;
   writeActiveRun(record: ActiveRunRecord): void;
   clearActiveRun(): void;
+  /** The conversation the tab shows (kept after its runs end), so a reload shows it again. */
+  readCurrentSession(): string | null;
+  /** Stores the current conversation; null forgets it. */
+  writeCurrentSession(sessionId: string | null): void;
 }
 
 /** Default prefix of the storage keys. */
@@ -48,6 +52,7 @@ export function createClientPersistence(
 ): ClientPersistence {
   const pendingKey = `${prefix}pending-create`;
   const activeKey = `${prefix}active-run`;
+  const sessionKey = `${prefix}session`;
   // Quota, a disabled storage or an unreadable record: the client still works, it just will not survive a reload.
   const safely = (action: () => unknown): unknown => {
     try {
@@ -81,5 +86,7 @@ export function createClientPersistence(
     readActiveRun: () => read<ActiveRunRecord>(activeKey, { sessionId: 'string', runId: 'string' }),
     writeActiveRun: (record) => write(activeKey, record),
     clearActiveRun: () => remove(activeKey),
+    readCurrentSession: () => read<{ sessionId: string }>(sessionKey, { sessionId: 'string' })?.sessionId ?? null,
+    writeCurrentSession: (sessionId) => (sessionId === null ? remove(sessionKey) : write(sessionKey, { sessionId })),
   };
 }

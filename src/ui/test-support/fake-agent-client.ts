@@ -16,6 +16,7 @@ export type FakeClientCall =
   | { name: 'addInput'; text: string }
   | { name: 'retry' }
   | { name: 'newSession' }
+  | { name: 'switchSession'; sessionId: string }
   | { name: 'setVisibility'; visible: boolean }
   | { name: 'setOnline'; online: boolean };
 
@@ -59,6 +60,10 @@ export class FakeAgentClient implements AgentClient {
     return Promise.resolve();
   }
   connect(): Promise<void> {
+    return Promise.resolve();
+  }
+  switchSession(sessionId: string): Promise<void> {
+    this.calls.push({ name: 'switchSession', sessionId });
     return Promise.resolve();
   }
   newSession(): void {
