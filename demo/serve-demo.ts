@@ -55,6 +55,7 @@ const PAGES: Record<string, { file: string; csp: () => string }> = {
   '/': { file: 'index.html', csp: () => DEMO_CSP },
   '/index.html': { file: 'index.html', csp: () => DEMO_CSP },
   '/strict.html': { file: 'strict.html', csp: () => STRICT_CSP },
+  '/conversations.html': { file: 'conversations.html', csp: () => DEMO_CSP },
   // The import map is the one inline script, allowed by its hash.
   '/esm.html': { file: 'esm.html', csp: () => buildDemoCsp([importMapHashSource()]) },
 };
@@ -69,14 +70,20 @@ const TYPES: Record<string, string> = {
 };
 
 /** The built files the demo serves from `dist/` by name. */
-const BUILT_FILES = ['/agent-chat.js', '/agent-chat.zh-CN.js', '/agent-chat.launcher.js', '/manifest.json'];
+const BUILT_FILES = [
+  '/agent-chat.js',
+  '/agent-chat.zh-CN.js',
+  '/agent-chat.launcher.js',
+  '/agent-chat.conversations.js',
+  '/manifest.json',
+];
 
 /**
- * Creates the demo's static handler: the pages (`/`, `/strict.html`, `/esm.html`, with the IIFE's
+ * Creates the demo's static handler: the pages (`/`, `/strict.html`, `/esm.html`, `/conversations.html`, with the IIFE's
  * integrity filled in from `dist/manifest.json` at request time, each with its CSP and
  * {@link DEMO_PAGE_HEADERS}), `/demo/*` page scripts and CSS,
  * the build (`/agent-chat.js`, the locale pack `/agent-chat.zh-CN.js`, the launcher `/agent-chat.launcher.js`,
- * `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
+ * the conversations panel `/agent-chat.conversations.js`, `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
  * `/vendor/<lit|marked|dompurify…>/*` from `node_modules`. Never serves outside those folders.
  */
 export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticHandler {
@@ -134,6 +141,7 @@ async function renderPage(options: { demoDir: string; distDir: string; file: str
     .replaceAll('{{AGENT_CHAT_INTEGRITY}}', files['agent-chat.js']?.integrity ?? '')
     .replaceAll('{{AGENT_CHAT_ZH_CN_INTEGRITY}}', files['agent-chat.zh-CN.js']?.integrity ?? '')
     .replaceAll('{{AGENT_CHAT_LAUNCHER_INTEGRITY}}', files['agent-chat.launcher.js']?.integrity ?? '')
+    .replaceAll('{{AGENT_CHAT_CONVERSATIONS_INTEGRITY}}', files['agent-chat.conversations.js']?.integrity ?? '')
     .replaceAll('{{ESM_IMPORT_MAP}}', ESM_IMPORT_MAP);
 }
 

@@ -23,6 +23,8 @@ const IIFE_FILE = 'agent-chat.js';
 const LOCALE_PACKS = [{ entry: 'embed/locale-zh-cn.ts', fileName: 'agent-chat.zh-CN.js' }];
 /** The script tag's launcher beside the IIFE, loaded only by pages that mount in `launcher` mode. */
 const LAUNCHER = { entry: 'embed/launcher.ts', fileName: 'agent-chat.launcher.js' };
+/** Opt-in script-tag files beside the IIFE: each carries what it needs, so agent-chat.js pays nothing for them. */
+const OPT_IN_FILES = [{ entry: 'embed/conversations.ts', fileName: 'agent-chat.conversations.js' }];
 /** The Custom Elements Manifest, named by package.json's `customElements` field. */
 const CUSTOM_ELEMENTS_FILE = 'custom-elements.json';
 const ESM_ENTRIES: EsmEntry[] = [
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
   await buildIife({ rootDir, outDir: distDir, entry: 'embed/index.ts', fileName: IIFE_FILE });
   for (const pack of LOCALE_PACKS) await buildIife({ rootDir, outDir: distDir, ...pack });
   await buildIife({ rootDir, outDir: distDir, ...LAUNCHER });
+  for (const file of OPT_IN_FILES) await buildIife({ rootDir, outDir: distDir, ...file });
   execFileSync(
     process.execPath,
     [join(rootDir, 'node_modules/typescript/bin/tsc'), '-p', join(rootDir, 'tsconfig.build.json')],

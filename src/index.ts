@@ -6,6 +6,19 @@ export { mount } from './esm-mount.ts';
 export type { MountedAgentChat } from './mount.ts';
 export type { MountOptions, MountStrings } from './mount-options.ts';
 export { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
+export {
+  AgentChatConversationsElement,
+  CONVERSATIONS_CLOSE_EVENT,
+  defineConversationsPanel,
+} from './ui/conversations/conversations-panel.ts';
+export type { ConversationsStrings } from './ui/conversations/conversations-strings.ts';
+export { createConversations } from './core/client/conversations.ts';
+export type { Conversations, ConversationsOptions } from './core/client/conversations.ts';
+export {
+  CONVERSATIONS_EN,
+  CONVERSATIONS_ZH_CN,
+  conversationsStringsFor,
+} from './ui/conversations/conversations-strings.ts';
 export type { AgentChatTheme } from './ui/agent-chat/agent-chat-theme.ts';
 export type {
   AgentChatApproveDetail,

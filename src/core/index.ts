@@ -12,6 +12,8 @@ export type {
   ReasoningEffort,
   RunSnapshot,
   RunStatus,
+  SessionListResponse,
+  SessionResource,
   SnapshotInterrupt,
   SnapshotMessage,
   SnapshotToolCall,

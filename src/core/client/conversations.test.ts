@@ -113,6 +113,10 @@ describe('conversations against the reference server (docs/client.md, "Conversat
     expect(back.messages[0]?.content).toBe('/slow');
     await client.cancel();
     expect((await waitFor(client, isSettled, 'the cancelled run')).run?.status).toBe('cancelled');
+    // The list follows the client: the ended run leaves it without reading it by hand.
+    await expect
+      .poll(() => conversations.getState().items.find((s) => s.sessionId === busy)?.activeRun, { timeout: 5_000 })
+      .toBeNull();
   });
 
   it('tells the host about every change of conversation and keeps the current one across a reload', async () => {

@@ -1,4 +1,5 @@
 import type { SessionListResponse, SessionResource } from '../protocol.ts';
+import { isTerminalRunStatus } from '../protocol.ts';
 import { isAgentError } from '../transport/agent-error.ts';
 import { createHttpTransport } from '../transport/http-transport.ts';
 import type { AgentClient, AgentClientOptions } from './agent-client-types.ts';
@@ -21,7 +22,10 @@ export type ConversationsOptions = Pick<
  * rejects with an `AgentError` (also kept in `state.error`) otherwise.
  */
 export interface Conversations {
-  /** `GET /sessions`: the first page (replacing the list), or with `isNextPage` the next one. */
+  /**
+   * `GET /sessions`: the first page (replacing the list), or with `isNextPage` the next one. Once
+   * listed, the first page is read again when another conversation comes on screen or its run ends.
+   */
   listSessions(options?: { isNextPage?: boolean; limit?: number }): Promise<void>;
   /** `PATCH /sessions/{id}`: renames; the listed item is replaced with the server's answer. */
   renameSession(sessionId: string, title: string): Promise<SessionResource>;
@@ -61,28 +65,48 @@ export function createConversations(options: ConversationsOptions): Conversation
     state = next;
     for (const listener of [...listeners]) listener(state);
   };
-  const unsubscribe = client.subscribe(({ sessionId }) => dispatch({ type: 'currentChanged', sessionId }));
+  // Once listed, the list follows the client: it is read again when another conversation comes on
+  // screen (a first send made one, a switch, a new one) or the run on screen ends.
+  let seen = client.getState();
+  const unsubscribe = client.subscribe((next) => {
+    const previous = seen;
+    seen = next;
+    dispatch({ type: 'currentChanged', sessionId: next.sessionId });
+    const hasRunEnded =
+      previous.run !== null &&
+      !isTerminalRunStatus(previous.run.status) &&
+      next.run?.runId === previous.run.runId &&
+      isTerminalRunStatus(next.run.status);
+    if (state.isLoaded && (hasRunEnded || previous.sessionId !== next.sessionId)) {
+      void list(false).catch(() => undefined);
+    }
+  });
   const failed = (error: unknown): never => {
     dispatch({ type: 'failed', error: toClientError(error, 'request') });
     throw error;
   };
   const sessionPath = (sessionId: string): string => `/sessions/${encodeURIComponent(sessionId)}`;
 
+  async function list(isNextPage: boolean, limit?: number): Promise<void> {
+    if (isNextPage && state.nextAfter === null) return;
+    await client.bootstrap().catch(failed);
+    dispatch({ type: 'listStarted' });
+    const query = new URLSearchParams();
+    if (limit !== undefined) query.set('limit', String(limit));
+    if (isNextPage && state.nextAfter !== null) query.set('after', state.nextAfter);
+    const search = query.toString();
+    const response = await transport
+      .request<SessionListResponse>({
+        method: 'GET',
+        path: `/sessions${search === '' ? '' : `?${search}`}`,
+        attempts: 3,
+      })
+      .catch(failed);
+    dispatch({ type: 'listed', page: response.body ?? { items: [], nextAfter: null }, isNextPage });
+  }
+
   return {
-    async listSessions({ isNextPage = false, limit } = {}) {
-      if (isNextPage && state.nextAfter === null) return;
-      await client.bootstrap().catch(failed);
-      dispatch({ type: 'listStarted' });
-      const query = new URLSearchParams();
-      if (limit !== undefined) query.set('limit', String(limit));
-      if (isNextPage && state.nextAfter !== null) query.set('after', state.nextAfter);
-      const search = query.toString();
-      const suffix = search === '' ? '' : `?${search}`;
-      const response = await transport
-        .request<SessionListResponse>({ method: 'GET', path: `/sessions${suffix}`, attempts: 3 })
-        .catch(failed);
-      dispatch({ type: 'listed', page: response.body ?? { items: [], nextAfter: null }, isNextPage });
-    },
+    listSessions: ({ isNextPage = false, limit } = {}) => list(isNextPage, limit),
     async renameSession(sessionId, title) {
       const response = await transport
         .request<SessionResource>({
