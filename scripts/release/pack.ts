@@ -18,8 +18,8 @@ import { createReleaseManifest } from './release-manifest.ts';
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The normative protocol document, whose digest the manifest records. */
 const PROTOCOL_CONTRACT = 'docs/protocol.md';
-/** The script-tag files a static folder serves: the IIFE, its locale packs and its launcher. */
-const SCRIPT_FILES = ['agent-chat.js', 'agent-chat.zh-CN.js', 'agent-chat.launcher.js'];
+/** The script-tag files a static folder serves: the IIFE, its locale packs, its launcher and its opt-in files. */
+const SCRIPT_FILES = ['agent-chat.js', 'agent-chat.zh-CN.js', 'agent-chat.launcher.js', 'agent-chat.conversations.js'];
 
 await main();
 

@@ -115,7 +115,14 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
     assert.deepEqual(findManifestMismatches(manifest, files), []);
     assert.deepEqual(
       Object.keys(manifest.files).sort(),
-      ['LICENSE', IIFE_FILE, 'agent-chat.zh-CN.js', 'agent-chat.launcher.js', tarballName].sort(),
+      [
+        'LICENSE',
+        IIFE_FILE,
+        'agent-chat.zh-CN.js',
+        'agent-chat.launcher.js',
+        'agent-chat.conversations.js',
+        tarballName,
+      ].sort(),
     );
     assert.deepEqual(await readFile(join(releaseDir, 'LICENSE')), await readFile(join(rootDir, 'LICENSE')));
   });
@@ -167,6 +174,7 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
         'agent-chat/agent-chat.js': 'dist/agent-chat.js',
         'agent-chat/agent-chat.zh-CN.js': 'dist/agent-chat.zh-CN.js',
         'agent-chat/agent-chat.launcher.js': 'dist/agent-chat.launcher.js',
+        'agent-chat/agent-chat.conversations.js': 'dist/agent-chat.conversations.js',
         'agent-chat/manifest.json': 'dist/manifest.json',
         'agent-chat/custom-elements.json': 'dist/custom-elements.json',
         'agent-chat/package.json': 'package.json',

@@ -15,6 +15,7 @@ for (const specifier of [
   'agent-chat/agent-chat.js',
   'agent-chat/agent-chat.zh-CN.js',
   'agent-chat/agent-chat.launcher.js',
+  'agent-chat/agent-chat.conversations.js',
   'agent-chat/manifest.json',
   'agent-chat/custom-elements.json',
   'agent-chat/package.json',

@@ -1,6 +1,8 @@
 // Type-checked only (tsconfig.dom.json: ES2023 + DOM lib, no Node types, strict, skipLibCheck off).
 import {
   AgentChatElement,
+  createConversations,
+  defineConversationsPanel,
   mount,
   type AgentChatApproveDetail,
   type AgentChatErrorDetail,
@@ -11,6 +13,7 @@ import {
 import type {} from 'agent-chat/agent-chat.js';
 import type {} from 'agent-chat/agent-chat.zh-CN.js';
 import type {} from 'agent-chat/agent-chat.launcher.js';
+import type {} from 'agent-chat/agent-chat.conversations.js';
 import { ZH_CN_STRINGS } from 'agent-chat/locales/zh-cn';
 import 'agent-chat/define';
 import { createAgentClient } from 'agent-chat/core';
@@ -24,6 +27,13 @@ console.log(packs, ZH_CN_STRINGS.send.length);
 console.log(globalThis.AgentChatLauncher?.createLauncher);
 
 const chat: MountedAgentChat = mount('#assistant', { endpoint: '/api/agent', theme: 'dark', mode: 'launcher' });
+
+// The conversations panel over the mounted client, from ESM and from the script-tag file's global.
+defineConversationsPanel();
+const panel = document.createElement('agent-chat-conversations');
+panel.conversations = createConversations({ client: chat.client, endpoint: '/api/agent' });
+const fromScriptTag = window.AgentChatConversations?.create({ client: chat.client, endpoint: '/api/agent' });
+console.log(panel.conversations.getState().items.length, fromScriptTag?.getState().isLoaded);
 const element: AgentChatElement = chat.element;
 const theme: AgentChatTheme = element.theme;
 const isElement: boolean = document.querySelector('agent-chat') instanceof AgentChatElement;
