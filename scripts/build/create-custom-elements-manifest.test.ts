@@ -16,14 +16,21 @@ function onlyElement(manifest: Package): CustomElementDeclaration {
   return elements[0] as CustomElementDeclaration;
 }
 
-/** Every `part="…"` name in the widget's templates (the launcher's parts belong to its own host). */
+/** Every `part="…"` name in the widget's templates (the launcher's and the conversations panel's parts belong to their own hosts). */
 async function renderedParts(): Promise<string[]> {
   const uiDir = join(rootDir, 'src/ui');
   const entries = await readdir(uiDir, { recursive: true, withFileTypes: true });
   const names = new Set<string>();
   for (const entry of entries) {
     const path = relative(uiDir, join(entry.parentPath, entry.name)).split(sep).join('/');
-    if (!entry.isFile() || !path.endsWith('.ts') || path.endsWith('.test.ts') || path.startsWith('launcher/')) continue;
+    if (
+      !entry.isFile() ||
+      !path.endsWith('.ts') ||
+      path.endsWith('.test.ts') ||
+      path.startsWith('launcher/') ||
+      path.startsWith('conversations/')
+    )
+      continue;
     const code = await readFile(join(uiDir, path), 'utf8');
     for (const match of code.matchAll(/\bpart="([^"]+)"/g)) {
       for (const name of (match[1] ?? '').split(/\s+/)) names.add(name);
