@@ -3,7 +3,13 @@
  * the reference server. `docs/protocol.md` is the normative prose for every type here.
  */
 
-export { PROTOCOL_VERSION, PROTOCOL_MAJOR, TERMINAL_RUN_STATUSES, isTerminalRunStatus } from './protocol/basics.ts';
+export {
+  PROTOCOL_VERSION,
+  PROTOCOL_MAJOR,
+  REASONING_EFFORTS,
+  TERMINAL_RUN_STATUSES,
+  isTerminalRunStatus,
+} from './protocol/basics.ts';
 export {
   ACCEPT_LANGUAGE_HEADER,
   IDEMPOTENCY_KEY_HEADER,
@@ -21,6 +27,9 @@ export type {
   InputContent,
   ContextRef,
   ReasoningEffort,
+  FocusContext,
+  FocusSummary,
+  ToolEvidence,
   TokenUsage,
   MessageRole,
   FinishReason,

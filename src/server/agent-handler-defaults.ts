@@ -26,6 +26,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxIdChars: 128,
   maxReasonChars: 500,
   maxTitleChars: 120,
+  maxInstructionChars: 4_000,
+  maxFocusChars: 32_000,
   sessionIdleTtlSec: 604_800,
   maxSessionsPerIdentity: 100,
   maxRunsPerSession: 500,

@@ -97,6 +97,8 @@ describe('bootstrap', () => {
         maxIdChars: 128,
         maxReasonChars: 500,
         maxTitleChars: 120,
+        maxInstructionChars: 4000,
+        maxFocusChars: 32000,
         sessionIdleTtlSec: 604800,
         maxSessionsPerIdentity: 100,
         maxRunsPerSession: 500,

@@ -34,7 +34,17 @@ export interface ContextRef {
   url?: string;
 }
 
-export type ReasoningEffort = 'low' | 'medium' | 'high';
+/** How hard a reasoning model thinks; a model offers a subset (`ModelInfo.reasoningOptions`). */
+export type ReasoningEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+/** Every reasoning effort the protocol names, weakest first. */
+export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
+
+/** What the user is looking at, sent with a message for the model (docs/protocol.md §5.2). */
+export interface FocusContext {
+  title?: string;
+  text: string;
+}
 
 /** Token usage of one model call. */
 export interface TokenUsage {
@@ -49,3 +59,21 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' |
 export type ToolResultStatus = 'completed' | 'failed' | 'denied' | 'cancelled' | 'unknown';
 export type ApprovalDecision = 'allow' | 'deny';
 export type InterruptReason = 'tool_call' | 'input_required' | 'confirmation' | (string & {});
+
+/** A focus context as the log keeps it: its title and how many characters it had. */
+export interface FocusSummary {
+  title?: string;
+  chars: number;
+}
+
+/**
+ * What one of the product's checks decided about a tool call, and why (docs/agent-loop.md,
+ * "Evidence"): its pre-use hook, its permission check or its post-use hook (approvals asked in
+ * the run are their own interrupts).
+ */
+export interface ToolEvidence {
+  source: 'pre_tool_use' | 'can_execute' | 'post_tool_use';
+  /** `kept`/`replaced`: what the post-use hook did with the result. */
+  decision: 'allow' | 'ask' | 'deny' | 'expired' | 'kept' | 'replaced';
+  reason?: string;
+}

@@ -5,6 +5,8 @@
 import type {
   ApprovalDecision,
   ContextRef,
+  FocusSummary,
+  ToolEvidence,
   FinishReason,
   InputContent,
   InterruptReason,
@@ -31,7 +33,10 @@ export interface InterruptRequest {
 }
 
 export type RunOutcome =
-  { type: 'success'; pendingToolCallIds?: string[] } | { type: 'cancelled'; reason?: string; forced?: boolean };
+  | { type: 'success'; pendingToolCallIds?: string[] }
+  | { type: 'cancelled'; reason?: string; forced?: boolean }
+  /** A tool ended the run on purpose (docs/agent-loop.md, "Evidence"): finished, not failed. */
+  | { type: 'stopped'; reason: string; toolCallId?: string };
 
 /** The `data` payload of each event type. */
 export interface EventDataMap {
@@ -40,7 +45,14 @@ export interface EventDataMap {
     parentRunId?: string;
     agent: { agentId: string; versionId: string };
     model?: { modelId: string; reasoningEffort?: ReasoningEffort };
-    input: { messageId: string; clientMessageId?: string; content: InputContent[]; contextRefs?: ContextRef[] };
+    input: {
+      messageId: string;
+      clientMessageId?: string;
+      content: InputContent[];
+      contextRefs?: ContextRef[];
+      /** The page context sent with the message: its title and size only (the text goes to the model, not the log). */
+      focus?: FocusSummary;
+    };
     traceId?: string;
   };
   RUN_STATUS_CHANGED: { status: RunStatus; reason?: string };
@@ -70,6 +82,8 @@ export interface EventDataMap {
     content: string;
     status: ToolResultStatus;
     truncated?: boolean;
+    /** How the call was governed, in order: each check's decision and reason. */
+    evidence?: ToolEvidence[];
   };
   INTERRUPT_REQUESTED: { interrupt: InterruptRequest };
   INTERRUPT_RESOLVED: {

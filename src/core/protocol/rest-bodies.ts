@@ -2,7 +2,7 @@
  * REST request and response bodies (docs/protocol.md §4, §5).
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
-import type { ApprovalDecision, ContextRef, InputContent, ReasoningEffort, RunStatus } from './basics.ts';
+import type { ApprovalDecision, ContextRef, FocusContext, InputContent, ReasoningEffort, RunStatus } from './basics.ts';
 import type { RunSnapshot, SnapshotInterrupt, SnapshotMessage } from './snapshots.ts';
 
 export interface ModelInfo {
@@ -66,6 +66,10 @@ export interface Limits {
   maxReasonChars: number;
   /** Characters of a session's `title` (`PATCH /sessions/{id}`). */
   maxTitleChars: number;
+  /** Characters of a send's host `instruction` (never cut: refused past it). */
+  maxInstructionChars: number;
+  /** Characters of a send's `focus.text`; the server may cut it further to its token budget, saying so. */
+  maxFocusChars: number;
   // Retention of the in-memory store (docs/protocol.md §16.3).
   /** A session with no run for this long is forgotten (then `404`). */
   sessionIdleTtlSec: number;
@@ -104,7 +108,15 @@ export interface BootstrapResponse {
 export interface CreateRunRequest {
   sessionId?: string;
   agentVersionId: string;
-  input: { clientMessageId?: string; content: InputContent[]; contextRefs?: ContextRef[] };
+  input: {
+    clientMessageId?: string;
+    content: InputContent[];
+    contextRefs?: ContextRef[];
+    /** The host's instruction for this send only: seen by the model, never kept in the history. */
+    instruction?: string;
+    /** What the user is looking at (the widget's `getContext()`), for the model. */
+    focus?: FocusContext;
+  };
   options?: {
     modelId?: string;
     reasoningEffort?: ReasoningEffort;

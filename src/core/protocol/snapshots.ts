@@ -6,10 +6,12 @@ import type {
   ApprovalDecision,
   ContextRef,
   FinishReason,
+  FocusSummary,
   MessageRole,
   ReasoningEffort,
   RunStatus,
   TokenUsage,
+  ToolEvidence,
   ToolResultStatus,
 } from './basics.ts';
 import type { EventDataMap, InterruptRequest, RunOutcome } from './events.ts';
@@ -27,6 +29,8 @@ export interface SnapshotMessage {
   parentMessageId?: string;
   finishReason?: FinishReason;
   contextRefs?: ContextRef[];
+  /** A user message sent with page context (docs/protocol.md §5.2): its title and size. */
+  focus?: FocusSummary;
   createdAt?: number;
 }
 
@@ -43,7 +47,7 @@ export interface SnapshotToolCall {
   argsDigest?: string;
   status: ToolCallStatus;
   progress?: { message?: string; fraction?: number };
-  result?: { messageId: string; content: string; truncated?: boolean };
+  result?: { messageId: string; content: string; truncated?: boolean; evidence?: ToolEvidence[] };
 }
 
 export type InterruptState = 'open' | 'resolved' | 'cancelled' | 'expired';

@@ -76,7 +76,11 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
         status: 'complete',
         runId: s.runId,
         createdAt: event.timestamp,
-        ...pickDefined({ clientMessageId: input.clientMessageId, contextRefs: input.contextRefs }),
+        ...pickDefined({
+          clientMessageId: input.clientMessageId,
+          contextRefs: input.contextRefs,
+          focus: input.focus,
+        }),
       };
       return {
         ...s,
@@ -154,8 +158,8 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
       return updateToolCall(s, event.data.toolCallId, (c) => ({ ...c, progress, status: 'running' }));
     }
     case 'TOOL_CALL_RESULT': {
-      const { messageId, content, status, truncated } = event.data;
-      const result = pickDefined({ messageId, content, truncated });
+      const { messageId, content, status, truncated, evidence } = event.data;
+      const result = pickDefined({ messageId, content, truncated, evidence });
       return updateToolCall(s, event.data.toolCallId, (c) => ({ ...c, status, result }));
     }
     case 'INTERRUPT_REQUESTED': {

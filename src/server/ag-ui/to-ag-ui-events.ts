@@ -185,8 +185,11 @@ export function createAgUiTranslator(options: AgUiTranslatorOptions): AgUiTransl
           outcome.type === 'cancelled'
             ? { type: 'cancelled' as const }
             : {
+                // A run a tool ended on purpose (`stopped`) finished normally for an AG-UI client.
                 type: 'success' as const,
-                ...(outcome.pendingToolCallIds === undefined ? {} : { pendingToolCallIds: outcome.pendingToolCallIds }),
+                ...(outcome.type === 'success' && outcome.pendingToolCallIds !== undefined
+                  ? { pendingToolCallIds: outcome.pendingToolCallIds }
+                  : {}),
               };
         return end([
           ...closeSteps(),
