@@ -1,5 +1,5 @@
 import type { EventEnvelope, SnapshotMessage } from '../../core/protocol.ts';
-import type { AgentStorage, RunStart, StoredSession } from '../storage/storage-port.ts';
+import type { AgentStorage, RunStart, SettledToolCall, StoredSession } from '../storage/storage-port.ts';
 import { unrefTimer } from '../unref-timer.ts';
 import { EndedRunRecord } from './ended-run-record.ts';
 import { buildAbandonedEnding, buildLeaseExpiredEnding } from './forced-endings.ts';
@@ -35,8 +35,14 @@ interface ProducedRun {
   unsubscribe: () => void;
 }
 
+/** A session's settled history as the engine gets it: messages and tool calls of its ended runs, oldest first. */
+export interface SessionHistory {
+  history: readonly SnapshotMessage[];
+  historyToolCalls: readonly SettledToolCall[];
+}
+
 /** What a handle is built from: the stored start of the run plus its session's history. */
-type HandleSeed = RunStart & { runId: string; sessionId: string; history: readonly SnapshotMessage[] };
+type HandleSeed = RunStart & SessionHistory & { runId: string; sessionId: string };
 
 /** The runs one process produces, and what it does for runs whose producer died (docs/server.md, "Restarts"). */
 export interface LiveRuns {
@@ -46,8 +52,8 @@ export interface LiveRuns {
   produce(entry: RunEntry, seed: HandleSeed, mode: 'start' | 'resume'): void;
   /** The run's entry: this process's live one, else one read from storage (ended, or produced elsewhere). */
   entryOf(runId: string): Promise<RunEntry | null>;
-  /** Settled user and assistant messages of the session, oldest first (the engine's history). */
-  historyOf(sessionId: string): Promise<SnapshotMessage[]>;
+  /** Settled user and assistant messages of the session and its runs' tool calls, oldest first (the engine's history). */
+  historyOf(sessionId: string): Promise<SessionHistory>;
   abort(runId: string, reason: string): void;
   armCancelReaper(runId: string, timer: unknown): void;
   activeCount(subjectId: string): number;
@@ -76,11 +82,15 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
   const newRecord = (runId: string, sessionId: string, events: readonly EventEnvelope[]): RunRecord =>
     createRunRecord({ runId, sessionId, storage, events, clock, ids, onTerminal: () => finishProduced(runId) });
 
-  const historyOf = async (sessionId: string): Promise<SnapshotMessage[]> => {
-    const page = await storage.listMessages(sessionId, {});
-    return [...(page?.items ?? [])]
+  const historyOf = async (sessionId: string): Promise<SessionHistory> => {
+    const [page, historyToolCalls] = await Promise.all([
+      storage.listMessages(sessionId, {}),
+      storage.listSettledToolCalls(sessionId),
+    ]);
+    const history = [...(page?.items ?? [])]
       .reverse()
       .filter((m) => m.role !== 'reasoning' && m.status !== 'streaming' && m.content !== '');
+    return { history, historyToolCalls };
   };
 
   const report = (where: string, runId?: string) => (error: unknown) =>
@@ -114,6 +124,7 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
       options: seed.options,
       ...(seed.locale === undefined ? {} : { locale: seed.locale }),
       history: seed.history,
+      historyToolCalls: seed.historyToolCalls,
       signal: controller.signal,
       append: (type, data) => record.append(type, data),
       transact: (build) => record.transact(build),
@@ -170,8 +181,11 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
       createdAt: stored.createdAt,
     };
     if (record.snapshot().status === 'awaiting_input' && engine.resume !== undefined) {
-      const history = await historyOf(stored.sessionId);
-      produce(entry, { runId, sessionId: stored.sessionId, ...stored.start, history }, 'resume');
+      produce(
+        entry,
+        { runId, sessionId: stored.sessionId, ...stored.start, ...(await historyOf(stored.sessionId)) },
+        'resume',
+      );
       return;
     }
     await record.transact((s) =>

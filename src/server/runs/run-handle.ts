@@ -4,9 +4,11 @@ import type {
   EventDataMap,
   EventEnvelope,
   EventType,
+  FocusContext,
   RunSnapshot,
   SnapshotMessage,
 } from '../../core/protocol.ts';
+import type { SettledToolCall } from '../storage/storage-port.ts';
 
 /** An event to append: the log adds the envelope (seq, cursor, ids, timestamp). */
 export type PendingEvent = { [T in EventType]: { type: T; data: EventDataMap[T] } }[EventType];
@@ -15,6 +17,26 @@ export type PendingEvent = { [T in EventType]: { type: T; data: EventDataMap[T] 
 export interface Subject {
   id: string;
   displayName?: string;
+}
+
+/** What the product's `resolveContextRefs` made of one attached reference: text for the model. */
+export interface ResolvedContextRef {
+  ref: string;
+  title?: string;
+  text: string;
+}
+
+/** The user's message that started a run, with what the send added for the model. */
+export interface RunInput {
+  messageId: string;
+  text: string;
+  contextRefs?: ContextRef[];
+  /** The host's per-send instruction (docs/agent-loop.md, "Prompt layers"); never in the history. */
+  instruction?: string;
+  /** What the user was looking at, as the page sent it (cut to its budget by the engine, which says so). */
+  focus?: FocusContext;
+  /** The attached references as the product resolved them. */
+  attachments?: ResolvedContextRef[];
 }
 
 /**
@@ -27,12 +49,14 @@ export interface RunHandle {
   readonly sessionId: string;
   readonly subject: Subject;
   /** The user message that started the run (already in the log as `RUN_STARTED`). */
-  readonly input: { messageId: string; text: string; contextRefs?: ContextRef[] };
+  readonly input: RunInput;
   readonly options: NonNullable<CreateRunRequest['options']>;
   /** The locale the user reads (the create's `Accept-Language`): text the engine writes for the user follows it. */
   readonly locale?: string;
   /** Settled user and assistant messages of earlier runs in the session, oldest first. */
   readonly history: readonly SnapshotMessage[];
+  /** The tool calls (with results) of those runs, oldest run first; absent means none are known. */
+  readonly historyToolCalls?: readonly SettledToolCall[];
   /** Aborted when the user cancels (`POST /cancel`); its `reason` is the cancel reason string. */
   readonly signal: AbortSignal;
   /**

@@ -162,7 +162,8 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         options: input.options,
         ...optional('locale', input.locale),
       };
-      const history = input.sessionId === undefined ? [] : await live.historyOf(sessionId);
+      const history =
+        input.sessionId === undefined ? { history: [], historyToolCalls: [] } : await live.historyOf(sessionId);
       const newSession: StoredSession = {
         sessionId,
         subjectId: input.subject.id,
@@ -210,7 +211,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         case 'created':
           break;
       }
-      live.produce(entry, { runId, sessionId, ...start, history }, 'start');
+      live.produce(entry, { runId, sessionId, ...start, ...history }, 'start');
       await live.afterCreate(outcome.session);
       if (input.sessionId === undefined && options.suggestTitle !== undefined) {
         void applySuggestedTitle({

@@ -168,6 +168,12 @@ export function createMemoryStorage(): AgentStorage {
       const newestFirst = [...(sessionMessages.get(sessionId) ?? [])].reverse();
       return pageOf(newestFirst, (m) => m.messageId, page.before, page.limit);
     },
+    async listSettledToolCalls(sessionId) {
+      return (sessionRunIds.get(sessionId) ?? []).flatMap((runId) => {
+        const snapshot = runs.get(runId)?.run.finalSnapshot;
+        return (snapshot?.toolCalls ?? []).map((call) => ({ ...call, runId }));
+      });
+    },
     async appendEvents(runId, expectedLastSeq, events, options = {}) {
       const stored = runs.get(runId);
       if (stored === undefined) throw new RangeError(`Run ${runId} does not exist.`);

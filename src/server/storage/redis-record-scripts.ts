@@ -172,3 +172,19 @@ local out = {}
 for i, id in ipairs(ids) do out[i] = redis.call('HGET', P .. 'message-json:' .. ARGV[2], id) or '' end
 return out
 `);
+
+/**
+ * The final snapshots of a session's ended runs, oldest first: ARGV[2] sessionId. Returns
+ * runId, snapshot JSON pairs, flat (a run still open has none and is skipped).
+ */
+export const LIST_FINAL_SNAPSHOTS = defineRedisScript(`
+local out = {}
+for _, id in ipairs(redis.call('ZRANGE', P .. 'session-runs:' .. ARGV[2], 0, -1)) do
+  local snapshot = redis.call('HGET', runKey(id), 'finalSnapshot')
+  if snapshot then
+    out[#out + 1] = id
+    out[#out + 1] = snapshot
+  end
+end
+return out
+`);

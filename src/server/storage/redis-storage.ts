@@ -1,4 +1,4 @@
-import type { EventEnvelope, SnapshotMessage } from '../../core/protocol.ts';
+import type { EventEnvelope, RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
 import { EventLogConflictError } from '../runs/event-log.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
 import { checkAppendBatch, withoutMessages } from './append-rules.ts';
@@ -12,6 +12,7 @@ import {
   DELETE_EXPIRED_IDEMPOTENCY,
   GET_OR_CREATE_SETTING,
   LIST_EXPIRED_LEASES,
+  LIST_FINAL_SNAPSHOTS,
   LIST_MESSAGES,
   LIST_SESSIONS,
   RENEW_LEASE,
@@ -27,7 +28,7 @@ import type { BlockingConnection } from './redis-tails.ts';
 import { createRedisTails } from './redis-tails.ts';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
-import type { AgentStorage, IdempotencyCompletion, StoredSession } from './storage-port.ts';
+import type { AgentStorage, IdempotencyCompletion, SettledToolCall, StoredSession } from './storage-port.ts';
 
 /** What {@link createRedisStorage} runs on: one command connection, and a way to open blocking ones. */
 export interface RedisConnections {
@@ -175,6 +176,15 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       if (!Array.isArray(reply)) return null;
       const messages = toStrings(reply).map((json) => JSON.parse(json) as SnapshotMessage);
       return toPage(messages, limit < 0 ? messages.length : limit, (m) => m.messageId);
+    },
+    async listSettledToolCalls(sessionId) {
+      const pairs = toStrings(await run(LIST_FINAL_SNAPSHOTS, [sessionId]));
+      const calls: SettledToolCall[] = [];
+      for (let index = 0; index + 1 < pairs.length; index += 2) {
+        const snapshot = JSON.parse(pairs[index + 1] ?? '{}') as Partial<RunSnapshot>;
+        for (const call of snapshot.toolCalls ?? []) calls.push({ ...call, runId: pairs[index] ?? '' });
+      }
+      return calls;
     },
     async appendEvents(runId, expectedLastSeq, events, options = {}) {
       const isEnding = checkAppendBatch(runId, expectedLastSeq, events, options);

@@ -78,6 +78,9 @@ export function createSqliteStatements(db: Database) {
     runIdsOfSession: statement<[string], { run_id: string }>(
       'SELECT run_id FROM runs WHERE session_id = ? ORDER BY position',
     ),
+    finalSnapshotsOfSession: statement<[string], { run_id: string; final_snapshot_json: string }>(
+      'SELECT run_id, final_snapshot_json FROM runs WHERE session_id = ? AND final_snapshot_json IS NOT NULL ORDER BY position',
+    ),
     insertRun: statement<[string, string, string, string, number, string]>(
       `INSERT INTO runs (run_id, session_id, subject_id, user_message_id, created_at, start_json, first_seq, last_seq)
        VALUES (?, ?, ?, ?, ?, ?, 1, 1)`,

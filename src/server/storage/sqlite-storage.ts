@@ -346,6 +346,12 @@ export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
       const messages = rows.map((row) => JSON.parse(row.message_json) as SnapshotMessage);
       return toPage(messages, limit < 0 ? messages.length : limit, (m) => m.messageId);
     },
+    async listSettledToolCalls(sessionId) {
+      return sql.finalSnapshotsOfSession.all(sessionId).flatMap((row) => {
+        const snapshot = JSON.parse(row.final_snapshot_json) as RunSnapshot;
+        return snapshot.toolCalls.map((call) => ({ ...call, runId: row.run_id }));
+      });
+    },
     appendEvents(runId, expectedLastSeq, events, options) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ args: [runId, expectedLastSeq, events, options], resolve, reject });

@@ -1,7 +1,13 @@
-import type { CreateRunRequest, EventEnvelope, RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
+import type {
+  CreateRunRequest,
+  EventEnvelope,
+  RunSnapshot,
+  SnapshotMessage,
+  SnapshotToolCall,
+} from '../../core/protocol.ts';
 import type { StoredResponse } from '../idempotency/idempotency-store.ts';
 import type { RateDecision } from '../limits/rate-limiter.ts';
-import type { Subject } from '../runs/run-handle.ts';
+import type { RunInput, Subject } from '../runs/run-handle.ts';
 
 export type { StoredResponse } from '../idempotency/idempotency-store.ts';
 
@@ -29,14 +35,21 @@ export interface StoredSession {
   lastRunId: string | null;
 }
 
-/** What started a run, kept so any process can hand the run to an engine again (a resume). */
+/**
+ * What started a run, kept so any process can hand the run to an engine again (a resume). It
+ * holds what the model needs beyond the log (the send's instruction, focus context and resolved
+ * attachments), which never enters the log, the snapshot or the session's messages.
+ */
 export interface RunStart {
   subject: Subject;
-  input: { messageId: string; text: string; contextRefs?: NonNullable<CreateRunRequest['input']['contextRefs']> };
+  input: RunInput;
   options: NonNullable<CreateRunRequest['options']>;
   /** The creating request's preferred locale (`Accept-Language`): the engine's user-facing text follows it. */
   locale?: string;
 }
+
+/** A tool call of an ended run, as its final snapshot keeps it, with the run it belongs to. */
+export type SettledToolCall = SnapshotToolCall & { runId: string };
 
 /** A run as stored: who owns it, what started it, where its log stands and how it ended. */
 export interface StoredRun {
@@ -188,6 +201,11 @@ export interface AgentStorage {
    * omitted); null when `before` is not a message of the session.
    */
   listMessages(sessionId: string, page: { before?: string; limit?: number }): Promise<Page<SnapshotMessage> | null>;
+  /**
+   * The tool calls of the session's ended runs (their final snapshots), oldest run first and each
+   * run's in log order: with `listMessages`, the history the engine rebuilds for the model.
+   */
+  listSettledToolCalls(sessionId: string): Promise<SettledToolCall[]>;
 
   /**
    * Appends a batch atomically after `expectedLastSeq` (seqs must continue it gaplessly). Throws

@@ -271,6 +271,27 @@ export function describeStorageContract(
       expect(await storage.listMessages('ses_other', {})).toEqual({ items: [], next: null });
     });
 
+    it('lists the tool calls of ended runs only, oldest run first, with their results and runs', async () => {
+      const first = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      await finishFixtureRun(storage, first, 'shipped', { toolCallId: 'tc_1' });
+      const second = await createFixtureRun(storage, { runId: 'run_2', sessionId: 'ses_1', isNewSession: false });
+      await storage.appendEvents('run_2', 1, [
+        second.events.next('TOOL_CALL_START', { toolCallId: 'tc_live', toolCallName: 'orders.lookup' }),
+      ]);
+      expect(await storage.listSettledToolCalls('ses_1')).toEqual([
+        {
+          runId: 'run_1',
+          toolCallId: 'tc_1',
+          name: 'orders.lookup',
+          args: { orderId: 'A-1' },
+          argsDigest: 'sha256:x',
+          status: 'completed',
+          result: { messageId: 'msg_result_tc_1', content: '{"status":"shipped"}' },
+        },
+      ]);
+      expect(await storage.listSettledToolCalls('ses_other')).toEqual([]);
+    });
+
     it('lists a subject’s sessions by latest activity, ties by id, with a keyset cursor', async () => {
       const runs = [];
       for (const [index, subjectId] of ['alice', 'bob', 'alice', 'alice'].entries()) {

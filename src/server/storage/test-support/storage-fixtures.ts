@@ -80,12 +80,33 @@ export async function createFixtureRun(
 }
 
 /**
- * Ends `run` with an assistant answer `answer` and `RUN_FINISHED`, appended after seq 1 in one
- * batch with its final snapshot. Returns that snapshot.
+ * Ends `run` with an assistant answer `answer` and `RUN_FINISHED` (after an `orders.lookup` call
+ * and its result when `toolCallId` is given), appended after seq 1 in one batch with its final
+ * snapshot. Returns that snapshot.
  */
-export async function finishFixtureRun(storage: AgentStorage, run: FixtureRun, answer: string): Promise<RunSnapshot> {
+export async function finishFixtureRun(
+  storage: AgentStorage,
+  run: FixtureRun,
+  answer: string,
+  options: { toolCallId?: string } = {},
+): Promise<RunSnapshot> {
   const messageId = `msg_answer_${run.runId}`;
+  const { toolCallId } = options;
+  const toolCall: EventEnvelope[] =
+    toolCallId === undefined
+      ? []
+      : [
+          run.events.next('TOOL_CALL_START', { toolCallId, toolCallName: 'orders.lookup' }),
+          run.events.next('TOOL_CALL_END', { toolCallId, args: { orderId: 'A-1' }, argsDigest: 'sha256:x' }),
+          run.events.next('TOOL_CALL_RESULT', {
+            toolCallId,
+            messageId: `msg_result_${toolCallId}`,
+            content: '{"status":"shipped"}',
+            status: 'completed',
+          }),
+        ];
   const batch: EventEnvelope[] = [
+    ...toolCall,
     run.events.next('TEXT_MESSAGE_START', { messageId, role: 'assistant' }),
     run.events.next('TEXT_MESSAGE_CONTENT', { messageId, delta: answer }),
     run.events.next('TEXT_MESSAGE_END', { messageId, finishReason: 'stop' }),
