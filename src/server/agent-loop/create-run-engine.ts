@@ -1,18 +1,15 @@
 import type { EventDataMap, RunSnapshot } from '../../core/protocol.ts';
-import { createScriptedModel } from '../models/scripted-model.ts';
 import { closeOpenItems, pendingInputIds } from '../runs/close-open-items.ts';
 import type { PendingEvent, RunEngine, RunHandle } from '../runs/run-handle.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
-import { createUlidIds } from '../ids/create-ulid-ids.ts';
-import { createDemoTools } from '../tools/demo-tools.ts';
-import { createToolRegistry } from '../tools/tool-registry.ts';
 import { callModel } from './call-model.ts';
-import { estimateContextTokens, readInputMessages } from './conversation.ts';
+import { buildContextLayers } from './context-layers.ts';
+import { readInputMessages } from './conversation.ts';
 import { createDeadline } from './create-deadline.ts';
-import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import type { EngineSettings, RunContext, RunEngineOptions } from './engine-options.ts';
-import { DEFAULT_ENGINE_LIMITS } from './engine-options.ts';
+import { createEngineSettings, settingsForVersion } from './engine-settings.ts';
 import { linkAbort, LoopStop, stopWithError } from './loop-stop.ts';
+import { calibrationKey, costSoFar, prepareModelRequest, recordPromptTokens } from './model-request.ts';
 import { createRunWriter } from './run-writer.ts';
 import type { LoopStart } from './loop-start.ts';
 import { startFresh, startFromLog } from './loop-start.ts';
@@ -20,42 +17,16 @@ import { resumeToolCalls } from './resume-tool-calls.ts';
 import { fillText, formatDuration, resolveEngineTexts } from './engine-texts.ts';
 import { runToolCalls } from './run-tool-calls.ts';
 
-const DEFAULT_SYSTEM_PROMPT =
-  'You are a helpful assistant inside a chat widget. Answer in concise Markdown. Use the tools when they help; ' +
-  "some need the user's approval, and a denied or failed tool result is final for that call.";
-
 /**
  * Creates the agent loop behind the reference server. `start(handle)` runs rounds of model turn
  * → tool calls (governed, maybe approved) → results until the model answers without tool calls,
  * and always ends the run with exactly one terminal event, written through the handle: success,
- * cancelled (after closing everything open) or `RUN_ERROR` with the safeguard's code.
+ * cancelled (after closing everything open) or `RUN_ERROR` with the safeguard's code. Each request
+ * is built from the prompt layers and the session's history within the token budget
+ * (docs/agent-loop.md, "Context budget"); the run's agent version picks its prompt, tools and model.
  */
 export function createRunEngine(options: RunEngineOptions = {}): RunEngine {
-  const clock = options.clock ?? createSystemClock();
-  const sleep = options.sleep ?? createClockSleep(clock);
-  const settings: EngineSettings = {
-    model: options.model ?? createScriptedModel({ sleep }),
-    registry: createToolRegistry(options.tools ?? createDemoTools({ sleep })),
-    hooks: options.hooks ?? {},
-    canExecuteTool: options.canExecuteTool,
-    approvals: options.approvals ?? true,
-    limits: { ...DEFAULT_ENGINE_LIMITS, ...options.limits },
-    systemPrompt: options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-    showReasoning: options.showReasoning ?? true,
-    clock,
-    sleep,
-    ids: options.ids ?? createUlidIds(clock),
-    random: options.random ?? Math.random,
-    texts: options.texts ?? {},
-    log:
-      options.log ??
-      ((entry) =>
-        console[entry.level]('[agent-loop]', entry.message, {
-          runId: entry.runId,
-          correlationId: entry.correlationId,
-          detail: entry.detail,
-        })),
-  };
+  const settings = createEngineSettings(options);
   return {
     start: (handle) => runToTerminal(settings, handle, startFresh),
     resume: (handle) => runToTerminal(settings, handle, startFromLog),
@@ -63,10 +34,11 @@ export function createRunEngine(options: RunEngineOptions = {}): RunEngine {
 }
 
 async function runToTerminal(
-  settings: EngineSettings,
+  engineSettings: EngineSettings,
   handle: RunHandle,
   prepare: (context: RunContext) => Promise<LoopStart>,
 ): Promise<void> {
+  const settings = settingsForVersion(engineSettings, handle.snapshot().agent?.versionId);
   const stopController = new AbortController();
   const onCancel = (): void => stopController.abort(new LoopStop({ kind: 'cancel' }));
   if (handle.signal.aborted) onCancel();
@@ -89,6 +61,9 @@ async function runToTerminal(
     writer: createRunWriter(handle),
     stopSignal: stopController.signal,
     usage: null,
+    layers: buildContextLayers(settings, handle),
+    tokensPerChar: settings.calibration.tokensPerChar(calibrationKey({ settings, handle })),
+    isCutNoticed: false,
   };
   try {
     await runRounds(context, await prepare(context));
@@ -105,7 +80,6 @@ async function runRounds(context: RunContext, start: LoopStart): Promise<void> {
   const { limits } = settings;
   const isCancelling = (s: RunSnapshot): boolean => s.status === 'cancelling' || handle.signal.aborted;
   const { messages } = start;
-  const toolSpecs = settings.registry.specs();
 
   for (let round = start.round; ; round += 1) {
     stopSignal.throwIfAborted();
@@ -145,24 +119,9 @@ async function runRounds(context: RunContext, start: LoopStart): Promise<void> {
     try {
       let hasToolCalls: boolean;
       if (resumedTurn === undefined) {
-        const tokens = estimateContextTokens(messages, toolSpecs);
-        if (tokens > limits.tokenBudget) {
-          throw stopWithError(
-            'TOKEN_BUDGET_EXCEEDED',
-            fillText(texts.tokenBudget, { tokens, limit: limits.tokenBudget }),
-            false,
-          );
-        }
-        const turn = await callModel(
-          context,
-          {
-            messages: [...messages],
-            tools: toolSpecs,
-            conversation: { sessionId: handle.sessionId, runId: handle.runId },
-            ...reasoningOption(handle),
-          },
-          roundSignal,
-        );
+        const prepared = await prepareModelRequest(context, messages);
+        const turn = await callModel(context, prepared.request, roundSignal);
+        recordPromptTokens(context, prepared, turn.usage);
         hasToolCalls = turn.toolCalls.length > 0;
         if (hasToolCalls) messages.push(...(await runToolCalls(context, { turn, round, roundSignal, deadline })));
         else messages.push({ role: 'assistant', content: turn.text });
@@ -223,12 +182,16 @@ async function finish(context: RunContext, error: unknown): Promise<void> {
       });
       const unconsumed = pendingInputIds(s);
       const extra = { ...usageOf(context), ...(unconsumed.length === 0 ? {} : { unconsumedInputIds: unconsumed }) };
-      const terminal: PendingEvent = isCancel
-        ? { type: 'RUN_FINISHED', data: { outcome: { type: 'cancelled', ...cancelReason(handle) }, ...extra } }
-        : {
-            type: 'RUN_ERROR',
-            data: { code: stop.code, message: stop.message, retryable: stop.retryable, correlationId, ...extra },
-          };
+      let terminal: PendingEvent;
+      if (isCancel) {
+        terminal = {
+          type: 'RUN_FINISHED',
+          data: { outcome: { type: 'cancelled', ...cancelReason(handle) }, ...extra },
+        };
+      } else {
+        const { code, message, retryable } = stop;
+        terminal = { type: 'RUN_ERROR', data: { code, message, retryable, correlationId, ...extra } };
+      }
       return [...closing, terminal];
     });
   } catch (finishError) {
@@ -244,17 +207,15 @@ async function finish(context: RunContext, error: unknown): Promise<void> {
   }
 }
 
-function usageOf(context: RunContext): Pick<EventDataMap['RUN_FINISHED'], 'usage'> {
-  return context.usage === null ? {} : { usage: [context.usage] };
+function usageOf(context: RunContext): Pick<EventDataMap['RUN_FINISHED'], 'usage' | 'costUsd'> {
+  const costUsd = costSoFar(context);
+  return {
+    ...(context.usage === null ? {} : { usage: [context.usage] }),
+    ...(costUsd === undefined ? {} : { costUsd }),
+  };
 }
 
 function cancelReason(handle: RunHandle): { reason?: string } {
   const reason: unknown = handle.signal.reason;
   return typeof reason === 'string' && reason !== '' ? { reason } : {};
-}
-
-function reasoningOption(handle: RunHandle): {
-  reasoningEffort?: NonNullable<RunHandle['options']['reasoningEffort']>;
-} {
-  return handle.options.reasoningEffort === undefined ? {} : { reasoningEffort: handle.options.reasoningEffort };
 }

@@ -3,8 +3,10 @@ import type { ModelAdapter } from '../models/model-adapter.ts';
 import type { RunHandle, Subject } from '../runs/run-handle.ts';
 import type { ToolDefinition, ToolPolicy, ToolRegistry } from '../tools/tool-registry.ts';
 import type { Clock, Sleep } from '../../core/clock.ts';
+import type { ContextLayers } from './fit-context.ts';
 import type { RunWriter } from './run-writer.ts';
 import type { EngineTexts } from './engine-texts.ts';
+import type { TokenCalibration } from './token-estimate.ts';
 
 /** The agent loop's safeguards (docs/protocol.md §16), each ending the run with its own code. */
 export interface EngineLimits {
@@ -18,8 +20,18 @@ export interface EngineLimits {
   maxRetries: number;
   /** Backoff base: retry n waits base·2ⁿ⁻¹ with jitter (or the provider's Retry-After). Default 500. */
   retryBaseMs: number;
-  /** Estimated context tokens (chars / 4) allowed before a model call (`TOKEN_BUDGET_EXCEEDED`). Default 60 000. */
+  /**
+   * Estimated tokens one model request may take (docs/agent-loop.md, "Context budget"): older
+   * turns are left out to fit; only a run whose own messages do not fit ends `TOKEN_BUDGET_EXCEEDED`.
+   * Default 60 000.
+   */
   tokenBudget: number;
+  /** The most of `tokenBudget` the page's focus context may take; cut past it, with a notice. Default 0.1. */
+  focusShare: number;
+  /** The most of `tokenBudget` the resolved attachments may take; cut past it, with a notice. Default 0.15. */
+  attachmentsShare: number;
+  /** Output tokens a model call is assumed to produce at most when the cost limit is checked. Default 4096. */
+  projectedOutputTokens: number;
   /** Whole-run duration, approval waits included (`RUN_TIMEOUT`). Default 1 800 000. */
   runMaxDurationMs: number;
   /** How long an approval stays open before it expires as a deny. Default 900 000. */
@@ -80,20 +92,47 @@ export interface EngineLogEntry {
   detail?: unknown;
 }
 
+/** What one agent version changes (docs/agent-loop.md, "Agent versions"); the rest comes from the engine's options. */
+export interface AgentVersionConfig {
+  productPrompt?: string;
+  tools?: ToolDefinition[];
+  model?: ModelAdapter;
+}
+
+/**
+ * A model's price per million tokens, as decimal strings of US dollars (at most 12 decimals):
+ * costs are computed in whole picodollars, never in floating point.
+ */
+export interface ModelPrice {
+  inputPerMillionUsd: string;
+  outputPerMillionUsd: string;
+}
+
 /** Options of `createRunEngine`; everything is optional. */
 export interface RunEngineOptions {
   /** The model; the scripted one by default. */
   model?: ModelAdapter;
   /** The server tools; the demo tools by default. */
   tools?: ToolDefinition[];
+  /** The kernel prompt: the assistant's own rules, first in every request. Default: the built-in rules. */
+  kernelPrompt?: string;
+  /** The former name of `kernelPrompt` (it replaced the one system prompt); `kernelPrompt` wins when both are set. */
+  systemPrompt?: string;
+  /** The product's prompt for this agent, after the kernel prompt. Default none. */
+  productPrompt?: string;
+  /**
+   * Per agent version (keyed by `agv_…`): the prompt, tools and model of runs of sessions pinned
+   * to it. A version not listed uses the options above.
+   */
+  versions?: Record<string, AgentVersionConfig>;
+  /** Prices by model id (`model.id`); the scripted model costs nothing. A run with `maxCostUsd` on an unpriced model ends `COST_LIMIT_EXCEEDED` before its first call. */
+  prices?: Record<string, ModelPrice>;
   hooks?: ToolHooks;
   /** The product's permission check; `false` (or a throw) denies the call. */
   canExecuteTool?(subject: Subject, call: ToolCallInfo): boolean | Promise<boolean>;
   /** Whether a user can approve `ask` calls; `false` fails every `ask` closed to deny. Default true. */
   approvals?: boolean;
   limits?: Partial<EngineLimits>;
-  /** The system prompt sent first to the model. */
-  systemPrompt?: string;
   /** Whether reasoning deltas reach the log (bootstrap `reasoning.visible`). Default true. */
   showReasoning?: boolean;
   clock?: Clock;
@@ -118,6 +157,9 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   maxRetries: 3,
   retryBaseMs: 500,
   tokenBudget: 60_000,
+  focusShare: 0.1,
+  attachmentsShare: 0.15,
+  projectedOutputTokens: 4096,
   runMaxDurationMs: 1_800_000,
   interruptTtlMs: 900_000,
   maxResultChars: 16_000,
@@ -135,7 +177,13 @@ export interface EngineSettings {
   canExecuteTool: RunEngineOptions['canExecuteTool'];
   approvals: boolean;
   limits: EngineLimits;
-  systemPrompt: string;
+  kernelPrompt: string;
+  /** The product prompt of the run's agent version, if any. */
+  productPrompt: string | null;
+  /** Each listed version's model, tools and product prompt (the run's own are in `model`, `registry`, `productPrompt`). */
+  versions: ReadonlyMap<string, Pick<EngineSettings, 'model' | 'registry' | 'productPrompt'>>;
+  prices: ReadonlyMap<string, ModelPrice>;
+  calibration: TokenCalibration;
   showReasoning: boolean;
   clock: Clock;
   sleep: Sleep;
@@ -155,4 +203,10 @@ export interface RunContext {
   /** Aborts on cancel (reason: a cancel `LoopStop`) or when the run's duration runs out. */
   stopSignal: AbortSignal;
   usage: TokenUsage | null;
+  /** The layers every model call of this run is built from (docs/agent-loop.md, "Prompt layers"). */
+  layers: ContextLayers;
+  /** Characters per token for this run's estimates; calibrated by each call's reported prompt tokens. */
+  tokensPerChar: number;
+  /** Whether the user was told (`NOTICE{CONTEXT_TRUNCATED}`) that the page context or attachments were cut. */
+  isCutNoticed: boolean;
 }

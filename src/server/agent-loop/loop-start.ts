@@ -1,5 +1,4 @@
 import type { ModelMessage } from '../models/model-adapter.ts';
-import { buildInitialMessages } from './conversation.ts';
 import type { RunContext } from './engine-options.ts';
 import { LoopStop, stopWithError } from './loop-stop.ts';
 import type { ResumePlan } from './resume-plan.ts';
@@ -8,6 +7,7 @@ import { RUN_ABANDONED_MESSAGE } from '../runs/forced-endings.ts';
 
 /** Where the loop starts: a new run's first round, or a resumed run's open round. */
 export interface LoopStart {
+  /** The run's own messages so far (its input first); the prompt layers and history are added per call. */
   messages: ModelMessage[];
   round: number;
   /** The open round's announced tool calls (a resume): the round goes on from them. */
@@ -16,19 +16,14 @@ export interface LoopStart {
 
 /** Starts a new run: `RUN_STATUS_CHANGED{running}` (unless it is cancelling), then round 1 after the input. */
 export async function startFresh(context: RunContext): Promise<LoopStart> {
-  const { settings, handle, writer } = context;
+  const { handle, writer } = context;
   const started = await writer.transact((s) =>
     s.status === 'cancelling' || handle.signal.aborted
       ? []
       : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }],
   );
   if (started.length === 0) throw new LoopStop({ kind: 'cancel' });
-  const messages = buildInitialMessages({
-    systemPrompt: settings.systemPrompt,
-    history: handle.history,
-    inputText: handle.input.text,
-  });
-  return { messages, round: 1 };
+  return { messages: [{ role: 'user', content: handle.input.text }], round: 1 };
 }
 
 /**
@@ -38,8 +33,6 @@ export async function startFresh(context: RunContext): Promise<LoopStart> {
 export async function startFromLog(context: RunContext): Promise<LoopStart> {
   const { settings, handle } = context;
   const plan = planResume(await handle.readLog(), {
-    systemPrompt: settings.systemPrompt,
-    history: handle.history,
     inputText: handle.input.text,
     maxResultChars: settings.limits.maxResultChars,
   });

@@ -1,7 +1,7 @@
-import type { EventEnvelope, SnapshotMessage, ToolResultStatus } from '../../core/protocol.ts';
+import type { EventEnvelope, ToolResultStatus } from '../../core/protocol.ts';
 import { reduceRunEvents } from '../../core/state/run-reducer.ts';
 import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
-import { buildInitialMessages, readInputMessages } from './conversation.ts';
+import { readInputMessages } from './conversation.ts';
 
 /** A tool call of the round being resumed, as its log tells it. */
 export interface ResumedToolCall {
@@ -17,7 +17,7 @@ export interface ResumedToolCall {
 
 /** Where a resumed run's loop picks up: the conversation so far and the open round's tool calls. */
 export interface ResumePlan {
-  /** Every message the model saw before the open round's turn, plus the inputs that round consumed. */
+  /** The run's own messages before the open round's turn (its input, finished rounds), plus the inputs that round consumed. */
   messages: ModelMessage[];
   round: number;
   turn: { text: string; textMessageId: string | undefined; calls: ResumedToolCall[] };
@@ -30,18 +30,18 @@ interface RoundState {
 }
 
 /**
- * Rebuilds the agent loop's state from a run's log (docs/agent-loop.md, "Resume"): the model
- * conversation (system prompt, history, the input, each finished round's assistant turn with
- * its tool calls and results, consumed inputs), and the open round's tool calls with what
- * happened to each. Returns null when the log has no open round with tool calls (nothing to
+ * Rebuilds the agent loop's state from a run's log (docs/agent-loop.md, "Resume"): the run's own
+ * conversation (the input, each finished round's assistant turn with its tool calls and results,
+ * consumed inputs; the prompt layers and history are built as for a fresh start), and the open
+ * round's tool calls with what happened to each. Returns null when the log has no open round with tool calls (nothing to
  * wait for: the run cannot be continued). Tool call ids stand in for the provider's ids.
  */
 export function planResume(
   events: readonly EventEnvelope[],
-  base: { systemPrompt: string; history: readonly SnapshotMessage[]; inputText: string; maxResultChars: number },
+  base: { inputText: string; maxResultChars: number },
 ): ResumePlan | null {
   const snapshot = reduceRunEvents(events);
-  const messages = buildInitialMessages(base);
+  const messages: ModelMessage[] = [{ role: 'user', content: base.inputText }];
   let open: RoundState | null = null;
   const textOf = (state: RoundState): string =>
     state.textMessageIds

@@ -4,7 +4,7 @@ import type { ModelChunk } from '../models/model-adapter.ts';
 import { createListModel } from './test-support/list-model.ts';
 import { dataOf, foldTypes, settle, startEngine } from './test-support/run-engine-harness.ts';
 
-const SYSTEM = { role: 'system', content: expect.any(String) };
+const SYSTEM = { role: 'system', content: expect.any(String), layer: 'kernel' };
 const DELETE_ARGS = { draftId: 'draft-42' };
 const LOOKUP_ARGS = { orderId: 'A-1001' };
 const FIRST_TURN: ModelChunk[] = [

@@ -31,6 +31,7 @@ describe('safeguards end the run with their own code', () => {
         retryable: false,
         correlationId: 'corr_1',
         usage: [run.handle.snapshot().usage?.[0]],
+        costUsd: '0.000000000000',
       },
     ]);
     expect(run.handle.snapshot().status).toBe('failed');

@@ -20,6 +20,8 @@ export interface AttemptResult {
   textMessageId: string | undefined;
   toolCalls: RawToolCall[];
   finishReason: ModelFinishReason;
+  /** What the provider reported for this attempt (its prompt tokens calibrate the next estimate), if anything. */
+  usage: TokenUsage | null;
 }
 
 /** A failed attempt: its cause and the messages it opened (closed already, maybe to discard). */
@@ -156,6 +158,7 @@ export async function streamModelAttempt(
         .sort(([a], [b]) => a - b)
         .map(([index, call]) => ({ ...call, providerId: call.providerId || `call_${index}` })),
       finishReason,
+      usage: attemptUsage,
     };
   } catch (error) {
     const cause = signal.aborted ? (signal.reason as unknown) : error;

@@ -16,9 +16,15 @@ export interface ModelToolCall {
   arguments: string;
 }
 
+/**
+ * Which prompt layer a system message is (docs/agent-loop.md, "Prompt layers"). Adapters send
+ * only its text; the tag lets tests and the scripted model's `/context` see what reached the model.
+ */
+export type PromptLayer = 'kernel' | 'product' | 'history_note' | 'focus' | 'attachments' | 'instruction';
+
 /** One message of the conversation sent to the model. */
 export type ModelMessage =
-  | { role: 'system'; content: string }
+  | { role: 'system'; content: string; layer?: PromptLayer; truncated?: boolean }
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls?: ModelToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string; status: ToolResultStatus };

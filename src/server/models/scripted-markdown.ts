@@ -42,5 +42,6 @@ export function buildDefaultAnswer(text: string): string {
     '- `/progress` runs a long tool, `/slow` streams for about 30 s',
     '- `/error` retries after a failure, `/fail` fails, `/loop` hits the round limit',
     '- `/length` is cut at the output limit',
+    '- `/context` shows what reached the model (prompt layers, history)',
   ].join('\n');
 }

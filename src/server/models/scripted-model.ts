@@ -2,6 +2,7 @@ import type { Sleep } from '../../core/clock.ts';
 import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ModelToolCall } from './model-adapter.ts';
 import { ModelError } from './model-adapter.ts';
+import { buildContextReport } from './scripted-context-report.ts';
 import { buildDefaultAnswer, buildLongMarkdown } from './scripted-markdown.ts';
 
 /** Options of {@link createScriptedModel}. */
@@ -21,7 +22,7 @@ export interface ScriptedModelOptions {
  * text → reasoning then Markdown; `/echo <text>`; `/long <n>`; `/slow`; `/tool`; `/approval`
  * (lists the user's drafts, then deletes the first after approval); `/progress`; `/loop`; `/length`
  * (an answer cut at the output limit); `/error` (fails retryably on attempt 1, succeeds on retry);
- * `/fail` (not retryable). The tool scenarios call the demo tools (`orders.lookup`, `drafts.list`,
+ * `/fail` (not retryable); `/context` (a table of the prompt layers and history it received). The tool scenarios call the demo tools (`orders.lookup`, `drafts.list`,
  * `drafts.delete`, `report.generate`).
  */
 export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAdapter {
@@ -68,6 +69,9 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
       switch (command) {
         case 'echo':
           yield* say('text', rest, splitChars(rest, 4));
+          break;
+        case 'context':
+          yield* say('text', buildContextReport(request));
           break;
         case 'long':
           yield* say('reasoning', 'A long answer was asked for, so I will write several Markdown sections.');

@@ -1,13 +1,20 @@
 import type { EventDataMap, EventEnvelope, EventType, RunSnapshot, SnapshotMessage } from '../../../core/protocol.ts';
 import { isTerminalRunStatus, PROTOCOL_VERSION } from '../../../core/protocol.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../../../core/state/run-reducer.ts';
-import type { PendingEvent, RunHandle } from '../../runs/run-handle.ts';
+import type { PendingEvent, RunHandle, RunInput } from '../../runs/run-handle.ts';
+import type { SettledToolCall } from '../../storage/storage-port.ts';
 import { RunClosedError } from '../../runs/run-handle.ts';
 
 /** Options of {@link createMemoryRunHandle}. */
 export interface MemoryRunHandleOptions {
   text: string;
   history?: SnapshotMessage[];
+  historyToolCalls?: SettledToolCall[];
+  /** What the send added for the model (instruction, focus, attachments). */
+  input?: Omit<RunInput, 'messageId' | 'text'>;
+  options?: RunHandle['options'];
+  /** The agent version of the run's `RUN_STARTED` (default `agv_test`). */
+  versionId?: string;
   now?: () => number;
   reasoningEffort?: 'low' | 'medium' | 'high';
   /** Continue this log (a run another process wrote) instead of starting with `RUN_STARTED`. */
@@ -66,7 +73,7 @@ export function createMemoryRunHandle(options: MemoryRunHandleOptions): MemoryRu
   if (log.length === 0)
     write('RUN_STARTED', {
       protocolVersion: PROTOCOL_VERSION,
-      agent: { agentId: 'agt_test', versionId: 'agv_test' },
+      agent: { agentId: 'agt_test', versionId: options.versionId ?? 'agv_test' },
       input: { messageId: 'msg_user', content: [{ type: 'text', text: options.text }] },
     } satisfies EventDataMap['RUN_STARTED']);
 
@@ -74,9 +81,13 @@ export function createMemoryRunHandle(options: MemoryRunHandleOptions): MemoryRu
     runId,
     sessionId,
     subject: { id: 'usr_1' },
-    input: { messageId: 'msg_user', text: options.text },
-    options: options.reasoningEffort === undefined ? {} : { reasoningEffort: options.reasoningEffort },
+    input: { messageId: 'msg_user', text: options.text, ...options.input },
+    options: {
+      ...(options.reasoningEffort === undefined ? {} : { reasoningEffort: options.reasoningEffort }),
+      ...options.options,
+    },
     history: options.history ?? [],
+    ...(options.historyToolCalls === undefined ? {} : { historyToolCalls: options.historyToolCalls }),
     signal: controller.signal,
     append: async <T extends EventType>(type: T, data: EventDataMap[T]) => {
       await Promise.resolve();

@@ -1,9 +1,10 @@
-import type { EventEnvelope, EventType, SnapshotMessage } from '../../../core/protocol.ts';
+import type { EventEnvelope, EventType } from '../../../core/protocol.ts';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { pickDefined } from '../../../core/pick-defined.ts';
 import { createRunEngine } from '../create-run-engine.ts';
 import type { EngineLogEntry, RunEngineOptions } from '../engine-options.ts';
 import { assertEventInvariants } from './assert-event-invariants.ts';
-import type { MemoryRun } from './memory-run-handle.ts';
+import type { MemoryRun, MemoryRunHandleOptions } from './memory-run-handle.ts';
 import { createMemoryRunHandle } from './memory-run-handle.ts';
 import type { FakeClock } from '../../../../test/support/fake-clock.ts';
 import { createFakeClock } from '../../../../test/support/fake-clock.ts';
@@ -23,11 +24,11 @@ export interface EngineHarness extends MemoryRun {
  */
 export function startEngine(
   text: string,
-  options: RunEngineOptions & {
-    history?: SnapshotMessage[];
-    resumeLog?: readonly EventEnvelope[];
-    startAt?: number;
-  } = {},
+  options: RunEngineOptions &
+    Pick<MemoryRunHandleOptions, 'history' | 'historyToolCalls' | 'input' | 'options' | 'versionId'> & {
+      resumeLog?: readonly EventEnvelope[];
+      startAt?: number;
+    } = {},
 ): EngineHarness {
   const clock = createFakeClock(options.startAt ?? 1_800_000_000_000);
   const counters = new Map<string, number>();
@@ -37,11 +38,20 @@ export function startEngine(
     return `${prefix}_${next}`;
   };
   const logs: EngineLogEntry[] = [];
-  const { history, resumeLog, startAt: _startAt, ...engineOptions } = options;
+  const {
+    history,
+    historyToolCalls,
+    input,
+    options: runOptions,
+    versionId,
+    resumeLog,
+    startAt: _startAt,
+    ...engineOptions
+  } = options;
   const run = createMemoryRunHandle({
     text,
     now: clock.now,
-    ...(history === undefined ? {} : { history }),
+    ...pickDefined({ history, historyToolCalls, input, options: runOptions, versionId }),
     ...(resumeLog === undefined ? {} : { log: resumeLog }),
   });
   const engine = createRunEngine({
