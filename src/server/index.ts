@@ -14,6 +14,7 @@ export type {
   ToolCallInfo,
   ToolCallOutcome,
   ToolHookContext,
+  ToolHookDecision,
   ToolHooks,
 } from './agent-loop/engine-options.ts';
 export { createScriptedModel } from './models/scripted-model.ts';
@@ -25,6 +26,7 @@ export { ModelError } from './models/model-adapter.ts';
 export type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ToolSpec } from './models/model-adapter.ts';
 export { ToolError, ToolStoppedError, createToolRegistry } from './tools/tool-registry.ts';
 export type { ToolDefinition, ToolPolicy, ToolRunContext } from './tools/tool-registry.ts';
+export { endRun } from './tools/tool-outcomes.ts';
 export { createDemoTools } from './tools/demo-tools.ts';
 export { createDemoDraftFolders } from './tools/demo-drafts.ts';
 export type { DemoDraft, DemoDraftFolders, DemoDraftFoldersOptions } from './tools/demo-drafts.ts';

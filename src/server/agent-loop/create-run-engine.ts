@@ -63,6 +63,7 @@ async function runToTerminal(
     usage: null,
     layers: buildContextLayers(settings, handle),
     tokensPerChar: settings.calibration.tokensPerChar(calibrationKey({ settings, handle })),
+    evidence: new Map(),
     isCutNoticed: false,
   };
   try {
@@ -188,6 +189,9 @@ async function finish(context: RunContext, error: unknown): Promise<void> {
           type: 'RUN_FINISHED',
           data: { outcome: { type: 'cancelled', ...cancelReason(handle) }, ...extra },
         };
+      } else if (stop.kind === 'ended') {
+        const outcome = { type: 'stopped' as const, reason: stop.reason, toolCallId: stop.toolCallId };
+        terminal = { type: 'RUN_FINISHED', data: { outcome, ...extra } };
       } else {
         const { code, message, retryable } = stop;
         terminal = { type: 'RUN_ERROR', data: { code, message, retryable, correlationId, ...extra } };

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../../core/protocol.ts';
+import type { TokenUsage, ToolEvidence } from '../../core/protocol.ts';
 import type { ModelAdapter } from '../models/model-adapter.ts';
 import type { RunHandle, Subject } from '../runs/run-handle.ts';
 import type { ToolDefinition, ToolPolicy, ToolRegistry } from '../tools/tool-registry.ts';
@@ -64,6 +64,12 @@ export interface ToolCallInfo {
   argsDigest: string;
 }
 
+/** A pre-use hook's answer with the reason it gives (recorded as the call's evidence). */
+export interface ToolHookDecision {
+  policy: ToolPolicy;
+  reason?: string;
+}
+
 /** What a tool call produced, as post-use hooks see it. */
 export interface ToolCallOutcome {
   status: 'completed' | 'failed';
@@ -73,14 +79,20 @@ export interface ToolCallOutcome {
 
 /** Product hooks around each tool call. */
 export interface ToolHooks {
-  /** May tighten the policy (allow → ask → deny); a looser answer is ignored. */
-  preToolUse?(call: ToolCallInfo, context: ToolHookContext): ToolPolicy | void | Promise<ToolPolicy | void>;
-  /** Sees every executed call's outcome; may return replacement content (e.g. redacted). */
+  /**
+   * May tighten the policy (allow → ask → deny); a looser answer is ignored. Returning
+   * `{policy, reason}` records the reason in the call's evidence.
+   */
+  preToolUse?(
+    call: ToolCallInfo,
+    context: ToolHookContext,
+  ): ToolPolicy | ToolHookDecision | void | Promise<ToolPolicy | ToolHookDecision | void>;
+  /** Sees every executed call's outcome; may return replacement content (e.g. redacted) and why. */
   postToolUse?(
     call: ToolCallInfo,
     outcome: ToolCallOutcome,
     context: ToolHookContext,
-  ): { content: string } | void | Promise<{ content: string } | void>;
+  ): { content: string; reason?: string } | void | Promise<{ content: string; reason?: string } | void>;
 }
 
 /** A server-side log line (provider text and stacks go here, never to the browser). */
@@ -207,6 +219,8 @@ export interface RunContext {
   layers: ContextLayers;
   /** Characters per token for this run's estimates; calibrated by each call's reported prompt tokens. */
   tokensPerChar: number;
+  /** Governance evidence per tool call id, gathered until its `TOOL_CALL_RESULT` carries it. */
+  evidence: Map<string, ToolEvidence[]>;
   /** Whether the user was told (`NOTICE{CONTEXT_TRUNCATED}`) that the page context or attachments were cut. */
   isCutNoticed: boolean;
 }

@@ -1,10 +1,13 @@
-/** Why the loop stops before an answer: a cancel, or a failure with its terminal code. */
-export type StopCause = { kind: 'cancel' } | { kind: 'error'; code: string; message: string; retryable: boolean };
+/** Why the loop stops before an answer: a cancel, a tool that ended the run on purpose, or a failure with its code. */
+export type StopCause =
+  | { kind: 'cancel' }
+  | { kind: 'ended'; reason: string; toolCallId: string }
+  | { kind: 'error'; code: string; message: string; retryable: boolean };
 
 /** Thrown (and used as an abort reason) to end the loop with a given terminal outcome. */
 export class LoopStop extends Error {
   constructor(readonly stop: StopCause) {
-    super(stop.kind === 'cancel' ? 'The run was cancelled.' : stop.message);
+    super(stop.kind === 'cancel' ? 'The run was cancelled.' : stop.kind === 'ended' ? stop.reason : stop.message);
     this.name = 'LoopStop';
   }
 }

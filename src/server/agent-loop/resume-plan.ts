@@ -1,7 +1,8 @@
-import type { EventEnvelope, ToolResultStatus } from '../../core/protocol.ts';
+import type { EventEnvelope, ToolEvidence, ToolResultStatus } from '../../core/protocol.ts';
 import { reduceRunEvents } from '../../core/state/run-reducer.ts';
 import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
 import { readInputMessages } from './conversation.ts';
+import { EVIDENCE_EVENT } from './tool-evidence.ts';
 
 /** A tool call of the round being resumed, as its log tells it. */
 export interface ResumedToolCall {
@@ -13,6 +14,8 @@ export interface ResumedToolCall {
   result?: { status: ToolResultStatus; content: string; truncated: boolean };
   /** The approval asked for it (open or already answered): the loop waits for it again. */
   interrupt?: { interruptId: string; expiresAt: string | undefined };
+  /** Its governance decisions logged before the restart (`CUSTOM{tool.evidence}`), for its result. */
+  evidence?: ToolEvidence[];
 }
 
 /** Where a resumed run's loop picks up: the conversation so far and the open round's tool calls. */
@@ -80,6 +83,14 @@ export function planResume(
         const { interrupt } = (event as EventEnvelope<'INTERRUPT_REQUESTED'>).data;
         const call = interrupt.toolCallId === undefined ? undefined : open?.calls.get(interrupt.toolCallId);
         if (call !== undefined) call.interrupt = { interruptId: interrupt.id, expiresAt: interrupt.expiresAt };
+        break;
+      }
+      case 'CUSTOM': {
+        const { name, value } = (event as EventEnvelope<'CUSTOM'>).data;
+        if (name !== EVIDENCE_EVENT || typeof value !== 'object' || value === null) break;
+        const { toolCallId, ...entry } = value as ToolEvidence & { toolCallId: string };
+        const call = open?.calls.get(toolCallId);
+        if (call !== undefined) call.evidence = [...(call.evidence ?? []), entry];
         break;
       }
       case 'TOOL_CALL_RESULT': {

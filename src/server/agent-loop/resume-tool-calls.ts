@@ -16,6 +16,7 @@ export async function resumeToolCalls(
 ): Promise<ModelMessage[]> {
   const { turn, ...rest } = options;
   const calls = turn.calls.map((call) => prepareResumedCall(context, call));
+  for (const call of turn.calls) if (call.evidence !== undefined) context.evidence.set(call.toolCallId, call.evidence);
   const assistant: ModelMessage = {
     role: 'assistant',
     content: turn.text,

@@ -5,11 +5,14 @@ import type { PendingEvent } from '../runs/run-handle.ts';
 import type { ToolDefinition, ToolPolicy } from '../tools/tool-registry.ts';
 import { awaitApproval } from './await-approval.ts';
 import type { Deadline } from './create-deadline.ts';
-import type { RunContext, ToolCallInfo, ToolHookContext } from './engine-options.ts';
+import type { RunContext, ToolCallInfo, ToolHookContext, ToolHookDecision } from './engine-options.ts';
 import { localizeToolTitle } from './engine-texts.ts';
 import { executeTool } from './execute-tool.ts';
+import { interpretToolValue } from './interpret-tool-value.ts';
+import { LoopStop } from './loop-stop.ts';
 import type { ResumedToolCall } from './resume-plan.ts';
 import type { AttemptResult } from './stream-model-attempt.ts';
+import { evidenceOf, readHookDecision, recordEvidence, takeEvidence } from './tool-evidence.ts';
 
 const POLICY_RANK: Record<ToolPolicy, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -36,6 +39,8 @@ interface ToolResult {
   status: ToolResultStatus;
   content: string;
   truncated?: boolean;
+  /** The tool ended the run on purpose (`endRun`). */
+  ending?: { reason: string };
 }
 
 /** Options of {@link runToolCalls}. */
@@ -113,7 +118,11 @@ export async function settleToolCalls(context: RunContext, options: SettleToolCa
         content: result.content,
         status: result.status,
         ...(result.truncated === true ? { truncated: true } : {}),
+        ...takeEvidence(context, call.toolCallId),
       });
+      if (result.ending !== undefined) {
+        throw new LoopStop({ kind: 'ended', reason: result.ending.reason, toolCallId: call.toolCallId });
+      }
     }
     const note = result.truncated === true ? `\n[truncated to ${settings.limits.maxResultChars} characters]` : '';
     messages.push({ role: 'tool', toolCallId: call.providerId, content: result.content + note, status: result.status });
@@ -219,13 +228,21 @@ async function runOneCall(
     });
     throw options.roundSignal.reason;
   }
-  let outcome =
+  const { ending, ...value } =
     execution.kind === 'failed'
-      ? { status: 'failed' as const, content: execution.message, truncated: false }
-      : { status: 'completed' as const, ...truncate(serialize(execution.value), settings.limits.maxResultChars) };
-  const replaced = await settings.hooks.postToolUse?.(info, outcome, hookContext);
-  if (replaced !== undefined) outcome = { ...outcome, ...truncate(replaced.content, settings.limits.maxResultChars) };
-  return outcome;
+      ? { status: 'failed' as const, content: execution.message }
+      : interpretToolValue(execution.value);
+  let outcome = { ...value, ...truncate(value.content, settings.limits.maxResultChars) };
+  if (settings.hooks.postToolUse !== undefined) {
+    const replaced = await settings.hooks.postToolUse(info, outcome, hookContext);
+    if (replaced !== undefined) outcome = { ...outcome, ...truncate(replaced.content, settings.limits.maxResultChars) };
+    recordEvidence(
+      context,
+      call.toolCallId,
+      evidenceOf('post_tool_use', replaced === undefined ? 'kept' : 'replaced', replaced?.reason),
+    );
+  }
+  return { ...outcome, ...(ending === undefined ? {} : { ending }) };
 }
 
 /**
@@ -247,16 +264,22 @@ async function governCall(
   const { settings, handle } = context;
   const { call, tool, info, hookContext } = options;
   let policy = tool.policy;
-  // A hook that throws fails closed, like a hook that says deny.
-  const hooked = await Promise.resolve()
-    .then(() => settings.hooks.preToolUse?.(info, hookContext))
-    .catch((): ToolPolicy => 'deny');
-  if (hooked !== undefined && POLICY_RANK[hooked] > POLICY_RANK[policy]) policy = hooked;
+  if (settings.hooks.preToolUse !== undefined) {
+    // A hook that throws fails closed, like a hook that says deny.
+    const hooked = readHookDecision(
+      await Promise.resolve()
+        .then(() => settings.hooks.preToolUse?.(info, hookContext))
+        .catch((): ToolHookDecision => ({ policy: 'deny', reason: 'The pre-use hook failed.' })),
+    );
+    recordEvidence(context, call.toolCallId, evidenceOf('pre_tool_use', hooked?.policy ?? 'allow', hooked?.reason));
+    if (hooked !== undefined && POLICY_RANK[hooked.policy] > POLICY_RANK[policy]) policy = hooked.policy;
+  }
   options.signal.throwIfAborted();
   if (policy !== 'deny' && settings.canExecuteTool !== undefined) {
     const isAllowed = await Promise.resolve()
       .then(() => settings.canExecuteTool?.(handle.subject, info))
       .catch(() => false);
+    recordEvidence(context, call.toolCallId, evidenceOf('can_execute', isAllowed === true ? 'allow' : 'deny'));
     if (isAllowed !== true)
       return { status: 'denied', content: 'You are not permitted to run this tool, so it was not run.' };
   }
@@ -288,11 +311,6 @@ function approvalRefusal(decision: Awaited<ReturnType<typeof awaitApproval>>): T
   if (decision === 'expired')
     return { status: 'denied', content: 'Nobody approved this tool call in time, so it was not run.' };
   return null;
-}
-
-function serialize(value: unknown): string {
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value) ?? '';
 }
 
 function truncate(content: string, maxChars: number): { content: string; truncated: boolean } {
