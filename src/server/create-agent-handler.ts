@@ -1,3 +1,5 @@
+import { pickDefined } from '../core/pick-defined.ts';
+import type { SendContextHooks } from './routes/send-context-hooks.ts';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
@@ -35,8 +37,11 @@ import type { Clock } from '../core/clock.ts';
 import { createSystemClock } from '../core/clock.ts';
 import { unrefTimer } from './unref-timer.ts';
 
-/** Options of {@link createAgentHandler}: the product's callbacks and the server's settings. */
-export interface AgentHandlerOptions {
+/**
+ * Options of {@link createAgentHandler}: the product's callbacks (with `resolveContextRefs` and
+ * `checkBalance`, docs/server.md "Context") and the server's settings.
+ */
+export interface AgentHandlerOptions extends SendContextHooks {
   /** Resolves the product's user from its own cookie/session; `null` → `401 UNAUTHENTICATED`. */
   authenticate: (req: IncomingMessage) => Subject | null | Promise<Subject | null>;
   /** Whether the user may use the agent at all; `false` → `403 FORBIDDEN`. */
@@ -192,6 +197,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       maxPerIdentity: options.maxStreamsPerIdentity ?? DEFAULT_EDGE_LIMITS.maxStreamsPerIdentity,
     }),
     streamStallTimeoutMs: options.streamStallTimeoutMs ?? DEFAULT_EDGE_LIMITS.streamStallTimeoutMs,
+    sendHooks: pickDefined({ resolveContextRefs: options.resolveContextRefs, checkBalance: options.checkBalance }),
   };
   const sweepEveryMs = Math.max(1_000, Math.min(60_000, limits.eventRetentionSec * 1000));
   let sweeper: unknown = null;

@@ -2,6 +2,7 @@ import type { ResumeEntry } from '@ag-ui/core';
 import type { SnapshotInterrupt } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { validateCreateRun } from '../routes/create-run-route.ts';
+import { enforceBalance } from '../routes/send-context-hooks.ts';
 import type { InterruptAnswer } from '../routes/resolve-interrupt-route.ts';
 import { parseInterruptAnswer, resolveInterrupt } from '../routes/resolve-interrupt-route.ts';
 import type { HandlerContext, RequestContext } from '../routes/route-context.ts';
@@ -39,7 +40,9 @@ export async function startAgUiTurn(
     ...(sessionId === undefined ? {} : { sessionId }),
     input: { content: message.content, ...(clientMessageId === undefined ? {} : { clientMessageId }) },
   };
-  const { entry, session } = await context.store.createRun(validateCreateRun({ ...request, body }, context));
+  const validated = validateCreateRun({ ...request, body }, context);
+  await enforceBalance(context.sendHooks, request.subject);
+  const { entry, session } = await context.store.createRun(validated);
   threads.bind(request.subject.id, input.threadId, session.sessionId);
   threads.setLiveSegment(entry.record.runId, input.runId);
   return {

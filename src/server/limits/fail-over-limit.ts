@@ -13,6 +13,8 @@ export type SizeLimitName = Extract<
   | 'maxIdChars'
   | 'maxReasonChars'
   | 'maxTitleChars'
+  | 'maxInstructionChars'
+  | 'maxFocusChars'
   | 'maxEventBytes'
 >;
 

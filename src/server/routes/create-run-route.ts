@@ -1,4 +1,5 @@
 import type { CreateRunRequest, CreateRunResponse, ReasoningEffort } from '../../core/protocol.ts';
+import { REASONING_EFFORTS } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import type { StoredResponse } from '../idempotency/idempotency-store.ts';
 import { readRequestLocale } from '../http/request-locale.ts';
@@ -8,13 +9,14 @@ import type { HandlerContext, RequestContext, Route } from './route-context.ts';
 import { requireObject, respondIdempotently, toIso } from './route-context.ts';
 import { validateClientId, validateContent } from './validate-content.ts';
 import { validateContextRefs, validateOptionalString } from './validate-fields.ts';
-
-const EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
+import { enforceBalance, resolveRefs } from './send-context-hooks.ts';
+import { validateFocus, validateInstruction } from './validate-send-context.ts';
 
 /**
  * `POST /runs` (docs/protocol.md §5.2): creates a run (and a session) under `Idempotency-Key`. The
  * key is looked up first, so a replay never counts against `runsPerMinute`; every other attempt
- * does, valid or not (§16.1).
+ * does, valid or not (§16.1). After validation the product's `checkBalance` and
+ * `resolveContextRefs` run (docs/server.md, "Context"), still before anything is created.
  */
 export const createRunRoute: Route = {
   method: 'POST',
@@ -30,6 +32,9 @@ export const createRunRoute: Route = {
           limit: 'runsPerMinute',
         });
         const input = validateCreateRun(request, context);
+        await enforceBalance(context.sendHooks, request.subject);
+        const attachments = await resolveRefs(context.sendHooks, request.subject, input.input.contextRefs);
+        if (attachments !== undefined) input.input.attachments = attachments;
         let response: StoredResponse | null = null;
         await context.store.createRun(input, (created) => {
           const runUrl = `${context.apiBase}/runs/${created.runId}`;
@@ -77,13 +82,15 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
     maxIdChars: limits.maxIdChars,
   });
   const contextRefs = validateContextRefs(input.contextRefs, limits);
+  const instruction = validateInstruction(input.instruction, limits);
+  const focus = validateFocus(input.focus, limits);
   const options = body.options === undefined ? {} : requireObject(body.options, 'options');
   const modelId = validateOptionalString(options.modelId, { field: 'options.modelId', ...idLimit });
   const { reasoningEffort } = options;
-  if (reasoningEffort !== undefined && !EFFORTS.includes(reasoningEffort as ReasoningEffort)) {
+  if (reasoningEffort !== undefined && !REASONING_EFFORTS.includes(reasoningEffort as ReasoningEffort)) {
     return fail({
       code: 'VALIDATION_FAILED',
-      detail: 'options.reasoningEffort must be low, medium or high.',
+      detail: `options.reasoningEffort must be one of ${REASONING_EFFORTS.join(', ')}.`,
       details: { field: 'options.reasoningEffort' },
     });
   }
@@ -113,6 +120,13 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
     });
   }
   const effort = reasoningEffort as ReasoningEffort | undefined;
+  if (effort !== undefined && !(model.reasoningOptions ?? []).includes(effort)) {
+    return fail({
+      code: 'REASONING_EFFORT_UNSUPPORTED',
+      detail: `The model ${model.modelId} does not offer the reasoning effort "${effort}".`,
+      details: { field: 'options.reasoningEffort', reasoningOptions: model.reasoningOptions ?? [] },
+    });
+  }
   const rawLimits = options.limits === undefined ? undefined : requireObject(options.limits, 'options.limits');
   const maxCostUsd = rawLimits?.maxCostUsd;
   if (maxCostUsd !== undefined && (typeof maxCostUsd !== 'string' || !/^\d{1,12}(\.\d{1,12})?$/.test(maxCostUsd))) {
@@ -133,6 +147,8 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       content,
       ...(clientMessageId === undefined ? {} : { clientMessageId }),
       ...(contextRefs === undefined ? {} : { contextRefs }),
+      ...(instruction === undefined ? {} : { instruction }),
+      ...(focus === undefined ? {} : { focus }),
     },
     options: {
       modelId: model.modelId,

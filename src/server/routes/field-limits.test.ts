@@ -13,6 +13,11 @@ beforeAll(async () => {
     engine,
     // maxEventBytes is small here so a request inside every field limit can still make too large an event.
     limits: { maxEventBytes: 4_096, maxInputChars: 2_000, maxActiveRuns: 100 },
+    // References are accepted (as empty texts) so their sizes, not the missing resolver, are what is tested.
+    resolveContextRefs: (_subject, refs) => ({
+      kind: 'resolved',
+      refs: refs.map((ref) => ({ ref: ref.ref, text: '' })),
+    }),
   });
 });
 afterAll(() => server.close());

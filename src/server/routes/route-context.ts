@@ -20,6 +20,7 @@ import type { AgentStorage, IdempotencyCompletion, StoredSession } from '../stor
 import { IdempotencyLockLostError } from '../storage/storage-port.ts';
 import type { StreamRegistry } from '../sse/stream-registry.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { SendContextHooks } from './send-context-hooks.ts';
 
 /** The agent a handler serves (published in bootstrap, pinned into sessions). */
 export interface AgentInfo {
@@ -66,6 +67,8 @@ export interface HandlerContext {
   streams: StreamRegistry;
   /** A stream whose client has taken no bytes for this long is cut. */
   streamStallTimeoutMs: number;
+  /** The product's checks of a send (`checkBalance`, `resolveContextRefs`). */
+  sendHooks: SendContextHooks;
 }
 
 /** One authenticated request after the cross-cutting checks. */

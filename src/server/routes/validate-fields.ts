@@ -8,7 +8,12 @@ import { failOverLimit } from '../limits/fail-over-limit.ts';
  */
 export function validateOptionalString(
   value: unknown,
-  options: { field: string; limit: 'maxIdChars' | 'maxReasonChars'; max: number; isEmptyAllowed?: boolean },
+  options: {
+    field: string;
+    limit: 'maxIdChars' | 'maxReasonChars' | 'maxInstructionChars' | 'maxFocusChars';
+    max: number;
+    isEmptyAllowed?: boolean;
+  },
 ): string | undefined {
   const { field, limit, max, isEmptyAllowed = true } = options;
   if (value === undefined) return undefined;

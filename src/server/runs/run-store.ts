@@ -1,4 +1,5 @@
 import type {
+  FocusSummary,
   ContextRef,
   CreateRunRequest,
   EventEnvelope,
@@ -15,7 +16,8 @@ import type { AgentStorage, IdempotencyCompletion, Page, RunStart, StoredSession
 import type { Clock } from '../../core/clock.ts';
 import { unrefTimer } from '../unref-timer.ts';
 import { buildForcedCancel } from './forced-endings.ts';
-import type { RunEngine } from './run-handle.ts';
+import type { RunEngine, RunInput } from './run-handle.ts';
+import { pickDefined } from '../../core/pick-defined.ts';
 import type { RunRecord } from './run-record.ts';
 import { checkSizes } from './run-record.ts';
 import { createLiveRuns, findCancellingEvent } from './live-runs.ts';
@@ -47,7 +49,11 @@ export interface CreateRunInput {
   sessionId?: string;
   agent: { agentId: string; versionId: string };
   model: { modelId: string; reasoningEffort?: ReasoningEffort } | null;
-  input: { clientMessageId?: string; content: InputContent[]; contextRefs?: ContextRef[] };
+  input: {
+    clientMessageId?: string;
+    content: InputContent[];
+    contextRefs?: ContextRef[];
+  } & Pick<RunInput, 'instruction' | 'focus' | 'attachments'>;
   options: NonNullable<CreateRunRequest['options']>;
   /** The creating request's preferred locale (`Accept-Language`), when it named one. */
   locale?: string;
@@ -133,6 +139,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const runId = ids('run');
       const userMessageId = ids('msg');
       const text = input.input.content.map((part) => part.text).join('');
+      const { instruction, focus, attachments } = input.input;
       const started: EventEnvelope<'RUN_STARTED'> = {
         v: PROTOCOL_MAJOR,
         eventId: ids('evt'),
@@ -151,6 +158,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
             ...optional('clientMessageId', input.input.clientMessageId),
             content: input.input.content,
             ...optional('contextRefs', input.input.contextRefs),
+            ...(focus === undefined ? {} : { focus: summarizeFocus(focus) }),
           },
           traceId: ids('trc'),
         },
@@ -158,7 +166,11 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       checkSizes([started], { maxEventBytes: options.maxEventBytes, field: 'input' });
       const start: RunStart = {
         subject: input.subject,
-        input: { messageId: userMessageId, text, ...optional('contextRefs', input.input.contextRefs) },
+        input: {
+          messageId: userMessageId,
+          text,
+          ...pickDefined({ contextRefs: input.input.contextRefs, instruction, focus, attachments }),
+        },
         options: input.options,
         ...optional('locale', input.locale),
       };
@@ -266,4 +278,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** What the log keeps of a send's focus context: its title and size, never its text. */
+function summarizeFocus(focus: NonNullable<RunInput['focus']>): FocusSummary {
+  return focus.title === undefined ? { chars: focus.text.length } : { title: focus.title, chars: focus.text.length };
 }
