@@ -69,18 +69,16 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
   switch (event.type) {
     case 'RUN_STARTED': {
       const { input, agent, model, traceId } = event.data;
+      // What is left of the input besides its id and content are the message's optional fields.
+      const { messageId, content, ...optional } = input;
       const message: SnapshotMessage = {
-        messageId: input.messageId,
+        messageId,
         role: 'user',
-        content: input.content.map((part) => part.text).join(''),
+        content: content.map((part) => part.text).join(''),
         status: 'complete',
         runId: s.runId,
         createdAt: event.timestamp,
-        ...pickDefined({
-          clientMessageId: input.clientMessageId,
-          contextRefs: input.contextRefs,
-          focus: input.focus,
-        }),
+        ...pickDefined(optional),
       };
       return {
         ...s,
@@ -158,9 +156,8 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
       return updateToolCall(s, event.data.toolCallId, (c) => ({ ...c, progress, status: 'running' }));
     }
     case 'TOOL_CALL_RESULT': {
-      const { messageId, content, status, truncated, evidence } = event.data;
-      const result = pickDefined({ messageId, content, truncated, evidence });
-      return updateToolCall(s, event.data.toolCallId, (c) => ({ ...c, status, result }));
+      const { toolCallId, status, ...result } = event.data;
+      return updateToolCall(s, toolCallId, (c) => ({ ...c, status, result: pickDefined(result) }));
     }
     case 'INTERRUPT_REQUESTED': {
       const interrupt: SnapshotInterrupt = { ...event.data.interrupt, state: 'open' };
