@@ -101,7 +101,9 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       detail: 'The agent takes no new runs; history stays readable.',
     });
   }
-  if (agentVersionId !== agent.versionId) {
+  const isServed = agentVersionId === agent.versionId || (agent.servedVersionIds ?? []).includes(agentVersionId);
+  // An earlier version serves the sessions pinned to it (the store checks the pin), never a new one.
+  if (!isServed || (sessionId === undefined && agentVersionId !== agent.versionId)) {
     return fail({
       code: 'AGENT_VERSION_MISMATCH',
       detail: 'The agent version changed; bootstrap again.',
@@ -141,7 +143,7 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
     subject: request.subject,
     ...(sessionId === undefined ? {} : { sessionId }),
     ...(locale === undefined ? {} : { locale }),
-    agent: { agentId: agent.agentId, versionId: agent.versionId },
+    agent: { agentId: agent.agentId, versionId: agentVersionId },
     model: { modelId: model.modelId, ...(effort === undefined ? {} : { reasoningEffort: effort }) },
     input: {
       content,

@@ -25,8 +25,15 @@ import type { SendContextHooks } from './send-context-hooks.ts';
 /** The agent a handler serves (published in bootstrap, pinned into sessions). */
 export interface AgentInfo {
   agentId: string;
+  /** The version new sessions are pinned to (published in bootstrap). */
   versionId: string;
+  /**
+   * Earlier versions still served: a session pinned to one keeps running on it after `versionId`
+   * changed (docs/server.md, "Agent versions"). Not published; a new session never gets one.
+   */
+  servedVersionIds?: readonly string[];
   name: string;
+  /** Anything but `active` refuses new runs for every version; history stays readable. */
   status?: 'active' | 'disabled' | 'archived';
   /** The agent's picture, published in bootstrap for the widget's header: an http(s) URL or a path. */
   avatarUrl?: string;
