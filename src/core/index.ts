@@ -7,6 +7,8 @@ export type {
   EventDataMap,
   EventEnvelope,
   EventType,
+  FocusContext,
+  FocusSummary,
   ProblemCode,
   ProblemDetails,
   ReasoningEffort,
@@ -18,6 +20,7 @@ export type {
   SnapshotMessage,
   SnapshotToolCall,
   ToolCallStatus,
+  ToolEvidence,
 } from './protocol.ts';
 export { PROTOCOL_VERSION, isTerminalRunStatus } from './protocol.ts';
 export { createEmptyRunSnapshot, reduceRun, reduceRunEvents } from './state/run-reducer.ts';

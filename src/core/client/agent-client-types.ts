@@ -1,4 +1,11 @@
-import type { ApprovalDecision, BootstrapResponse, ContextRef, EventEnvelope, ReasoningEffort } from '../protocol.ts';
+import type {
+  ApprovalDecision,
+  BootstrapResponse,
+  ContextRef,
+  EventEnvelope,
+  FocusContext,
+  ReasoningEffort,
+} from '../protocol.ts';
 import type { Clock } from '../clock.ts';
 import type { ClientStorage } from './client-persistence.ts';
 import type { ClientState } from './client-state.ts';
@@ -6,6 +13,10 @@ import type { ClientState } from './client-state.ts';
 /** Options of one `send`. */
 export interface SendOptions {
   contextRefs?: ContextRef[];
+  /** The host's instruction for this send only: the model sees it, the history never keeps it. */
+  instruction?: string;
+  /** What the user is looking at, for the model (the server may cut it, saying so). */
+  focus?: FocusContext;
   modelId?: string;
   reasoningEffort?: ReasoningEffort;
   limits?: { maxCostUsd?: string };

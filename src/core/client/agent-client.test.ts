@@ -308,6 +308,25 @@ describe('AgentClient against the reference server', () => {
     await sending;
   });
 
+  it('sends an instruction and the page focus with one message: the model gets both, the transcript keeps the focus size only', async () => {
+    const client = newClient();
+    await client.send('/context', {
+      instruction: 'Answer briefly.',
+      focus: { title: 'Order A-1', text: 'Status: shipped' },
+    });
+    const state = await waitFor(client, (s) => isSettled(s) && s.messages.length === 2, 'the /context run');
+    const create = recorder.requests.find((r) => r.method === 'POST' && r.path.endsWith('/runs'));
+    expect(JSON.parse(create?.body ?? '{}')).toMatchObject({
+      input: { instruction: 'Answer briefly.', focus: { title: 'Order A-1', text: 'Status: shipped' } },
+    });
+    expect(state.messages[0]).toMatchObject({ role: 'user', focus: { title: 'Order A-1', chars: 15 } });
+    const report = state.messages[1]?.content ?? '';
+    // The focus layer: its preface (90 characters), "Title: Order A-1", a blank line and the text.
+    expect(report).toContain('| focus | 123 | no |');
+    expect(report).toContain('| instruction | 15 | no |');
+    expect(JSON.stringify(state)).not.toContain('Answer briefly.');
+  });
+
   it('closes the stream while hidden or offline and resumes from the cursor when back', async () => {
     const client = newClient();
     const { runId } = await client.send('/slow');

@@ -105,7 +105,8 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
       const clientMessageId = `cm_${settings.ids()}`;
       const key = createIdempotencyKey(settings.ids);
       const { sessionId, agentVersionId } = store.model();
-      const { modelId, reasoningEffort, limits } = options;
+      // What is not a run option goes with the message: contextRefs, instruction, focus.
+      const { modelId, reasoningEffort, limits, ...extras } = options;
       const runOptions = pickDefined({ modelId, reasoningEffort, limits });
       const request: CreateRunRequest = {
         ...(sessionId === null ? {} : { sessionId }),
@@ -114,7 +115,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
         input: {
           clientMessageId,
           content: [{ type: 'text', text }],
-          ...pickDefined({ contextRefs: options.contextRefs }),
+          ...pickDefined(extras),
         },
         ...(Object.keys(runOptions).length === 0 ? {} : { options: runOptions }),
       };
