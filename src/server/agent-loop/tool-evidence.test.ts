@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ModelChunk } from '../models/model-adapter.ts';
 import type { ToolDefinition } from '../tools/tool-registry.ts';
 import { endRun } from '../tools/tool-outcomes.ts';
 import { createListModel } from './test-support/list-model.ts';
@@ -55,6 +56,38 @@ describe('the governed tool path records its evidence', () => {
     await plain.done;
     expect(dataOf(plain.events(), 'TOOL_CALL_RESULT').map((d) => 'evidence' in d)).toEqual([false]);
     expect(dataOf(plain.events(), 'CUSTOM')).toEqual([]);
+  });
+});
+
+describe('evidence across a restart', () => {
+  const deleteTurn: ModelChunk[] = [
+    { type: 'tool_call', id: 'call_a', name: 'drafts.delete', arguments: '{"draftId":"draft-42"}' },
+    { type: 'finish', reason: 'tool_calls' },
+  ];
+  const answer: ModelChunk[] = [
+    { type: 'text', delta: 'Deleted.' },
+    { type: 'finish', reason: 'stop' },
+  ];
+
+  it("a resumed round attaches the decisions logged before the restart to the call's result", async () => {
+    const first = startEngine('Delete draft 42', {
+      model: createListModel([deleteTurn, answer]),
+      hooks: { preToolUse: () => ({ policy: 'ask', reason: 'Deletes are reviewed.' }) },
+    });
+    await first.until(isAwaiting);
+    let count = 0;
+    const second = startEngine('Delete draft 42', {
+      model: createListModel([answer]),
+      resumeLog: first.events(),
+      startAt: 1_800_000_060_000,
+      ids: (prefix) => `${prefix}_r${(count += 1)}`,
+    });
+    await second.until(isAwaiting);
+    await second.decide('int_1', 'allow');
+    await second.done;
+    expect(dataOf(second.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.evidence])).toEqual([
+      ['completed', [{ source: 'pre_tool_use', decision: 'ask', reason: 'Deletes are reviewed.' }]],
+    ]);
   });
 });
 
