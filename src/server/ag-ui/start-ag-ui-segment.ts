@@ -7,6 +7,7 @@ import type { InterruptAnswer } from '../routes/resolve-interrupt-route.ts';
 import { parseInterruptAnswer, resolveInterrupt } from '../routes/resolve-interrupt-route.ts';
 import type { HandlerContext, RequestContext } from '../routes/route-context.ts';
 import type { RunEntry } from '../runs/run-store.ts';
+import type { StoredSession } from '../storage/storage-port.ts';
 import type { AgUiThreads } from './ag-ui-threads.ts';
 import type { AgUiRunRequest } from './read-run-agent-input.ts';
 import type { AgUiSegment } from './stream-ag-ui-segment.ts';
@@ -32,11 +33,13 @@ export async function startAgUiTurn(
 ): Promise<AgUiSegment> {
   const { input, threads } = options;
   const message = input.userMessage as NonNullable<AgUiRunRequest['userMessage']>;
-  const sessionId = await findThreadSession(request, context, { threadId: input.threadId, threads });
+  const thread = await findThreadSession(request, context, { threadId: input.threadId, threads });
+  const sessionId = thread?.sessionId;
   const clientMessageId =
     CLIENT_ID_PATTERN.test(message.id) && message.id.length <= context.limits.maxIdChars ? message.id : undefined;
   const body = {
-    agentVersionId: context.agent.versionId,
+    // A thread keeps the agent version its session is pinned to (docs/server.md, "Options": `agent`).
+    agentVersionId: thread?.agentVersionId ?? context.agent.versionId,
     ...(sessionId === undefined ? {} : { sessionId }),
     input: { content: message.content, ...(clientMessageId === undefined ? {} : { clientMessageId }) },
   };
@@ -67,9 +70,9 @@ export async function resumeAgUiThread(
   options: AgUiSegmentStart,
 ): Promise<AgUiSegment> {
   const { input, threads } = options;
-  const sessionId = await findThreadSession(request, context, { threadId: input.threadId, threads });
-  if (sessionId === undefined) return fail({ code: 'NOT_FOUND', detail: 'No such thread.' });
-  const entry = await findInterruptRun(context, sessionId, input.resume);
+  const session = await findThreadSession(request, context, { threadId: input.threadId, threads });
+  if (session === undefined) return fail({ code: 'NOT_FOUND', detail: 'No such thread.' });
+  const entry = await findInterruptRun(context, session.sessionId, input.resume);
   const seqs: number[] = [];
   for (const answer of input.resume) {
     const snapshot = await entry.record.refresh();
@@ -92,7 +95,7 @@ export async function resumeAgUiThread(
     threadId: input.threadId,
     agUiRunId: input.runId,
     runId: entry.record.runId,
-    sessionId,
+    sessionId: session.sessionId,
     afterSeq: Math.min(...seqs) - 1,
   };
 }
@@ -106,11 +109,11 @@ async function findThreadSession(
   request: RequestContext,
   context: HandlerContext,
   options: { threadId: string; threads: AgUiThreads },
-): Promise<string | undefined> {
+): Promise<StoredSession | undefined> {
   const subjectId = request.subject.id;
   for (const sessionId of [options.threadId, options.threads.sessionOf(subjectId, options.threadId)]) {
     const session = sessionId === undefined ? null : await context.store.getSession(sessionId);
-    if (session !== null && session.subjectId === subjectId) return sessionId;
+    if (session !== null && session.subjectId === subjectId) return session;
   }
   return undefined;
 }
