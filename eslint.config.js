@@ -15,6 +15,17 @@ const AG_UI_IMPORTS = {
   group: ['@ag-ui/*', 'zod', 'zod/*', '**/server/ag-ui/**'],
   message: 'Only src/server imports the AG-UI packages.',
 };
+/** What src/ui (and the launcher inside it) may not import: server code, core past its index, React, AG-UI. */
+const UI_IMPORTS = [
+  { group: ['**/server/**', '../server', '../../server'], message: 'src/ui must not import server code.' },
+  {
+    group: ['**/core/*/**', '**/core/*.ts', '!**/core/index.ts'],
+    message: 'src/ui imports core only through src/core/index.ts.',
+  },
+  REACT_IMPORTS,
+  AG_UI_IMPORTS,
+];
+
 const BROWSER_ONLY_GLOBALS = [
   'window',
   'document',
@@ -76,15 +87,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { group: ['**/server/**', '../server', '../../server'], message: 'src/ui must not import server code.' },
-            {
-              group: ['**/core/*/**', '**/core/*.ts', '!**/core/index.ts'],
-              message: 'src/ui imports core only through src/core/index.ts.',
-            },
-            REACT_IMPORTS,
-            AG_UI_IMPORTS,
-          ],
+          patterns: [...UI_IMPORTS],
         },
       ],
     },
@@ -96,16 +99,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { group: ['**/server/**', '../server', '../../server'], message: 'src/ui must not import server code.' },
-            {
-              group: ['**/core/*/**', '**/core/*.ts', '!**/core/index.ts'],
-              message: 'src/ui imports core only through src/core/index.ts.',
-            },
-            REACT_IMPORTS,
-            AG_UI_IMPORTS,
-            LIT_IMPORTS,
-          ],
+          patterns: [...UI_IMPORTS, LIT_IMPORTS],
         },
       ],
     },
