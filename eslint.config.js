@@ -2,7 +2,10 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Layer boundaries (README, Layout): core ↛ ui/server, ui ↛ server, ui → core only via its index, embed → src's browser entries only. */
+/**
+ * Layer boundaries (README, Layout): core ↛ ui/server, ui ↛ server, ui → core only via its index,
+ * tools ↛ ui/server (core only via its index), embed → src's browser entries (and tools/index) only.
+ */
 /** React stays in `src/react` (`agent-chat/react`): the IIFE, the element, the core and the server never load it. */
 const REACT_IMPORTS = {
   group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@lit/react', '**/react/**', '../react'],
@@ -124,6 +127,28 @@ export default tseslint.config(
     },
   },
   {
+    // Browser tools for pages (agent-chat/tools, the second IIFE): browser code on the core, no widget, no server.
+    files: ['src/tools/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/ui/**', '../server', '../ui', 'lit', 'lit/*', 'marked', 'dompurify'],
+              message: 'src/tools imports neither the widget nor the server.',
+            },
+            {
+              group: ['**/core/*/**', '**/core/*.ts', '!**/core/index.ts'],
+              message: 'src/tools imports core only through src/core/index.ts.',
+            },
+            REACT_IMPORTS,
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/server/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -184,8 +209,15 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../src/*/**', '!../src/index.ts', '!../src/define.ts'],
-              message: 'embed imports only the browser entries in src/ (index, define, mount).',
+              group: [
+                '../src/*/**',
+                '!../src/index.ts',
+                '!../src/define.ts',
+                '!../src/tools/index.ts',
+                '!../src/tools/agent-chat-tools-global.ts',
+              ],
+              message:
+                'embed imports only the browser entries in src/ (index, define, mount) and, for the tools script, src/tools/index.ts.',
             },
             REACT_IMPORTS,
             AG_UI_IMPORTS,

@@ -36,7 +36,8 @@ export default defineConfig({
         },
         test: {
           name: 'ui',
-          include: ['src/ui/**/*.test.ts'],
+          // The widget and the browser-only tools module (IndexedDB, Web Locks) run in real Chromium.
+          include: ['src/ui/**/*.test.ts', 'src/tools/**/*.test.ts'],
           testTimeout: 30_000,
           browser: {
             enabled: true,

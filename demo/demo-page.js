@@ -1,5 +1,6 @@
-// The demo host page: mounts an inline widget and a launcher from the script-tag build, and wires
-// the scenario and theme buttons. `window.agentChatDemo` exposes both mounts for the e2e tests.
+// The demo host page: mounts an inline widget (with the browser tools of demo-tools.js, receipts
+// kept in IndexedDB so a reload mid-tool is safe) and a launcher from the script-tag build, and
+// wires the scenario and theme buttons. `window.agentChatDemo` exposes both mounts for the e2e tests.
 // When the browser refused agent-chat.js (SRI mismatch, CSP, 404), `window.AgentChat` is missing:
 // the page says so in place of the chat instead of throwing (docs/embedding.md shows the pattern).
 if (window.AgentChat) startDemo(window.AgentChat);
@@ -21,7 +22,14 @@ function startDemo(AgentChat) {
     mode: 'launcher',
     suggestions: ['What can you do?', '/tool', '/approval'],
   });
-  window.agentChatDemo = { inline, launcher };
+  // Browser tools need agent-chat-tools.js; without it (refused, missing) the chat runs without them.
+  const browserTools = window.AgentChatTools
+    ? window.createDemoBrowserTools(window.AgentChatTools, document.getElementById('demo-cart'))
+    : null;
+  const tools = browserTools
+    ? window.AgentChatTools.attach(inline, { tools: browserTools.tools, receipts: 'indexeddb', ...browserTools.runner })
+    : null;
+  window.agentChatDemo = { inline, launcher, tools };
   document.getElementById('demo-status').textContent = `agent-chat ${AgentChat.version}`;
   wireButtons(inline, launcher);
 }

@@ -75,14 +75,15 @@ const BUILT_FILES = [
   '/agent-chat.zh-CN.js',
   '/agent-chat.launcher.js',
   '/agent-chat.conversations.js',
+  '/agent-chat-tools.js',
   '/manifest.json',
 ];
 
 /**
- * Creates the demo's static handler: the pages (`/`, `/strict.html`, `/esm.html`, `/conversations.html`, with the IIFE's
+ * Creates the demo's static handler: the pages (`/`, `/strict.html`, `/esm.html`, `/conversations.html`, with the IIFEs'
  * integrity filled in from `dist/manifest.json` at request time, each with its CSP and
  * {@link DEMO_PAGE_HEADERS}), `/demo/*` page scripts and CSS,
- * the build (`/agent-chat.js`, the locale pack `/agent-chat.zh-CN.js`, the launcher `/agent-chat.launcher.js`,
+ * the build (`/agent-chat.js`, `/agent-chat-tools.js`, the locale pack `/agent-chat.zh-CN.js`, the launcher `/agent-chat.launcher.js`,
  * the conversations panel `/agent-chat.conversations.js`, `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
  * `/vendor/<lit|marked|dompurify…>/*` from `node_modules`. Never serves outside those folders.
  */
@@ -142,6 +143,7 @@ async function renderPage(options: { demoDir: string; distDir: string; file: str
     .replaceAll('{{AGENT_CHAT_ZH_CN_INTEGRITY}}', files['agent-chat.zh-CN.js']?.integrity ?? '')
     .replaceAll('{{AGENT_CHAT_LAUNCHER_INTEGRITY}}', files['agent-chat.launcher.js']?.integrity ?? '')
     .replaceAll('{{AGENT_CHAT_CONVERSATIONS_INTEGRITY}}', files['agent-chat.conversations.js']?.integrity ?? '')
+    .replaceAll('{{AGENT_CHAT_TOOLS_INTEGRITY}}', files['agent-chat-tools.js']?.integrity ?? '')
     .replaceAll('{{ESM_IMPORT_MAP}}', ESM_IMPORT_MAP);
 }
 

@@ -19,6 +19,11 @@ test('the strict-CSP page with Trusted Types works with no violation reported', 
   await widget.send('/tool');
   await widget.waitForIdle();
   await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
+  // The second script (agent-chat-tools.js, pinned by its own integrity) runs a browser tool here too.
+  await widget.send('/clienttool page.read_selection {}');
+  await widget.waitForIdle();
+  await expect(widget.toolCards.last()).toHaveAttribute('data-status', 'completed');
+  await expect(widget.toolCards.last().locator('.tool-status')).toHaveText('Completed in this browser');
   await widget.send(
     '/echo ## Code\n\n```js\nconsole.log(1)\n```\n\n[a link](https://example.com) <b>raw</b> ![img](https://attacker.example/x.png)',
   );

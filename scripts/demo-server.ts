@@ -43,15 +43,17 @@ export interface DemoServer {
 }
 
 /**
- * Starts the demo: the protocol handler at `/api/agent`, a demo login (an HttpOnly, SameSite=Lax
- * cookie naming a random demo user, set on the first page visit; the handler's `authenticate`
- * reads it), the static pages when a `staticHandler` is given, and otherwise a plain status page
+ * Starts the demo: the protocol handler at `/api/agent` (browser tools on, every executor of the
+ * demo user allowed), a demo login (an HttpOnly, SameSite=Lax cookie naming a random demo user,
+ * set on the first page visit; the handler's `authenticate` reads it), the static pages when a `staticHandler` is given, and otherwise a plain status page
  * at `/`.
  */
 export async function createDemoServer(options: DemoServerOptions): Promise<DemoServer> {
   const handler = createAgentHandler({
     engine: options.engine,
     authenticate: (req) => readDemoUser(req),
+    // Browser tools on: the demo trusts every browser and tab its demo user signs in with.
+    canUseExecutor: () => true,
     ...(options.onError === undefined ? {} : { onError: options.onError }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...options.storage,

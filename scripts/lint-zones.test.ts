@@ -62,6 +62,11 @@ const PLANTED: { title: string; filePath: string; code: string }[] = [
     code: "import { HttpAgent } from '@ag-ui/client';\nexport const x = HttpAgent;\n",
   },
   {
+    title: 'the browser tools module imports the widget',
+    filePath: 'src/tools/planted.ts',
+    code: "import { renderToolCard } from '../ui/tool-card/tool-card.ts';\nexport const x = renderToolCard;\n",
+  },
+  {
     title: 'embed imports past src/index.ts and src/define.ts',
     filePath: 'embed/planted.ts',
     code: "import { createAgentClient } from '../src/core/client/agent-client.ts';\nexport const x = createAgentClient;\n",

@@ -45,6 +45,11 @@ export function chat(page: Page, container = '#inline-chat'): ChatDriver {
 /** Opens a demo page and waits until its inline widget has bootstrapped. */
 export async function openDemo(page: Page, path = '/'): Promise<void> {
   await page.goto(path);
+  await waitForDemo(page);
+}
+
+/** Waits until the demo page's inline widget has bootstrapped (after a `page.reload()`, without navigating again). */
+export async function waitForDemo(page: Page): Promise<void> {
   await page.waitForFunction(() => (window as DemoWindow).agentChatDemo?.inline.client.getState().bootstrap != null);
 }
 
@@ -53,9 +58,17 @@ export interface DemoWindow extends Window {
   agentChatDemo?: {
     inline: {
       element: HTMLElement;
-      client: { getState(): DemoState; restore(sessionId: string | null): Promise<void>; dispose(): void };
+      client: {
+        getState(): DemoState;
+        restore(sessionId: string | null): Promise<void>;
+        dispose(): void;
+        resetIdentity(): void;
+        bootstrap(): Promise<unknown>;
+      };
       destroy(): void;
     };
+    /** `AgentChatTools.attach(inline, …)`: the inline widget's browser tools; null without agent-chat-tools.js. */
+    tools?: { runner(): { executorId(): string | null; isRevoked(): boolean } | null } | null;
     launcher?: { element: HTMLElement; client: { getState(): DemoState }; destroy(): void };
   };
 }
@@ -69,6 +82,14 @@ export interface DemoState {
   interrupts: Array<{ id: string; state: string; decision?: string }>;
   error: { code: string } | null;
   isStopping: boolean;
+  toolCalls: Array<{
+    toolCallId: string;
+    name: string;
+    status: string;
+    result?: { content: string };
+    executor?: { executorId?: string; reconciliation?: string };
+  }>;
+  toolRunner: { executorId: string; calls: Record<string, string> } | null;
 }
 
 /** The inline widget's client state. */

@@ -1,7 +1,8 @@
 /**
  * `npm run release:pack [-- --candidate]`: builds the package from a clean checkout and writes
  * `release/<version>/` (a candidate: `release/<version>-candidate/`) with the npm tarball, the
- * script-tag IIFE `agent-chat.js` with its locale pack `agent-chat.zh-CN.js` and its launcher `agent-chat.launcher.js`, `LICENSE` and `manifest.json` (see `release-manifest.ts`).
+ * script-tag IIFEs `agent-chat.js` (with its locale pack `agent-chat.zh-CN.js` and its launcher
+ * `agent-chat.launcher.js`) and `agent-chat-tools.js`, `LICENSE` and `manifest.json` (see `release-manifest.ts`).
  * Refuses a checkout with uncommitted changes unless `--candidate`, and never overwrites an
  * existing folder. See docs/release.md.
  */
@@ -18,8 +19,14 @@ import { createReleaseManifest } from './release-manifest.ts';
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The normative protocol document, whose digest the manifest records. */
 const PROTOCOL_CONTRACT = 'docs/protocol.md';
-/** The script-tag files a static folder serves: the IIFE, its locale packs, its launcher and its opt-in files. */
-const SCRIPT_FILES = ['agent-chat.js', 'agent-chat.zh-CN.js', 'agent-chat.launcher.js', 'agent-chat.conversations.js'];
+/** The script-tag files a static folder serves: the IIFE, its locale packs, its launcher and its opt-in files (the conversations panel, the browser tools runner). */
+const SCRIPT_FILES = [
+  'agent-chat.js',
+  'agent-chat.zh-CN.js',
+  'agent-chat.launcher.js',
+  'agent-chat.conversations.js',
+  'agent-chat-tools.js',
+];
 
 await main();
 

@@ -24,7 +24,18 @@ export type {
 } from './protocol.ts';
 export { PROTOCOL_VERSION, isTerminalRunStatus } from './protocol.ts';
 export { createEmptyRunSnapshot, reduceRun, reduceRunEvents } from './state/run-reducer.ts';
-export type { ClientError, ClientRun, ClientState, ConnectionStatus, PendingSend } from './client/client-state.ts';
+export type { RunEventFold } from './state/run-reducer.ts';
+export { foldExecutorEvents } from './state/fold-executor-events.ts';
+export type {
+  ClientError,
+  ClientRun,
+  ClientState,
+  ConnectionStatus,
+  PendingSend,
+  ClientExtension,
+  ToolRunnerPhase,
+  ToolRunnerView,
+} from './client/client-state.ts';
 export { createInitialClientState } from './client/client-store.ts';
 export type {
   AgentClient,
@@ -45,3 +56,21 @@ export type { ResumeLoopOptions, ResumeLoopPhase, ResumePosition } from './clien
 export { AgentError, isAgentError } from './transport/agent-error.ts';
 export type { AgentErrorCode } from './transport/agent-error.ts';
 export type { Clock } from './clock.ts';
+export { attachToolRunner, FOLD_ONLY } from './tools/attach-tool-runner.ts';
+export { EN_TOOL_RUNNER_STRINGS } from './tools/tool-runner-strings.ts';
+export { describeToolCall } from './tools/tool-place.ts';
+export type { ToolRunnerStrings } from './tools/tool-runner-strings.ts';
+export { createMemoryReceiptStore, createPageLocks } from './tools/receipt-store.ts';
+export type { FinalReceipt, ToolReceipt, ToolReceiptStore } from './tools/receipt-store.ts';
+export { BusinessCancelled, BusinessFailure } from './tools/business-errors.ts';
+export type {
+  BrowserTool,
+  BrowserToolCall,
+  BrowserToolContext,
+  ReconciledOutcome,
+  ToolRunner,
+  ToolRunnerDiagnostic,
+  ToolRunnerOptions,
+} from './tools/tool-runner-types.ts';
+export type { ProtocolRequest, ProtocolResponse } from './client/agent-client-types.ts';
+export type { BrowserToolDeclaration, SnapshotToolExecutor, FinalReceiptKind } from './protocol.ts';

@@ -20,6 +20,7 @@ export {
   RETRY_AFTER_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   RUN_LAST_SEQ_HEADER,
+  TOOL_GRANT_HEADER,
 } from './protocol/headers.ts';
 export type {
   RunStatus,
@@ -77,6 +78,24 @@ export type {
   RenameSessionRequest,
   SessionListResponse,
   SessionMessagesResponse,
+  BrowserToolLimits,
 } from './protocol/rest-bodies.ts';
+export type {
+  ExecutorKind,
+  BrowserToolDeclaration,
+  ReceiptKind,
+  FinalReceiptKind,
+  SnapshotToolExecutor,
+  ConnectExecutorRequest,
+  ExecutorLeaseResponse,
+  DisconnectExecutorResponse,
+  PendingToolCall,
+  PendingToolCallsResponse,
+  ClaimToolCallRequest,
+  ClaimToolCallResponse,
+  ToolReceiptRequest,
+  ToolReceiptResponse,
+  ExecutorReportRequest,
+} from './protocol/browser-tools.ts';
 export { PROBLEM_STATUS } from './protocol/problems.ts';
 export type { ProblemCode, RunErrorCode, ProblemDetails } from './protocol/problems.ts';

@@ -1,4 +1,4 @@
-import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
+import type { BrowserToolLimits, Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
 
 /** Published limits when the product sets none (docs/protocol.md §16). */
 export const DEFAULT_LIMITS: Limits = {
@@ -32,6 +32,23 @@ export const DEFAULT_LIMITS: Limits = {
   maxSessionsPerIdentity: 100,
   maxRunsPerSession: 500,
 };
+
+/** Limits of browser tools when the product sets none (docs/protocol.md §19.6). */
+export const DEFAULT_BROWSER_TOOL_LIMITS: BrowserToolLimits = {
+  maxBrowserTools: 16,
+  maxBrowserToolDescriptionChars: 1_024,
+  maxBrowserToolSchemaBytes: 8_192,
+  maxToolResultChars: 16_000,
+  browserToolTimeoutSec: 120,
+  executorHeartbeatSec: 15,
+  executorLeaseSec: 45,
+  toolClaimsPerMinute: 60,
+  toolReceiptsPerMinute: 240,
+  executorRequestsPerMinute: 120,
+};
+
+/** Connected executors kept per subject and in all (docs/protocol.md §19.4). */
+export const DEFAULT_EXECUTOR_CAPS = { maxPerSubject: 20, maxExecutors: 10_000 } as const;
 
 /** Store-wide caps of the in-memory store when the product sets none (docs/server.md, "Memory"). */
 export const DEFAULT_RETENTION = {

@@ -71,6 +71,7 @@ describe('bootstrap', () => {
         cancel: true,
         sessions: { list: true, rename: true, delete: true },
         stream: { poll: false, createAndStream: false },
+        browserTools: { supported: false },
       },
       limits: {
         maxInputChars: 32000,

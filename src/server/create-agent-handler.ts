@@ -6,7 +6,9 @@ import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/pr
 import { IDENTITY_HEADER, PROTOCOL_HEADER, REQUEST_ID_HEADER } from '../core/protocol.ts';
 import {
   DEFAULT_AGENT,
+  DEFAULT_BROWSER_TOOL_LIMITS,
   DEFAULT_CAPABILITIES,
+  DEFAULT_EXECUTOR_CAPS,
   DEFAULT_EDGE_LIMITS,
   DEFAULT_LIMITS,
   DEFAULT_MODELS,
@@ -21,7 +23,10 @@ import { readJsonBody } from './http/read-json-body.ts';
 import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createIdentityFor } from './identity-for.ts';
 import { createUlidIds } from './ids/create-ulid-ids.ts';
+import { createBrowserToolRuntime } from './executors/browser-tool-runtime.ts';
+import type { CanUseExecutor } from './executors/browser-tool-runtime.ts';
 import { createRateLimits, enforceRateLimit } from './limits/rate-limits.ts';
+import type { HandlerLimits } from './limits/rate-limits.ts';
 import { bootstrapRoute } from './routes/bootstrap-route.ts';
 import { matchHandlerRoute } from './routes/match-route.ts';
 import type { AgentInfo, HandlerContext } from './routes/route-context.ts';
@@ -104,6 +109,17 @@ export interface AgentHandlerOptions extends SendContextHooks {
   maxStreamsPerIdentity?: number;
   /** Requests served at once, open event streams included; past it `503` + `Retry-After`. Default 5 000. */
   maxConnections?: number;
+  /**
+   * Whether `subject` may run browser tools as the executor `executorId` (docs/protocol.md §19).
+   * Without it browser tools are off: declarations are ignored and every executor request is
+   * `403 FORBIDDEN` (fail closed).
+   */
+  canUseExecutor?: CanUseExecutor;
+  /**
+   * The key of claim grants (≥ 32 bytes). Default: generated once and kept in `storage`, so a
+   * grant stays valid across restarts of a durable store.
+   */
+  grantSecret?: Uint8Array | string;
 }
 
 /** What a handler is serving right now. */
@@ -140,7 +156,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const clock = options.clock ?? createSystemClock();
   const ids = options.ids ?? createUlidIds(clock);
   const basePath = (options.basePath ?? '/api/agent').replace(/\/+$/, '');
-  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits: HandlerLimits = { ...DEFAULT_LIMITS, ...DEFAULT_BROWSER_TOOL_LIMITS, ...options.limits };
   const maxConnections = options.maxConnections ?? DEFAULT_EDGE_LIMITS.maxConnections;
   const requestBodyTimeoutMs = options.requestBodyTimeoutMs ?? DEFAULT_EDGE_LIMITS.requestBodyTimeoutMs;
   const storage = options.storage ?? createMemoryStorage();
@@ -180,13 +196,31 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   });
   const rateLimiter = createRateLimits(limits, clock, storage);
   const cors = options.cors === undefined ? null : createCors(options.cors);
+  const browserTools =
+    options.canUseExecutor === undefined
+      ? null
+      : createBrowserToolRuntime({
+          canUseExecutor: options.canUseExecutor,
+          store,
+          clock,
+          limits,
+          caps: DEFAULT_EXECUTOR_CAPS,
+          grantSecret:
+            options.grantSecret ??
+            storage.getOrCreateSetting('tool_grant_secret', randomBytes(32).toString('base64url')),
+          onError,
+        });
   const context: HandlerContext = {
     store,
     storage,
     idempotency,
     agent,
     models: options.models ?? DEFAULT_MODELS,
-    capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
+    capabilities: {
+      ...(options.capabilities ?? DEFAULT_CAPABILITIES),
+      browserTools: { supported: browserTools !== null },
+    },
+    browserTools,
     limits,
     rateLimiter,
     stream: { ...DEFAULT_STREAM_SETTINGS, ...options.stream },
@@ -310,6 +344,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   handler.close = async () => {
     isClosed = true;
     clock.clearTimeout(sweeper);
+    browserTools?.executors.close();
     store.close();
     const streams = context.streams.all();
     for (const stream of streams) stream.close();

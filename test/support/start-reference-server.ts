@@ -19,12 +19,14 @@ export interface ReferenceServer {
 /**
  * Starts `createAgentHandler` with the scripted model (fast deltas, one event per delta) on
  * `127.0.0.1`, port 0. Identities are stable across instances, so a second server is the same
- * product after a restart, only without the first one's runs. `options` sets the handler's limits
- * or clock (e.g. a low rate limit, or a fake clock shared with the client under test) and the
- * engine's limits (e.g. no model retries).
+ * product after a restart, only without the first one's runs. `options` sets the handler's limits,
+ * clock (e.g. a low rate limit, or a fake clock shared with the client under test) or
+ * `canUseExecutor` (browser tools on) and the engine's limits (e.g. no model retries).
  */
 export async function startReferenceServer(
-  options: Pick<AgentHandlerOptions, 'limits' | 'clock'> & { engineLimits?: Partial<EngineLimits> } = {},
+  options: Pick<AgentHandlerOptions, 'limits' | 'clock' | 'canUseExecutor'> & {
+    engineLimits?: Partial<EngineLimits>;
+  } = {},
 ): Promise<ReferenceServer> {
   const { engineLimits, ...handlerOptions } = options;
   let userId = 'user-1';

@@ -8,7 +8,7 @@ import type {
 } from '../protocol.ts';
 import type { Clock } from '../clock.ts';
 import type { ClientStorage } from './client-persistence.ts';
-import type { ClientState } from './client-state.ts';
+import type { ClientExtension, ClientState } from './client-state.ts';
 
 /** Options of one `send`. */
 export interface SendOptions {
@@ -114,8 +114,40 @@ export interface AgentClientOptions {
   onEvent?: (event: EventEnvelope) => void;
 }
 
+/** A request an extension of the client (the tool runner) sends under the client's identity. */
+export interface ProtocolRequest {
+  method: 'GET' | 'POST';
+  /** Relative to `{endpoint}/v1`, starting with `/`. */
+  path: string;
+  /** Already-serialized JSON, the same on every attempt. */
+  body?: string;
+  headers?: Record<string, string>;
+  /** Attempts of a retryable failure, the first included (default 1). */
+  attempts?: number;
+  timeoutMs?: number;
+}
+
+/** A 2xx answer to a {@link ProtocolRequest}. */
+export interface ProtocolResponse<T> {
+  status: number;
+  body: T | null;
+  requestId: string | null;
+}
+
 /** An `AgentClient` plus the additions this implementation offers. */
 export interface AgentClientHandle extends AgentClient {
   /** Drops a failed send's text and its frozen key (the user cleared the composer). */
   discardPendingSend(): void;
+  /**
+   * Sends a protocol request with the client's identity, for extensions such as the tool runner:
+   * `resetIdentity()` and `dispose()` abort it, and `409 IDENTITY_CHANGED` resets the client as for
+   * any request. Other failures reject with their `AgentError` and never reach `state.error`.
+   */
+  request<T>(request: ProtocolRequest): Promise<ProtocolResponse<T>>;
+  /**
+   * Plugs `extension` (the browser tool runner) into the client, replacing the one before; null
+   * unplugs it. Its fold applies to every later run event, every later `send` declares its browser
+   * tools, and `state.toolRunner` shows its view (docs/client.md, "Browser tools").
+   */
+  extend(extension: ClientExtension | null): void;
 }

@@ -10,7 +10,7 @@ import { isAgentError } from '../transport/agent-error.ts';
 import { createSystemClock } from '../clock.ts';
 import { createHttpTransport } from '../transport/http-transport.ts';
 import type { TransportRequest, TransportResponse } from '../transport/http-transport.ts';
-import type { AgentClientHandle, AgentClientOptions, SendOptions } from './agent-client-types.ts';
+import type { AgentClientHandle, AgentClientOptions, ProtocolRequest, SendOptions } from './agent-client-types.ts';
 import type { ClientAction } from './client-actions.ts';
 import type { ClientContext, ClientSettings, FailureReport } from './client-context.ts';
 import { createClientError, toClientError } from './client-errors.ts';
@@ -319,6 +319,13 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     },
     discardPendingSend() {
       if (!isDisposed) sender.discard();
+    },
+    request: <T>(call: ProtocolRequest) =>
+      request<T>(call).catch((error: unknown) => {
+        throw isAgentError(error) && error.code === 'IDENTITY_CHANGED' ? fail(error, { type: 'requestFailed' }) : error;
+      }),
+    extend(extension) {
+      store.dispatch({ type: 'extended', extension });
     },
     dispose() {
       if (isDisposed) return;

@@ -1,5 +1,5 @@
 import type { BootstrapResponse, EventEnvelope, RunSnapshot, SnapshotMessage } from '../protocol.ts';
-import type { ClientError } from './client-state.ts';
+import type { ClientError, ClientExtension } from './client-state.ts';
 
 /** The user's message of one send, as the composer had it. */
 export interface SentText {
@@ -69,7 +69,9 @@ export type ClientAction =
   /** Stop was pressed for `runId`, or (null) for the run a create still in flight will return. */
   | { type: 'stopRequested'; runId: string | null }
   /** The cancel request failed; the error follows as `requestFailed`. */
-  | { type: 'stopFailed' };
+  | { type: 'stopFailed' }
+  /** `extend()`: an extension was plugged in (null: unplugged). */
+  | { type: 'extended'; extension: ClientExtension | null };
 
 /** The action types, for exhaustive tables. */
 export type ClientActionType = ClientAction['type'];

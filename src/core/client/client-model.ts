@@ -1,5 +1,5 @@
 import type { BootstrapResponse, RunSnapshot, SnapshotMessage } from '../protocol.ts';
-import type { ClientError, ConnectionStatus, PendingSend } from './client-state.ts';
+import type { ClientError, ClientExtension, ConnectionStatus, PendingSend } from './client-state.ts';
 
 /** Everything the client knows; `ClientState` is derived from it. */
 export interface ClientModel {
@@ -24,6 +24,8 @@ export interface ClientModel {
   stopping: { runId: string | null } | null;
   /** Messages a failed model attempt streamed, kept (in discard order) while the run retries. */
   discarded: readonly DiscardedMessage[];
+  /** What `extend` plugged in; null without an extension. */
+  extension: ClientExtension | null;
 }
 
 /** A message retracted for a retry (`MESSAGE_DISCARDED{attempt_retry}`), with where it stood in its run. */
@@ -51,5 +53,6 @@ export function createInitialClientModel(): ClientModel {
     agentVersionId: null,
     stopping: null,
     discarded: [],
+    extension: null,
   };
 }

@@ -6,7 +6,7 @@ import type { ClientAction, ClientActionType } from './client-actions.ts';
 import { createInitialClientModel } from './client-model.ts';
 import type { ClientModel } from './client-model.ts';
 import { reduceClient } from './client-reducer.ts';
-import type { ClientError } from './client-state.ts';
+import type { ClientError, ClientExtension } from './client-state.ts';
 import { deepFreeze } from '../../../test/support/deep-freeze.ts';
 
 const RUN = 'run_01CLIENT';
@@ -107,10 +107,31 @@ interface ClientCase {
   expected: ClientModel;
 }
 
+/** A fold that leaves a visible mark, to see that (and when) the client applies an extension's fold. */
+const MARKED_USAGE = [{ inputTokens: 7, outputTokens: 7 }];
+const markUsage = (snapshot: RunSnapshot): RunSnapshot => ({ ...snapshot, usage: MARKED_USAGE });
+
+/** An extension as the tool runner plugs it in. */
+const EXTENSION: ClientExtension = {
+  foldRunEvent: (snapshot) => snapshot,
+  browserTools: [{ name: 'page.read_selection', description: 'The selection', parameters: { type: 'object' } }],
+  toolRunner: { executorId: 'exe_1', calls: { tc_1: 'running' }, notes: { tc_1: 'Running in this browser' } },
+};
+
 const cases: ClientCase[] = [
   {
     title: 'reset drops everything',
-    model: modelWith({ sessionId: SES, runs: [emptyRun], bootstrap: BOOT, error: requestError }),
+    model: modelWith({
+      sessionId: SES,
+      runs: [emptyRun],
+      bootstrap: BOOT,
+      error: requestError,
+      extension: {
+        foldRunEvent: (snapshot) => snapshot,
+        browserTools: [],
+        toolRunner: { executorId: 'exe_1', calls: {}, notes: {} },
+      },
+    }),
     action: { type: 'reset' },
     expected: createInitialClientModel(),
   },
@@ -329,6 +350,15 @@ const cases: ClientCase[] = [
     expected: modelWith({ sessionId: SES, runs: [reduceRun(emptyRun, runStarted)], error: requestError }),
   },
   {
+    title: "eventReceived folds the event through the extension's fold after the run reducer",
+    model: modelWith({ runs: [emptyRun], extension: { ...EXTENSION, foldRunEvent: markUsage } }),
+    action: { type: 'eventReceived', event: runStarted },
+    expected: modelWith({
+      runs: [{ ...reduceRun(emptyRun, runStarted), usage: MARKED_USAGE }],
+      extension: { ...EXTENSION, foldRunEvent: markUsage },
+    }),
+  },
+  {
     title: 'eventReceived of an unknown run starts its snapshot',
     model: modelWith({ runs: [otherRun] }),
     action: { type: 'eventReceived', event: runStarted },
@@ -450,6 +480,18 @@ const cases: ClientCase[] = [
     action: { type: 'hostSignalsChanged', isOnline: true },
     expected: modelWith(),
   },
+  {
+    title: 'extended keeps the extension',
+    model: modelWith(),
+    action: { type: 'extended', extension: EXTENSION },
+    expected: modelWith({ extension: EXTENSION }),
+  },
+  {
+    title: 'extended with null unplugs the extension',
+    model: modelWith({ extension: EXTENSION }),
+    action: { type: 'extended', extension: null },
+    expected: modelWith(),
+  },
 ];
 
 /** Every action type, so a new one fails to compile until it is listed (and then until it has a case). */
@@ -481,6 +523,7 @@ const ACTION_TYPES: Record<ClientActionType, true> = {
   hostSignalsChanged: true,
   stopRequested: true,
   stopFailed: true,
+  extended: true,
 };
 
 describe('reduceClient', () => {

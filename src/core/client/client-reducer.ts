@@ -141,6 +141,8 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
       return { ...model, stopping: { runId: action.runId } };
     case 'stopFailed':
       return { ...model, stopping: null };
+    case 'extended':
+      return { ...model, extension: action.extension };
   }
 }
 
@@ -161,7 +163,7 @@ function followedConnection(
  */
 function applyEvent(model: ClientModel, event: EventEnvelope): ClientModel {
   const run = findRun(model, event.runId) ?? createEmptyRunSnapshot(event.runId, event.sessionId);
-  const next = reduceRun(run, event);
+  const next = reduceRun(run, event, model.extension?.foldRunEvent);
   if (next === run) return model;
   const { optimistic } = model;
   const isEchoed = optimistic !== null && next.messages.some((m) => m.clientMessageId === optimistic.clientMessageId);

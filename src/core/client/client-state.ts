@@ -1,10 +1,12 @@
 import type {
   BootstrapResponse,
+  BrowserToolDeclaration,
   RunStatus,
   SnapshotInterrupt,
   SnapshotMessage,
   SnapshotToolCall,
 } from '../protocol.ts';
+import type { RunEventFold } from '../state/run-reducer.ts';
 
 /** The client's link to the server, one string (never a pair of booleans). */
 export type ConnectionStatus = 'idle' | 'connecting' | 'streaming' | 'reconnecting' | 'offline' | 'error';
@@ -29,6 +31,37 @@ export interface PendingSend {
   clientMessageId: string;
   text: string;
   status: 'sending' | 'failed';
+}
+
+/** A tool runner's part in one browser tool call (docs/client.md, "Browser tools"). */
+export type ToolRunnerPhase =
+  'claiming' | 'running' | 'delivering' | 'reconciling' | 'needs_reconciliation' | 'elsewhere' | 'refused' | 'done';
+
+/** What the tool runner attached to the client shows about the browser tool calls it has seen. */
+export interface ToolRunnerView {
+  /** The executor id this page claims calls as. */
+  executorId: string;
+  /** This runner's phase per tool call id. */
+  calls: Readonly<Record<string, ToolRunnerPhase>>;
+  /**
+   * What each browser call's card says instead of its status, by tool call id, in the runner's
+   * language: where it runs ("Running in this browser"), or that it needs reconciliation.
+   */
+  notes: Readonly<Record<string, string>>;
+}
+
+/**
+ * What an extension (the browser tool runner) plugs into a client with `extend`
+ * (docs/client.md, "Browser tools"). A reset (an identity change) unplugs it with the rest of
+ * the state; the runner revokes itself then.
+ */
+export interface ClientExtension {
+  /** Folds each later run event after the client's own reducer (browser tools: `foldExecutorEvents`). */
+  foldRunEvent: RunEventFold;
+  /** The browser tools every later `send` declares (docs/protocol.md §19). */
+  browserTools: readonly BrowserToolDeclaration[];
+  /** What `state.toolRunner` shows; null while no runner runs. */
+  toolRunner: ToolRunnerView | null;
 }
 
 /** The run the client currently follows (the session's active run, or its latest one). */
@@ -63,4 +96,6 @@ export interface ClientState {
   discardedMessageIds: readonly string[];
   /** The `RUN_ERROR` of each run in `messages` that failed, oldest first, so a failure stays with its turn. */
   runErrors: readonly ClientError[];
+  /** The attached tool runner's view of its browser tool calls; null when no runner is attached. */
+  toolRunner: ToolRunnerView | null;
 }

@@ -83,5 +83,6 @@ function deriveState(model: ClientModel): ClientState {
     isStopping: model.stopping !== null,
     discardedMessageIds: model.discarded.map((kept) => kept.message.messageId),
     runErrors: model.runs.flatMap((run) => runErrorOf(run) ?? []),
+    toolRunner: model.extension?.toolRunner ?? null,
   };
 }

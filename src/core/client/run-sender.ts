@@ -108,6 +108,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
       // What is not a run option goes with the message: contextRefs, instruction, focus.
       const { modelId, reasoningEffort, limits, ...extras } = options;
       const runOptions = pickDefined({ modelId, reasoningEffort, limits });
+      const browserTools = store.model().extension?.browserTools ?? [];
       const request: CreateRunRequest = {
         ...(sessionId === null ? {} : { sessionId }),
         // The session's version, else the option's, else the bootstrap's.
@@ -118,6 +119,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
           ...pickDefined(extras),
         },
         ...(Object.keys(runOptions).length === 0 ? {} : { options: runOptions }),
+        ...(browserTools.length === 0 ? {} : { browserTools: [...browserTools] }),
       };
       lastOptions = options;
       return await submit({

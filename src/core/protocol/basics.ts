@@ -10,7 +10,16 @@ export const PROTOCOL_MAJOR = 1;
 
 /** A run's lifecycle state (docs/protocol.md §8). Terminal states absorb. */
 export type RunStatus =
-  'queued' | 'running' | 'awaiting_input' | 'cancelling' | 'completed' | 'failed' | 'cancelled' | 'expired';
+  | 'queued'
+  | 'running'
+  | 'awaiting_input'
+  /** Waiting for a browser tool's executor (docs/protocol.md §19). */
+  | 'awaiting_tool'
+  | 'cancelling'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'expired';
 
 /** The run states a run never leaves. */
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'expired'];
@@ -56,7 +65,8 @@ export interface TokenUsage {
 
 export type MessageRole = 'user' | 'assistant' | 'reasoning';
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'cancelled' | 'error';
-export type ToolResultStatus = 'completed' | 'failed' | 'denied' | 'cancelled' | 'unknown';
+/** `expired`: a browser call nobody started before its deadline (docs/protocol.md §19). */
+export type ToolResultStatus = 'completed' | 'failed' | 'denied' | 'cancelled' | 'unknown' | 'expired';
 export type ApprovalDecision = 'allow' | 'deny';
 export type InterruptReason = 'tool_call' | 'input_required' | 'confirmation' | (string & {});
 

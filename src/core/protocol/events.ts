@@ -16,6 +16,7 @@ import type {
   ToolResultStatus,
 } from './basics.ts';
 import type { PROTOCOL_MAJOR } from './basics.ts';
+import type { BrowserToolDeclaration, ExecutorKind, ToolReceiptRequest } from './browser-tools.ts';
 import type { RunErrorCode } from './problems.ts';
 import type { SnapshotMessage } from './snapshots.ts';
 
@@ -54,6 +55,8 @@ export interface EventDataMap {
       focus?: FocusSummary;
     };
     traceId?: string;
+    /** The browser tools the run may call (docs/protocol.md §19), when the server supports them. */
+    browserTools?: BrowserToolDeclaration[];
   };
   RUN_STATUS_CHANGED: { status: RunStatus; reason?: string };
   STEP_STARTED: { stepName: string; consumedInputIds?: string[] };
@@ -72,7 +75,14 @@ export interface EventDataMap {
   REASONING_MESSAGE_CONTENT: { messageId: string; delta: string };
   REASONING_MESSAGE_END: { messageId: string };
   REASONING_END: { messageId: string };
-  TOOL_CALL_START: { toolCallId: string; toolCallName: string; parentMessageId?: string; title?: string };
+  TOOL_CALL_START: {
+    toolCallId: string;
+    toolCallName: string;
+    parentMessageId?: string;
+    title?: string;
+    /** `browser` for a browser tool; absent when the server runs it. */
+    executorKind?: ExecutorKind;
+  };
   TOOL_CALL_ARGS: { toolCallId: string; delta: string };
   TOOL_CALL_END: { toolCallId: string; args: unknown; argsDigest: string };
   TOOL_CALL_PROGRESS: { toolCallId: string; message?: string; fraction?: number };
@@ -85,6 +95,21 @@ export interface EventDataMap {
     /** How the call was governed, in order: each check's decision and reason. */
     evidence?: ToolEvidence[];
   };
+  /** Governance let a browser call out: it may be claimed until `expiresAt` (docs/protocol.md §19). */
+  TOOL_CALL_DISPATCHED: { toolCallId: string; executorKind: ExecutorKind; expiresAt: string };
+  /** An executor claimed the call; only the grant's digest is logged. */
+  TOOL_CALL_CLAIMED: { toolCallId: string; executorId: string; grantDigest: string };
+  /** An unstarted claim was given up (the executor disconnected or stopped heartbeating). */
+  TOOL_CALL_RELEASED: { toolCallId: string; executorId: string; reason: 'disconnected' | 'executor_lost' };
+  /** A receipt of the claim holder: `accepted`, `progress` or a final outcome (`content` for finals). */
+  TOOL_CALL_RECEIPT: Omit<ToolReceiptRequest, 'result'> & {
+    toolCallId: string;
+    /** A final receipt's outcome as the model will get it (the result serialised, or the message). */
+    content?: string;
+    truncated?: boolean;
+  };
+  /** The claim holder reported a diagnostic; `reconciliation_required` ends the call `unknown`. */
+  TOOL_CALL_REPORTED: { toolCallId: string; executorId: string; code: string; message?: string };
   INTERRUPT_REQUESTED: { interrupt: InterruptRequest };
   INTERRUPT_RESOLVED: {
     interruptId: string;
@@ -143,6 +168,11 @@ export const EVENT_TYPES: readonly EventType[] = [
   'TOOL_CALL_END',
   'TOOL_CALL_PROGRESS',
   'TOOL_CALL_RESULT',
+  'TOOL_CALL_DISPATCHED',
+  'TOOL_CALL_CLAIMED',
+  'TOOL_CALL_RELEASED',
+  'TOOL_CALL_RECEIPT',
+  'TOOL_CALL_REPORTED',
   'INTERRUPT_REQUESTED',
   'INTERRUPT_RESOLVED',
   'MESSAGE_DISCARDED',

@@ -23,6 +23,9 @@ export const RETRY_AFTER_HEADER = 'retry-after';
 /** `Last-Event-ID`: the last event seq a reconnecting event stream has seen. */
 export const LAST_EVENT_ID_HEADER = 'last-event-id';
 
+/** `X-Tool-Grant`: the grant of a claimed browser tool call, on each of its receipts and reports. */
+export const TOOL_GRANT_HEADER = 'x-tool-grant';
+
 /** `Idempotent-Replayed: true` on a response the server replayed for a repeated key (server only). */
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 

@@ -3,6 +3,7 @@
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
 import type { ApprovalDecision, ContextRef, FocusContext, InputContent, ReasoningEffort, RunStatus } from './basics.ts';
+import type { BrowserToolDeclaration } from './browser-tools.ts';
 import type { RunSnapshot, SnapshotInterrupt, SnapshotMessage } from './snapshots.ts';
 
 export interface ModelInfo {
@@ -21,9 +22,38 @@ export interface Capabilities {
   /** `rename`: `PATCH /sessions/{id}`; `delete`: `DELETE /sessions/{id}` (absent means false). */
   sessions: { list: boolean; rename: boolean; delete?: boolean };
   stream: { poll: boolean; createAndStream: boolean };
+  /** Browser tools (docs/protocol.md §19); absent or `supported: false` when the server takes none. */
+  browserTools?: { supported: boolean };
 }
 
-export interface Limits {
+/**
+ * The limits of browser tools (docs/protocol.md §19.6), in bootstrap's `limits` when the server
+ * supports them.
+ */
+export interface BrowserToolLimits {
+  /** Entries of `browserTools` in one create. */
+  maxBrowserTools: number;
+  /** Characters of a browser tool's `description`. */
+  maxBrowserToolDescriptionChars: number;
+  /** Bytes of a browser tool's `parameters` schema as JSON. */
+  maxBrowserToolSchemaBytes: number;
+  /** Characters of a serialised browser tool result; longer ones are cut and marked `truncated`. */
+  maxToolResultChars: number;
+  /** A dispatched browser call not finished by then ends `expired` (never started) or `unknown`. */
+  browserToolTimeoutSec: number;
+  /** How often an executor heartbeats. */
+  executorHeartbeatSec: number;
+  /** An executor silent for this long is gone: its unstarted claims are released. */
+  executorLeaseSec: number;
+  /** `POST …/tool-calls/{id}/claim` per minute. */
+  toolClaimsPerMinute: number;
+  /** `POST …/tool-calls/{id}/receipts` per minute. */
+  toolReceiptsPerMinute: number;
+  /** Executor `connect`, `heartbeat`, `disconnect` and `report` per minute. */
+  executorRequestsPerMinute: number;
+}
+
+export interface Limits extends Partial<BrowserToolLimits> {
   maxInputChars: number;
   maxInputsPerRun: number;
   maxEventBytes: number;
@@ -122,6 +152,8 @@ export interface CreateRunRequest {
     reasoningEffort?: ReasoningEffort;
     limits?: { maxCostUsd?: string };
   };
+  /** Tools this page can run for the run (docs/protocol.md §19); ignored by a server without them. */
+  browserTools?: BrowserToolDeclaration[];
 }
 
 /** `201` of `POST /runs` (and its replay). */

@@ -14,6 +14,7 @@ import type {
   ToolEvidence,
   ToolResultStatus,
 } from './basics.ts';
+import type { SnapshotToolExecutor } from './browser-tools.ts';
 import type { EventDataMap, InterruptRequest, RunOutcome } from './events.ts';
 
 export type MessageStatus = 'streaming' | 'complete' | 'cancelled' | 'error';
@@ -34,7 +35,9 @@ export interface SnapshotMessage {
   createdAt?: number;
 }
 
-export type ToolCallStatus = 'streaming_args' | 'pending' | 'awaiting_approval' | 'running' | ToolResultStatus;
+/** `awaiting_executor`: a browser call waits to be claimed and started (docs/protocol.md §19). */
+export type ToolCallStatus =
+  'streaming_args' | 'pending' | 'awaiting_approval' | 'awaiting_executor' | 'running' | ToolResultStatus;
 
 export interface SnapshotToolCall {
   toolCallId: string;
@@ -48,6 +51,8 @@ export interface SnapshotToolCall {
   status: ToolCallStatus;
   progress?: { message?: string; fraction?: number };
   result?: { messageId: string; content: string; truncated?: boolean; evidence?: ToolEvidence[] };
+  /** Present for a browser tool: who runs it and what its receipts said (docs/protocol.md §19). */
+  executor?: SnapshotToolExecutor;
 }
 
 export type InterruptState = 'open' | 'resolved' | 'cancelled' | 'expired';

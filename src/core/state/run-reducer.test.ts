@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope, RunSnapshot, SnapshotInterrupt, SnapshotMessage, SnapshotToolCall } from '../protocol.ts';
 import { EVENT_TYPES } from '../protocol.ts';
+import { foldExecutorEvents } from './fold-executor-events.ts';
 import { createEmptyRunSnapshot, reduceRun, reduceRunEvents } from './run-reducer.ts';
 import { APPROVAL_RUN, approvalRunEvents } from './test-support/approval-run.ts';
 import { eventFactory, eventTimestampAt as ts } from './test-support/events.ts';
@@ -69,6 +70,22 @@ const toolPending: SnapshotToolCall = {
   argsDigest: 'sha256:AbC',
 };
 const toolAwaiting: SnapshotToolCall = { ...toolPending, status: 'awaiting_approval' };
+const EXPIRES = '2026-11-29T13:42:00.000Z';
+const browserPending: SnapshotToolCall = { ...toolPending, executor: { kind: 'browser' } };
+const browserDispatched: SnapshotToolCall = {
+  ...toolPending,
+  status: 'awaiting_executor',
+  executor: { kind: 'browser', expiresAt: EXPIRES },
+};
+const browserClaimed: SnapshotToolCall = {
+  ...browserDispatched,
+  executor: { ...browserDispatched.executor!, executorId: 'exe_1', grantDigest: 'sha256:G' },
+};
+const browserAccepted: SnapshotToolCall = {
+  ...browserClaimed,
+  status: 'running',
+  executor: { ...browserClaimed.executor!, receiptSequence: 0, acceptedAt: ts(7) },
+};
 const openInterrupt: SnapshotInterrupt = {
   id: 'int_1',
   reason: 'tool_call',
@@ -380,6 +397,98 @@ const cases: ReducerCase[] = [
     }),
   },
   {
+    title: 'TOOL_CALL_START of a browser tool marks its executor kind',
+    state: stateAt(4),
+    event: f.at(5, 'TOOL_CALL_START', { toolCallId: 'tc_b', toolCallName: 'cart.add', executorKind: 'browser' }),
+    expected: stateAt(5, {
+      toolCalls: [{ toolCallId: 'tc_b', name: 'cart.add', status: 'streaming_args', executor: { kind: 'browser' } }],
+    }),
+  },
+  {
+    title: 'TOOL_CALL_DISPATCHED makes a browser call await its executor until expiresAt',
+    state: stateAt(4, { toolCalls: [browserPending] }),
+    event: f.at(5, 'TOOL_CALL_DISPATCHED', { toolCallId: 'tc_1', executorKind: 'browser', expiresAt: EXPIRES }),
+    expected: stateAt(5, { toolCalls: [browserDispatched] }),
+  },
+  {
+    title: 'TOOL_CALL_CLAIMED records the executor and the grant digest',
+    state: stateAt(5, { toolCalls: [browserDispatched] }),
+    event: f.at(6, 'TOOL_CALL_CLAIMED', { toolCallId: 'tc_1', executorId: 'exe_1', grantDigest: 'sha256:G' }),
+    expected: stateAt(6, { toolCalls: [browserClaimed] }),
+  },
+  {
+    title: 'TOOL_CALL_RELEASED drops the claim',
+    state: stateAt(6, { toolCalls: [browserClaimed] }),
+    event: f.at(7, 'TOOL_CALL_RELEASED', { toolCallId: 'tc_1', executorId: 'exe_1', reason: 'executor_lost' }),
+    expected: stateAt(7, { toolCalls: [browserDispatched] }),
+  },
+  {
+    title: 'TOOL_CALL_RECEIPT accepted starts the call',
+    state: stateAt(6, { toolCalls: [browserClaimed] }),
+    event: f.at(7, 'TOOL_CALL_RECEIPT', {
+      toolCallId: 'tc_1',
+      executorId: 'exe_1',
+      receiptId: 'r0',
+      sequence: 0,
+      kind: 'accepted',
+    }),
+    expected: stateAt(7, { toolCalls: [browserAccepted] }),
+  },
+  {
+    title: 'TOOL_CALL_RECEIPT progress sets the progress and the applied sequence',
+    state: stateAt(7, { toolCalls: [browserAccepted] }),
+    event: f.at(8, 'TOOL_CALL_RECEIPT', {
+      toolCallId: 'tc_1',
+      executorId: 'exe_1',
+      receiptId: 'r1',
+      sequence: 1,
+      kind: 'progress',
+      message: 'Adding',
+      fraction: 0.5,
+    }),
+    expected: stateAt(8, {
+      toolCalls: [
+        {
+          ...browserAccepted,
+          progress: { message: 'Adding', fraction: 0.5 },
+          executor: { ...browserAccepted.executor!, receiptSequence: 1 },
+        },
+      ],
+    }),
+  },
+  {
+    title: 'TOOL_CALL_RECEIPT completed keeps the outcome for the engine; the call stays running until its result',
+    state: stateAt(7, { toolCalls: [browserAccepted] }),
+    event: f.at(8, 'TOOL_CALL_RECEIPT', {
+      toolCallId: 'tc_1',
+      executorId: 'exe_1',
+      receiptId: 'r2',
+      sequence: 2,
+      kind: 'completed',
+      content: '{"added":true}',
+    }),
+    expected: stateAt(8, {
+      toolCalls: [
+        {
+          ...browserAccepted,
+          executor: {
+            ...browserAccepted.executor!,
+            receiptSequence: 2,
+            outcome: { kind: 'completed', receiptId: 'r2', content: '{"added":true}' },
+          },
+        },
+      ],
+    }),
+  },
+  {
+    title: 'TOOL_CALL_REPORTED reconciliation_required marks the call for reconciliation',
+    state: stateAt(7, { toolCalls: [browserAccepted] }),
+    event: f.at(8, 'TOOL_CALL_REPORTED', { toolCallId: 'tc_1', executorId: 'exe_1', code: 'reconciliation_required' }),
+    expected: stateAt(8, {
+      toolCalls: [{ ...browserAccepted, executor: { ...browserAccepted.executor!, reconciliation: 'required' } }],
+    }),
+  },
+  {
     title: 'INTERRUPT_REQUESTED for a tool call opens the interrupt and makes the tool await approval',
     state: stateAt(3, { status: 'running', toolCalls: [toolPending] }),
     event: f.at(4, 'INTERRUPT_REQUESTED', {
@@ -600,9 +709,25 @@ const cases: ReducerCase[] = [
 ];
 
 describe('reduceRun', () => {
+  // The server's fold: the run reducer and, after it, the executor events of browser tools.
   it.each(cases)('$title', ({ state, event, expected }) => {
-    const next = reduceRun(deepFreeze(state), deepFreeze(event));
+    const next = reduceRun(deepFreeze(state), deepFreeze(event), foldExecutorEvents);
     expect(next).toStrictEqual(expected);
+  });
+
+  it('without foldExecutorEvents (a page without browser tools) the executor events only advance the cursor', () => {
+    const start = f.at(4, 'TOOL_CALL_START', { toolCallId: 'tc_2', toolCallName: 'cart.add', executorKind: 'browser' });
+    const started = reduceRun(stateAt(3, {}), start);
+    expect(started.toolCalls).toStrictEqual([{ toolCallId: 'tc_2', name: 'cart.add', status: 'streaming_args' }]);
+    const state = deepFreeze(stateAt(4, { toolCalls: [browserPending] }));
+    const dispatched = f.at(5, 'TOOL_CALL_DISPATCHED', {
+      toolCallId: 'tc_1',
+      executorKind: 'browser',
+      expiresAt: EXPIRES,
+    });
+    const next = reduceRun(state, dispatched);
+    expect(next).toStrictEqual({ ...state, lastSeq: 5, resumeCursor: '5', updatedAt: dispatched.timestamp });
+    expect(next.toolCalls).toBe(state.toolCalls);
   });
 
   it('has a case for every event type of the protocol', () => {

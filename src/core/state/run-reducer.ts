@@ -43,12 +43,14 @@ export function createEmptyRunSnapshot(runId: string, sessionId: string): RunSna
  * The server builds `GET /runs/{id}` with it and the client renders with it, so "snapshot +
  * tail = full state" holds by construction. An event with `seq <= lastSeq`, or of another run,
  * is a no-op that returns the same object. Gap detection is the caller's job. Unknown event
- * types only advance the cursor (clients ignore what they do not know).
+ * types only advance the cursor (clients ignore what they do not know), unless `extend` folds
+ * them: the server always passes `foldExecutorEvents`, a client only with browser tools.
  */
-export function reduceRun(snapshot: RunSnapshot, event: EventEnvelope): RunSnapshot {
+export function reduceRun(snapshot: RunSnapshot, event: EventEnvelope, extend?: RunEventFold): RunSnapshot {
   if (event.seq <= snapshot.lastSeq || event.runId !== snapshot.runId) return snapshot;
+  const applied = applyEvent(snapshot, event as AnyEventEnvelope);
   const next: RunSnapshot = {
-    ...applyEvent(snapshot, event as AnyEventEnvelope),
+    ...(extend === undefined ? applied : extend(applied, event as AnyEventEnvelope)),
     lastSeq: event.seq,
     resumeCursor: event.cursor,
     updatedAt: event.timestamp,
@@ -57,13 +59,24 @@ export function reduceRun(snapshot: RunSnapshot, event: EventEnvelope): RunSnaps
   return next;
 }
 
-/** Folds a list of events in order, starting from `initial` (empty when omitted). */
-export function reduceRunEvents(events: readonly EventEnvelope[], initial?: RunSnapshot): RunSnapshot {
+/** Folds a list of events in order, starting from `initial` (empty when omitted), each through `extend` too. */
+export function reduceRunEvents(
+  events: readonly EventEnvelope[],
+  initial?: RunSnapshot,
+  extend?: RunEventFold,
+): RunSnapshot {
   const first = events[0];
   let snapshot = initial ?? createEmptyRunSnapshot(first?.runId ?? '', first?.sessionId ?? '');
-  for (const event of events) snapshot = reduceRun(snapshot, event);
+  for (const event of events) snapshot = reduceRun(snapshot, event, extend);
   return snapshot;
 }
+
+/**
+ * A fold an extension adds after `reduceRun`'s own (the executor events of browser tools,
+ * `src/core/state/fold-executor-events.ts`): it gets the snapshot with the event already applied
+ * and returns it, changed or not. Never mutates its input.
+ */
+export type RunEventFold = (snapshot: RunSnapshot, event: AnyEventEnvelope) => RunSnapshot;
 
 function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
   switch (event.type) {
@@ -223,6 +236,7 @@ function endRun(
   };
 }
 
+/** Applies a browser executor's receipt: `accepted` starts the call, `progress` reports, a final one is kept for the engine. */
 function updateMessage(
   s: RunSnapshot,
   messageId: string,
@@ -231,7 +245,8 @@ function updateMessage(
   return { ...s, messages: updateLast(s.messages, (m) => m.messageId === messageId, update) };
 }
 
-function updateToolCall(
+/** Replaces the tool call `toolCallId` of the snapshot with `update(call)`; the same snapshot's calls when it has none. */
+export function updateToolCall(
   s: RunSnapshot,
   toolCallId: string,
   update: (c: SnapshotToolCall) => SnapshotToolCall,

@@ -54,6 +54,8 @@ export interface TransportRequest {
   body?: string;
   /** Sent as `Idempotency-Key` in the sf-string form (`"…"`), identical on every attempt. */
   idempotencyKey?: string;
+  /** More request headers (e.g. `X-Tool-Grant`); the protocol's own headers win. */
+  headers?: Record<string, string>;
   /** The caller's cancel: aborting rejects with `ABORTED` and stops all retries. */
   signal?: AbortSignal;
   /** Per-attempt timeout in ms (default the transport's; `0` disables). */
@@ -175,6 +177,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   return {
     async request<T>(request: TransportRequest): Promise<TransportResponse<T>> {
       const headers = {
+        ...request.headers,
         accept: 'application/json',
         'content-type': request.body === undefined ? undefined : 'application/json',
         [IDEMPOTENCY_KEY_HEADER]: request.idempotencyKey === undefined ? undefined : `"${request.idempotencyKey}"`,

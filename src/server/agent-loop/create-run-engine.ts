@@ -2,6 +2,7 @@ import type { EventDataMap, RunSnapshot } from '../../core/protocol.ts';
 import { closeOpenItems, pendingInputIds } from '../runs/close-open-items.ts';
 import type { PendingEvent, RunEngine, RunHandle } from '../runs/run-handle.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
+import { createBrowserToolSet } from '../tools/browser-tool-set.ts';
 import { callModel } from './call-model.ts';
 import { buildContextLayers } from './context-layers.ts';
 import { readInputMessages } from './conversation.ts';
@@ -36,7 +37,7 @@ export function createRunEngine(options: RunEngineOptions = {}): RunEngine {
 async function runToTerminal(
   engineSettings: EngineSettings,
   handle: RunHandle,
-  prepare: (context: RunContext) => Promise<LoopStart>,
+  prepare: (context: RunContext, notices: readonly PendingEvent[]) => Promise<LoopStart>,
 ): Promise<void> {
   const settings = settingsForVersion(engineSettings, handle.snapshot().agent?.versionId);
   const stopController = new AbortController();
@@ -54,11 +55,16 @@ async function runToTerminal(
       ),
     );
   }, settings.limits.runMaxDurationMs - elapsedMs);
+  const browser = createBrowserToolSet(handle.browserTools ?? [], {
+    schemas: settings.browserSchemas,
+    isServerTool: (name) => settings.registry.get(name) !== undefined,
+  });
   const context: RunContext = {
     settings,
     handle,
     texts,
     writer: createRunWriter(handle),
+    browserTools: browser.tools,
     stopSignal: stopController.signal,
     usage: null,
     layers: buildContextLayers(settings, handle),
@@ -66,8 +72,16 @@ async function runToTerminal(
     evidence: new Map(),
     isCutNoticed: false,
   };
+  const ignored: PendingEvent[] = browser.ignored.map(({ name, reason }) => ({
+    type: 'NOTICE',
+    data: {
+      level: 'warning',
+      code: 'BROWSER_TOOL_IGNORED',
+      message: `The browser tool "${name}" is not offered: ${reason}.`,
+    },
+  }));
   try {
-    await runRounds(context, await prepare(context));
+    await runRounds(context, await prepare(context, ignored));
   } catch (error) {
     await finish(context, error);
   } finally {

@@ -1,5 +1,7 @@
 import type { TokenUsage, ToolEvidence } from '../../core/protocol.ts';
 import type { ModelAdapter } from '../models/model-adapter.ts';
+import type { BrowserSchemaCache } from '../tools/browser-tool-schemas.ts';
+import type { BrowserToolSet } from '../tools/browser-tool-set.ts';
 import type { RunHandle, Subject } from '../runs/run-handle.ts';
 import type { ToolDefinition, ToolPolicy, ToolRegistry } from '../tools/tool-registry.ts';
 import type { Clock, Sleep } from '../../core/clock.ts';
@@ -46,6 +48,12 @@ export interface EngineLimits {
   progressIntervalMs: number;
   /** How long a cancelled tool gets to confirm that it stopped before its result is `unknown`. Default 2000. */
   toolStopGraceMs: number;
+  /**
+   * How long a dispatched browser tool call may take, claim and handler included (its round
+   * deadline is paused meanwhile): then it ends `expired` if it never started, else `unknown`.
+   * Default 120 000.
+   */
+  browserToolTimeoutMs: number;
 }
 
 /** Context passed to hooks. */
@@ -62,6 +70,8 @@ export interface ToolCallInfo {
   name: string;
   args: Record<string, unknown>;
   argsDigest: string;
+  /** `browser` when the user's page runs it (docs/protocol.md §19); absent for server tools. */
+  executorKind?: 'browser';
 }
 
 /** A pre-use hook's answer with the reason it gives (recorded as the call's evidence). */
@@ -179,12 +189,15 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   deltaFlushBytes: 512,
   progressIntervalMs: 1000,
   toolStopGraceMs: 2000,
+  browserToolTimeoutMs: 120_000,
 };
 
 /** Resolved settings shared by the loop's parts. */
 export interface EngineSettings {
   model: ModelAdapter;
   registry: ToolRegistry;
+  /** Compiled schemas of the browser tools runs declare, shared by the engine's runs. */
+  browserSchemas: BrowserSchemaCache;
   hooks: ToolHooks;
   canExecuteTool: RunEngineOptions['canExecuteTool'];
   approvals: boolean;
@@ -212,6 +225,8 @@ export interface RunContext {
   writer: RunWriter;
   /** The text the loop writes for the user, in the run's locale. */
   texts: EngineTexts;
+  /** The browser tools this run declared and may call. */
+  browserTools: BrowserToolSet;
   /** Aborts on cancel (reason: a cancel `LoopStop`) or when the run's duration runs out. */
   stopSignal: AbortSignal;
   usage: TokenUsage | null;

@@ -1,6 +1,7 @@
 import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import { createUlidIds } from '../ids/create-ulid-ids.ts';
 import { createScriptedModel } from '../models/scripted-model.ts';
+import { createBrowserSchemaCache } from '../tools/browser-tool-schemas.ts';
 import { createDemoTools } from '../tools/demo-tools.ts';
 import { createToolRegistry } from '../tools/tool-registry.ts';
 import { parseUsd } from './cost.ts';
@@ -18,6 +19,9 @@ export const DEFAULT_KERNEL_PROMPT =
 const DEFAULT_PRICES: Record<string, ModelPrice> = {
   scripted: { inputPerMillionUsd: '0', outputPerMillionUsd: '0' },
 };
+
+/** Distinct browser tool schemas kept compiled per engine (runs of one product mostly declare the same few). */
+const BROWSER_SCHEMA_CACHE_ENTRIES = 256;
 
 /** The share of the token budget the fixed layers (kernel and product prompts, tools) may take at most. */
 const MAX_FIXED_SHARE = 0.5;
@@ -65,6 +69,7 @@ export function createEngineSettings(options: RunEngineOptions): EngineSettings 
   }
   return {
     ...base,
+    browserSchemas: createBrowserSchemaCache({ maxEntries: BROWSER_SCHEMA_CACHE_ENTRIES }),
     hooks: options.hooks ?? {},
     canExecuteTool: options.canExecuteTool,
     approvals: options.approvals ?? true,

@@ -73,6 +73,9 @@ export function formatDuration(ms: number, texts: EngineTexts): string {
 }
 
 /** The tool's title in `locale` (its `titles` entry for it or its language), else its `title`. */
-export function localizeToolTitle(tool: ToolDefinition, locale: string | undefined): string | undefined {
+export function localizeToolTitle(
+  tool: Pick<ToolDefinition, 'title' | 'titles'>,
+  locale: string | undefined,
+): string | undefined {
   return (tool.titles === undefined ? undefined : pickLocalized(tool.titles, locale)) ?? tool.title;
 }

@@ -1,4 +1,5 @@
 import type { ModelMessage } from '../models/model-adapter.ts';
+import type { PendingEvent } from '../runs/run-handle.ts';
 import type { RunContext } from './engine-options.ts';
 import { LoopStop, stopWithError } from './loop-stop.ts';
 import type { ResumePlan } from './resume-plan.ts';
@@ -14,13 +15,16 @@ export interface LoopStart {
   turn?: ResumePlan['turn'];
 }
 
-/** Starts a new run: `RUN_STATUS_CHANGED{running}` (unless it is cancelling), then round 1 after the input. */
-export async function startFresh(context: RunContext): Promise<LoopStart> {
+/**
+ * Starts a new run: `RUN_STATUS_CHANGED{running}` with `notices` (unless it is cancelling), then
+ * round 1 after the input.
+ */
+export async function startFresh(context: RunContext, notices: readonly PendingEvent[]): Promise<LoopStart> {
   const { handle, writer } = context;
   const started = await writer.transact((s) =>
     s.status === 'cancelling' || handle.signal.aborted
       ? []
-      : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }],
+      : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }, ...notices],
   );
   if (started.length === 0) throw new LoopStop({ kind: 'cancel' });
   return { messages: [{ role: 'user', content: handle.input.text }], round: 1 };

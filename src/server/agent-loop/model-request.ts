@@ -26,7 +26,7 @@ export async function prepareModelRequest(
 ): Promise<PreparedRequest> {
   const { settings, handle } = context;
   const { limits } = settings;
-  const tools = settings.registry.specs();
+  const tools = [...settings.registry.specs(), ...context.browserTools.specs()];
   const fit = fitContext(context.layers, messages, tools, {
     budget: limits.tokenBudget,
     tokensPerChar: context.tokensPerChar,

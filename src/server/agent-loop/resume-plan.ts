@@ -1,4 +1,5 @@
 import type { EventEnvelope, ToolEvidence, ToolResultStatus } from '../../core/protocol.ts';
+import { foldExecutorEvents } from '../../core/state/fold-executor-events.ts';
 import { reduceRunEvents } from '../../core/state/run-reducer.ts';
 import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
 import { readInputMessages } from './conversation.ts';
@@ -16,6 +17,8 @@ export interface ResumedToolCall {
   interrupt?: { interruptId: string; expiresAt: string | undefined };
   /** Its governance decisions logged before the restart (`CUSTOM{tool.evidence}`), for its result. */
   evidence?: ToolEvidence[];
+  /** Its `TOOL_CALL_DISPATCHED` (a browser call let out): the loop waits for its executor again until `expiresAt`. */
+  dispatch?: { expiresAt: string };
 }
 
 /** Where a resumed run's loop picks up: the conversation so far and the open round's tool calls. */
@@ -43,7 +46,7 @@ export function planResume(
   events: readonly EventEnvelope[],
   base: { inputText: string; maxResultChars: number },
 ): ResumePlan | null {
-  const snapshot = reduceRunEvents(events);
+  const snapshot = reduceRunEvents(events, undefined, foldExecutorEvents);
   const messages: ModelMessage[] = [{ role: 'user', content: base.inputText }];
   let open: RoundState | null = null;
   const textOf = (state: RoundState): string =>
@@ -91,6 +94,12 @@ export function planResume(
         const { toolCallId, ...entry } = value as ToolEvidence & { toolCallId: string };
         const call = open?.calls.get(toolCallId);
         if (call !== undefined) call.evidence = [...(call.evidence ?? []), entry];
+        break;
+      }
+      case 'TOOL_CALL_DISPATCHED': {
+        const data = (event as EventEnvelope<'TOOL_CALL_DISPATCHED'>).data;
+        const call = open?.calls.get(data.toolCallId);
+        if (call !== undefined) call.dispatch = { expiresAt: data.expiresAt };
         break;
       }
       case 'TOOL_CALL_RESULT': {

@@ -3,7 +3,7 @@ import type { RunContext } from './engine-options.ts';
 import type { ResumedToolCall, ResumePlan } from './resume-plan.ts';
 import { localizeToolTitle } from './engine-texts.ts';
 import type { PreparedCall, RunToolCallsOptions } from './run-tool-calls.ts';
-import { findCallProblem, settleToolCalls } from './run-tool-calls.ts';
+import { findCallProblem, findTool, settleToolCalls } from './run-tool-calls.ts';
 
 /**
  * Goes on with the open round of a resumed run: its announced tool calls as the assistant's turn,
@@ -30,7 +30,7 @@ export async function resumeToolCalls(
 
 /** The prepared form of a call a resumed round logged: its tool looked up and its arguments checked again. */
 function prepareResumedCall(context: RunContext, call: ResumedToolCall): PreparedCall {
-  const tool = context.settings.registry.get(call.name);
+  const tool = findTool(context, call.name);
   return {
     toolCallId: call.toolCallId,
     providerId: call.toolCallId,
@@ -43,5 +43,6 @@ function prepareResumedCall(context: RunContext, call: ResumedToolCall): Prepare
     problem: findCallProblem(context, call.name, call.args),
     ...(call.result === undefined ? {} : { result: call.result }),
     ...(call.interrupt === undefined ? {} : { interrupt: call.interrupt }),
+    ...(call.dispatch === undefined ? {} : { dispatch: call.dispatch }),
   };
 }

@@ -2,10 +2,12 @@ import type { ToolResultStatus } from '../../core/protocol.ts';
 import { sha256Digest } from '../http/canonical-json.ts';
 import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
 import type { PendingEvent } from '../runs/run-handle.ts';
+import type { BrowserToolEntry } from '../tools/browser-tool-set.ts';
 import type { ToolDefinition, ToolPolicy } from '../tools/tool-registry.ts';
 import { awaitApproval } from './await-approval.ts';
+import { awaitBrowserResult } from './await-browser-result.ts';
 import type { Deadline } from './create-deadline.ts';
-import type { RunContext, ToolCallInfo, ToolHookContext, ToolHookDecision } from './engine-options.ts';
+import type { RunContext, ToolCallInfo, ToolCallOutcome, ToolHookContext, ToolHookDecision } from './engine-options.ts';
 import { localizeToolTitle } from './engine-texts.ts';
 import { executeTool } from './execute-tool.ts';
 import { interpretToolValue } from './interpret-tool-value.ts';
@@ -24,7 +26,8 @@ export interface PreparedCall {
   argumentsText: string;
   args: unknown;
   argsDigest: string;
-  tool: ToolDefinition | undefined;
+  /** A server tool, or a browser tool of this run (the page runs it). */
+  tool: ToolDefinition | BrowserToolEntry | undefined;
   /** The tool's title in the run's locale, when it has one. */
   title: string | undefined;
   /** Why the call cannot run at all (unknown tool, bad JSON, schema mismatch). */
@@ -33,6 +36,8 @@ export interface PreparedCall {
   result?: ToolResult;
   /** An approval already asked for (a resumed round): the call waits for it, without asking again. */
   interrupt?: ResumedToolCall['interrupt'];
+  /** A browser call already let out (a resumed round): it is waited for until its old deadline, never dispatched again. */
+  dispatch?: ResumedToolCall['dispatch'];
 }
 
 interface ToolResult {
@@ -41,6 +46,8 @@ interface ToolResult {
   truncated?: boolean;
   /** The tool ended the run on purpose (`endRun`). */
   ending?: { reason: string };
+  /** Already logged as the call's `TOOL_CALL_RESULT` (a browser call's deadline decided it). */
+  isLogged?: boolean;
 }
 
 /** Options of {@link runToolCalls}. */
@@ -79,6 +86,7 @@ export async function runToolCalls(context: RunContext, options: RunToolCallsOpt
           toolCallName: call.name,
           ...(turn.textMessageId === undefined ? {} : { parentMessageId: turn.textMessageId }),
           ...(call.title === undefined ? {} : { title: call.title }),
+          ...(isBrowserTool(call.tool) ? { executorKind: 'browser' as const } : {}),
         },
       },
       { type: 'TOOL_CALL_END', data: { toolCallId: call.toolCallId, args: call.args, argsDigest: call.argsDigest } },
@@ -103,7 +111,7 @@ export async function settleToolCalls(context: RunContext, options: SettleToolCa
   const { settings, writer } = context;
   const messages: ModelMessage[] = [];
   for (const call of options.calls) {
-    let result = call.result;
+    let result: ToolResult | undefined = call.result;
     if (result === undefined) {
       result =
         options.finishReason === 'length'
@@ -112,14 +120,16 @@ export async function settleToolCalls(context: RunContext, options: SettleToolCa
               content: 'The model hit its output limit before finishing its tool calls, so this call was not run.',
             }
           : await runOneCall(context, call, options);
-      await writer.append('TOOL_CALL_RESULT', {
-        toolCallId: call.toolCallId,
-        messageId: settings.ids('msg'),
-        content: result.content,
-        status: result.status,
-        ...(result.truncated === true ? { truncated: true } : {}),
-        ...takeEvidence(context, call.toolCallId),
-      });
+      const evidence = takeEvidence(context, call.toolCallId);
+      if (result.isLogged !== true)
+        await writer.append('TOOL_CALL_RESULT', {
+          toolCallId: call.toolCallId,
+          messageId: settings.ids('msg'),
+          content: result.content,
+          status: result.status,
+          ...(result.truncated === true ? { truncated: true } : {}),
+          ...evidence,
+        });
       if (result.ending !== undefined) {
         throw new LoopStop({ kind: 'ended', reason: result.ending.reason, toolCallId: call.toolCallId });
       }
@@ -130,18 +140,24 @@ export async function settleToolCalls(context: RunContext, options: SettleToolCa
   return messages;
 }
 
+/** The tool `name` of this run: a server tool, or a browser tool the run declared. */
+export function findTool(context: RunContext, name: string): ToolDefinition | BrowserToolEntry | undefined {
+  return context.settings.registry.get(name) ?? context.browserTools.get(name);
+}
+
 /** Why a call to `name` with `args` cannot run (an unknown tool, arguments off its schema), if it cannot. */
 export function findCallProblem(context: RunContext, name: string, args: unknown): string | undefined {
-  const { registry } = context.settings;
-  if (registry.get(name) === undefined) return `There is no tool named "${name}".`;
-  const errors = registry.validateArguments(name, args);
+  const tool = findTool(context, name);
+  if (tool === undefined) return `There is no tool named "${name}".`;
+  const validator = isBrowserTool(tool) ? context.browserTools : context.settings.registry;
+  const errors = validator.validateArguments(name, args);
   return errors.length > 0
     ? `The arguments do not match the tool's schema, so it was not run: ${errors.join('; ')}.`
     : undefined;
 }
 
 function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number]): PreparedCall {
-  const tool = context.settings.registry.get(raw.name);
+  const tool = findTool(context, raw.name);
   let args: unknown = raw.argumentsText;
   let problem: string | undefined;
   try {
@@ -178,6 +194,7 @@ async function runOneCall(
     name: call.name,
     args: call.args as Record<string, unknown>,
     argsDigest: call.argsDigest,
+    ...(isBrowserTool(tool) ? { executorKind: 'browser' as const } : {}),
   };
   const hookContext: ToolHookContext = {
     runId: handle.runId,
@@ -186,33 +203,32 @@ async function runOneCall(
     round: options.round,
   };
 
+  // A call already let out to a browser (a resumed round) was governed then: it is only waited for again.
   const refusal =
-    call.interrupt === undefined
-      ? await governCall(context, {
+    call.dispatch !== undefined
+      ? null
+      : await admitCall(context, {
           call,
           tool,
           info,
           hookContext,
           deadline: options.deadline,
           signal: options.roundSignal,
-        })
-      : approvalRefusal(
-          await awaitApproval(
-            context,
-            {
-              toolCallId: call.toolCallId,
-              name: call.name,
-              title: call.title,
-              argsDigest: call.argsDigest,
-              isDestructive: tool.destructive === true,
-            },
-            options.deadline,
-            call.interrupt,
-          ),
-        );
+        });
   if (refusal !== null) return refusal;
   options.roundSignal.throwIfAborted();
 
+  if (isBrowserTool(tool)) {
+    const browser = await awaitBrowserResult(context, {
+      toolCallId: call.toolCallId,
+      signal: options.roundSignal,
+      deadline: options.deadline,
+      ...(call.dispatch === undefined ? {} : { dispatched: call.dispatch }),
+    });
+    const { status, content, truncated } = browser;
+    if (status !== 'completed' && status !== 'failed') return browser;
+    return applyPostToolUse(context, { info, hookContext, outcome: { status, content, truncated } });
+  }
   const execution = await executeTool(context, {
     tool,
     args: info.args,
@@ -232,17 +248,59 @@ async function runOneCall(
     execution.kind === 'failed'
       ? { status: 'failed' as const, content: execution.message }
       : interpretToolValue(execution.value);
-  let outcome = { ...value, ...truncate(value.content, settings.limits.maxResultChars) };
-  if (settings.hooks.postToolUse !== undefined) {
-    const replaced = await settings.hooks.postToolUse(info, outcome, hookContext);
-    if (replaced !== undefined) outcome = { ...outcome, ...truncate(replaced.content, settings.limits.maxResultChars) };
-    recordEvidence(
-      context,
-      call.toolCallId,
-      evidenceOf('post_tool_use', replaced === undefined ? 'kept' : 'replaced', replaced?.reason),
-    );
-  }
+  const outcome = await applyPostToolUse(context, { info, hookContext, outcome: { ...value, truncated: false } });
   return { ...outcome, ...(ending === undefined ? {} : { ending }) };
+}
+
+/** Runs the post-use hook on an executed call's outcome and records its evidence (its replacement is capped like any result). */
+async function applyPostToolUse(
+  context: RunContext,
+  options: { info: ToolCallInfo; hookContext: ToolHookContext; outcome: ToolCallOutcome },
+): Promise<ToolResult> {
+  const { maxResultChars } = context.settings.limits;
+  const outcome = { ...options.outcome, ...truncate(options.outcome.content, maxResultChars) };
+  outcome.truncated ||= options.outcome.truncated;
+  const { postToolUse } = context.settings.hooks;
+  if (postToolUse === undefined) return outcome;
+  const replaced = await postToolUse(options.info, outcome, options.hookContext);
+  recordEvidence(
+    context,
+    options.info.toolCallId,
+    evidenceOf('post_tool_use', replaced === undefined ? 'kept' : 'replaced', replaced?.reason),
+  );
+  return replaced === undefined ? outcome : { ...outcome, ...truncate(replaced.content, maxResultChars) };
+}
+
+function isBrowserTool(tool: ToolDefinition | BrowserToolEntry | undefined): tool is BrowserToolEntry {
+  return tool !== undefined && 'executorKind' in tool;
+}
+
+/** Governs a new call, or waits again for the approval a resumed round had asked for. */
+async function admitCall(context: RunContext, options: GovernOptions): Promise<ToolResult | null> {
+  const { call, tool } = options;
+  if (call.interrupt === undefined) return governCall(context, options);
+  const decision = await awaitApproval(
+    context,
+    {
+      toolCallId: call.toolCallId,
+      name: call.name,
+      title: call.title,
+      argsDigest: call.argsDigest,
+      isDestructive: !isBrowserTool(tool) && tool.destructive === true,
+    },
+    options.deadline,
+    call.interrupt,
+  );
+  return approvalRefusal(decision);
+}
+
+interface GovernOptions {
+  call: PreparedCall;
+  tool: ToolDefinition | BrowserToolEntry;
+  info: ToolCallInfo;
+  hookContext: ToolHookContext;
+  deadline: Deadline;
+  signal: AbortSignal;
 }
 
 /**
@@ -250,17 +308,7 @@ async function runOneCall(
  * a deny), `canExecuteTool`, and the user's approval for `ask`. Returns the refusal to report,
  * or null when the call may run.
  */
-async function governCall(
-  context: RunContext,
-  options: {
-    call: PreparedCall;
-    tool: ToolDefinition;
-    info: ToolCallInfo;
-    hookContext: ToolHookContext;
-    deadline: Deadline;
-    signal: AbortSignal;
-  },
-): Promise<ToolResult | null> {
+async function governCall(context: RunContext, options: GovernOptions): Promise<ToolResult | null> {
   const { settings, handle } = context;
   const { call, tool, info, hookContext } = options;
   let policy = tool.policy;
@@ -297,7 +345,7 @@ async function governCall(
         name: call.name,
         title: call.title,
         argsDigest: call.argsDigest,
-        isDestructive: tool.destructive === true,
+        isDestructive: !isBrowserTool(tool) && tool.destructive === true,
       },
       options.deadline,
     );

@@ -1,9 +1,12 @@
-import type { Limits } from '../../core/protocol.ts';
+import type { BrowserToolLimits, Limits } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 
 /** The size limits of `Limits` a request field can break (docs/protocol.md §16.2). */
 export type SizeLimitName = Extract<
-  keyof Limits,
+  keyof (Limits & BrowserToolLimits),
+  | 'maxBrowserTools'
+  | 'maxBrowserToolDescriptionChars'
+  | 'maxBrowserToolSchemaBytes'
   | 'maxInputChars'
   | 'maxContentParts'
   | 'maxContextRefs'

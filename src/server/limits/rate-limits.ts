@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
-import type { Limits } from '../../core/protocol.ts';
+import type { BrowserToolLimits, Limits } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import type { AgentStorage } from '../storage/storage-port.ts';
 import type { RateDecision } from './rate-limiter.ts';
@@ -12,7 +12,13 @@ export type RateLimitName =
   | 'interruptAnswersPerMinute'
   | 'cancelsPerMinute'
   | 'readsPerMinute'
-  | 'sessionChangesPerMinute';
+  | 'sessionChangesPerMinute'
+  | 'toolClaimsPerMinute'
+  | 'toolReceiptsPerMinute'
+  | 'executorRequestsPerMinute';
+
+/** Every rate a handler enforces: the protocol's and the browser tools' (docs/protocol.md §16.1, §19.6). */
+export type HandlerLimits = Limits & BrowserToolLimits;
 
 const WHAT_IS_LIMITED: Record<RateLimitName, string> = {
   runsPerMinute: 'new messages',
@@ -21,6 +27,9 @@ const WHAT_IS_LIMITED: Record<RateLimitName, string> = {
   cancelsPerMinute: 'stops',
   readsPerMinute: 'requests',
   sessionChangesPerMinute: 'changes to conversations',
+  toolClaimsPerMinute: 'tool claims',
+  toolReceiptsPerMinute: 'tool receipts',
+  executorRequestsPerMinute: 'executor requests',
 };
 
 /** How long a create refused by `maxActiveRuns` is told to wait: runs end on their own time, so a guess. */
@@ -39,7 +48,7 @@ export interface RequestRates {
  * `storage.takeRate` when the storage has it (Redis), else an in-memory limiter of this process.
  */
 export function createRateLimits(
-  limits: Limits,
+  limits: HandlerLimits,
   clock: Pick<Clock, 'now'>,
   storage: Pick<AgentStorage, 'takeRate'>,
 ): RequestRates {
@@ -50,6 +59,9 @@ export function createRateLimits(
     cancelsPerMinute: limits.cancelsPerMinute,
     readsPerMinute: limits.readsPerMinute,
     sessionChangesPerMinute: limits.sessionChangesPerMinute,
+    toolClaimsPerMinute: limits.toolClaimsPerMinute,
+    toolReceiptsPerMinute: limits.toolReceiptsPerMinute,
+    executorRequestsPerMinute: limits.executorRequestsPerMinute,
   };
   // Validates the rules (and serves every request when nothing is shared).
   const local = createRateLimiter({ clock, perMinute });
@@ -73,7 +85,7 @@ export function createRateLimits(
  */
 export async function enforceRateLimit(options: {
   limiter: RequestRates;
-  limits: Limits;
+  limits: HandlerLimits;
   identityId: string;
   limit: RateLimitName;
 }): Promise<void> {

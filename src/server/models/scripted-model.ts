@@ -22,8 +22,10 @@ export interface ScriptedModelOptions {
  * text → reasoning then Markdown; `/echo <text>`; `/long <n>`; `/slow`; `/tool`; `/approval`
  * (lists the user's drafts, then deletes the first after approval); `/progress`; `/loop`; `/length`
  * (an answer cut at the output limit); `/error` (fails retryably on attempt 1, succeeds on retry);
- * `/fail` (not retryable); `/context` (a table of the prompt layers and history it received). The tool scenarios call the demo tools (`orders.lookup`, `drafts.list`,
- * `drafts.delete`, `report.generate`).
+ * `/fail` (not retryable); `/context` (a table of the prompt layers and history it received);
+ * `/clienttool <name> <json-args>` (calls the run's browser tool `<name>` with those arguments,
+ * then answers with its result). The tool scenarios call the demo tools (`orders.lookup`,
+ * `drafts.list`, `drafts.delete`, `report.generate`).
  */
 export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAdapter {
   const sleep = options.sleep ?? createClockSleep(createSystemClock());
@@ -112,6 +114,23 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
             return;
           }
           yield* say('text', scenario.answer(result));
+          break;
+        }
+        case 'clienttool': {
+          const [, name = '', argumentsText = ''] = /^(\S*)\s*([\s\S]*)$/.exec(rest.trim()) ?? [];
+          const result = turn.toolResults.at(-1);
+          if (result === undefined) {
+            yield* say('reasoning', `The user asked for the browser tool ${name}, which runs in their page.`);
+            yield {
+              type: 'tool_call',
+              id: 'call_1',
+              name,
+              arguments: argumentsText.trim() === '' ? '{}' : argumentsText,
+            };
+            yield* finish('tool_calls');
+            return;
+          }
+          yield* say('text', describeClientToolResult(name, result));
           break;
         }
         case 'loop':
@@ -215,6 +234,13 @@ const APPROVAL = {
     return `${draftId} was not deleted (${result.status}): ${result.content}`;
   },
 };
+
+/** The answer to a `/clienttool` call's result: its content, and its status when it did not complete. */
+function describeClientToolResult(name: string, result: ToolResult): string {
+  return result.status === 'completed'
+    ? `The browser tool ${name} returned: ${result.content}`
+    : `The browser tool ${name} ended ${result.status}: ${result.content}`;
+}
 
 /** The first draft a `drafts.list` result names, or null when it names none. */
 function firstDraft(result: ToolResult): { draftId: string; title: string } | null {

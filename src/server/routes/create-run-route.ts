@@ -8,6 +8,7 @@ import type { CreateRunInput } from '../runs/run-store.ts';
 import type { HandlerContext, RequestContext, Route } from './route-context.ts';
 import { requireObject, respondIdempotently, toIso } from './route-context.ts';
 import { validateClientId, validateContent } from './validate-content.ts';
+import { validateBrowserTools } from './validate-browser-tools.ts';
 import { validateContextRefs, validateOptionalString } from './validate-fields.ts';
 import { enforceBalance, resolveRefs } from './send-context-hooks.ts';
 import { validateFocus, validateInstruction } from './validate-send-context.ts';
@@ -129,6 +130,11 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       details: { field: 'options.reasoningEffort', reasoningOptions: model.reasoningOptions ?? [] },
     });
   }
+  // Without browser tools turned on (no canUseExecutor) declarations are ignored, never stored.
+  const browserTools =
+    context.browserTools === null
+      ? undefined
+      : validateBrowserTools(body.browserTools, { limits: context.limits, schemas: context.browserTools.schemas });
   const rawLimits = options.limits === undefined ? undefined : requireObject(options.limits, 'options.limits');
   const maxCostUsd = rawLimits?.maxCostUsd;
   if (maxCostUsd !== undefined && (typeof maxCostUsd !== 'string' || !/^\d{1,12}(\.\d{1,12})?$/.test(maxCostUsd))) {
@@ -157,5 +163,6 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       ...(effort === undefined ? {} : { reasoningEffort: effort }),
       ...(maxCostUsd === undefined ? {} : { limits: { maxCostUsd } }),
     },
+    ...(browserTools === undefined || browserTools.length === 0 ? {} : { browserTools }),
   };
 }

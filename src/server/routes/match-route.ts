@@ -2,12 +2,21 @@ import { ProblemError } from '../http/problem-error.ts';
 import { AG_UI_PATH, agUiRoute } from '../ag-ui/ag-ui-route.ts';
 import { addInputRoute } from './add-input-route.ts';
 import { bootstrapRoute } from './bootstrap-route.ts';
+import { claimToolCallRoute } from './claim-tool-call-route.ts';
 import { createRunRoute } from './create-run-route.ts';
+import { reportExecutorRoute } from './executor-report-route.ts';
+import {
+  connectExecutorRoute,
+  disconnectExecutorRoute,
+  heartbeatExecutorRoute,
+  pendingToolCallsRoute,
+} from './executor-routes.ts';
 import { resolveInterruptRoute } from './resolve-interrupt-route.ts';
 import type { Route } from './route-context.ts';
 import { cancelRunRoute, getRunRoute, runEventsRoute } from './run-routes.ts';
 import { deleteSessionRoute, renameSessionRoute } from './session-change-routes.ts';
 import { getSessionRoute, listSessionsRoute, sessionMessagesRoute } from './session-routes.ts';
+import { toolReceiptRoute } from './tool-receipt-route.ts';
 
 const ROUTES: readonly Route[] = [
   bootstrapRoute,
@@ -22,6 +31,14 @@ const ROUTES: readonly Route[] = [
   renameSessionRoute,
   deleteSessionRoute,
   sessionMessagesRoute,
+  // Browser tools (docs/protocol.md §19).
+  claimToolCallRoute,
+  toolReceiptRoute,
+  connectExecutorRoute,
+  heartbeatExecutorRoute,
+  disconnectExecutorRoute,
+  pendingToolCallsRoute,
+  reportExecutorRoute,
 ];
 
 /**

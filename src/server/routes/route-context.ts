@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type {
   ActiveRunRef,
   Capabilities,
-  Limits,
   ModelInfo,
   RunResource,
   RunSnapshot,
@@ -11,9 +10,10 @@ import type {
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
+import type { BrowserToolRuntime } from '../executors/browser-tool-runtime.ts';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.ts';
 import { failInUse, parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
-import type { RequestRates } from '../limits/rate-limits.ts';
+import type { HandlerLimits, RequestRates } from '../limits/rate-limits.ts';
 import type { Subject } from '../runs/run-handle.ts';
 import type { RunEntry, RunStore } from '../runs/run-store.ts';
 import type { AgentStorage, IdempotencyCompletion, StoredSession } from '../storage/storage-port.ts';
@@ -62,7 +62,9 @@ export interface HandlerContext {
   agent: AgentInfo;
   models: ModelInfo[];
   capabilities: Capabilities;
-  limits: Limits;
+  limits: HandlerLimits;
+  /** Executors, claims and grants of browser tools; null when the product did not turn them on. */
+  browserTools: BrowserToolRuntime | null;
   /** The per-identity request rates of `limits` (docs/protocol.md §16.1). */
   rateLimiter: RequestRates;
   stream: StreamSettings;

@@ -60,7 +60,7 @@ describe('GET /runs/{id}/events', () => {
       expect(tail).toEqual(all.slice(k));
       const start = k === 0 ? createEmptyRunSnapshot(runId, final.sessionId) : (snapshots[k] as RunSnapshot);
       expect(start.resumeCursor).toBe(String(k));
-      expect(tail.reduce(reduceRun, start)).toEqual(final);
+      expect(tail.reduce((snapshot, event) => reduceRun(snapshot, event), start)).toEqual(final);
     }
     const resource = (await (await server.request(`/runs/${runId}`)).json()) as {
       lastSeq: number;
@@ -74,7 +74,7 @@ describe('GET /runs/{id}/events', () => {
     const { runId, all } = await finishedRun();
     const atSix = reduceRunEvents(all.slice(0, 6));
     const overlap = (await readSse(await server.request(`/runs/${runId}/events?after=3`))).events;
-    const applied = overlap.reduce(reduceRun, atSix);
+    const applied = overlap.reduce((snapshot, event) => reduceRun(snapshot, event), atSix);
     expect(applied).toEqual(reduceRunEvents(all));
     expect(new Set(all.map((e) => e.eventId)).size).toBe(all.length);
   });

@@ -52,6 +52,7 @@ export function closeOpenItems(snapshot: RunSnapshot, options: CloseOpenItemsOpt
       }
       case 'pending':
       case 'awaiting_approval':
+      case 'awaiting_executor':
         status = 'cancelled';
         break;
       case 'running':

@@ -125,6 +125,7 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
       ...(seed.locale === undefined ? {} : { locale: seed.locale }),
       history: seed.history,
       historyToolCalls: seed.historyToolCalls,
+      ...(seed.browserTools === undefined ? {} : { browserTools: seed.browserTools }),
       signal: controller.signal,
       append: (type, data) => record.append(type, data),
       transact: (build) => record.transact(build),
@@ -180,7 +181,9 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
       userMessageId: stored.userMessageId,
       createdAt: stored.createdAt,
     };
-    if (record.snapshot().status === 'awaiting_input' && engine.resume !== undefined) {
+    const { status } = record.snapshot();
+    // A run that waited for an approval or a browser tool goes on; anything else was cut off.
+    if ((status === 'awaiting_input' || status === 'awaiting_tool') && engine.resume !== undefined) {
       produce(
         entry,
         { runId, sessionId: stored.sessionId, ...stored.start, ...(await historyOf(stored.sessionId)) },

@@ -1,4 +1,5 @@
 import type {
+  BrowserToolDeclaration,
   ContextRef,
   CreateRunRequest,
   EventDataMap,
@@ -57,6 +58,8 @@ export interface RunHandle {
   readonly history: readonly SnapshotMessage[];
   /** The tool calls (with results) of those runs, oldest run first; absent means none are known. */
   readonly historyToolCalls?: readonly SettledToolCall[];
+  /** The browser tools the run declared (also in `RUN_STARTED`); absent or empty when none. */
+  readonly browserTools?: readonly BrowserToolDeclaration[];
   /** Aborted when the user cancels (`POST /cancel`); its `reason` is the cancel reason string. */
   readonly signal: AbortSignal;
   /**

@@ -1,5 +1,6 @@
 import type { EventDataMap, EventEnvelope, EventType, RunSnapshot } from '../../core/protocol.ts';
 import { PROTOCOL_MAJOR, isTerminalEvent, isTerminalRunStatus } from '../../core/protocol.ts';
+import { foldExecutorEvents } from '../../core/state/fold-executor-events.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../../core/state/run-reducer.ts';
 import { failOverLimit } from '../limits/fail-over-limit.ts';
 import type { AgentStorage, IdempotencyCompletion } from '../storage/storage-port.ts';
@@ -7,6 +8,10 @@ import { EndedRunRecord } from './ended-run-record.ts';
 import { EventLogConflictError } from './event-log.ts';
 import type { PendingEvent, RunHandle } from './run-handle.ts';
 import { RunClosedError } from './run-handle.ts';
+
+/** The server's fold: every event, the executor events of browser tools included. */
+const reduceFullRun = (snapshot: RunSnapshot, event: EventEnvelope): RunSnapshot =>
+  reduceRun(snapshot, event, foldExecutorEvents);
 
 /** Options of {@link createRunRecord}. */
 export interface RunRecordOptions {
@@ -82,7 +87,7 @@ const MAX_CONFLICT_RETRIES = 8;
  */
 export function createRunRecord(options: RunRecordOptions): RunRecord {
   const { runId, sessionId, storage, clock, ids, onTerminal } = options;
-  let snapshot = (options.events ?? []).reduce(reduceRun, createEmptyRunSnapshot(runId, sessionId));
+  let snapshot = (options.events ?? []).reduce(reduceFullRun, createEmptyRunSnapshot(runId, sessionId));
   let tail: Promise<unknown> = Promise.resolve();
   const waiters = new Set<Waiter>();
   const resolutions = new Map<string, number>();
@@ -97,7 +102,7 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
 
   const apply = (envelopes: readonly EventEnvelope[]): void => {
     for (const envelope of envelopes) {
-      snapshot = reduceRun(snapshot, envelope);
+      snapshot = reduceFullRun(snapshot, envelope);
       noteResolution(resolutions, envelope);
     }
     const last = envelopes[envelopes.length - 1];
@@ -166,7 +171,7 @@ export function createRunRecord(options: RunRecordOptions): RunRecord {
       throw new RangeError(`Run ${runId}: a terminal event must be the last of its batch.`);
     }
     const last = envelopes[envelopes.length - 1] as EventEnvelope;
-    const finalSnapshot = isTerminalEvent(last) ? envelopes.reduce(reduceRun, snapshot) : undefined;
+    const finalSnapshot = isTerminalEvent(last) ? envelopes.reduce(reduceFullRun, snapshot) : undefined;
     await storage.appendEvents(runId, base, envelopes, {
       ...(finalSnapshot === undefined ? {} : { finalSnapshot }),
       ...(idempotency === undefined ? {} : { idempotency }),

@@ -1,4 +1,5 @@
 import type {
+  BrowserToolDeclaration,
   FocusSummary,
   ContextRef,
   CreateRunRequest,
@@ -57,6 +58,8 @@ export interface CreateRunInput {
   options: NonNullable<CreateRunRequest['options']>;
   /** The creating request's preferred locale (`Accept-Language`), when it named one. */
   locale?: string;
+  /** The browser tools the run may call (docs/protocol.md §19), already validated; omitted when none. */
+  browserTools?: BrowserToolDeclaration[];
 }
 
 /** Options of {@link createRunStore}. */
@@ -161,6 +164,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
             ...(focus === undefined ? {} : { focus: summarizeFocus(focus) }),
           },
           traceId: ids('trc'),
+          ...optional('browserTools', input.browserTools),
         },
       };
       checkSizes([started], { maxEventBytes: options.maxEventBytes, field: 'input' });
@@ -173,6 +177,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         },
         options: input.options,
         ...optional('locale', input.locale),
+        ...optional('browserTools', input.browserTools),
       };
       const history =
         input.sessionId === undefined ? { history: [], historyToolCalls: [] } : await live.historyOf(sessionId);

@@ -1,4 +1,5 @@
 import type {
+  BrowserToolDeclaration,
   CreateRunRequest,
   EventEnvelope,
   RunSnapshot,
@@ -46,6 +47,8 @@ export interface RunStart {
   options: NonNullable<CreateRunRequest['options']>;
   /** The creating request's preferred locale (`Accept-Language`): the engine's user-facing text follows it. */
   locale?: string;
+  /** The browser tools the run declared (docs/protocol.md §19), so a resumed run offers and waits for them again. */
+  browserTools?: BrowserToolDeclaration[];
 }
 
 /** A tool call of an ended run, as its final snapshot keeps it, with the run it belongs to. */

@@ -7,19 +7,30 @@ export type JsonSchemaValidator = (value: unknown) => string[];
 /** At most this many problems are reported for one value, so a broken call stays a short message. */
 const MAX_PROBLEMS = 10;
 
+/** Compiles JSON Schemas into validators; `forget` drops a compiled schema from the compiler's cache. */
+export interface JsonSchemaCompiler {
+  compile(schema: Record<string, unknown>): JsonSchemaValidator;
+  /** Releases what `compile` kept for this schema object (its validator keeps working). */
+  forget(schema: Record<string, unknown>): void;
+}
+
 /**
  * Creates a compiler of JSON Schemas (draft-07 with `$defs`, `ajv-formats` formats) backed by one
  * Ajv instance. `compile(schema)` throws when the schema is invalid or uses a keyword or format
  * Ajv does not know, so nothing a product wrote is silently not enforced. The returned validator
- * reports every problem (up to ten), each naming its path (`$.orderId`, `$.items[2]`).
+ * reports every problem (up to ten), each naming its path (`$.orderId`, `$.items[2]`). Ajv keeps
+ * every compiled schema object until `forget`.
  */
-export function createJsonSchemaCompiler(): { compile(schema: Record<string, unknown>): JsonSchemaValidator } {
+export function createJsonSchemaCompiler(): JsonSchemaCompiler {
   const ajv = new Ajv({ allErrors: true, strictTypes: false, strictTuples: false, strictRequired: false });
   addFormats(ajv);
   return {
     compile(schema) {
       const check = ajv.compile(schema);
       return (value) => (check(value) ? [] : (check.errors ?? []).slice(0, MAX_PROBLEMS).map(describeError));
+    },
+    forget(schema) {
+      ajv.removeSchema(schema);
     },
   };
 }

@@ -29,6 +29,8 @@ export interface AgentChatStrings {
   toolStatusDenied: string;
   toolStatusCancelled: string;
   toolStatusUnknown: string;
+  /** A browser tool call nobody started before its deadline (docs/protocol.md §19). */
+  toolStatusExpired: string;
   approvalTitle: string;
   approvalExpires: string;
   allow: string;
@@ -98,6 +100,7 @@ export const EN_STRINGS: AgentChatStrings = {
   toolStatusDenied: 'Denied',
   toolStatusCancelled: 'Cancelled',
   toolStatusUnknown: 'Unknown outcome',
+  toolStatusExpired: 'Expired',
   approvalTitle: 'Approval needed: {name}',
   approvalExpires: 'Expires {time}',
   allow: 'Allow',

@@ -31,6 +31,7 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   toolStatusDenied: '已拒绝',
   toolStatusCancelled: '已取消',
   toolStatusUnknown: '结果未知',
+  toolStatusExpired: '已过期',
   approvalTitle: '需要批准：{name}',
   approvalExpires: '{time}过期',
   allow: '允许',

@@ -112,7 +112,8 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
 /**
  * A tool call's row: while its approval is open, the approval card is the call's one card (it
  * names the tool and shows the arguments); otherwise the tool card, saying how a refused approval
- * ended instead of the status. A product renderer replaces the tool card.
+ * ended (or what the page's tool runner says about a browser call) instead of the status. A
+ * product renderer replaces the tool card.
  */
 function renderToolRow(
   view: Extract<RowView, { kind: 'tool' }>,
@@ -125,7 +126,7 @@ function renderToolRow(
   return renderToolCard({
     toolCall: view.toolCall,
     strings: view.strings,
-    note: refused ? describeApprovalOutcome(refused.interrupt, view.strings) : undefined,
+    note: refused ? describeApprovalOutcome(refused.interrupt, view.strings) : view.note,
   });
 }
 

@@ -94,11 +94,11 @@ describe('rowInputsOf', () => {
   it('is equal, value by value, for two views built from the same sources', () => {
     const first = rowInputsOf(buildRowView(toolItem, -1, sources()));
     const second = rowInputsOf(buildRowView(toolItem, -1, sources()));
-    expect(first).toEqual(['tool', toolCall, undefined, en, interrupt, false, '']);
+    expect(first).toEqual(['tool', toolCall, undefined, undefined, en, interrupt, false, '']);
     expect(second.every((input, index) => input === first[index])).toBe(true);
   });
 
-  it('changes when the submitting flag, the renderer, or the expiry as said in the locale at that time changes', () => {
+  it("changes when the submitting flag, the renderer, the tool runner's note, or the expiry as said in the locale at that time changes", () => {
     const expiring: TranscriptItem = {
       ...toolItem,
       interrupts: [{ ...interrupt, expiresAt: '2026-11-29T13:54:30Z' }],
@@ -107,7 +107,12 @@ describe('rowInputsOf', () => {
     expect(inputs.at(-1)).toBe('in 15 minutes');
     const submitting = { ...createInitialClientState(), submittingInterruptIds: ['i1'] };
     const renderer = () => document.createElement('span');
+    const runnerHere = {
+      ...createInitialClientState(),
+      toolRunner: { executorId: 'exe_1', calls: { t1: 'running' as const }, notes: { t1: 'Running in this browser' } },
+    };
     for (const changed of [
+      sources({ state: runnerHere }),
       sources({ state: submitting }),
       sources({ locale: 'de' }),
       sources({ now: Date.parse('2026-11-29T13:41:00Z') }),

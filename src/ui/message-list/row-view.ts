@@ -41,6 +41,8 @@ export type RowView =
   | {
       kind: 'tool';
       toolCall: SnapshotToolCall;
+      /** What the page's tool runner says about a browser tool call (where it runs); else undefined. */
+      note: string | undefined;
       renderer: ToolCardRenderer | undefined;
       approvals: ApprovalView[];
       strings: AgentChatStrings;
@@ -76,6 +78,7 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
     return {
       kind: 'tool',
       toolCall: item.toolCall,
+      note: state.toolRunner?.notes[item.toolCall.toolCallId],
       renderer: sources.renderers?.[item.toolCall.name],
       approvals: item.interrupts.map(approvalOf),
       strings,

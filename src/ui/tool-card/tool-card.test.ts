@@ -2,12 +2,17 @@ import { render } from 'lit';
 import { describe, expect, it } from 'vitest';
 import type { SnapshotToolCall, ToolCallStatus } from '../../core/index.ts';
 import { EN_STRINGS } from '../i18n/en.ts';
+import { ZH_CN_STRINGS } from '../i18n/zh-cn.ts';
+import type { AgentChatStrings } from '../i18n/en.ts';
 import { renderToolCard, TOOL_RESULT_MAX_CHARS } from './tool-card.ts';
 
-function renderCard(patch: Partial<SnapshotToolCall>): HTMLElement {
+function renderCard(
+  patch: Partial<SnapshotToolCall>,
+  options: { note?: string; strings?: AgentChatStrings } = {},
+): HTMLElement {
   const container = document.createElement('div');
   const toolCall: SnapshotToolCall = { toolCallId: 't1', name: 'search_docs', status: 'running', ...patch };
-  render(renderToolCard({ toolCall, strings: EN_STRINGS }), container);
+  render(renderToolCard({ toolCall, strings: options.strings ?? EN_STRINGS, note: options.note }), container);
   return container.querySelector('[part="tool-card"]') as HTMLElement;
 }
 
@@ -22,6 +27,8 @@ describe('renderToolCard', () => {
     ['denied', 'Denied'],
     ['cancelled', 'Cancelled'],
     ['unknown', 'Unknown outcome'],
+    ['awaiting_executor', 'Pending'],
+    ['expired', 'Expired'],
   ];
   for (const [status, label] of statuses) {
     it(`labels the ${status} status "${label}"`, () => {
@@ -110,5 +117,12 @@ describe('renderToolCard', () => {
     ]);
     const streaming = renderCard({ argsText: '{"q":"\u200D\uFE0F' });
     expect(streaming.querySelector('details pre')?.textContent).toBe('{"q":"⟪U+200D⟫⟪U+FE0F⟫');
+  });
+
+  it("says the tool runner's note instead of the status, and the expired status in Chinese", () => {
+    const browser: Partial<SnapshotToolCall> = { executor: { kind: 'browser', executorId: 'exe_1' } };
+    const statusText = (card: HTMLElement) => card.querySelector('.tool-status')?.textContent;
+    expect(statusText(renderCard(browser, { note: 'Running in this browser' }))).toBe('Running in this browser');
+    expect(statusText(renderCard({ ...browser, status: 'expired' }, { strings: ZH_CN_STRINGS }))).toBe('已过期');
   });
 });

@@ -11,7 +11,10 @@ export const TOOL_RESULT_MAX_CHARS = 16_000;
 export interface ToolCardOptions {
   toolCall: SnapshotToolCall;
   strings: AgentChatStrings;
-  /** Said instead of the status, e.g. how its approval ended ("Expired without an answer"). */
+  /**
+   * Said instead of the status, e.g. how its approval ended ("Expired without an answer"), or where
+   * a browser tool runs (`state.toolRunner.notes`, written by the tool runner).
+   */
   note?: string | undefined;
 }
 
@@ -23,12 +26,15 @@ const STATUS_LABEL_KEYS: Record<ToolCallStatus, ToolStatusStringKey> = {
   streaming_args: 'toolStatusStreamingArgs',
   pending: 'toolStatusPending',
   awaiting_approval: 'toolStatusAwaitingApproval',
+  // A browser call waiting to be claimed; the page's tool runner says more in the card's note.
+  awaiting_executor: 'toolStatusPending',
   running: 'toolStatusRunning',
   completed: 'toolStatusCompleted',
   failed: 'toolStatusFailed',
   denied: 'toolStatusDenied',
   cancelled: 'toolStatusCancelled',
   unknown: 'toolStatusUnknown',
+  expired: 'toolStatusExpired',
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { EventDataMap, EventEnvelope, EventType, RunSnapshot, SnapshotMessage } from '../../../core/protocol.ts';
 import { isTerminalRunStatus, PROTOCOL_VERSION } from '../../../core/protocol.ts';
+import { foldExecutorEvents } from '../../../core/state/fold-executor-events.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../../../core/state/run-reducer.ts';
 import type { PendingEvent, RunHandle, RunInput } from '../../runs/run-handle.ts';
 import type { SettledToolCall } from '../../storage/storage-port.ts';
@@ -47,7 +48,7 @@ export function createMemoryRunHandle(options: MemoryRunHandleOptions): MemoryRu
   const now = options.now ?? (() => 0);
   const controller = new AbortController();
   const log: EventEnvelope[] = [...(options.log ?? [])];
-  let snapshot = log.reduce(reduceRun, createEmptyRunSnapshot(runId, sessionId));
+  let snapshot = log.reduce((s, e) => reduceRun(s, e, foldExecutorEvents), createEmptyRunSnapshot(runId, sessionId));
   let inputCount = 0;
   const waiters = new Set<() => void>();
 
@@ -66,7 +67,7 @@ export function createMemoryRunHandle(options: MemoryRunHandleOptions): MemoryRu
       data,
     } as EventEnvelope;
     log.push(event);
-    snapshot = reduceRun(snapshot, event);
+    snapshot = reduceRun(snapshot, event, foldExecutorEvents);
     for (const waiter of [...waiters]) waiter();
     return event;
   };

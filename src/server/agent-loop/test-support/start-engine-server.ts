@@ -1,5 +1,6 @@
 import type { EventEnvelope, RunResource } from '../../../core/protocol.ts';
 import { createSseParser } from '../../../core/sse/parse-sse-stream.ts';
+import { foldExecutorEvents } from '../../../core/state/fold-executor-events.ts';
 import { reduceRunEvents } from '../../../core/state/run-reducer.ts';
 import { createScriptedModel } from '../../models/scripted-model.ts';
 import type { TestServer, TestServerOptions } from '../../test-support/start-test-server.ts';
@@ -32,7 +33,7 @@ export interface FollowedRun {
  * Starts `createAgentHandler` with `createRunEngine` on 127.0.0.1:0: the scripted model and the
  * demo tools run with millisecond delays (`/slow` streams for 5 s unless cancelled), retries back
  * off by about a millisecond, and `engine` overrides any of it (its `limits` are merged);
- * `handler` sets the handler's own options (e.g. its `limits`).
+ * `handler` sets the handler's own options (e.g. its `limits` or `canUseExecutor`).
  * Subjects authenticate with the `x-test-user` header.
  */
 export async function startEngineServer(
@@ -103,7 +104,7 @@ export async function startEngineServer(
 
 /** The run resource the reducer builds from `events` (what `GET /runs/{id}` must equal). */
 export function resourceFromEvents(events: readonly EventEnvelope[]): RunResource {
-  const snapshot = reduceRunEvents(events);
+  const snapshot = reduceRunEvents(events, undefined, foldExecutorEvents);
   return {
     ...snapshot,
     createdAt: new Date(snapshot.createdAt ?? 0).toISOString(),

@@ -1,4 +1,5 @@
 import type { EventEnvelope, RunSnapshot } from '../../../core/protocol.ts';
+import { foldExecutorEvents } from '../../../core/state/fold-executor-events.ts';
 import { reduceRunEvents } from '../../../core/state/run-reducer.ts';
 import type { EventFactory } from '../../../core/state/test-support/events.ts';
 import { eventFactory } from '../../../core/state/test-support/events.ts';
@@ -112,7 +113,7 @@ export async function finishFixtureRun(
     run.events.next('TEXT_MESSAGE_END', { messageId, finishReason: 'stop' }),
     run.events.next('RUN_FINISHED', { outcome: { type: 'success' } }),
   ];
-  const finalSnapshot = reduceRunEvents([run.started, ...batch]);
+  const finalSnapshot = reduceRunEvents([run.started, ...batch], undefined, foldExecutorEvents);
   await storage.appendEvents(run.runId, 1, batch, { finalSnapshot });
   return finalSnapshot;
 }

@@ -1,0 +1,110 @@
+import type { Clock } from '../../core/clock.ts';
+import { unrefTimer } from '../unref-timer.ts';
+
+/** One connected executor: the browser tools it runs and until when its lease holds. */
+export interface ExecutorLease {
+  subjectId: string;
+  executorId: string;
+  tools: readonly string[];
+  /** Epoch ms; without a heartbeat by then the executor is gone. */
+  expiresAt: number;
+}
+
+/**
+ * The executors connected to one handler (docs/protocol.md §19.4), kept in its memory: a lease
+ * lives `leaseMs` after the executor's last connect or heartbeat, and ends at `disconnect`, at
+ * its expiry (then `onLost` runs) or when the handler closes. A restart forgets every lease, so
+ * executors connect again (their heartbeat answers `409 EXECUTOR_NOT_CONNECTED`).
+ */
+export interface ExecutorRegistry {
+  /** Registers (or refreshes) the executor with its tools; past the caps the oldest lease goes. */
+  connect(subjectId: string, executorId: string, tools: readonly string[]): ExecutorLease;
+  /** Renews the lease; null when the executor is not connected. */
+  heartbeat(subjectId: string, executorId: string): ExecutorLease | null;
+  /** Ends the lease; false when there was none. */
+  disconnect(subjectId: string, executorId: string): boolean;
+  find(subjectId: string, executorId: string): ExecutorLease | undefined;
+  /** Ends every lease past its expiry, calling `onLost` for each. */
+  sweep(): void;
+  size(): number;
+  close(): void;
+}
+
+/** Options of {@link createExecutorRegistry}. */
+export interface ExecutorRegistryOptions {
+  clock: Clock;
+  leaseMs: number;
+  /** Leases kept per subject (tabs, browsers) and in all. */
+  maxPerSubject: number;
+  maxExecutors: number;
+  /** Called when a lease expired (not when it was disconnected or evicted). */
+  onLost: (lease: ExecutorLease) => void;
+}
+
+/** Creates the in-memory registry; it sweeps expired leases every third of a lease. */
+export function createExecutorRegistry(options: ExecutorRegistryOptions): ExecutorRegistry {
+  const { clock, leaseMs } = options;
+  // Insertion order is refresh order: a connect or heartbeat moves the lease to the end.
+  const leases = new Map<string, ExecutorLease>();
+  const keyOf = (subjectId: string, executorId: string): string => `${subjectId}\u0000${executorId}`;
+  const refresh = (lease: ExecutorLease): ExecutorLease => {
+    const key = keyOf(lease.subjectId, lease.executorId);
+    leases.delete(key);
+    const renewed = { ...lease, expiresAt: clock.now() + leaseMs };
+    leases.set(key, renewed);
+    return renewed;
+  };
+  const evictOldest = (isOver: () => boolean, belongs: (lease: ExecutorLease) => boolean): void => {
+    for (const [key, lease] of leases) {
+      if (!isOver()) return;
+      if (belongs(lease)) leases.delete(key);
+    }
+  };
+  const sweep = (): void => {
+    const now = clock.now();
+    for (const [key, lease] of leases) {
+      if (lease.expiresAt > now) continue;
+      leases.delete(key);
+      options.onLost(lease);
+    }
+  };
+  let timer: unknown = null;
+  const schedule = (): void => {
+    timer = clock.setTimeout(
+      () => {
+        sweep();
+        schedule();
+      },
+      Math.max(1_000, Math.round(leaseMs / 3)),
+    );
+    unrefTimer(timer);
+  };
+  schedule();
+
+  return {
+    connect(subjectId, executorId, tools) {
+      const lease = refresh({ subjectId, executorId, tools: [...tools], expiresAt: 0 });
+      const ofSubject = (candidate: ExecutorLease): boolean => candidate.subjectId === subjectId;
+      evictOldest(() => [...leases.values()].filter(ofSubject).length > options.maxPerSubject, ofSubject);
+      evictOldest(
+        () => leases.size > options.maxExecutors,
+        () => true,
+      );
+      return lease;
+    },
+    heartbeat(subjectId, executorId) {
+      const lease = leases.get(keyOf(subjectId, executorId));
+      return lease === undefined || lease.expiresAt <= clock.now() ? null : refresh(lease);
+    },
+    disconnect: (subjectId, executorId) => leases.delete(keyOf(subjectId, executorId)),
+    find(subjectId, executorId) {
+      const lease = leases.get(keyOf(subjectId, executorId));
+      return lease !== undefined && lease.expiresAt > clock.now() ? lease : undefined;
+    },
+    sweep,
+    size: () => leases.size,
+    close() {
+      clock.clearTimeout(timer);
+    },
+  };
+}

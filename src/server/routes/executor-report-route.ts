@@ -1,0 +1,60 @@
+import { fail } from '../http/problem-error.ts';
+import {
+  readGrant,
+  requireBrowserCall,
+  requireGrant,
+  requireToolCallRun,
+  sendToolAnswer,
+} from './browser-tool-access.ts';
+import { admitExecutor } from './executor-routes.ts';
+import type { Route } from './route-context.ts';
+import { requireObject } from './route-context.ts';
+import { validateOptionalString } from './validate-fields.ts';
+
+/**
+ * `POST /executors/{executorId}/report` `{runId, toolCallId, code, message?}` with `X-Tool-Grant`:
+ * a diagnostic of the claim holder. `reconciliation_required` on a started call appends
+ * `TOOL_CALL_REPORTED`, after which the engine ends the call `unknown`; a repeat is `replayed`,
+ * a call that already ended answers `late`.
+ */
+export const reportExecutorRoute: Route = {
+  method: 'POST',
+  template: '/executors/{executorId}/report',
+  handle: async (request, context) => {
+    const { executorId, runtime } = await admitExecutor(request, context);
+    const body = requireObject(request.body, 'body');
+    if (body.code !== 'reconciliation_required')
+      return fail({
+        code: 'VALIDATION_FAILED',
+        detail: 'code must be "reconciliation_required".',
+        details: { field: 'code' },
+      });
+    const message = validateOptionalString(body.message, {
+      field: 'message',
+      limit: 'maxReasonChars',
+      max: context.limits.maxReasonChars,
+    });
+    const runId = typeof body.runId === 'string' ? body.runId : '';
+    const toolCallId = typeof body.toolCallId === 'string' ? body.toolCallId : '';
+    const entry = await requireToolCallRun(request, context, runId);
+    const grant = readGrant(request);
+    const answer: { late?: true; replayed?: true } = {};
+    const appended = await entry.record.transact((s) => {
+      const call = requireBrowserCall(s, toolCallId);
+      requireGrant(runtime, call, { executorId, grant });
+      const executor = call.executor ?? { kind: 'browser' };
+      if (executor.reconciliation !== undefined) answer.replayed = true;
+      else if (call.result !== undefined || executor.outcome !== undefined) answer.late = true;
+      else if (executor.acceptedAt === undefined)
+        return fail({ code: 'RECEIPT_OUT_OF_ORDER', detail: 'The call never started.', runId: s.runId });
+      if (answer.replayed === true || answer.late === true) return [];
+      return [
+        {
+          type: 'TOOL_CALL_REPORTED',
+          data: { toolCallId, executorId, code: body.code as string, ...(message === undefined ? {} : { message }) },
+        },
+      ];
+    });
+    sendToolAnswer(request, { answer, appended });
+  },
+};

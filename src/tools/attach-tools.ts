@@ -1,0 +1,34 @@
+import type { AgentClientHandle, BrowserTool } from '../core/index.ts';
+import { mountToolRunner } from './mount-tool-runner.ts';
+import type { MountedToolRunner, MountToolRunnerOptions } from './mount-tool-runner.ts';
+import { pickToolRunnerStrings } from './tool-runner-zh-cn.ts';
+
+/** Options of {@link attachTools}: the page's tools and how they run. */
+export interface AttachToolsOptions extends Omit<MountToolRunnerOptions, 'handlers' | 'strings'> {
+  /** The tools this page runs for the agent, keyed by name (docs/embedding.md, "Browser tools"). */
+  tools: Record<string, BrowserTool>;
+  /** The language of what the cards say about the calls; default the widget's `locale`, else the browser's. */
+  locale?: string;
+}
+
+/** What {@link attachTools} needs of a mounted widget (`AgentChat.mount`'s handle has it). */
+export interface ToolsHost {
+  client: AgentClientHandle;
+  element?: { locale?: string | undefined };
+}
+
+/**
+ * Runs the page's browser tools in a mounted widget (`AgentChat.mount(…)`'s handle): one runner
+ * with its own receipt store per identity (see `mountToolRunner`), writing on the cards in the
+ * widget's language (English or Simplified Chinese). Nothing runs unless this is called; call
+ * `stop()` of the result before the mount's `destroy()`.
+ */
+export function attachTools(chat: ToolsHost, options: AttachToolsOptions): MountedToolRunner {
+  const { tools, locale, ...runnerOptions } = options;
+  const language = locale ?? chat.element?.locale ?? globalThis.navigator?.language;
+  return mountToolRunner(chat.client, {
+    ...runnerOptions,
+    handlers: tools,
+    strings: pickToolRunnerStrings(language),
+  });
+}
