@@ -275,22 +275,25 @@ function isBrowserTool(tool: ToolDefinition | BrowserToolEntry | undefined): too
   return tool !== undefined && 'executorKind' in tool;
 }
 
+/** What the user is asked to approve for `call` (a browser tool is never marked destructive). */
+function approvalQuestionOf(
+  call: PreparedCall,
+  tool: ToolDefinition | BrowserToolEntry,
+): Parameters<typeof awaitApproval>[1] {
+  return {
+    toolCallId: call.toolCallId,
+    name: call.name,
+    title: call.title,
+    argsDigest: call.argsDigest,
+    isDestructive: !isBrowserTool(tool) && tool.destructive === true,
+  };
+}
+
 /** Governs a new call, or waits again for the approval a resumed round had asked for. */
 async function admitCall(context: RunContext, options: GovernOptions): Promise<ToolResult | null> {
   const { call, tool } = options;
   if (call.interrupt === undefined) return governCall(context, options);
-  const decision = await awaitApproval(
-    context,
-    {
-      toolCallId: call.toolCallId,
-      name: call.name,
-      title: call.title,
-      argsDigest: call.argsDigest,
-      isDestructive: !isBrowserTool(tool) && tool.destructive === true,
-    },
-    options.deadline,
-    call.interrupt,
-  );
+  const decision = await awaitApproval(context, approvalQuestionOf(call, tool), options.deadline, call.interrupt);
   return approvalRefusal(decision);
 }
 
@@ -338,17 +341,7 @@ async function governCall(context: RunContext, options: GovernOptions): Promise<
         status: 'denied',
         content: 'This tool needs approval and nobody can approve it here, so it was not run.',
       };
-    const decision = await awaitApproval(
-      context,
-      {
-        toolCallId: call.toolCallId,
-        name: call.name,
-        title: call.title,
-        argsDigest: call.argsDigest,
-        isDestructive: !isBrowserTool(tool) && tool.destructive === true,
-      },
-      options.deadline,
-    );
+    const decision = await awaitApproval(context, approvalQuestionOf(call, tool), options.deadline);
     return approvalRefusal(decision);
   }
   return null;
