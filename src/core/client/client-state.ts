@@ -59,7 +59,7 @@ export interface ClientExtension {
   /** Folds each later run event after the client's own reducer (browser tools: `foldExecutorEvents`). */
   foldRunEvent: RunEventFold;
   /** The browser tools every later `send` declares (docs/protocol.md §19). */
-  browserTools: readonly BrowserToolDeclaration[];
+  browserTools: BrowserToolDeclaration[];
   /** What `state.toolRunner` shows; null while no runner runs. */
   toolRunner: ToolRunnerView | null;
 }

@@ -104,11 +104,10 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
       const boot = await context.ensureBootstrap();
       const clientMessageId = `cm_${settings.ids()}`;
       const key = createIdempotencyKey(settings.ids);
-      const { sessionId, agentVersionId } = store.model();
+      const { sessionId, agentVersionId, extension } = store.model();
       // What is not a run option goes with the message: contextRefs, instruction, focus.
       const { modelId, reasoningEffort, limits, ...extras } = options;
       const runOptions = pickDefined({ modelId, reasoningEffort, limits });
-      const browserTools = store.model().extension?.browserTools ?? [];
       const request: CreateRunRequest = {
         ...(sessionId === null ? {} : { sessionId }),
         // The session's version, else the option's, else the bootstrap's.
@@ -119,7 +118,8 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
           ...pickDefined(extras),
         },
         ...(Object.keys(runOptions).length === 0 ? {} : { options: runOptions }),
-        ...(browserTools.length === 0 ? {} : { browserTools: [...browserTools] }),
+        // An extension's browser tools (`[]` after its runner revoked: the server takes it as none).
+        ...pickDefined({ browserTools: extension?.browserTools }),
       };
       lastOptions = options;
       return await submit({
