@@ -2,6 +2,7 @@ import type { RunSnapshot, SnapshotToolCall, ToolResultStatus } from '../../core
 import type { Deadline } from './create-deadline.ts';
 import type { RunContext } from './engine-options.ts';
 import { LoopStop } from './loop-stop.ts';
+import { readEvidence } from './tool-evidence.ts';
 
 /** How a browser call ended, for the loop (the model gets `content`). */
 export interface BrowserCallResult {
@@ -76,7 +77,11 @@ export async function awaitBrowserResult(
     result = { ...result, isLogged: true };
     const { status, content } = result;
     return [
-      { type: 'TOOL_CALL_RESULT', data: { toolCallId, messageId: settings.ids('msg'), content, status } },
+      {
+        type: 'TOOL_CALL_RESULT',
+        // How the call was governed goes with the result the deadline decided, as with any other.
+        data: { toolCallId, messageId: settings.ids('msg'), content, status, ...readEvidence(context, toolCallId) },
+      },
       ...resumed,
     ];
   });

@@ -53,6 +53,15 @@ describe('the wait for a browser executor', () => {
     expect([late.status, late.body.code]).toEqual([409, 'TOOL_CALL_NOT_CLAIMABLE']);
   });
 
+  it('keeps how an expired call was governed in its result: canExecuteTool allowed it', async () => {
+    const server = await serve({}, () => true);
+    const { run } = await startBrowserCall(server, 'page.read_selection {}');
+    const events = await run.done;
+    expect(dataOf(events, 'TOOL_CALL_RESULT')[0]).toEqual(
+      expect.objectContaining({ status: 'expired', evidence: [{ source: 'can_execute', decision: 'allow' }] }),
+    );
+  });
+
   it('ends a started call that never confirmed as unknown, and acknowledges its final receipt as late', async () => {
     const server = await serve();
     const { runId, toolCallId, run } = await startBrowserCall(server, 'page.read_selection {}');

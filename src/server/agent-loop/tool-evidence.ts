@@ -15,11 +15,17 @@ export function recordEvidence(context: RunContext, toolCallId: string, entry: T
   context.writer.post('CUSTOM', { name: EVIDENCE_EVENT, value: { toolCallId, ...entry } });
 }
 
+/** Reads the trail gathered for a call so far, as the optional `evidence` field of its result; it stays kept. */
+export function readEvidence(context: RunContext, toolCallId: string): { evidence?: ToolEvidence[] } {
+  const evidence = context.evidence.get(toolCallId);
+  return evidence === undefined || evidence.length === 0 ? {} : { evidence };
+}
+
 /** Takes the trail gathered for a call, as the optional `evidence` field of its result. */
 export function takeEvidence(context: RunContext, toolCallId: string): { evidence?: ToolEvidence[] } {
-  const evidence = context.evidence.get(toolCallId);
+  const field = readEvidence(context, toolCallId);
   context.evidence.delete(toolCallId);
-  return evidence === undefined || evidence.length === 0 ? {} : { evidence };
+  return field;
 }
 
 /** A pre-use hook's answer as a policy with its reason, or undefined when it had no objection. */
