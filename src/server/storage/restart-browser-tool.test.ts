@@ -1,18 +1,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAgentClient } from '../../core/client/agent-client.ts';
 import type { AgentClientHandle } from '../../core/client/agent-client-types.ts';
 import type { EventEnvelope } from '../../core/protocol.ts';
 import { attachToolRunner } from '../../core/tools/attach-tool-runner.ts';
 import type { ToolRunner } from '../../core/tools/tool-runner-types.ts';
-import { findFreePort, spawnServer } from '../../../test/support/spawn-server.ts';
+import { spawnDurableDemoServer } from '../../../test/support/durable-demo-server.ts';
+import { findFreePort } from '../../../test/support/spawn-server.ts';
 import type { SpawnedServer } from '../../../test/support/spawn-server.ts';
 import { isSettledState, waitForState } from '../../../test/support/wait-for-state.ts';
 
-const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const COOKIE = 'agent_chat_demo=demo_restart_browser_tool_1';
 
 /** The demo user's fetch: the product's login cookie on every request (Node's fetch keeps no cookies). */
@@ -44,18 +43,7 @@ describe('a browser tool call survives a restart of the server (real processes o
   it('keeps the dispatch, claim and grant: the receipt sent after kill -9 and a restart completes the call once', async () => {
     folder = await mkdtemp(join(tmpdir(), 'agent-chat-restart-tool-'));
     const port = await findFreePort();
-    const start = () =>
-      spawnServer({
-        entry: join(rootDir, 'test/support/durable-demo-entry.ts'),
-        cwd: rootDir,
-        env: {
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          AGENT_CHAT_DB: join(folder, 'agent-chat.sqlite'),
-          AGENT_CHAT_LEASE_TTL_MS: '1500',
-          AGENT_SCRIPTED_DELAY_MS: '1',
-        },
-      });
+    const start = () => spawnDurableDemoServer({ port, folder });
     server = await start();
     mark(`server 1 listening on ${server.url}`);
 

@@ -1,17 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAgentClient } from '../../core/client/agent-client.ts';
 import type { AgentClientHandle } from '../../core/client/agent-client-types.ts';
 import type { ClientState } from '../../core/client/client-state.ts';
 import type { EventEnvelope, SessionMessagesResponse } from '../../core/protocol.ts';
-import { findFreePort, spawnServer } from '../../../test/support/spawn-server.ts';
+import { spawnDurableDemoServer } from '../../../test/support/durable-demo-server.ts';
+import { findFreePort } from '../../../test/support/spawn-server.ts';
 import type { SpawnedServer } from '../../../test/support/spawn-server.ts';
 import { isSettledState as isEnded, waitForState } from '../../../test/support/wait-for-state.ts';
 
-const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const COOKIE = 'agent_chat_demo=demo_restart_durability_1';
 const SLOW_TOKEN = /word\d+|slowly\./g;
 
@@ -46,18 +45,7 @@ describe('a restart loses nothing (real server processes on one SQLite file)', (
   it('keeps identity, history and the waiting approval across kill -9, and ends the streaming run RUN_ABANDONED', async () => {
     folder = await mkdtemp(join(tmpdir(), 'agent-chat-restart-'));
     const port = await findFreePort();
-    const start = () =>
-      spawnServer({
-        entry: join(rootDir, 'test/support/durable-demo-entry.ts'),
-        cwd: rootDir,
-        env: {
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          AGENT_CHAT_DB: join(folder, 'agent-chat.sqlite'),
-          AGENT_CHAT_LEASE_TTL_MS: '1500',
-          AGENT_SCRIPTED_DELAY_MS: '1',
-        },
-      });
+    const start = () => spawnDurableDemoServer({ port, folder });
     server = await start();
     mark(`server 1 listening on ${server.url}`);
     const endpoint = `${server.url}/api/agent`;
