@@ -1,5 +1,6 @@
 import type { Plugin } from 'vite';
 import { dropLitDecoratorSupport } from './drop-lit-decorator-support.ts';
+import { foldDomPurifyConfig } from './fold-dompurify-config.ts';
 import { inlineMarkedOptions } from './inline-marked-options.ts';
 import { requireAdoptedStyleSheets } from './require-adopted-stylesheets.ts';
 import { requireProductionBuilds } from './require-production-builds.ts';
@@ -14,6 +15,7 @@ export function iifePlugins(): Plugin[] {
     dropMarkedGlobalInstance(),
     inlineMarkedOptions(),
     trimDomPurifyDefaults(),
+    foldDomPurifyConfig(),
     requireAdoptedStyleSheets(),
     dropLitDecoratorSupport(),
     minifyCssTemplates(),

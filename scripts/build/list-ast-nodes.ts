@@ -1,0 +1,47 @@
+import { parseSync } from 'vite';
+
+/** One node of the ESTree-shaped tree Vite's parser (Oxc) returns, with its source offsets. */
+export interface AstNode {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+
+/** A node with the chain of nodes above it, outermost first. */
+export interface PlacedNode {
+  node: AstNode;
+  ancestors: AstNode[];
+}
+
+/**
+ * Parses `code` (the language follows `fileName`'s extension) and lists every node in source
+ * order with its ancestors, or returns `{ error }` when the text does not parse.
+ */
+export function listAstNodes(fileName: string, code: string): PlacedNode[] | { error: string } {
+  const parsed = parseSync(fileName, code);
+  if (parsed.errors.length > 0) return { error: `${fileName} does not parse` };
+  const nodes: PlacedNode[] = [];
+  const visit = (node: AstNode, ancestors: AstNode[]): void => {
+    nodes.push({ node, ancestors });
+    const inner = [...ancestors, node];
+    for (const value of Object.values(node)) {
+      for (const child of Array.isArray(value) ? value : [value]) {
+        if (isAstNode(child)) visit(child, inner);
+      }
+    }
+  };
+  visit(parsed.program as unknown as AstNode, []);
+  return nodes;
+}
+
+/** Whether `value` is a node of the tree (an object with a string `type`). */
+export function isAstNode(value: unknown): value is AstNode {
+  return typeof value === 'object' && value !== null && typeof (value as AstNode).type === 'string';
+}
+
+/** Whether an identifier is a name rather than a variable: `x.name` or `{ name: … }`. */
+export function isPropertyName(node: AstNode, parent: AstNode | undefined): boolean {
+  if (parent?.type === 'MemberExpression') return parent.property === node && !parent.computed;
+  return parent?.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand;
+}
