@@ -12,8 +12,11 @@ export interface DemoStaticOptions {
 /** Serves one request if it is a demo page or asset; resolves false to let the caller answer it. */
 export type DemoStaticHandler = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 
-/** The Trusted Types policies the widget creates: its Markdown sanitizer's and Lit's (DOMPurify is handed ours). */
-export const TRUSTED_TYPES_POLICIES = 'agent-chat lit-html';
+/**
+ * The Trusted Types policies the widget creates: its Markdown sanitizer's and Lit's (DOMPurify is
+ * handed ours), and that of the conversations panel's copy of Lit (`agent-chat.conversations.js`).
+ */
+export const TRUSTED_TYPES_POLICIES = 'agent-chat lit-html agent-chat-conversations';
 
 /**
  * Builds the policy every demo page starts from: scripts, styles and requests from the page's own

@@ -58,6 +58,29 @@ test.describe('axe finds nothing on the demo: tool card, approval, header, compo
     });
   }
 
+  for (const theme of ['light', 'dark'] as const) {
+    test(`with the conversations sheet open in both widgets, in the ${theme} theme`, async ({
+      page,
+      pageErrors: _errors,
+    }) => {
+      await openBusyDemo(page, theme);
+      for (const container of ['#inline-chat', '#launcher']) {
+        const widget = chat(page, container);
+        await widget.root.locator('[part~="conversations-button"]').click();
+        // The conversation waiting for the approval is listed, "Answering…", its delete disabled.
+        await expect(widget.root.locator('agent-chat-conversations li.row')).toHaveCount(1);
+        await expect(widget.root.locator('agent-chat-conversations li.row')).toContainText('Answering…');
+      }
+      // A row being renamed: its text field and buttons are checked too.
+      const launcherSheet = page.locator('#launcher agent-chat-conversations');
+      await launcherSheet.locator('.rename-button').click();
+      await expect(launcherSheet.getByRole('textbox', { name: 'New title' })).toBeFocused();
+      const { violations, passed } = await checkWidgets(page);
+      expect(violations).toEqual([]);
+      expect(passed).toEqual(expect.arrayContaining(CHECKED_RULES));
+    });
+  }
+
   test.describe('at 375 × 700, right to left', () => {
     test.use({ viewport: { width: 375, height: 700 } });
 

@@ -8,7 +8,7 @@ test('the strict-CSP page with Trusted Types works with no violation reported', 
   const response = await page.goto('/strict.html');
   expect(response?.headers()['referrer-policy']).toBe('no-referrer');
   expect(response?.headers()['content-security-policy']).toBe(
-    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types agent-chat lit-html",
+    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'none'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types agent-chat lit-html agent-chat-conversations",
   );
   await openDemo(page, '/strict.html');
   const widget = chat(page, '#strict-chat');

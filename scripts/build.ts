@@ -16,6 +16,7 @@ import { createCustomElementsManifest } from './build/create-custom-elements-man
 import { createManifest } from './build/create-manifest.ts';
 import { checkSizeBudget, IIFE_GZIP_BUDGET_BYTES, TOOLS_IIFE_GZIP_BUDGET_BYTES } from './build/check-size-budget.ts';
 import { formatSizeTable } from './build/format-size-table.ts';
+import { renameLitPolicy } from './build/rename-lit-policy.ts';
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = join(rootDir, 'dist');
@@ -24,8 +25,17 @@ const IIFE_FILE = 'agent-chat.js';
 const LOCALE_PACKS = [{ entry: 'embed/locale-zh-cn.ts', fileName: 'agent-chat.zh-CN.js' }];
 /** The script tag's launcher beside the IIFE, loaded only by pages that mount in `launcher` mode. */
 const LAUNCHER = { entry: 'embed/launcher.ts', fileName: 'agent-chat.launcher.js' };
-/** Opt-in script-tag files beside the IIFE: each carries what it needs, so agent-chat.js pays nothing for them. */
-const OPT_IN_FILES = [{ entry: 'embed/conversations.ts', fileName: 'agent-chat.conversations.js' }];
+/**
+ * Opt-in script-tag files beside the IIFE: each carries what it needs, so agent-chat.js pays
+ * nothing for them; the conversations panel's copy of Lit has its own Trusted Types policy name.
+ */
+const OPT_IN_FILES = [
+  {
+    entry: 'embed/conversations.ts',
+    fileName: 'agent-chat.conversations.js',
+    plugins: [renameLitPolicy('agent-chat-conversations')],
+  },
+];
 /** The second IIFE: the browser tool runner and its IndexedDB store (docs/embedding.md, "Browser tools"). */
 const TOOLS_IIFE_FILE = 'agent-chat-tools.js';
 /** The Custom Elements Manifest, named by package.json's `customElements` field. */

@@ -6,7 +6,7 @@ import type { createConversations } from './core/client/conversations.ts';
 
 /** `window.AgentChatConversations`, installed (frozen) by `agent-chat.conversations.js`. */
 export interface AgentChatConversationsGlobal {
-  /** `createConversations({ client, endpoint, … })`: the conversations of a mounted widget's client. */
+  /** `createConversations({ client })`: the conversations of a mounted widget's client (`chat.client`). */
   create: typeof createConversations;
 }
 

@@ -47,6 +47,11 @@ export interface MountOptions {
   getReferences?: AgentChatElement['getReferences'];
   /** Trusted product code that renders custom tool cards, keyed by tool name. */
   renderers?: AgentChatElement['renderers'];
+  /**
+   * `false` hides the header's "Conversations" button (and its sheet) even when
+   * `agent-chat.conversations.js` is loaded. Default true.
+   */
+  conversations?: boolean;
 }
 
 const isString = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
@@ -109,6 +114,7 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   selectAttachments: [isFunction, 'a function'],
   getReferences: [isFunction, 'a function'],
   renderers: [isObject, 'an object of functions'],
+  conversations: [isBoolean, 'true or false'],
 };
 
 /**

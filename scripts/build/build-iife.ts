@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build, type InlineConfig } from 'vite';
+import { build, type InlineConfig, type Plugin } from 'vite';
 import { iifePlugins } from './iife-plugins.ts';
 import { createLicenceBanner } from './licence-banner.ts';
 
@@ -12,6 +12,8 @@ export interface BuildIifeOptions {
   entry: string;
   /** The single output file name, e.g. `agent-chat.js`. */
   fileName: string;
+  /** Plugins of this file only, after the IIFE plugins (e.g. the opt-in file's own policy name). */
+  plugins?: Plugin[];
 }
 
 /** Code the strict-CSP promise forbids in the shipped file, with the reason shown on failure. */
@@ -55,7 +57,7 @@ export function iifeViteConfig(options: Omit<BuildIifeOptions, 'outDir'>): Inlin
     root: options.rootDir,
     logLevel: 'warn',
     publicDir: false,
-    plugins: iifePlugins(),
+    plugins: [...iifePlugins(), ...(options.plugins ?? [])],
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     // Browser production builds whatever NODE_ENV says (under NODE_ENV=test Vite picks Lit's development build).
     resolve: { conditions: ['module', 'browser', 'production'] },

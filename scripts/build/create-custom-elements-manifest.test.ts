@@ -89,6 +89,7 @@ describe('createCustomElementsManifest', () => {
       'selectAttachments',
       'getReferences',
       'renderers',
+      'conversations',
       'send',
       'newConversation',
     ]);

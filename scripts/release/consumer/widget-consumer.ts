@@ -31,9 +31,14 @@ const chat: MountedAgentChat = mount('#assistant', { endpoint: '/api/agent', the
 // The conversations panel over the mounted client, from ESM and from the script-tag file's global.
 defineConversationsPanel();
 const panel = document.createElement('agent-chat-conversations');
-panel.conversations = createConversations({ client: chat.client, endpoint: '/api/agent' });
-const fromScriptTag = window.AgentChatConversations?.create({ client: chat.client, endpoint: '/api/agent' });
-console.log(panel.conversations.getState().items.length, fromScriptTag?.getState().isLoaded);
+panel.client = chat.client;
+const placed = document.createElement('agent-chat-conversations');
+placed.conversations = createConversations({ client: chat.client });
+const fromScriptTag = window.AgentChatConversations?.create({ client: chat.client });
+// The header's "Conversations" sheet is on by default; the option and the property turn it off.
+const hasSheet: boolean = chat.element.conversations;
+console.log(placed.conversations.getState().items.length, fromScriptTag?.getState().isLoaded, hasSheet);
+mount('#fourth', { endpoint: '/api/agent', conversations: false });
 const element: AgentChatElement = chat.element;
 const theme: AgentChatTheme = element.theme;
 const isElement: boolean = document.querySelector('agent-chat') instanceof AgentChatElement;

@@ -114,9 +114,9 @@ export interface AgentClientOptions {
   onEvent?: (event: EventEnvelope) => void;
 }
 
-/** A request an extension of the client (the tool runner) sends under the client's identity. */
+/** A request an extension of the client (the tool runner, the conversations) sends under the client's identity. */
 export interface ProtocolRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Relative to `{endpoint}/v1`, starting with `/`. */
   path: string;
   /** Already-serialized JSON, the same on every attempt. */

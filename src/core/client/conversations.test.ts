@@ -30,7 +30,7 @@ function newClient(options: Partial<AgentClientOptions> = {}): AgentClientHandle
 }
 
 function conversationsOf(client: AgentClientHandle): Conversations {
-  const conversations = createConversations({ client, endpoint: endpoint() });
+  const conversations = createConversations({ client });
   disposables.push(conversations);
   return conversations;
 }

@@ -1,23 +1,22 @@
 import type { SessionListResponse, SessionResource } from '../protocol.ts';
 import { isTerminalRunStatus } from '../protocol.ts';
 import { isAgentError } from '../transport/agent-error.ts';
-import { createHttpTransport } from '../transport/http-transport.ts';
-import type { AgentClient, AgentClientOptions } from './agent-client-types.ts';
+import type { AgentClientHandle } from './agent-client-types.ts';
 import { toClientError } from './client-errors.ts';
 import type { ConversationsAction, ConversationsState } from './conversations-reducer.ts';
 import { createInitialConversationsState, reduceConversations } from './conversations-reducer.ts';
 
-/** Options of {@link createConversations}: the client it works beside, and the same transport settings. */
-export type ConversationsOptions = Pick<
-  AgentClientOptions,
-  'endpoint' | 'fetch' | 'credentials' | 'headers' | 'locale' | 'requestTimeoutMs'
-> & {
-  /** The conversation client whose sessions these are (its identity and `sessionId` are used). */
-  client: AgentClient;
-};
+/** Options of {@link createConversations}. */
+export interface ConversationsOptions {
+  /**
+   * The conversation client whose sessions these are: its `sessionId` is the current one, and its
+   * `request` sends every call (the same endpoint, headers, credentials and identity).
+   */
+  client: AgentClientHandle;
+}
 
 /**
- * The user's conversations beside one {@link AgentClient} (docs/client.md, "Conversations"):
+ * The user's conversations beside one {@link AgentClientHandle} (docs/client.md, "Conversations"):
  * list, rename, delete, switch and start new. Every call resolves once the server answered and
  * rejects with an `AgentError` (also kept in `state.error`) otherwise.
  */
@@ -45,18 +44,9 @@ export interface Conversations {
   dispose(): void;
 }
 
-/** Creates the conversations of `options.client`, with a transport of the same settings. */
+/** Creates the conversations of `options.client`, sending their requests through `client.request`. */
 export function createConversations(options: ConversationsOptions): Conversations {
   const { client } = options;
-  const transport = createHttpTransport({
-    endpoint: options.endpoint,
-    fetch: options.fetch,
-    credentials: options.credentials,
-    headers: options.headers,
-    locale: options.locale,
-    defaultTimeoutMs: options.requestTimeoutMs,
-    getIdentity: () => client.getState().bootstrap?.identity.identityId ?? null,
-  });
   let state = createInitialConversationsState(client.getState().sessionId);
   const listeners = new Set<(state: ConversationsState) => void>();
   const dispatch = (action: ConversationsAction): void => {
@@ -95,7 +85,7 @@ export function createConversations(options: ConversationsOptions): Conversation
     if (limit !== undefined) query.set('limit', String(limit));
     if (isNextPage && state.nextAfter !== null) query.set('after', state.nextAfter);
     const search = query.toString();
-    const response = await transport
+    const response = await client
       .request<SessionListResponse>({
         method: 'GET',
         path: `/sessions${search === '' ? '' : `?${search}`}`,
@@ -108,7 +98,7 @@ export function createConversations(options: ConversationsOptions): Conversation
   return {
     listSessions: ({ isNextPage = false, limit } = {}) => list(isNextPage, limit),
     async renameSession(sessionId, title) {
-      const response = await transport
+      const response = await client
         .request<SessionResource>({
           method: 'PATCH',
           path: sessionPath(sessionId),
@@ -121,7 +111,7 @@ export function createConversations(options: ConversationsOptions): Conversation
       return session;
     },
     async deleteSession(sessionId) {
-      await transport
+      await client
         .request({ method: 'DELETE', path: sessionPath(sessionId), attempts: 3 })
         .catch((error: unknown) => (isAgentError(error) && error.code === 'NOT_FOUND' ? null : failed(error)));
       dispatch({ type: 'deleted', sessionId });

@@ -1,7 +1,14 @@
 import { css } from 'lit';
 
-/** Layout of the element: header, status line, scrolling transcript with its empty state, jump button, error box. */
+/** Layout of the element: the sheet's anchor, header, status line, scrolling transcript with its empty state, jump button, error box. */
 export const agentChatStyles = css`
+  /* The conversations sheet covers the widget; what it covers is inert while it is open. */
+  :host {
+    position: relative;
+  }
+  .content {
+    display: contents;
+  }
   .header {
     display: flex;
     align-items: center;

@@ -59,8 +59,9 @@ import { StateChangeTracker } from './state-changes.ts';
  * @fires {CustomEvent<AgentChatLauncherDetail>} agent-chat-launcher-open - The launcher panel opened (`mount` in launcher mode).
  * @fires {CustomEvent<AgentChatLauncherDetail>} agent-chat-launcher-close - The launcher panel closed (`mount` in launcher mode).
  *
- * @csspart header - The header: avatar, title, "New conversation" and (in a launcher) close.
+ * @csspart header - The header: avatar, title, "Conversations", "New conversation" and (in a launcher) close.
  * @csspart avatar - The header's avatar image, shown when `avatarUrl` is set (or bootstrap has one).
+ * @csspart conversations-button - The header's "Conversations" button, shown when the conversations panel is loaded.
  * @csspart new-conversation-button - The header's "New conversation" button.
  * @csspart close-button - The header's close button, shown in a launcher panel.
  * @csspart empty-state - The greeting and suggestions of an empty conversation.
@@ -121,6 +122,8 @@ export class AgentChatElement extends LitElement {
     selectAttachments: { attribute: false },
     getReferences: { attribute: false },
     renderers: { attribute: false },
+    conversations: { attribute: false },
+    isSheetOpen: { state: true },
     announcement: { state: true },
     isReferenceCopied: { state: true },
   };
@@ -161,6 +164,12 @@ export class AgentChatElement extends LitElement {
   declare getReferences: ((message: SnapshotMessage) => MessageReference[]) | undefined;
   /** Custom tool cards by tool name (trusted product code, see the class documentation). */
   declare renderers: Record<string, ToolCardRenderer> | undefined;
+  /**
+   * Whether the header offers the conversations sheet once `<agent-chat-conversations>` is defined
+   * (by `agent-chat.conversations.js` or `defineConversationsPanel()`). Default true.
+   */
+  declare conversations: boolean;
+  declare protected isSheetOpen: boolean;
   declare protected announcement: string;
   declare protected isReferenceCopied: boolean;
 
@@ -186,6 +195,10 @@ export class AgentChatElement extends LitElement {
     this.theme = 'auto';
     this.collapseReasoning = true;
     this.suggestions = [];
+    this.conversations = true;
+    this.isSheetOpen = false;
+    // The panel's file may load after the widget renders: the header's button appears then.
+    void customElements.whenDefined(CONVERSATIONS_TAG).then(() => this.requestUpdate());
     this.announcement = '';
     this.isReferenceCopied = false;
   }
@@ -228,12 +241,15 @@ export class AgentChatElement extends LitElement {
             ? strings.offline
             : '';
     const isEmpty = state.messages.length === 0 && state.pendingSend === null;
-    return html`${renderChatHeader({
+    const hasSheet = this.conversations && customElements.get(CONVERSATIONS_TAG) !== undefined;
+    const isSheetOpen = hasSheet && this.isSheetOpen;
+    return html`<div class="content" ?inert=${isSheetOpen}>${renderChatHeader({
       title: this.headerTitle ?? state.bootstrap?.agent.name ?? strings.assistant,
       avatarUrl: this.avatarUrl ?? state.bootstrap?.agent.avatarUrl,
       strings,
       canStartNew: !isEmpty || state.sessionId !== null,
       onNewConversation: () => this.newConversation(),
+      onConversations: hasSheet ? this.#openSheet : undefined,
       onClose: this.onClose,
     })}
       <div part="status" class="status" role="status">${status}</div>
@@ -290,7 +306,29 @@ export class AgentChatElement extends LitElement {
         canStop: isRunActive(state) || state.pendingSend?.status === 'sending',
         isStopping: state.isStopping,
       })}
-      <div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.announcement}</div>`;
+      <div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.announcement}</div></div>
+      ${
+        isSheetOpen
+          ? html`<agent-chat-conversations sheet .client=${this.client} .locale=${this.locale} .theme=${this.theme}
+            @agent-chat-conversations-close=${this.#closeSheet}></agent-chat-conversations>`
+          : nothing
+      }`;
+  }
+
+  /** Opens the conversations sheet (the panel builds its list from `client`) and moves focus into it. */
+  #openSheet = (): void => {
+    this.isSheetOpen = true;
+    this.#focusAfterUpdate(CONVERSATIONS_TAG);
+  };
+
+  /** Closes the sheet (its ✕, Escape, a switch or a new conversation) and gives focus back to the header's button. */
+  #closeSheet = (): void => {
+    this.isSheetOpen = false;
+    this.#focusAfterUpdate('[part=conversations-button]');
+  };
+
+  #focusAfterUpdate(selector: string): void {
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(selector)?.focus());
   }
 
   /** While an approval with an expiry is open, renders again every 15 s so "expires in …" stays true. */
@@ -374,6 +412,8 @@ export class AgentChatElement extends LitElement {
 }
 
 const EMPTY_STATE = createInitialClientState();
+/** The conversations panel's tag; its code is in `agent-chat.conversations.js`, never in this file. */
+const CONVERSATIONS_TAG = 'agent-chat-conversations';
 /** How often an open approval's "expires in …" is brought up to date. */
 const EXPIRY_UPDATE_MS = 15_000;
 

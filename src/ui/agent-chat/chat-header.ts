@@ -12,16 +12,24 @@ export interface ChatHeaderView {
   /** The conversation has something to leave: "New conversation" is enabled. */
   canStartNew: boolean;
   onNewConversation: () => void;
+  /** Set when the conversations sheet is available: the header gets a "Conversations" button that calls it. */
+  onConversations: (() => void) | undefined;
   /** Set in a launcher panel: the header gets a close button that calls it. */
   onClose: (() => void) | undefined;
 }
 
-/** Renders the header: avatar, agent name, "New conversation", and ✕ in a launcher panel. */
+/** Renders the header: avatar, agent name, "Conversations" when available, "New conversation", and ✕ in a launcher panel. */
 export function renderChatHeader(view: ChatHeaderView): TemplateResult {
   const { strings } = view;
   return html`<header part="header" class="header">
     ${view.avatarUrl ? html`<img part="avatar" class="avatar" src=${view.avatarUrl} alt="" />` : nothing}
     <h2 class="header-title" dir="auto">${view.title}</h2>
+    ${
+      view.onConversations
+        ? html`<button part="conversations-button" class="icon-button" aria-label=${strings.conversations} title=${strings.conversations}
+          aria-haspopup="dialog" @click=${view.onConversations}>${renderIcon(ICON_PATHS.chat)}</button>`
+        : nothing
+    }
     <button part="new-conversation-button" class="icon-button" aria-label=${strings.newConversation} title=${strings.newConversation}
       ?disabled=${!view.canStartNew} @click=${view.onNewConversation}>${renderIcon(ICON_PATHS.newConversation)}</button>
     ${

@@ -1,10 +1,38 @@
 import { css } from 'lit';
 
-/** The side sheet: a column filling the widget, a scrolling list, one row per conversation. */
+/**
+ * The panel: a column filling its place, a scrolling list, one row per conversation. As the
+ * widget's sheet (`[sheet]`) it covers the widget and takes the widget's theming tokens, which the
+ * shared host rules would otherwise reset to their defaults.
+ */
 export const conversationsPanelStyles = css`
   :host {
     height: 100%;
     min-height: 0;
+  }
+  :host([sheet]) {
+    position: absolute;
+    inset: 0;
+    z-index: 1;
+    min-height: 0;
+    --agent-chat-font-family: inherit;
+    --agent-chat-mono-font-family: inherit;
+    --agent-chat-font-size: inherit;
+    --agent-chat-line-height: inherit;
+    --agent-chat-radius: inherit;
+    --agent-chat-spacing: inherit;
+    --agent-chat-color-background: inherit;
+    --agent-chat-color-surface: inherit;
+    --agent-chat-color-user-message: inherit;
+    --agent-chat-color-text: inherit;
+    --agent-chat-color-text-muted: inherit;
+    --agent-chat-color-border: inherit;
+    --agent-chat-color-accent: inherit;
+    --agent-chat-color-on-accent: inherit;
+    --agent-chat-color-danger: inherit;
+    --agent-chat-color-success: inherit;
+    --agent-chat-color-warning: inherit;
+    --agent-chat-color-focus: inherit;
   }
   .sheet {
     display: flex;

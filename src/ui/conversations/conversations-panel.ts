@@ -1,10 +1,10 @@
-import type { Conversations, ConversationsState, SessionResource } from '../../core/index.ts';
-import { createInitialConversationsState } from '../../core/index.ts';
+import type { AgentClientHandle, Conversations, ConversationsState, SessionResource } from '../../core/index.ts';
+import { createConversations, createInitialConversationsState } from '../../core/index.ts';
 import { html, LitElement, nothing, svg, type PropertyValues, type TemplateResult } from 'lit';
 import { hostStyles } from '../styles/host.styles.ts';
 import { conversationsPanelStyles } from './conversations-panel.styles.ts';
 import type { ConversationsStrings } from './conversations-strings.ts';
-import { CONVERSATIONS_EN, fillIn } from './conversations-strings.ts';
+import { conversationsStringsFor, fillIn } from './conversations-strings.ts';
 
 /** Outline icons (24×24 paths): a pencil, a bin and a cross; no icon font, no image request. */
 const ICONS = {
@@ -26,42 +26,59 @@ type RowMode = { sessionId: string; kind: 'rename' | 'confirm-delete' } | null;
 export const CONVERSATIONS_CLOSE_EVENT = 'agent-chat-conversations-close';
 
 /**
- * `<agent-chat-conversations>`: the side sheet of the user's conversations inside `<agent-chat>`
- * (docs/embedding.md, "Conversations"). Lists them by latest activity, switches (closing the
- * sheet), starts a new one, renames inline (Enter saves, Escape cancels) and deletes after a
- * confirmation. Every control is a real button or input, so it works by keyboard and screen reader.
+ * `<agent-chat-conversations>`: the user's conversations (docs/embedding.md, "Conversations"),
+ * as the sheet `<agent-chat>` opens from its header (`sheet`) or placed by the page. Lists them by
+ * latest activity, switches (closing the sheet), starts a new one, renames inline (Enter saves,
+ * Escape cancels) and deletes after a confirmation. Every control is a real button or input, so it
+ * works by keyboard and screen reader.
  *
  * @fires agent-chat-conversations-close - The sheet asks to be closed; the widget moves focus back.
  */
 export class AgentChatConversationsElement extends LitElement {
   static override styles = [hostStyles, conversationsPanelStyles];
   static override properties = {
+    client: { attribute: false },
     conversations: { attribute: false },
     strings: { attribute: false },
     locale: {},
     theme: { reflect: true },
+    sheet: { type: Boolean, reflect: true },
     state: { state: true },
     mode: { state: true },
   };
 
-  /** The conversations to show (`createConversations` of the widget's client). */
+  /**
+   * The widget's client (`chat.client`): the panel makes its conversations itself
+   * (`createConversations({ client })`) and disposes them when it leaves the page.
+   */
+  declare client: AgentClientHandle | null;
+  /** Conversations the page made itself; they win over `client`, and the page disposes them. */
   declare conversations: Conversations | null;
-  /** The texts (the widget passes those of its locale). */
-  declare strings: ConversationsStrings;
-  /** BCP 47 locale the activity times are formatted in. */
+  /** The texts; by default those of `locale` (`conversationsStringsFor`). */
+  declare strings: ConversationsStrings | undefined;
+  /** BCP 47 locale of the texts and of the activity times. */
   declare locale: string | undefined;
   /** The widget's colour scheme (`light`, `dark` or `auto`). */
   declare theme: string | undefined;
+  /**
+   * Set by `<agent-chat>`: the panel is its modal sheet (a dialog covering the widget, with the
+   * widget's theming tokens) instead of a region of the page.
+   */
+  declare sheet: boolean;
   declare state: ConversationsState;
   declare mode: RowMode;
-  #unsubscribe: (() => void) | null = null;
+  /** The conversations shown (`conversations`, else those made from `client`), and how to stop. */
+  #shown: Conversations | null = null;
+  #stopShowing: (() => void) | null = null;
 
   constructor() {
     super();
+    this.client = null;
     this.conversations = null;
-    this.strings = CONVERSATIONS_EN;
+    this.strings = undefined;
     this.locale = undefined;
     this.theme = undefined;
+    this.sheet = false;
     this.state = createInitialConversationsState();
     this.mode = null;
   }
@@ -69,25 +86,37 @@ export class AgentChatConversationsElement extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.addEventListener('keydown', this.#onKeydown);
+    if (this.hasUpdated) this.#show();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.removeEventListener('keydown', this.#onKeydown);
-    this.#unsubscribe?.();
-    this.#unsubscribe = null;
+    this.#stopShowing?.();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (!changed.has('conversations')) return;
-    this.#unsubscribe?.();
-    this.#unsubscribe = null;
-    const { conversations } = this;
+    if (changed.has('conversations') || changed.has('client')) this.#show();
+  }
+
+  /** Follows `conversations` (else new ones of `client`) and lists them, after stopping what was shown. */
+  #show(): void {
+    this.#stopShowing?.();
+    const { client } = this;
+    const owned = this.conversations === null && client !== null ? createConversations({ client }) : null;
+    const conversations = this.conversations ?? owned;
+    this.#shown = conversations;
     if (conversations === null) return;
     this.state = conversations.getState();
-    this.#unsubscribe = conversations.subscribe((state) => {
+    const unsubscribe = conversations.subscribe((state) => {
       this.state = state;
     });
+    this.#stopShowing = () => {
+      unsubscribe();
+      owned?.dispose();
+      this.#shown = null;
+      this.#stopShowing = null;
+    };
     void conversations.listSessions().catch(() => undefined);
   }
 
@@ -102,9 +131,11 @@ export class AgentChatConversationsElement extends LitElement {
   }
 
   protected override render(): TemplateResult {
-    const { strings, state } = this;
+    const { state } = this;
+    const strings = this.#strings();
     const status = state.error?.message ?? (state.isLoading && state.items.length === 0 ? strings.loading : '');
-    return html`<section class="sheet" part="conversations" aria-labelledby="conversations-heading">
+    return html`<section class="sheet" part="conversations" aria-labelledby="conversations-heading"
+      role=${this.sheet ? 'dialog' : nothing} aria-modal=${this.sheet ? 'true' : nothing}>
       <div class="sheet-header">
         <h2 id="conversations-heading">${strings.heading}</h2>
         <button class="new-button primary" part="new-conversation" @click=${this.#startNew}>
@@ -130,8 +161,13 @@ export class AgentChatConversationsElement extends LitElement {
     </section>`;
   }
 
+  #strings(): ConversationsStrings {
+    return this.strings ?? conversationsStringsFor(this.locale);
+  }
+
   #renderRow(session: SessionResource): TemplateResult {
-    const { strings, mode } = this;
+    const { mode } = this;
+    const strings = this.#strings();
     const title = session.title ?? strings.untitled;
     const isCurrent = session.sessionId === this.state.currentSessionId;
     const rowMode = mode?.sessionId === session.sessionId ? mode.kind : null;
@@ -167,7 +203,7 @@ export class AgentChatConversationsElement extends LitElement {
 
   #describe(session: SessionResource): string {
     const when = new Date(session.updatedAt).toLocaleString(this.locale, { dateStyle: 'medium', timeStyle: 'short' });
-    return `${fillIn(this.strings.messages, { count: session.messageCount })} · ${when}`;
+    return `${fillIn(this.#strings().messages, { count: session.messageCount })} · ${when}`;
   }
 
   #setMode(session: SessionResource, kind: 'rename' | 'confirm-delete'): void {
@@ -196,7 +232,7 @@ export class AgentChatConversationsElement extends LitElement {
       return;
     }
     try {
-      await this.conversations?.renameSession(session.sessionId, title);
+      await this.#shown?.renameSession(session.sessionId, title);
       this.#cancelMode();
     } catch {
       // The error is in state (shown in the status line); the field keeps what was typed.
@@ -207,7 +243,7 @@ export class AgentChatConversationsElement extends LitElement {
   async #delete(session: SessionResource): Promise<void> {
     const index = this.state.items.findIndex((item) => item.sessionId === session.sessionId);
     try {
-      await this.conversations?.deleteSession(session.sessionId);
+      await this.#shown?.deleteSession(session.sessionId);
     } catch {
       this.mode = null;
       this.#focusRow(session.sessionId, '.open');
@@ -222,12 +258,12 @@ export class AgentChatConversationsElement extends LitElement {
 
   async #switchTo(session: SessionResource): Promise<void> {
     this.#close();
-    await this.conversations?.switchSession(session.sessionId).catch(() => undefined);
+    await this.#shown?.switchSession(session.sessionId).catch(() => undefined);
   }
 
   #startNew = (): void => {
     try {
-      this.conversations?.newSession();
+      this.#shown?.newSession();
     } catch {
       return;
     }
@@ -235,7 +271,7 @@ export class AgentChatConversationsElement extends LitElement {
   };
 
   #loadMore = (): void => {
-    void this.conversations?.listSessions({ isNextPage: true }).catch(() => undefined);
+    void this.#shown?.listSessions({ isNextPage: true }).catch(() => undefined);
   };
 
   #close = (): void => {

@@ -66,6 +66,8 @@ export interface AgentChatStrings {
   greeting: string;
   suggestions: string;
   newConversation: string;
+  /** The header's button that opens the conversations sheet (when `agent-chat.conversations.js` is loaded). */
+  conversations: string;
   copyMessage: string;
 }
 
@@ -135,5 +137,6 @@ export const EN_STRINGS: AgentChatStrings = {
   greeting: 'How can I help you today?',
   suggestions: 'Suggestions',
   newConversation: 'New conversation',
+  conversations: 'Conversations',
   copyMessage: 'Copy answer',
 };

@@ -66,5 +66,6 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   greeting: '今天有什么可以帮你？',
   suggestions: '建议',
   newConversation: '新对话',
+  conversations: '对话列表',
   copyMessage: '复制回答',
 };
