@@ -35,6 +35,19 @@ test('the strict-CSP page with Trusted Types works with no violation reported', 
   await expect(answer).toContainText('<b>raw</b>');
   await expect(answer.locator('img')).toHaveCount(0);
 
+  // The conversations sheet (agent-chat.conversations.js, its own Lit under its own policy name) works here too.
+  const conversationsButton = widget.root.locator('[part~="conversations-button"]');
+  await conversationsButton.click();
+  const sheet = widget.root.locator('agent-chat-conversations');
+  await expect(sheet.locator('li.row')).toHaveCount(1);
+  await sheet.locator('.rename-button').click();
+  await sheet.getByRole('textbox', { name: 'New title' }).fill('Strict chat');
+  await page.keyboard.press('Enter');
+  await expect(sheet.locator('li.row')).toContainText('Strict chat');
+  await page.keyboard.press('Escape');
+  await expect(sheet).toHaveCount(0);
+  await expect(conversationsButton).toBeFocused();
+
   expect(await page.evaluate(() => (window as { cspViolations?: unknown[] }).cspViolations)).toEqual([]);
   await expect(page.locator('#csp-violation-count')).toHaveText('0');
   // The policy is really enforced: a string reaching an HTML sink is refused.
