@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { chat, openDemo, readState, waitForDemo, type ChatDriver, type DemoWindow } from './support/chat.ts';
+import { deleteRowAfterCancel, renameRow } from './support/conversations.ts';
 import { tabTo } from './support/keyboard.ts';
 
 /** The demo page's widgets, with the `agent-chat-session` details the inline one fired since the page loaded. */
@@ -80,24 +81,11 @@ test('the header opens the conversations sheet: switch back to a run that stream
   expect(slowSessionId).not.toBe(secondSessionId);
   expect(await sessionEventsOf(page)).toEqual([slowSessionId, null, secondSessionId, slowSessionId]);
 
-  // Rename the second one inline, by keyboard; the sheet stays open.
+  // Rename the second one inline, by keyboard, then delete it after a confirmation; the sheet stays open.
   await button.click();
-  const secondRow = rows.filter({ hasText: '/echo in the second' });
-  await secondRow.locator('.rename-button').click();
-  await expect(sheet.getByRole('textbox', { name: 'New title' })).toBeFocused();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type('Second chat');
-  await page.keyboard.press('Enter');
-  await expect(rows.filter({ hasText: 'Second chat' })).toHaveCount(1);
+  await renameRow(page, sheet, '/echo in the second', 'Second chat');
+  await deleteRowAfterCancel(sheet, 'Second chat');
   await expect(dialog).toBeVisible();
-
-  // Delete it: nothing goes before the confirmation.
-  await rows.filter({ hasText: 'Second chat' }).locator('.delete-button').click();
-  await sheet.getByRole('button', { name: 'Cancel' }).click();
-  await expect(rows).toHaveCount(2);
-  await rows.filter({ hasText: 'Second chat' }).locator('.delete-button').click();
-  await sheet.getByRole('button', { name: 'Delete', exact: true }).click();
-  await expect(rows).toHaveCount(1);
   await page.keyboard.press('Escape');
   await expect(sheet).toHaveCount(0);
   await expect(button).toBeFocused();

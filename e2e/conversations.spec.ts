@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { chat } from './support/chat.ts';
+import { deleteRowAfterCancel, renameRow } from './support/conversations.ts';
 
 interface ConversationsDemoWindow extends Window {
   agentChatDemo?: {
@@ -55,23 +56,9 @@ test('conversations: switch back to a run that streamed elsewhere, rename, delet
   );
   await expect(slowRow.locator('.open')).toHaveAttribute('aria-current', 'true');
 
-  // Rename the second one inline, by keyboard.
-  const secondRow = rows.filter({ hasText: '/echo in the second' });
-  await secondRow.locator('.rename-button').click();
-  await expect(panel.getByRole('textbox', { name: 'New title' })).toBeFocused();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type('Second chat');
-  await page.keyboard.press('Enter');
-  await expect(rows.filter({ hasText: 'Second chat' })).toHaveCount(1);
-
-  // Delete it: nothing goes before the confirmation.
-  await rows.filter({ hasText: 'Second chat' }).locator('.delete-button').click();
-  await panel.getByRole('button', { name: 'Cancel' }).click();
-  await expect(rows).toHaveCount(2);
-  await rows.filter({ hasText: 'Second chat' }).locator('.delete-button').click();
-  await panel.getByRole('button', { name: 'Delete', exact: true }).click();
-  await expect(rows).toHaveCount(1);
-  await expect(rows.filter({ hasText: 'Second chat' })).toHaveCount(0);
+  // Rename the second one inline, by keyboard, then delete it: nothing goes before the confirmation.
+  await renameRow(page, panel, '/echo in the second', 'Second chat');
+  await deleteRowAfterCancel(panel, 'Second chat');
 
   // A reload shows the same conversation (persisted), its run still streaming, and the list without the deleted one.
   await page.reload();
