@@ -68,6 +68,26 @@ describe('<agent-chat> and the conversations sheet', () => {
     await expect.poll(() => root.activeElement).toBe(buttonOf(root));
   });
 
+  it('covers the whole widget and takes the theming tokens the page set on it', async () => {
+    const { element, root } = await mountAgentChat((widget) => {
+      widget.style.cssText = 'display:flex;width:375px;height:480px;--agent-chat-color-accent:rgb(1, 2, 3)';
+    });
+    buttonOf(root)?.click();
+    await element.updateComplete;
+    const sheet = root.querySelector('agent-chat-conversations');
+    await sheet?.updateComplete;
+    const box = sheet?.getBoundingClientRect();
+    const widgetBox = element.getBoundingClientRect();
+    expect([box?.top, box?.left, box?.width, box?.height]).toEqual([
+      widgetBox.top,
+      widgetBox.left,
+      widgetBox.width,
+      widgetBox.height,
+    ]);
+    const newButton = sheet?.shadowRoot?.querySelector('.new-button') as HTMLElement;
+    expect(getComputedStyle(newButton).backgroundColor).toBe('rgb(1, 2, 3)');
+  });
+
   it('labels the button and the sheet in Simplified Chinese for zh-CN', async () => {
     const { element, root } = await mountAgentChat((widget) => {
       widget.locale = 'zh-CN';
