@@ -218,6 +218,13 @@ test('screenshots of every state (saved under test-results/screenshots)', async 
   await widget.waitForIdle();
   await widget.root.screenshot({ path: `${SHOTS}/error.png` });
 
+  // The conversations sheet (agent-chat.conversations.js is loaded on the demo page) over this conversation.
+  await widget.root.locator('[part="conversations-button"]').click();
+  await expect(widget.root.locator('agent-chat-conversations li.row')).toHaveCount(1);
+  await widget.root.screenshot({ path: `${SHOTS}/conversations.png` });
+  await page.keyboard.press('Escape');
+  await expect(widget.root.locator('agent-chat-conversations')).toHaveCount(0);
+
   await widget.root.evaluate((element) => element.setAttribute('theme', 'dark'));
   await expect(widget.root).toHaveAttribute('theme', 'dark');
   await widget.root.screenshot({ path: `${SHOTS}/dark.png` });
