@@ -20,11 +20,12 @@ export interface ReferenceServer {
  * Starts `createAgentHandler` with the scripted model (fast deltas, one event per delta) on
  * `127.0.0.1`, port 0. Identities are stable across instances, so a second server is the same
  * product after a restart, only without the first one's runs. `options` sets the handler's limits,
- * clock (e.g. a low rate limit, or a fake clock shared with the client under test) or
- * `canUseExecutor` (browser tools on) and the engine's limits (e.g. no model retries).
+ * clock (e.g. a low rate limit, or a fake clock shared with the client under test),
+ * `canUseExecutor` (browser tools on), its storage (e.g. one a test seeded) and the engine's
+ * limits (e.g. no model retries).
  */
 export async function startReferenceServer(
-  options: Pick<AgentHandlerOptions, 'limits' | 'clock' | 'canUseExecutor'> & {
+  options: Pick<AgentHandlerOptions, 'limits' | 'clock' | 'canUseExecutor' | 'storage'> & {
     engineLimits?: Partial<EngineLimits>;
   } = {},
 ): Promise<ReferenceServer> {

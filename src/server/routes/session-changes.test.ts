@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import type { Limits, SessionListResponse, SessionResource } from '../../core/protocol.ts';
+import type { Limits, SessionListResponse, SessionMessagesResponse, SessionResource } from '../../core/protocol.ts';
 import { createMemoryStorage } from '../storage/memory-storage.ts';
 import { openRedisStorage } from '../storage/open-redis-storage.ts';
 import { openSqliteStorage } from '../storage/sqlite-storage.ts';
 import type { AgentStorage } from '../storage/storage-port.ts';
+import { seedSession } from '../storage/test-support/seed-session.ts';
 import type { AgentHandlerOptions } from '../create-agent-handler.ts';
 import type { ManualEngine } from '../test-support/manual-engine.ts';
 import { createManualEngine } from '../test-support/manual-engine.ts';
@@ -105,6 +106,45 @@ describe.each(STORAGES)('conversations over HTTP on %s storage (docs/protocol.md
     expect([status, body.code, body.details]).toEqual([422, 'VALIDATION_FAILED', { field: 'after' }]);
     const [limitStatus, limitBody] = await problemOf(await server.request('/sessions?limit=101', { user: 'carol' }));
     expect([limitStatus, limitBody.details]).toEqual([422, { field: 'limit', max: 100 }]);
+  });
+
+  it('pages a long history newest first to its start, with the limit and the cursor checked at the edge', async () => {
+    const { server } = await start(openStorage);
+    const ids = await seedSession(storage as AgentStorage, {
+      sessionId: 'ses_long',
+      subjectId: 'carol',
+      agentVersionId: 'agv_demo_1',
+      runs: 60,
+      userTextOf: (index) => `Question ${index + 1}`,
+    });
+    const messagesOf = async (query: string, user = 'carol'): Promise<SessionMessagesResponse> =>
+      (await (await server.request(`/sessions/ses_long/messages${query}`, { user })).json()) as SessionMessagesResponse;
+    const pages: SessionMessagesResponse[] = [await messagesOf('')];
+    for (let next = pages[0]?.nextBefore; next; next = pages.at(-1)?.nextBefore) {
+      pages.push(await messagesOf(`?before=${next}`));
+    }
+    expect(pages.map((page) => [page.items.length, page.nextBefore, page.activeRun])).toEqual([
+      [50, ids[70], null],
+      [50, ids[20], null],
+      [20, null, null],
+    ]);
+    expect(pages.flatMap((page) => page.items.map((message) => message.messageId))).toEqual(ids.slice().reverse());
+    expect((await messagesOf('?limit=200')).items).toHaveLength(120);
+    for (const [query, details] of [
+      ['?limit=201', { field: 'limit', max: 200 }],
+      ['?limit=0', { field: 'limit', max: 200 }],
+      ['?before=msg_unknown', { field: 'before' }],
+    ] as const) {
+      const [status, body] = await problemOf(
+        await server.request(`/sessions/ses_long/messages${query}`, { user: 'carol' }),
+      );
+      expect([status, body.code, body.details]).toEqual([422, 'VALIDATION_FAILED', details]);
+    }
+    const [theirStatus, theirBody] = await problemOf(
+      await server.request(`/sessions/ses_long/messages?before=${ids[70] as string}`, { user: 'dave' }),
+    );
+    const [, missingBody] = await problemOf(await server.request('/sessions/ses_missing/messages', { user: 'dave' }));
+    expect([theirStatus, theirBody]).toEqual([404, missingBody]);
   });
 
   it('renames within the title limits, one line, and keeps the activity time', async () => {

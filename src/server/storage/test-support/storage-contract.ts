@@ -4,6 +4,7 @@ import { EventLogConflictError } from '../../runs/event-log.ts';
 import { RunClosedError } from '../../runs/run-handle.ts';
 import type { AgentStorage } from '../storage-port.ts';
 import type { FixtureRun } from './storage-fixtures.ts';
+import { seedSession } from './seed-session.ts';
 import { createFixtureRun, createRunCommand, finishFixtureRun, FIXTURE_VERSION } from './storage-fixtures.ts';
 
 /** What a contract run needs from an implementation: a fresh store, and a way to reopen it if durable. */
@@ -269,6 +270,36 @@ export function describeStorageContract(
       });
       expect(await storage.listMessages('ses_1', { before: 'msg_unknown', limit: 3 })).toBeNull();
       expect(await storage.listMessages('ses_other', {})).toEqual({ items: [], next: null });
+    });
+
+    it('pages a long history back to its start, newest first, each message once', async () => {
+      const ids = await seedSession(storage, {
+        sessionId: 'ses_long',
+        subjectId: 'alice',
+        agentVersionId: FIXTURE_VERSION,
+        runs: 20,
+        userTextOf: (index) => `Question ${index + 1}`,
+      });
+      const pages: string[][] = [];
+      let before: string | null | undefined;
+      do {
+        const page = await storage.listMessages('ses_long', { limit: 7, ...(before ? { before } : {}) });
+        pages.push(page?.items.map((message) => message.messageId) ?? []);
+        before = page?.next;
+      } while (before && pages.length < 10);
+      expect(pages.map((page) => page.length)).toEqual([7, 7, 7, 7, 7, 5]);
+      expect(pages.flat()).toEqual(ids.slice().reverse());
+      expect(await storage.listMessages('ses_long', { before: ids[5] as string, limit: 7 })).toEqual({
+        items: ids
+          .slice(0, 5)
+          .reverse()
+          .map((messageId) => expect.objectContaining({ messageId })),
+        next: null,
+      });
+      // A cursor of another session is not a message of this one.
+      const other = await createFixtureRun(storage, { runId: 'run_x', sessionId: 'ses_x', isNewSession: true });
+      await finishFixtureRun(storage, other, 'x');
+      expect(await storage.listMessages('ses_long', { before: 'msg_user_run_x', limit: 7 })).toBeNull();
     });
 
     it('lists the tool calls of ended runs only, oldest run first, with their results and runs', async () => {

@@ -23,6 +23,8 @@ export function createRunCommand(options: {
   subjectId?: string;
   isNewSession: boolean;
   text?: string;
+  /** The version the session and run are pinned to (default {@link FIXTURE_VERSION}). */
+  agentVersionId?: string;
   leaseOwner?: string;
   leaseExpiresAt?: number;
   idempotency?: CreateRunCommand['idempotency'];
@@ -31,16 +33,17 @@ export function createRunCommand(options: {
   const events = eventFactory(options.runId, options.sessionId);
   const text = options.text ?? `Hello from ${options.runId}`;
   const userMessageId = `msg_user_${options.runId}`;
+  const agentVersionId = options.agentVersionId ?? FIXTURE_VERSION;
   const started = events.next('RUN_STARTED', {
     protocolVersion: '1.0',
-    agent: { agentId: 'agt_test', versionId: FIXTURE_VERSION },
+    agent: { agentId: 'agt_test', versionId: agentVersionId },
     input: { messageId: userMessageId, content: [{ type: 'text', text }] },
   });
   const createdAt = started.timestamp;
   const session: StoredSession = {
     sessionId: options.sessionId,
     subjectId,
-    agentVersionId: FIXTURE_VERSION,
+    agentVersionId,
     title: null,
     createdAt,
     updatedAt: createdAt,
