@@ -49,6 +49,14 @@ export interface AgentClient {
    * `SEND_IN_PROGRESS` while a create is unresolved.
    */
   switchSession(sessionId: string): Promise<void>;
+  /**
+   * Prepends the page of settled history older than the transcript's first message (restore reads
+   * the newest page). Resolves at once, without a request, when nothing is older
+   * (`state.hasOlderMessages`) or that page is already being read (`state.isLoadingOlderMessages`);
+   * a page that arrives after a switch to another session is dropped. Never shows a message twice
+   * (merged by `messageId`).
+   */
+  loadOlderMessages(): Promise<void>;
   /** Follows an existing run from its snapshot. */
   connect(runId: string): Promise<void>;
   /**

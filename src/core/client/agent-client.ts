@@ -134,6 +134,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       agentVersionId: session.body?.agentVersionId ?? null,
       // The wire gives settled history newest first; the transcript reads oldest first.
       history: (page.body?.items ?? []).slice().reverse(),
+      olderCursor: page.body?.nextBefore ?? null,
       hasActiveRun: activeRunId !== null,
     });
     if (activeRunId === null) {
@@ -141,6 +142,27 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       return;
     }
     await follower.attach(activeRunId);
+  }
+
+  /** Reads the page of settled history before the oldest one shown (docs/client.md, "Older messages"). */
+  async function loadOlderMessages(): Promise<void> {
+    assertAlive();
+    const { sessionId, olderCursor: before, isLoadingOlder } = store.model();
+    if (sessionId === null || before === null || isLoadingOlder) return;
+    store.dispatch({ type: 'olderPageRequested', before });
+    const path = `/sessions/${encodeURIComponent(sessionId)}/messages?before=${encodeURIComponent(before)}`;
+    await get<SessionMessagesResponse>(path).then(
+      ({ body }) => {
+        const history = (body?.items ?? []).slice().reverse();
+        store.dispatch({ type: 'olderPageRead', before, page: { history, olderCursor: body?.nextBefore ?? null } });
+      },
+      (error: unknown) => {
+        // A failure of a session left meanwhile is not this one's error.
+        const isCurrent = store.model().olderCursor === before;
+        store.dispatch({ type: 'olderPageRead', before, page: null });
+        if (isCurrent) failRequest(error);
+      },
+    );
   }
 
   function ensureBootstrap(): Promise<BootstrapResponse> {
@@ -292,6 +314,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     },
     restore: switchSession,
     switchSession,
+    loadOlderMessages,
     async connect(runId) {
       assertAlive();
       await ensureBootstrap();

@@ -27,13 +27,27 @@ export type ClientAction =
   | { type: 'streamRetried' }
   /** A session or run snapshot is being read. */
   | { type: 'loadStarted' }
-  /** A session's settled history was read (newest first on the wire, reversed here). */
+  /** A session's newest page of settled history was read (newest first on the wire, reversed here). */
   | {
       type: 'sessionLoaded';
       sessionId: string;
       agentVersionId: string | null;
       history: readonly SnapshotMessage[];
+      /** The cursor of the next older page (`nextBefore`); null when this page reaches the start. */
+      olderCursor: string | null;
       hasActiveRun: boolean;
+    }
+  /** `loadOlderMessages()`: the page before `before` (the model's `olderCursor`) is being read. */
+  | { type: 'olderPageRequested'; before: string }
+  /**
+   * That page arrived (oldest first), or failed (null; the error follows as `requestFailed`).
+   * Dropped unless the model's `olderCursor` is still `before`: a message id belongs to one
+   * session, so a page of a session left meanwhile never matches.
+   */
+  | {
+      type: 'olderPageRead';
+      before: string;
+      page: { history: readonly SnapshotMessage[]; olderCursor: string | null } | null;
     }
   /** `newSession()`: the conversation is dropped; bootstrap and identity stay. */
   | { type: 'sessionCleared' }

@@ -7,6 +7,10 @@ export interface ClientModel {
   sessionId: string | null;
   /** Settled history, oldest first. */
   history: readonly SnapshotMessage[];
+  /** The `before` cursor of the page older than `history` (the wire's `nextBefore`); null when none is older. */
+  olderCursor: string | null;
+  /** True while the page before `olderCursor` is being read. */
+  isLoadingOlder: boolean;
   /** One reducer snapshot per run followed in this session, oldest first. */
   runs: readonly RunSnapshot[];
   /** The run `state.run` describes (the active or latest one). */
@@ -42,6 +46,8 @@ export function createInitialClientModel(): ClientModel {
     connection: 'idle',
     sessionId: null,
     history: [],
+    olderCursor: null,
+    isLoadingOlder: false,
     runs: [],
     followedRunId: null,
     pendingSend: null,

@@ -45,6 +45,7 @@ const historyMessage: SnapshotMessage = {
   content: 'Earlier',
   status: 'complete',
 };
+const olderMessage: SnapshotMessage = { messageId: 'msg_h0', role: 'user', content: 'Earliest', status: 'complete' };
 const emptyRun = createEmptyRunSnapshot(RUN, SES);
 const otherRun: RunSnapshot = createEmptyRunSnapshot('run_02OTHER', SES);
 const failedRun: RunSnapshot = {
@@ -213,15 +214,45 @@ const cases: ClientCase[] = [
       sessionId: SES,
       agentVersionId: 'agv_1',
       history: [historyMessage],
+      olderCursor: 'msg_h1',
       hasActiveRun: false,
     },
-    expected: modelWith({ sessionId: SES, agentVersionId: 'agv_1', history: [historyMessage] }),
+    expected: modelWith({ sessionId: SES, agentVersionId: 'agv_1', history: [historyMessage], olderCursor: 'msg_h1' }),
   },
   {
-    title: 'sessionLoaded with an active run stays connecting',
-    model: modelWith({ connection: 'connecting' }),
-    action: { type: 'sessionLoaded', sessionId: SES, agentVersionId: null, history: [], hasActiveRun: true },
+    title: 'sessionLoaded with an active run stays connecting, and ends a load of the older page before',
+    model: modelWith({ connection: 'connecting', sessionId: 'ses_old', olderCursor: 'msg_old', isLoadingOlder: true }),
+    action: {
+      type: 'sessionLoaded',
+      sessionId: SES,
+      agentVersionId: null,
+      history: [],
+      olderCursor: null,
+      hasActiveRun: true,
+    },
     expected: modelWith({ connection: 'connecting', sessionId: SES }),
+  },
+  {
+    title: 'olderPageRequested shows the older page loading',
+    model: modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1' }),
+    action: { type: 'olderPageRequested', before: 'msg_h1' },
+    expected: modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1', isLoadingOlder: true }),
+  },
+  {
+    title: 'olderPageRead prepends the page without showing a message twice and moves the cursor',
+    model: modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1', isLoadingOlder: true }),
+    action: {
+      type: 'olderPageRead',
+      before: 'msg_h1',
+      page: { history: [olderMessage, { ...historyMessage, content: 'A stale copy' }], olderCursor: 'msg_h0' },
+    },
+    expected: modelWith({ sessionId: SES, history: [olderMessage, historyMessage], olderCursor: 'msg_h0' }),
+  },
+  {
+    title: 'olderPageRead of a failed read ends the loading and keeps the cursor for another try',
+    model: modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1', isLoadingOlder: true }),
+    action: { type: 'olderPageRead', before: 'msg_h1', page: null },
+    expected: modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1' }),
   },
   {
     title: 'sessionResumed sets the session',
@@ -312,6 +343,12 @@ const cases: ClientCase[] = [
     }),
     action: { type: 'runLoaded', snapshot: emptyRun },
     expected: modelWith({ sessionId: SES, runs: [emptyRun], error: requestError }),
+  },
+  {
+    title: 'runLoaded of another session forgets the older page of the one before',
+    model: modelWith({ sessionId: 'ses_old', history: [historyMessage], olderCursor: 'msg_h1', isLoadingOlder: true }),
+    action: { type: 'runLoaded', snapshot: emptyRun },
+    expected: modelWith({ sessionId: SES, runs: [emptyRun] }),
   },
   {
     title: 'runResynced replaces the run without touching the error',
@@ -505,6 +542,8 @@ const ACTION_TYPES: Record<ClientActionType, true> = {
   streamRetried: true,
   loadStarted: true,
   sessionLoaded: true,
+  olderPageRequested: true,
+  olderPageRead: true,
   sessionCleared: true,
   sessionResumed: true,
   sendStarted: true,
@@ -533,6 +572,18 @@ describe('reduceClient', () => {
 
   it('has a case for every action type', () => {
     expect(new Set(cases.map((entry) => entry.action.type))).toEqual(new Set(Object.keys(ACTION_TYPES)));
+  });
+
+  it('drops an older page asked for from a cursor the model has left (another session, or a page already read)', () => {
+    const shown = deepFreeze(modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1' }));
+    const page = { history: [olderMessage], olderCursor: null };
+    for (const action of [
+      { type: 'olderPageRequested', before: 'msg_old' },
+      { type: 'olderPageRead', before: 'msg_old', page },
+      { type: 'olderPageRead', before: 'msg_old', page: null },
+    ] satisfies ClientAction[]) {
+      expect(reduceClient(shown, action)).toBe(shown);
+    }
   });
 
   it('returns the same model for an event it already applied and for an unchanged phase', () => {

@@ -5,6 +5,7 @@ import type { ClientAction, SentText } from './client-actions.ts';
 import { runErrorOf } from './client-errors.ts';
 import type { ConnectionStatus, PendingSend } from './client-state.ts';
 import { createInitialClientModel } from './client-model.ts';
+import { mergeById } from './merge-transcript.ts';
 import type { ClientModel } from './client-model.ts';
 
 /** Returns whether a followed run's stream should be open: the run is known, not over, and the host is visible and online. */
@@ -55,6 +56,8 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
         sessionId: action.sessionId,
         agentVersionId: action.agentVersionId,
         history: action.history,
+        olderCursor: action.olderCursor,
+        isLoadingOlder: false,
         runs: [],
         followedRunId: null,
         optimistic: null,
@@ -64,6 +67,16 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
         discarded: [],
         connection: action.hasActiveRun ? model.connection : 'idle',
       };
+    case 'olderPageRequested':
+      return model.olderCursor === action.before ? { ...model, isLoadingOlder: true } : model;
+    case 'olderPageRead': {
+      const { page } = action;
+      if (model.olderCursor !== action.before) return model;
+      if (page === null) return { ...model, isLoadingOlder: false };
+      // By id: a message the transcript already has is never shown twice.
+      const history = mergeById(page.history, [model.history], (message) => message.messageId);
+      return { ...model, history, olderCursor: page.olderCursor, isLoadingOlder: false };
+    }
     case 'sessionResumed':
       return { ...model, sessionId: action.sessionId };
     case 'sendStarted':
@@ -215,7 +228,9 @@ function withRunSnapshot(model: ClientModel, snapshot: RunSnapshot): ClientModel
 
 /** The model moved to another session (its history and runs dropped), or the same model when it is already there. */
 function switchSession(model: ClientModel, sessionId: string): ClientModel {
-  return sessionId === model.sessionId ? model : { ...model, sessionId, history: [], runs: [] };
+  return sessionId === model.sessionId
+    ? model
+    : { ...model, sessionId, history: [], olderCursor: null, isLoadingOlder: false, runs: [] };
 }
 
 function pendingSendOf(send: SentText, status: PendingSend['status']): PendingSend {

@@ -81,6 +81,10 @@ export interface ClientState {
   connection: ConnectionStatus;
   sessionId: string | null;
   messages: readonly SnapshotMessage[];
+  /** True when the session has settled messages older than `messages` starts with (`loadOlderMessages()`). */
+  hasOlderMessages: boolean;
+  /** True while `loadOlderMessages()` reads the older page. */
+  isLoadingOlderMessages: boolean;
   toolCalls: readonly SnapshotToolCall[];
   interrupts: readonly SnapshotInterrupt[];
   run: ClientRun | null;

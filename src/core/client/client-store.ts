@@ -75,6 +75,8 @@ function deriveState(model: ClientModel): ClientState {
     ...transcript,
     connection: model.connection,
     sessionId: model.sessionId,
+    hasOlderMessages: model.olderCursor !== null,
+    isLoadingOlderMessages: model.isLoadingOlder,
     run: followed === undefined ? null : { runId: followed.runId, status: followed.status, lastSeq: followed.lastSeq },
     pendingSend: model.pendingSend,
     submittingInterruptIds: model.submittingInterruptIds.filter((id) => openIds.has(id)),

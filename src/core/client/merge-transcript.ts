@@ -50,7 +50,11 @@ export function mergeTranscript(parts: TranscriptParts): Transcript {
   };
 }
 
-function mergeById<T>(base: readonly T[], layers: ReadonlyArray<readonly T[]>, idOf: (item: T) => string): T[] {
+/**
+ * Merges `layers` into `base` by id: an item whose id is already there replaces it in place, a new
+ * one is appended. Returns a new array; the inputs are not changed.
+ */
+export function mergeById<T>(base: readonly T[], layers: ReadonlyArray<readonly T[]>, idOf: (item: T) => string): T[] {
   const merged = base.slice();
   const indexById = new Map<string, number>();
   merged.forEach((item, index) => indexById.set(idOf(item), index));

@@ -17,6 +17,7 @@ export type FakeClientCall =
   | { name: 'retry' }
   | { name: 'newSession' }
   | { name: 'switchSession'; sessionId: string }
+  | { name: 'loadOlderMessages' }
   | { name: 'setVisibility'; visible: boolean }
   | { name: 'setOnline'; online: boolean };
 
@@ -28,6 +29,8 @@ export class FakeAgentClient implements AgentClient {
   readonly calls: FakeClientCall[] = [];
   listenerCount = 0;
   nextSend: () => Promise<{ runId: string }> = () => Promise.resolve({ runId: 'run-1' });
+  /** Decides how each `loadOlderMessages` settles (resolve by default). */
+  nextOlderPage: () => Promise<void> = () => Promise.resolve();
   #state: ClientState = createInitialClientState();
   #listeners = new Set<StateListener>();
 
@@ -65,6 +68,10 @@ export class FakeAgentClient implements AgentClient {
   switchSession(sessionId: string): Promise<void> {
     this.calls.push({ name: 'switchSession', sessionId });
     return Promise.resolve();
+  }
+  loadOlderMessages(): Promise<void> {
+    this.calls.push({ name: 'loadOlderMessages' });
+    return this.nextOlderPage();
   }
   newSession(): void {
     this.calls.push({ name: 'newSession' });
