@@ -79,6 +79,11 @@ export const agentChatStyles = css`
     content-visibility: auto;
     contain-intrinsic-size: auto 160px;
   }
+  /* While older messages exist: the line above the rows that says "Loading earlier messages…". */
+  .older-status {
+    min-height: 21px;
+    text-align: center;
+  }
   .jump-button {
     align-self: center;
     margin-top: -44px;

@@ -17,6 +17,7 @@ import { resolveStrings } from '../i18n/resolve-strings.ts';
 import { hasAnswerStarted } from '../message-list/build-transcript-items.ts';
 import { messageListStyles } from '../message-list/message-list.styles.ts';
 import { renderMessageList, type MessageReference, type ToolCardRenderer } from '../message-list/message-list.ts';
+import { RowChunks } from '../message-list/row-chunks.ts';
 import { reasoningPanelStyles } from '../reasoning-panel/reasoning-panel.styles.ts';
 import { hostStyles } from '../styles/host.styles.ts';
 import { renderChatHeader, renderEmptyState } from './chat-header.ts';
@@ -27,6 +28,7 @@ import { createAgentChatEvent, type AgentChatEventDetails, type AgentChatEventNa
 import { agentChatStyles } from './agent-chat.styles.ts';
 import type { AgentChatTheme } from './agent-chat-theme.ts';
 import { ClientController } from './client-controller.ts';
+import { OlderMessagesController } from './older-messages-controller.ts';
 import { ScrollPinController } from './scroll-pin-controller.ts';
 import { StateChangeTracker } from './state-changes.ts';
 
@@ -174,10 +176,15 @@ export class AgentChatElement extends LitElement {
   declare protected isReferenceCopied: boolean;
 
   #clientController = new ClientController(this, (state) => this.#applyStateEffects(state));
-  #scrollPin = new ScrollPinController(this, {
-    transcript: () => this.renderRoot?.querySelector('.transcript') ?? null,
+  #scrollTargets = {
+    transcript: () => this.renderRoot?.querySelector<HTMLElement>('.transcript') ?? null,
     content: () => this.renderRoot?.querySelector('.transcript-content') ?? null,
-  });
+    client: () => this.client,
+  };
+  #scrollPin = new ScrollPinController(this, this.#scrollTargets);
+  // After the scroll pin: a pinned transcript is at its bottom before this one looks at the top.
+  #olderMessages = new OlderMessagesController(this, this.#scrollTargets);
+  #rowChunks = new RowChunks();
   #composer = new Composer(this, {
     send: (text, contextRefs) => this.#send(text, contextRefs),
     stop: () => this.#stop(),
@@ -253,7 +260,12 @@ export class AgentChatElement extends LitElement {
       onClose: this.onClose,
     })}
       <div part="status" class="status" role="status">${status}</div>
-      <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#scrollPin.onScroll}>
+      <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#onScroll}>
+        ${
+          state.hasOlderMessages
+            ? html`<div class="older-status muted" role="status">${state.isLoadingOlderMessages ? strings.loadingOlder : ''}</div>`
+            : nothing
+        }
         <div class="transcript-content">
           ${
             isEmpty
@@ -279,6 +291,7 @@ export class AgentChatElement extends LitElement {
             onRetry: this.#retry,
             renderers: this.renderers,
             getReferences: this.getReferences,
+            rowChunks: this.#rowChunks,
           })}
           ${
             state.error && state.error.source !== 'run'
@@ -400,6 +413,11 @@ export class AgentChatElement extends LitElement {
   #emit<Name extends AgentChatEventName>(name: Name, detail: AgentChatEventDetails[Name]): void {
     this.dispatchEvent(createAgentChatEvent(name, detail));
   }
+
+  #onScroll = (): void => {
+    this.#scrollPin.onScroll();
+    this.#olderMessages.onScroll();
+  };
 
   #jumpToLatest = (): void => {
     this.#scrollPin.jumpToLatest();

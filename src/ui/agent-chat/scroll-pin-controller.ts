@@ -13,8 +13,8 @@ export interface ScrollPinTargets {
  * Keeps a transcript pinned to its latest row while the person follows the stream: after each
  * host update and each size change of the content (Markdown grows outside Lit's render cycle,
  * one commit per frame) a pinned transcript scrolls to the bottom. Scrolling up unpins it and
- * shows "Jump to latest" (`isJumpShown`); scrolling back near the bottom, `pin()` or
- * `jumpToLatest()` pins it again.
+ * shows "Jump to latest" (`isJumpShown`), even when the content resizes before the scroll event
+ * arrives; scrolling back near the bottom, `pin()` or `jumpToLatest()` pins it again.
  */
 export class ScrollPinController implements ReactiveController {
   #host: ReactiveControllerHost;
@@ -22,6 +22,8 @@ export class ScrollPinController implements ReactiveController {
   #isPinned = true;
   #isJumpShown = false;
   #resizeObserver: ResizeObserver | null = null;
+  /** Where the last follow left the transcript's scroll. */
+  #latestScrollTop = 0;
 
   constructor(host: ReactiveControllerHost, targets: ScrollPinTargets) {
     this.#host = host;
@@ -41,7 +43,7 @@ export class ScrollPinController implements ReactiveController {
   hostUpdated(): void {
     // The content exists only after the first render.
     this.#observeContent();
-    if (this.#isPinned) this.#scrollToLatest();
+    this.#follow();
   }
 
   hostDisconnected(): void {
@@ -78,14 +80,22 @@ export class ScrollPinController implements ReactiveController {
   #observeContent(): void {
     const content = this.#targets.content();
     if (!content || this.#resizeObserver) return;
-    this.#resizeObserver = new ResizeObserver(() => {
-      if (this.#isPinned) this.#scrollToLatest();
-    });
+    this.#resizeObserver = new ResizeObserver(() => this.#follow());
     this.#resizeObserver.observe(content);
+  }
+
+  /** Scrolls a pinned transcript to its latest row, unless the person scrolled up since the last follow. */
+  #follow(): void {
+    const transcript = this.#targets.transcript();
+    // Their scroll event may not have arrived yet (rows coming into view resize first).
+    if (transcript && transcript.scrollTop < this.#latestScrollTop) this.onScroll();
+    if (this.#isPinned) this.#scrollToLatest();
   }
 
   #scrollToLatest(): void {
     const transcript = this.#targets.transcript();
-    if (transcript) transcript.scrollTop = transcript.scrollHeight;
+    if (!transcript) return;
+    transcript.scrollTop = transcript.scrollHeight;
+    this.#latestScrollTop = transcript.scrollTop;
   }
 }

@@ -27,6 +27,22 @@ describe('StateChangeTracker', () => {
     expect(tracker.observe({ ...finished })).toEqual({});
   });
 
+  it('does not announce older answers put before those seen, but still a new one that comes with them', () => {
+    const tracker = new StateChangeTracker();
+    const seen = createMessage({ messageId: 'a5', content: 'Seen answer' });
+    tracker.observe(stateWith({ messages: [seen] }));
+    const older = [
+      createMessage({ messageId: 'a3', content: 'Older' }),
+      createMessage({ messageId: 'a4', content: 'Old' }),
+    ];
+    expect(tracker.observe(stateWith({ messages: [...older, seen] }))).toEqual({});
+    const fresh = createMessage({ messageId: 'a6', content: 'Fresh answer' });
+    const oldest = createMessage({ messageId: 'a1', content: 'Oldest' });
+    expect(tracker.observe(stateWith({ messages: [oldest, ...older, seen, fresh] }))).toEqual({
+      announcement: 'Fresh answer',
+    });
+  });
+
   it('reports a new error once and an error object seen before not again', () => {
     const tracker = new StateChangeTracker();
     expect(tracker.observe(stateWith({ error }))).toEqual({ newError: error });

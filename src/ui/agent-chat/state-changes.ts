@@ -14,7 +14,7 @@ export interface StateEffects {
 /**
  * Compares each new client state with the ones seen before and returns its side effects: one
  * announcement per finished answer (answers already finished when the first state arrives, i.e.
- * history, are not news), each new error once, each failed send's text once. It only computes;
+ * history, and older ones loaded before them are not news), each new error once, each failed send's text once. It only computes;
  * the element applies the effects.
  */
 export class StateChangeTracker {
@@ -33,10 +33,12 @@ export class StateChangeTracker {
       this.#announced = new Set(finished.map((message) => message.messageId));
     } else {
       const announced = this.#announced;
+      // Older messages put before those seen (a page of history) are not news either.
+      const firstSeen = finished.findIndex((message) => announced.has(message.messageId));
       const fresh = finished.filter((message) => !announced.has(message.messageId));
       for (const message of fresh) announced.add(message.messageId);
       const last = fresh.at(-1);
-      if (last) effects.announcement = announceText(last.content);
+      if (last && finished.indexOf(last) > firstSeen) effects.announcement = announceText(last.content);
     }
     if (state.error && state.error !== this.#lastError) effects.newError = state.error;
     this.#lastError = state.error;

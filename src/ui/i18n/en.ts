@@ -11,6 +11,8 @@ export interface AgentChatStrings {
   inputLimit: string;
   inputOverLimit: string;
   jumpToLatest: string;
+  /** The quiet line at the top of the transcript while older messages load. */
+  loadingOlder: string;
   you: string;
   assistant: string;
   sending: string;
@@ -84,6 +86,7 @@ export const EN_STRINGS: AgentChatStrings = {
   inputLimit: '{count} / {max} characters',
   inputOverLimit: '{count} / {max} characters — too long to send',
   jumpToLatest: 'Jump to latest',
+  loadingOlder: 'Loading earlier messages…',
   you: 'You',
   assistant: 'Assistant',
   sending: 'Sending…',

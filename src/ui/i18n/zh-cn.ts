@@ -13,6 +13,7 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   inputLimit: '{count} / {max} 字符',
   inputOverLimit: '{count} / {max} 字符——超出长度，无法发送',
   jumpToLatest: '跳到最新',
+  loadingOlder: '正在加载更早的消息…',
   you: '你',
   assistant: '助手',
   sending: '发送中…',

@@ -12,6 +12,7 @@ import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
 import { renderToolCard } from '../tool-card/tool-card.ts';
 import { buildTranscriptItems } from './build-transcript-items.ts';
 import { markdownBody } from './markdown-body.ts';
+import type { RowChunks } from './row-chunks.ts';
 import { buildRowView, rowInputsOf, type ApprovalView, type RowView } from './row-view.ts';
 import { transcriptRow } from './transcript-row.ts';
 
@@ -45,6 +46,8 @@ export interface MessageListOptions {
   getReferences?: ((message: SnapshotMessage) => MessageReference[]) | undefined;
   /** Epoch ms of this render (approvals say when they expire relative to it). */
   now: number;
+  /** Keeps the rows shown so far in their DOM when older ones are put before them (one per list). */
+  rowChunks?: RowChunks;
 }
 
 /**
@@ -53,7 +56,8 @@ export interface MessageListOptions {
  * assistant message its one streaming Markdown renderer), and only rows whose inputs changed are
  * templated again (one per streamed delta). When an item lands earlier (a tool call or approval
  * listed last until its message appears), the rows after it are rebuilt rather than reused, so no
- * state carries over to another item.
+ * state carries over to another item. Rows that come before all those shown (older messages) render
+ * as a chunk of their own (`rowChunks`), so the rows already shown keep their DOM.
  */
 export function renderMessageList(options: MessageListOptions): TemplateResult {
   const { state } = options;
@@ -63,11 +67,16 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
     pending?.status === 'sending' &&
     !state.messages.some((message) => message.clientMessageId === pending.clientMessageId);
   let messageIndex = 0;
-  const rows = items.map((item) => {
-    const index = item.kind === 'message' ? messageIndex++ : -1;
-    const view = buildRowView(item, index, options);
-    return transcriptRow(item.key, rowInputsOf(view), () => renderRow(view, options));
-  });
+  // Each chunk nests the older ones in its first part, so a chunk put before them all leaves their DOM as it is.
+  let rows: unknown = nothing;
+  for (const chunk of options.rowChunks?.split(items) ?? [items]) {
+    const chunkRows = chunk.map((item) => {
+      const index = item.kind === 'message' ? messageIndex++ : -1;
+      const view = buildRowView(item, index, options);
+      return transcriptRow(item.key, rowInputsOf(view), () => renderRow(view, options));
+    });
+    rows = html`${rows}${chunkRows}`;
+  }
   return html`${rows}
     ${
       isPendingShown
