@@ -147,8 +147,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   /** Reads the page of settled history before the oldest one shown (docs/client.md, "Older messages"). */
   async function loadOlderMessages(): Promise<void> {
     assertAlive();
-    const { sessionId, olderCursor: before, isLoadingOlder } = store.model();
-    if (sessionId === null || before === null || isLoadingOlder) return;
+    const { sessionId, olderCursor: before, isLoadingOlderMessages } = store.model();
+    if (sessionId === null || before === null || isLoadingOlderMessages) return;
     store.dispatch({ type: 'olderPageRequested', before });
     const path = `/sessions/${encodeURIComponent(sessionId)}/messages?before=${encodeURIComponent(before)}`;
     await get<SessionMessagesResponse>(path).then(

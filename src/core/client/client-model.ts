@@ -10,7 +10,7 @@ export interface ClientModel {
   /** The `before` cursor of the page older than `history` (the wire's `nextBefore`); null when none is older. */
   olderCursor: string | null;
   /** True while the page before `olderCursor` is being read. */
-  isLoadingOlder: boolean;
+  isLoadingOlderMessages: boolean;
   /** One reducer snapshot per run followed in this session, oldest first. */
   runs: readonly RunSnapshot[];
   /** The run `state.run` describes (the active or latest one). */
@@ -47,7 +47,7 @@ export function createInitialClientModel(): ClientModel {
     sessionId: null,
     history: [],
     olderCursor: null,
-    isLoadingOlder: false,
+    isLoadingOlderMessages: false,
     runs: [],
     followedRunId: null,
     pendingSend: null,

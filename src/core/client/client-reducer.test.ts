@@ -221,7 +221,12 @@ const cases: ClientCase[] = [
   },
   {
     title: 'sessionLoaded with an active run stays connecting, and ends a load of the older page before',
-    model: modelWith({ connection: 'connecting', sessionId: 'ses_old', olderCursor: 'msg_old', isLoadingOlder: true }),
+    model: modelWith({
+      connection: 'connecting',
+      sessionId: 'ses_old',
+      olderCursor: 'msg_old',
+      isLoadingOlderMessages: true,
+    }),
     action: {
       type: 'sessionLoaded',
       sessionId: SES,
@@ -236,11 +241,21 @@ const cases: ClientCase[] = [
     title: 'olderPageRequested shows the older page loading',
     model: modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1' }),
     action: { type: 'olderPageRequested', before: 'msg_h1' },
-    expected: modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1', isLoadingOlder: true }),
+    expected: modelWith({
+      sessionId: SES,
+      history: [historyMessage],
+      olderCursor: 'msg_h1',
+      isLoadingOlderMessages: true,
+    }),
   },
   {
     title: 'olderPageRead prepends the page without showing a message twice and moves the cursor',
-    model: modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1', isLoadingOlder: true }),
+    model: modelWith({
+      sessionId: SES,
+      history: [historyMessage],
+      olderCursor: 'msg_h1',
+      isLoadingOlderMessages: true,
+    }),
     action: {
       type: 'olderPageRead',
       before: 'msg_h1',
@@ -250,7 +265,12 @@ const cases: ClientCase[] = [
   },
   {
     title: 'olderPageRead of a failed read ends the loading and keeps the cursor for another try',
-    model: modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1', isLoadingOlder: true }),
+    model: modelWith({
+      sessionId: SES,
+      history: [historyMessage],
+      olderCursor: 'msg_h1',
+      isLoadingOlderMessages: true,
+    }),
     action: { type: 'olderPageRead', before: 'msg_h1', page: null },
     expected: modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1' }),
   },
@@ -346,7 +366,12 @@ const cases: ClientCase[] = [
   },
   {
     title: 'runLoaded of another session forgets the older page of the one before',
-    model: modelWith({ sessionId: 'ses_old', history: [historyMessage], olderCursor: 'msg_h1', isLoadingOlder: true }),
+    model: modelWith({
+      sessionId: 'ses_old',
+      history: [historyMessage],
+      olderCursor: 'msg_h1',
+      isLoadingOlderMessages: true,
+    }),
     action: { type: 'runLoaded', snapshot: emptyRun },
     expected: modelWith({ sessionId: SES, runs: [emptyRun] }),
   },

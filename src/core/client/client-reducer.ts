@@ -57,7 +57,7 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
         agentVersionId: action.agentVersionId,
         history: action.history,
         olderCursor: action.olderCursor,
-        isLoadingOlder: false,
+        isLoadingOlderMessages: false,
         runs: [],
         followedRunId: null,
         optimistic: null,
@@ -68,14 +68,14 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
         connection: action.hasActiveRun ? model.connection : 'idle',
       };
     case 'olderPageRequested':
-      return model.olderCursor === action.before ? { ...model, isLoadingOlder: true } : model;
+      return model.olderCursor === action.before ? { ...model, isLoadingOlderMessages: true } : model;
     case 'olderPageRead': {
       const { page } = action;
       if (model.olderCursor !== action.before) return model;
-      if (page === null) return { ...model, isLoadingOlder: false };
+      if (page === null) return { ...model, isLoadingOlderMessages: false };
       // By id: a message the transcript already has is never shown twice.
       const history = mergeById(page.history, [model.history], (message) => message.messageId);
-      return { ...model, history, olderCursor: page.olderCursor, isLoadingOlder: false };
+      return { ...model, history, olderCursor: page.olderCursor, isLoadingOlderMessages: false };
     }
     case 'sessionResumed':
       return { ...model, sessionId: action.sessionId };
@@ -230,7 +230,7 @@ function withRunSnapshot(model: ClientModel, snapshot: RunSnapshot): ClientModel
 function switchSession(model: ClientModel, sessionId: string): ClientModel {
   return sessionId === model.sessionId
     ? model
-    : { ...model, sessionId, history: [], olderCursor: null, isLoadingOlder: false, runs: [] };
+    : { ...model, sessionId, history: [], olderCursor: null, isLoadingOlderMessages: false, runs: [] };
 }
 
 function pendingSendOf(send: SentText, status: PendingSend['status']): PendingSend {

@@ -76,7 +76,7 @@ function deriveState(model: ClientModel): ClientState {
     connection: model.connection,
     sessionId: model.sessionId,
     hasOlderMessages: model.olderCursor !== null,
-    isLoadingOlderMessages: model.isLoadingOlder,
+    isLoadingOlderMessages: model.isLoadingOlderMessages,
     run: followed === undefined ? null : { runId: followed.runId, status: followed.status, lastSeq: followed.lastSeq },
     pendingSend: model.pendingSend,
     submittingInterruptIds: model.submittingInterruptIds.filter((id) => openIds.has(id)),

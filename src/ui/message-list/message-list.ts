@@ -67,17 +67,20 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
     pending?.status === 'sending' &&
     !state.messages.some((message) => message.clientMessageId === pending.clientMessageId);
   let messageIndex = 0;
+  const rows = items.map((item) => {
+    const index = item.kind === 'message' ? messageIndex++ : -1;
+    const view = buildRowView(item, index, options);
+    return transcriptRow(item.key, rowInputsOf(view), () => renderRow(view, options));
+  });
   // Each chunk nests the older ones in its first part, so a chunk put before them all leaves their DOM as it is.
-  let rows: unknown = nothing;
+  let chunks: unknown = nothing;
+  let start = 0;
   for (const chunk of options.rowChunks?.split(items) ?? [items]) {
-    const chunkRows = chunk.map((item) => {
-      const index = item.kind === 'message' ? messageIndex++ : -1;
-      const view = buildRowView(item, index, options);
-      return transcriptRow(item.key, rowInputsOf(view), () => renderRow(view, options));
-    });
-    rows = html`${rows}${chunkRows}`;
+    const end = start + chunk.length;
+    chunks = html`${chunks}${rows.slice(start, end)}`;
+    start = end;
   }
-  return html`${rows}
+  return html`${chunks}
     ${
       isPendingShown
         ? html`<article part="message user-message" class="message user" data-status="sending">
