@@ -41,6 +41,9 @@ export type {
 export { EVENT_TYPES, isTerminalEvent } from './protocol/events.ts';
 export type {
   InterruptRequest,
+  Proposal,
+  ProposalField,
+  ProposalDiffLine,
   RunOutcome,
   EventDataMap,
   EventType,

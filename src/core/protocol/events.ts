@@ -31,6 +31,36 @@ export interface InterruptRequest {
   /** ISO-8601. Past it the server resolves the interrupt as expired (deny). */
   expiresAt?: string;
   metadata?: Record<string, unknown>;
+  /** Set on a `reason: "proposal"` interrupt: the preview the user answers Apply or Dismiss to (docs/protocol.md §11.1). */
+  proposal?: Proposal;
+}
+
+/**
+ * A tool's proposed write (docs/protocol.md §11.1): what the user sees before deciding, and the
+ * write Apply runs. `argsDigest` of its interrupt is the digest of `apply.arguments`.
+ */
+export interface Proposal {
+  /** One sentence saying what would change. */
+  summary: string;
+  /** The values that would change, each with the one it replaces when there is one. */
+  fields?: ProposalField[];
+  /** A text change as lines, in order. */
+  diff?: ProposalDiffLine[];
+  /** The server tool Apply runs, with exactly these arguments. */
+  apply: { tool: string; arguments: Record<string, unknown> };
+}
+
+/** One value a proposal would change. */
+export interface ProposalField {
+  name: string;
+  before?: string;
+  after: string;
+}
+
+/** One line of a proposal's text change. */
+export interface ProposalDiffLine {
+  change: 'added' | 'removed' | 'unchanged';
+  text: string;
 }
 
 export type RunOutcome =
@@ -82,6 +112,8 @@ export interface EventDataMap {
     title?: string;
     /** `browser` for a browser tool; absent when the server runs it. */
     executorKind?: ExecutorKind;
+    /** The interrupt id of the proposal whose Apply started this call (docs/protocol.md §11.1). */
+    proposalId?: string;
   };
   TOOL_CALL_ARGS: { toolCallId: string; delta: string };
   TOOL_CALL_END: { toolCallId: string; args: unknown; argsDigest: string };

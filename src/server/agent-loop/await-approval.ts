@@ -1,4 +1,4 @@
-import type { RunSnapshot } from '../../core/protocol.ts';
+import type { Proposal, RunSnapshot } from '../../core/protocol.ts';
 import type { Deadline } from './create-deadline.ts';
 import type { RunContext } from './engine-options.ts';
 import { fillText } from './engine-texts.ts';
@@ -6,6 +6,16 @@ import { LoopStop } from './loop-stop.ts';
 
 /** How an approval ended, for the loop. */
 export type ApprovalResult = 'allow' | 'deny' | 'expired';
+
+/** The call an approval is about; with `proposal`, the user answers Apply or Dismiss to that preview instead. */
+export interface ApprovalQuestion {
+  toolCallId: string;
+  name: string;
+  title: string | undefined;
+  argsDigest: string;
+  isDestructive: boolean;
+  proposal?: Proposal;
+}
 
 /**
  * Asks the user to approve one tool call and waits for the decision: appends
@@ -15,11 +25,12 @@ export type ApprovalResult = 'allow' | 'deny' | 'expired';
  * if it is still open (fail closed). A cancel rejects with the stop reason (the finalizer closes
  * the interrupt). Afterwards `RUN_STATUS_CHANGED{running}` unless the run is cancelling.
  * With `existing` (a resumed run), the interrupt is already in the log: nothing is asked again
- * and it expires at its own `expiresAt`.
+ * and it expires at its own `expiresAt`. A proposal is asked the same way, as `reason: "proposal"`
+ * with its summary as the message (docs/protocol.md §11.1).
  */
 export async function awaitApproval(
   context: RunContext,
-  call: { toolCallId: string; name: string; title: string | undefined; argsDigest: string; isDestructive: boolean },
+  call: ApprovalQuestion,
   deadline: Deadline,
   existing?: { interruptId: string; expiresAt: string | undefined },
 ): Promise<ApprovalResult> {
@@ -72,7 +83,7 @@ export async function awaitApproval(
 /** Appends `INTERRUPT_REQUESTED` and `RUN_STATUS_CHANGED{awaiting_input}` together; false when the run is cancelling. */
 async function askForApproval(
   context: RunContext,
-  call: { toolCallId: string; name: string; title: string | undefined; argsDigest: string; isDestructive: boolean },
+  call: ApprovalQuestion,
   interrupt: { interruptId: string; expiresAt: string | undefined },
 ): Promise<boolean> {
   const requested = await context.writer.transact((snapshot) =>
@@ -84,16 +95,22 @@ async function askForApproval(
             data: {
               interrupt: {
                 id: interrupt.interruptId,
-                reason: 'tool_call',
+                reason: call.proposal === undefined ? 'tool_call' : 'proposal',
                 toolCallId: call.toolCallId,
                 argsDigest: call.argsDigest,
-                message: fillText(context.texts.approvalQuestion, { tool: call.title ?? call.name, name: call.name }),
+                message:
+                  call.proposal?.summary ??
+                  fillText(context.texts.approvalQuestion, { tool: call.title ?? call.name, name: call.name }),
                 ...(interrupt.expiresAt === undefined ? {} : { expiresAt: interrupt.expiresAt }),
                 ...(call.isDestructive ? { metadata: { destructive: true } } : {}),
+                ...(call.proposal === undefined ? {} : { proposal: call.proposal }),
               },
             },
           },
-          { type: 'RUN_STATUS_CHANGED', data: { status: 'awaiting_input', reason: 'approval' } },
+          {
+            type: 'RUN_STATUS_CHANGED',
+            data: { status: 'awaiting_input', reason: call.proposal === undefined ? 'approval' : 'proposal' },
+          },
         ],
   );
   return requested.length > 0;

@@ -179,7 +179,7 @@ describe('prompt layers', () => {
       '| history | 12 messages | no |',
       '| message | 8 | no |',
       '',
-      'Tools: 4.',
+      'Tools: 5.',
     ]);
   });
 });

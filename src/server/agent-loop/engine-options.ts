@@ -72,6 +72,8 @@ export interface ToolCallInfo {
   argsDigest: string;
   /** `browser` when the user's page runs it (docs/protocol.md §19); absent for server tools. */
   executorKind?: 'browser';
+  /** Set when the user's Apply of a proposal started this call: the proposal's interrupt id (docs/agent-loop.md, "Proposals"). */
+  proposalId?: string;
 }
 
 /** A pre-use hook's answer with the reason it gives (recorded as the call's evidence). */

@@ -3,6 +3,7 @@ import { foldExecutorEvents } from '../../core/state/fold-executor-events.ts';
 import { reduceRunEvents } from '../../core/state/run-reducer.ts';
 import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
 import { readInputMessages } from './conversation.ts';
+import type { ReadProposal } from './settle-proposal.ts';
 import { EVIDENCE_EVENT } from './tool-evidence.ts';
 
 /** A tool call of the round being resumed, as its log tells it. */
@@ -13,8 +14,10 @@ export interface ResumedToolCall {
   argsDigest: string;
   /** Set when its `TOOL_CALL_RESULT` is in the log: nothing is run again. */
   result?: { status: ToolResultStatus; content: string; truncated: boolean };
-  /** The approval asked for it (open or already answered): the loop waits for it again. */
-  interrupt?: { interruptId: string; expiresAt: string | undefined };
+  /** The approval asked for it, or the proposal it offered (open or already answered): the loop waits for it again. */
+  interrupt?: { interruptId: string; expiresAt: string | undefined; proposal?: ReadProposal };
+  /** Set on the write an applied proposal started: the proposal's interrupt id (settled with its proposing call). */
+  proposalId?: string;
   /** Its governance decisions logged before the restart (`CUSTOM{tool.evidence}`), for its result. */
   evidence?: ToolEvidence[];
   /** Its `TOOL_CALL_DISPATCHED` (a browser call let out): the loop waits for its executor again until `expiresAt`. */
@@ -73,6 +76,7 @@ export function planResume(
           name: data.toolCallName,
           args: {},
           argsDigest: '',
+          ...(data.proposalId === undefined ? {} : { proposalId: data.proposalId }),
         });
         break;
       }
@@ -85,7 +89,14 @@ export function planResume(
       case 'INTERRUPT_REQUESTED': {
         const { interrupt } = (event as EventEnvelope<'INTERRUPT_REQUESTED'>).data;
         const call = interrupt.toolCallId === undefined ? undefined : open?.calls.get(interrupt.toolCallId);
-        if (call !== undefined) call.interrupt = { interruptId: interrupt.id, expiresAt: interrupt.expiresAt };
+        if (call !== undefined)
+          call.interrupt = {
+            interruptId: interrupt.id,
+            expiresAt: interrupt.expiresAt,
+            ...(interrupt.proposal === undefined
+              ? {}
+              : { proposal: { proposal: interrupt.proposal, argsDigest: interrupt.argsDigest ?? '' } }),
+          };
         break;
       }
       case 'CUSTOM': {
@@ -111,7 +122,15 @@ export function planResume(
         break;
       }
       case 'STEP_FINISHED':
-        if (open !== null) messages.push(...turnMessages(textOf(open), [...open.calls.values()], base.maxResultChars));
+        // A proposal's write is no call of the model's: the proposing call's result tells it what the write did.
+        if (open !== null)
+          messages.push(
+            ...turnMessages(
+              textOf(open),
+              [...open.calls.values()].filter((call) => call.proposalId === undefined),
+              base.maxResultChars,
+            ),
+          );
         open = null;
         break;
       default:

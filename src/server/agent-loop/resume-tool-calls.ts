@@ -15,7 +15,17 @@ export async function resumeToolCalls(
   options: Omit<RunToolCallsOptions, 'turn'> & { turn: ResumePlan['turn'] },
 ): Promise<ModelMessage[]> {
   const { turn, ...rest } = options;
-  const calls = turn.calls.map((call) => prepareResumedCall(context, call));
+  // A proposal's write is settled by its proposing call (never announced again), not as a call of the model's.
+  const writes = turn.calls.filter((call) => call.proposalId !== undefined);
+  const calls = turn.calls
+    .filter((call) => call.proposalId === undefined)
+    .map((call) => {
+      const write = writes.find((candidate) => candidate.proposalId === call.interrupt?.interruptId);
+      return {
+        ...prepareResumedCall(context, call, turn.textMessageId),
+        ...(write === undefined ? {} : { write: prepareResumedCall(context, write, turn.textMessageId) }),
+      };
+    });
   for (const call of turn.calls) if (call.evidence !== undefined) context.evidence.set(call.toolCallId, call.evidence);
   const assistant: ModelMessage = {
     role: 'assistant',
@@ -29,8 +39,13 @@ export async function resumeToolCalls(
 }
 
 /** The prepared form of a call a resumed round logged: its tool looked up and its arguments checked again. */
-function prepareResumedCall(context: RunContext, call: ResumedToolCall): PreparedCall {
+function prepareResumedCall(
+  context: RunContext,
+  call: ResumedToolCall,
+  parentMessageId: string | undefined,
+): PreparedCall {
   const tool = findTool(context, call.name);
+  const isProposalWrite = call.proposalId !== undefined;
   return {
     toolCallId: call.toolCallId,
     providerId: call.toolCallId,
@@ -40,7 +55,9 @@ function prepareResumedCall(context: RunContext, call: ResumedToolCall): Prepare
     argsDigest: call.argsDigest,
     tool,
     title: tool === undefined ? undefined : localizeToolTitle(tool, context.handle.locale),
-    problem: findCallProblem(context, call.name, call.args),
+    problem: findCallProblem(context, call.name, call.args, { isProposalWrite }),
+    ...(parentMessageId === undefined ? {} : { parentMessageId }),
+    ...(call.proposalId === undefined ? {} : { proposalId: call.proposalId }),
     ...(call.result === undefined ? {} : { result: call.result }),
     ...(call.interrupt === undefined ? {} : { interrupt: call.interrupt }),
     ...(call.dispatch === undefined ? {} : { dispatch: call.dispatch }),

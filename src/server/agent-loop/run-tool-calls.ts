@@ -13,6 +13,8 @@ import { executeTool } from './execute-tool.ts';
 import { interpretToolValue } from './interpret-tool-value.ts';
 import { LoopStop } from './loop-stop.ts';
 import type { ResumedToolCall } from './resume-plan.ts';
+import { readProposal, settleProposal, type ReadProposal } from './settle-proposal.ts';
+import { WriteProposal } from '../tools/tool-outcomes.ts';
 import type { AttemptResult } from './stream-model-attempt.ts';
 import { evidenceOf, readHookDecision, recordEvidence, takeEvidence } from './tool-evidence.ts';
 
@@ -38,9 +40,16 @@ export interface PreparedCall {
   interrupt?: ResumedToolCall['interrupt'];
   /** A browser call already let out (a resumed round): it is waited for until its old deadline, never dispatched again. */
   dispatch?: ResumedToolCall['dispatch'];
+  /** The assistant message the call belongs to (a proposal's write is announced under it too). */
+  parentMessageId?: string;
+  /** Set on the write an applied proposal runs: the proposal's interrupt id. */
+  proposalId?: string;
+  /** The write a resumed round had announced for this call's applied proposal: it is settled, never announced again. */
+  write?: PreparedCall;
 }
 
-interface ToolResult {
+/** What one tool call ended with, before it is logged as its `TOOL_CALL_RESULT`. */
+export interface ToolResult {
   status: ToolResultStatus;
   content: string;
   truncated?: boolean;
@@ -76,7 +85,7 @@ export interface SettleToolCallsOptions extends Omit<RunToolCallsOptions, 'turn'
 export async function runToolCalls(context: RunContext, options: RunToolCallsOptions): Promise<ModelMessage[]> {
   const { writer } = context;
   const { turn } = options;
-  const calls = turn.toolCalls.map((raw) => prepareCall(context, raw));
+  const calls = turn.toolCalls.map((raw) => prepareCall(context, raw, turn.textMessageId));
   await writer.transact(() =>
     calls.flatMap((call): PendingEvent[] => [
       {
@@ -108,31 +117,12 @@ export async function runToolCalls(context: RunContext, options: RunToolCallsOpt
  * is only reported) and returns their tool messages for the next model call.
  */
 export async function settleToolCalls(context: RunContext, options: SettleToolCallsOptions): Promise<ModelMessage[]> {
-  const { settings, writer } = context;
+  const { settings } = context;
   const messages: ModelMessage[] = [];
   for (const call of options.calls) {
-    let result: ToolResult | undefined = call.result;
-    if (result === undefined) {
-      result =
-        options.finishReason === 'length'
-          ? {
-              status: 'failed' as const,
-              content: 'The model hit its output limit before finishing its tool calls, so this call was not run.',
-            }
-          : await runOneCall(context, call, options);
-      const evidence = takeEvidence(context, call.toolCallId);
-      if (result.isLogged !== true)
-        await writer.append('TOOL_CALL_RESULT', {
-          toolCallId: call.toolCallId,
-          messageId: settings.ids('msg'),
-          content: result.content,
-          status: result.status,
-          ...(result.truncated === true ? { truncated: true } : {}),
-          ...evidence,
-        });
-      if (result.ending !== undefined) {
-        throw new LoopStop({ kind: 'ended', reason: result.ending.reason, toolCallId: call.toolCallId });
-      }
+    const result = await settleCall(context, call, options);
+    if (call.result === undefined && result.ending !== undefined) {
+      throw new LoopStop({ kind: 'ended', reason: result.ending.reason, toolCallId: call.toolCallId });
     }
     const note = result.truncated === true ? `\n[truncated to ${settings.limits.maxResultChars} characters]` : '';
     messages.push({ role: 'tool', toolCallId: call.providerId, content: result.content + note, status: result.status });
@@ -140,15 +130,52 @@ export async function settleToolCalls(context: RunContext, options: SettleToolCa
   return messages;
 }
 
+/** Settles one call: reports a logged result, else governs and runs it and logs its `TOOL_CALL_RESULT` with its evidence. */
+async function settleCall(
+  context: RunContext,
+  call: PreparedCall,
+  options: Pick<SettleToolCallsOptions, 'round' | 'roundSignal' | 'deadline' | 'finishReason'>,
+): Promise<ToolResult> {
+  if (call.result !== undefined) return call.result;
+  const result =
+    options.finishReason === 'length'
+      ? {
+          status: 'failed' as const,
+          content: 'The model hit its output limit before finishing its tool calls, so this call was not run.',
+        }
+      : await runOneCall(context, call, options);
+  const evidence = takeEvidence(context, call.toolCallId);
+  if (result.isLogged !== true)
+    await context.writer.append('TOOL_CALL_RESULT', {
+      toolCallId: call.toolCallId,
+      messageId: context.settings.ids('msg'),
+      content: result.content,
+      status: result.status,
+      ...(result.truncated === true ? { truncated: true } : {}),
+      ...evidence,
+    });
+  return result;
+}
+
 /** The tool `name` of this run: a server tool, or a browser tool the run declared. */
 export function findTool(context: RunContext, name: string): ToolDefinition | BrowserToolEntry | undefined {
   return context.settings.registry.get(name) ?? context.browserTools.get(name);
 }
 
-/** Why a call to `name` with `args` cannot run (an unknown tool, arguments off its schema), if it cannot. */
-export function findCallProblem(context: RunContext, name: string, args: unknown): string | undefined {
+/**
+ * Why a call to `name` with `args` cannot run (an unknown tool, arguments off its schema, a
+ * proposal-only tool the model called itself), if it cannot.
+ */
+export function findCallProblem(
+  context: RunContext,
+  name: string,
+  args: unknown,
+  origin: { isProposalWrite: boolean } = { isProposalWrite: false },
+): string | undefined {
   const tool = findTool(context, name);
   if (tool === undefined) return `There is no tool named "${name}".`;
+  if (!origin.isProposalWrite && !isBrowserTool(tool) && tool.isProposalOnly === true)
+    return 'This tool runs only when the user applies a proposal, so it was not run.';
   const validator = isBrowserTool(tool) ? context.browserTools : context.settings.registry;
   const errors = validator.validateArguments(name, args);
   return errors.length > 0
@@ -156,7 +183,11 @@ export function findCallProblem(context: RunContext, name: string, args: unknown
     : undefined;
 }
 
-function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number]): PreparedCall {
+function prepareCall(
+  context: RunContext,
+  raw: AttemptResult['toolCalls'][number],
+  parentMessageId: string | undefined,
+): PreparedCall {
   const tool = findTool(context, raw.name);
   let args: unknown = raw.argumentsText;
   let problem: string | undefined;
@@ -176,6 +207,7 @@ function prepareCall(context: RunContext, raw: AttemptResult['toolCalls'][number
     tool,
     title: tool === undefined ? undefined : localizeToolTitle(tool, context.handle.locale),
     problem,
+    ...(parentMessageId === undefined ? {} : { parentMessageId }),
   };
 }
 
@@ -189,12 +221,16 @@ async function runOneCall(
   if (tool === undefined || call.problem !== undefined)
     return { status: 'failed', content: call.problem ?? 'The tool was not run.' };
   options.roundSignal.throwIfAborted();
+  // A call whose proposal a resumed round had offered already ran: only the user's answer is awaited again.
+  const offered = call.interrupt?.proposal;
+  if (offered !== undefined) return offerProposal(context, call, offered, options);
   const info: ToolCallInfo = {
     toolCallId: call.toolCallId,
     name: call.name,
     args: call.args as Record<string, unknown>,
     argsDigest: call.argsDigest,
     ...(isBrowserTool(tool) ? { executorKind: 'browser' as const } : {}),
+    ...(call.proposalId === undefined ? {} : { proposalId: call.proposalId }),
   };
   const hookContext: ToolHookContext = {
     runId: handle.runId,
@@ -244,12 +280,34 @@ async function runOneCall(
     });
     throw options.roundSignal.reason;
   }
+  if (execution.kind === 'value' && execution.value instanceof WriteProposal) {
+    if (call.proposalId !== undefined)
+      return { status: 'failed', content: "A proposal's write must make its change, not propose another one." };
+    const proposed = readProposal(context, execution.value.init);
+    if ('problem' in proposed) return { status: 'failed', content: proposed.problem };
+    return offerProposal(context, call, proposed, options);
+  }
   const { ending, ...value } =
     execution.kind === 'failed'
       ? { status: 'failed' as const, content: execution.message }
       : interpretToolValue(execution.value);
   const outcome = await applyPostToolUse(context, { info, hookContext, outcome: { ...value, truncated: false } });
   return { ...outcome, ...(ending === undefined ? {} : { ending }) };
+}
+
+/** Offers a call's proposal to the user; Apply settles its write through this loop's own governed path. */
+function offerProposal(
+  context: RunContext,
+  call: PreparedCall,
+  proposed: ReadProposal,
+  options: Pick<RunToolCallsOptions, 'round' | 'roundSignal' | 'deadline'>,
+): Promise<ToolResult> {
+  return settleProposal(context, {
+    call,
+    proposed,
+    deadline: options.deadline,
+    settleWrite: (write) => settleCall(context, write, { ...options, finishReason: 'tool_calls' }),
+  });
 }
 
 /** Runs the post-use hook on an executed call's outcome and records its evidence (its replacement is capped like any result). */

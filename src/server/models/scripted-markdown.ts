@@ -39,6 +39,7 @@ export function buildDefaultAnswer(text: string): string {
     '- `/echo <text>` streams your text back',
     '- `/long 2000` writes about 2000 characters of Markdown',
     '- `/tool` looks up an order, `/approval` asks before deleting a draft',
+    '- `/propose` proposes a profile change you can apply or dismiss',
     '- `/progress` runs a long tool, `/slow` streams for about 30 s',
     '- `/error` retries after a failure, `/fail` fails, `/loop` hits the round limit',
     '- `/length` is cut at the output limit',

@@ -24,8 +24,9 @@ export interface ScriptedModelOptions {
  * (an answer cut at the output limit); `/error` (fails retryably on attempt 1, succeeds on retry);
  * `/fail` (not retryable); `/context` (a table of the prompt layers and history it received);
  * `/clienttool <name> <json-args>` (calls the run's browser tool `<name>` with those arguments,
- * then answers with its result). The tool scenarios call the demo tools (`orders.lookup`,
- * `drafts.list`, `drafts.delete`, `report.generate`).
+ * then answers with its result); `/propose [bio]` (proposes a profile change, then answers with
+ * what the user's Apply or Dismiss did). The tool scenarios call the demo tools (`orders.lookup`,
+ * `drafts.list`, `drafts.delete`, `report.generate`, `profile.propose`).
  */
 export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAdapter {
   const sleep = options.sleep ?? createClockSleep(createSystemClock());
@@ -133,6 +134,16 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
           yield* say('text', describeClientToolResult(name, result));
           break;
         }
+        case 'propose': {
+          const result = turn.toolResults.at(-1);
+          if (result === undefined) {
+            yield* say('reasoning', PROPOSAL.reasoning);
+            yield* callTool('profile.propose', PROPOSAL.args(rest), PROPOSAL.note);
+            return;
+          }
+          yield* say('text', PROPOSAL.answer(result));
+          break;
+        }
         case 'loop':
           yield* callTool(
             'orders.lookup',
@@ -232,6 +243,18 @@ const APPROVAL = {
     if (result.status === 'completed') return `Done: **${draftId}** was deleted.`;
     if (result.status === 'denied') return `Understood: I did **not** delete ${draftId}.`;
     return `${draftId} was not deleted (${result.status}): ${result.content}`;
+  },
+};
+
+/** What `/propose` says: the change it proposes, then what the user's answer did. */
+const PROPOSAL = {
+  reasoning: "Changing the profile is the user's call: I will propose it and let them apply it.",
+  note: 'Here is the change I propose; nothing changes until you apply it.',
+  args: (bio: string) => ({ displayName: 'Ada Lovelace', bio: bio.trim() || 'Tea drinker.\nWrites about agents.' }),
+  answer(result: ToolResult): string {
+    if (result.status === 'completed') return 'Done: your profile now shows the new display name and bio.';
+    if (result.status === 'denied') return `Understood: your profile stays as it was. (${result.content})`;
+    return `Your profile was not changed (${result.status}): ${result.content}`;
   },
 };
 

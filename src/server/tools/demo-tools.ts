@@ -3,6 +3,8 @@ import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import type { ToolDefinition } from './tool-registry.ts';
 import { createDemoDraftFolders } from './demo-drafts.ts';
 import type { DemoDraftFolders } from './demo-drafts.ts';
+import { createDemoProfiles, createDemoProfileTools } from './demo-profiles.ts';
+import type { DemoProfiles } from './demo-profiles.ts';
 import { ToolError, ToolStoppedError } from './tool-registry.ts';
 
 /** Options of {@link createDemoTools}. */
@@ -13,18 +15,22 @@ export interface DemoToolsOptions {
   stepMs?: number;
   /** Every user's drafts (default a fresh in-memory set of folders). */
   drafts?: DemoDraftFolders;
+  /** Every user's profile (default a fresh in-memory set). */
+  profiles?: DemoProfiles;
 }
 
 /**
  * Creates the demo tools that show the range of governance: `orders.lookup` (read-only,
  * `allow`), `drafts.list` (read-only, `allow`) and `drafts.delete` (changes something, `ask`) on
- * the calling user's own drafts, and `report.generate` (long, `allow`, reports progress, honours
- * its signal and confirms a stop with `ToolStoppedError`).
+ * the calling user's own drafts, `report.generate` (long, `allow`, reports progress, honours
+ * its signal and confirms a stop with `ToolStoppedError`), and `profile.propose` with the
+ * `profile.update` write it proposes (`demo-profiles.ts`).
  */
 export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[] {
   const sleep = options.sleep ?? createClockSleep(createSystemClock());
   const stepMs = options.stepMs ?? 400;
   const drafts = options.drafts ?? createDemoDraftFolders();
+  const profiles = options.profiles ?? createDemoProfiles();
   return [
     {
       name: 'orders.lookup',
@@ -116,6 +122,7 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
         return lines.join('\n');
       },
     },
+    ...createDemoProfileTools(profiles),
   ];
 }
 

@@ -1,3 +1,5 @@
+import type { ProposalField } from '../../core/protocol.ts';
+
 /**
  * Returned by a tool's `run` to end the run on purpose after this call (docs/agent-loop.md,
  * "Evidence"): the call completes with `result` (or the reason) as its content, no
@@ -14,4 +16,29 @@ export class RunEnding {
 /** Returns the value a tool returns to end the run on purpose, with the reason shown to the user. */
 export function endRun(reason: string, result?: unknown): RunEnding {
   return new RunEnding(reason, result);
+}
+
+/** What a tool passes to {@link propose}: the preview the user sees and the write Apply runs. */
+export interface ProposalInit {
+  /** One sentence saying what would change. */
+  summary: string;
+  /** The values that would change, each with the one it replaces when there is one. */
+  fields?: ProposalField[];
+  /** A text change; the user sees it as lines added, removed and unchanged. */
+  diff?: { before: string; after: string };
+  /** The server tool Apply runs, with exactly these arguments (checked against its schema now). */
+  apply: { tool: string; arguments: Record<string, unknown> };
+}
+
+/**
+ * Returned by a tool's `run` to propose a write instead of acting (docs/agent-loop.md,
+ * "Proposals"): the user answers Apply or Dismiss, and Apply runs the write through the governed path.
+ */
+export class WriteProposal {
+  constructor(readonly init: ProposalInit) {}
+}
+
+/** Returns the value a tool returns to propose a write (previewed as `fields` and/or a text `diff`) instead of making it. */
+export function propose(init: ProposalInit): WriteProposal {
+  return new WriteProposal(init);
 }

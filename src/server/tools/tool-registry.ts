@@ -34,7 +34,15 @@ export interface ToolDefinition {
    * approval carries `metadata.destructive: true` and the widget marks Allow as dangerous.
    */
   destructive?: boolean;
-  /** Runs the tool. Strings go to the model as they are, anything else as JSON. */
+  /**
+   * Whether it runs only when the user applies a proposal naming it (docs/agent-loop.md,
+   * "Proposals"): it is left out of the model's tool list, and a call the model makes itself fails unrun.
+   */
+  isProposalOnly?: boolean;
+  /**
+   * Runs the tool. Strings go to the model as they are, anything else as JSON; `endRun(…)` ends
+   * the run, `propose(…)` asks the user to apply a write instead of making it.
+   */
   run(args: Record<string, unknown>, context: ToolRunContext): Promise<unknown>;
 }
 
@@ -61,7 +69,7 @@ export class ToolStoppedError extends Error {
 export interface ToolRegistry {
   get(name: string): ToolDefinition | undefined;
   list(): readonly ToolDefinition[];
-  /** The specs the model gets, in registration order. */
+  /** The specs the model gets, in registration order (not the tools that run only through a proposal). */
   specs(): ToolSpec[];
   /** Checks arguments against the named tool's schema: the problems found, empty when valid (or no such tool). */
   validateArguments(name: string, args: unknown): string[];
@@ -95,6 +103,9 @@ export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegist
     get: (name) => byName.get(name),
     validateArguments: (name, args) => validators.get(name)?.(args) ?? [],
     list: () => list,
-    specs: () => list.map(({ name, description, parameters }) => ({ name, description, parameters })),
+    specs: () =>
+      list
+        .filter((tool) => tool.isProposalOnly !== true)
+        .map(({ name, description, parameters }) => ({ name, description, parameters })),
   };
 }
