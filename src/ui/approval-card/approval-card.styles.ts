@@ -49,6 +49,13 @@ export const approvalCardStyles = css`
     white-space: pre-wrap;
     overflow-wrap: anywhere;
   }
+  /* A proposal's diff lines. */
+  .approval-value[data-change='added'] {
+    color: var(--agent-chat-color-success);
+  }
+  .approval-value[data-change='removed'] {
+    color: var(--agent-chat-color-danger);
+  }
   .approval-actions {
     display: flex;
     align-items: center;

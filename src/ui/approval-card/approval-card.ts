@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ApprovalDecision, SnapshotInterrupt, SnapshotToolCall } from '../../core/index.ts';
+import type { ApprovalDecision, Proposal, SnapshotInterrupt, SnapshotToolCall } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { renderVisibleText } from '../text/render-visible-text.ts';
@@ -26,21 +26,24 @@ export interface ApprovalCardOptions {
  * arguments as plain text (hidden and control characters spelled out), each long value folded
  * behind its key and length so padding cannot push the other values away from the buttons, Allow /
  * Deny (disabled while the decision is submitted; Allow marked as dangerous when the server flags
- * the call `metadata.destructive`), and when it expires. Once answered it collapses to its title
- * and outcome. It is pure state: a reload rebuilds it unchanged.
+ * the call `metadata.destructive`), and when it expires. A proposal (`interrupt.proposal`,
+ * docs/protocol.md §11.1) is the same card with its preview instead of the arguments (each field
+ * as `name: before → after`, each diff line marked `+`, `-` or blank) and Apply / Dismiss. Once
+ * answered it collapses to its title and outcome. It is pure state: a reload rebuilds it unchanged.
  */
 export function renderApprovalCard(options: ApprovalCardOptions): TemplateResult {
   const { interrupt, toolCall, isSubmitting, strings, onDecide } = options;
+  const { proposal } = interrupt;
   const name = toolCall?.title ?? toolCall?.name ?? interrupt.reason;
   const titleId = `approval-${interrupt.id}`;
-  const title = html`<h3 id=${titleId} class="approval-title" dir="auto">${renderVisibleText(formatString(strings.approvalTitle, { name }))}</h3>`;
+  const title = html`<h3 id=${titleId} class="approval-title" dir="auto">${renderVisibleText(formatString(proposal ? strings.proposalTitle : strings.approvalTitle, { name }))}</h3>`;
   if (interrupt.state !== 'open') {
     return html`<section part="approval-card" class="approval-card" data-state=${interrupt.state} aria-labelledby=${titleId}>
       ${title}<p class="approval-outcome">${describeApprovalOutcome(interrupt, strings)}</p>
     </section>`;
   }
   const args = toolCall ? (toolCall.args === undefined ? toolCall.argsText : toolCall.args) : undefined;
-  const entries = toArgumentEntries(args);
+  const entries = proposal ? toPreviewEntries(proposal) : toArgumentEntries(args);
   const isDestructive = interrupt.metadata?.destructive === true;
   return html`<section part="approval-card" class="approval-card" data-state="open" ?data-destructive=${isDestructive} aria-labelledby=${titleId}>
     ${title}
@@ -66,9 +69,9 @@ export function renderApprovalCard(options: ApprovalCardOptions): TemplateResult
     }
     <div class="approval-actions">
       <button class=${isDestructive ? 'danger' : 'primary'} part="allow-button" ?disabled=${isSubmitting} @click=${() => onDecide(interrupt.id, 'allow')}>
-        ${strings.allow}
+        ${proposal ? strings.apply : strings.allow}
       </button>
-      <button part="deny-button" ?disabled=${isSubmitting} @click=${() => onDecide(interrupt.id, 'deny')}>${strings.deny}</button>
+      <button part="deny-button" ?disabled=${isSubmitting} @click=${() => onDecide(interrupt.id, 'deny')}>${proposal ? strings.dismiss : strings.deny}</button>
       ${isSubmitting ? html`<span class="muted" role="status">${strings.approvalSubmitting}</span>` : nothing}
     </div>
   </section>`;
@@ -77,6 +80,23 @@ export function renderApprovalCard(options: ApprovalCardOptions): TemplateResult
 interface ArgumentEntry {
   key: string | null;
   value: string;
+  /** A diff line's change (styled through `data-change`; its mark is in `value`). */
+  change?: string;
+}
+
+/** A proposal's preview as entries: each field as `name: before → after`, then each diff line marked `+`, `-` or blank (so a change reads without its colour). */
+function toPreviewEntries(proposal: Proposal): ArgumentEntry[] {
+  return [
+    ...(proposal.fields ?? []).map((field) => ({
+      key: field.name,
+      value: field.before === undefined ? field.after : `${field.before} → ${field.after}`,
+    })),
+    ...(proposal.diff ?? []).map((line) => ({
+      key: null,
+      value: (line.change === 'added' ? '+ ' : line.change === 'removed' ? '- ' : '  ') + line.text,
+      change: line.change,
+    })),
+  ];
 }
 
 function toArgumentEntries(args: unknown): ArgumentEntry[] {
@@ -100,7 +120,7 @@ function renderEntry(entry: ArgumentEntry, strings: AgentChatStrings): TemplateR
         <summary>${key}${formatString(strings.showFullValue, { count: entry.value.length })}</summary>
         <pre class="approval-value">${value}</pre>
       </details>`
-    : html`<pre class="approval-value">${key}${value}</pre>`;
+    : html`<pre class="approval-value" data-change=${entry.change ?? nothing}>${key}${value}</pre>`;
 }
 
 /**
@@ -119,5 +139,6 @@ export function formatExpiresIn(expiresAt: string | undefined, nowMs: number, lo
 export function describeApprovalOutcome(interrupt: SnapshotInterrupt, strings: AgentChatStrings): string {
   if (interrupt.state === 'expired') return strings.approvalExpired;
   if (interrupt.state === 'cancelled') return strings.approvalCancelled;
+  if (interrupt.proposal) return interrupt.decision === 'allow' ? strings.proposalApplied : strings.proposalDismissed;
   return interrupt.decision === 'allow' ? strings.approvalAllowed : strings.approvalDenied;
 }

@@ -42,6 +42,12 @@ export interface AgentChatStrings {
   approvalExpired: string;
   approvalCancelled: string;
   approvalSubmitting: string;
+  /** The title of a proposal's card (a tool's preview of a write, docs/protocol.md §11.1). */
+  proposalTitle: string;
+  apply: string;
+  dismiss: string;
+  proposalApplied: string;
+  proposalDismissed: string;
   showFullValue: string;
   hiddenCharacters: string;
   sources: string;
@@ -115,6 +121,11 @@ export const EN_STRINGS: AgentChatStrings = {
   approvalExpired: 'Expired without an answer',
   approvalCancelled: 'Cancelled',
   approvalSubmitting: 'Submitting…',
+  proposalTitle: 'Proposed: {name}',
+  apply: 'Apply',
+  dismiss: 'Dismiss',
+  proposalApplied: 'Applied',
+  proposalDismissed: 'Dismissed',
   showFullValue: 'Show all {count} characters',
   hiddenCharacters: 'Contains hidden or control characters (shown as ⟪U+…⟫).',
   sources: 'Sources',

@@ -123,9 +123,9 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
 
 /**
  * A tool call's row: while its approval is open, the approval card is the call's one card (it
- * names the tool and shows the arguments); otherwise the tool card, saying how a refused approval
- * ended (or what the page's tool runner says about a browser call) instead of the status. A
- * product renderer replaces the tool card.
+ * names the tool and shows the arguments, or a proposal's preview); otherwise the tool card, saying
+ * how a refused approval or an applied proposal ended (or what the page's tool runner says about a
+ * browser call) instead of the status. A product renderer replaces the tool card.
  */
 function renderToolRow(
   view: Extract<RowView, { kind: 'tool' }>,
@@ -134,11 +134,14 @@ function renderToolRow(
   const open = view.approvals.find((item) => item.interrupt.state === 'open');
   if (open) return approval(open, view.toolCall);
   if (view.renderer) return view.renderer(view.toolCall);
-  const refused = view.approvals.findLast((item) => item.interrupt.decision !== 'allow');
+  // A refusal says how it ended, and so does a proposal whose write completed ("Applied").
+  const answered = view.approvals.findLast(
+    ({ interrupt }) => interrupt.decision !== 'allow' || (interrupt.proposal && view.toolCall.status === 'completed'),
+  );
   return renderToolCard({
     toolCall: view.toolCall,
     strings: view.strings,
-    note: refused ? describeApprovalOutcome(refused.interrupt, view.strings) : view.note,
+    note: answered ? describeApprovalOutcome(answered.interrupt, view.strings) : view.note,
   });
 }
 
