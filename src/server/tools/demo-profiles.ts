@@ -53,7 +53,7 @@ const PROFILE_PARAMETERS = {
 
 /**
  * The demo's proposal pair: `profile.propose` (`allow`, changes nothing) previews a new display
- * name and bio as fields and a text diff and proposes `profile.update`, which writes them and runs
+ * name (a field, when it changes) and bio (a text diff) and proposes `profile.update`, which writes them and runs
  * only when the user applies that proposal (`isProposalOnly`).
  */
 export function createDemoProfileTools(profiles: DemoProfiles): ToolDefinition[] {
@@ -71,7 +71,10 @@ export function createDemoProfileTools(profiles: DemoProfiles): ToolDefinition[]
         const next: DemoProfile = { displayName: String(args['displayName']), bio: String(args['bio']) };
         return propose({
           summary: 'Update your profile with the new display name and bio?',
-          fields: [{ name: 'Display name', before: current.displayName, after: next.displayName }],
+          fields:
+            next.displayName === current.displayName
+              ? []
+              : [{ name: 'Display name', before: current.displayName, after: next.displayName }],
           diff: { before: current.bio, after: next.bio },
           apply: { tool: 'profile.update', arguments: { ...next } },
         });
