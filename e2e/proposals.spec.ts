@@ -49,8 +49,8 @@ test('/propose shows the preview; Apply runs the write and the model answers, Di
 
   const state = await readState(page);
   expect(state.error).toBeNull();
-  expect(state.interrupts.map((interrupt) => [interrupt.reason, interrupt.state, interrupt.decision])).toEqual([
-    ['proposal', 'resolved', 'allow'],
-    ['proposal', 'resolved', 'deny'],
+  expect(state.interrupts.map((interrupt) => [interrupt.state, interrupt.decision])).toEqual([
+    ['resolved', 'allow'],
+    ['resolved', 'deny'],
   ]);
 });

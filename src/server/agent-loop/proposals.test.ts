@@ -259,6 +259,39 @@ describe('proposals', () => {
   });
 });
 
+describe('a malformed proposal', () => {
+  it('fails the proposing call without offering anything (a tool in JavaScript may break the shape)', async () => {
+    const fields: unknown = [{ name: 'Bio', after: 42 }];
+    const broken: ToolDefinition = {
+      name: 'bio.propose',
+      description: 'Proposes a bio.',
+      parameters: { type: 'object' },
+      policy: 'allow',
+      run: async () =>
+        propose({
+          summary: 'Change the bio?',
+          fields: fields as [],
+          apply: { tool: 'profile.update', arguments: NEW_PROFILE },
+        }),
+    };
+    const run = startEngine('Bio', {
+      tools: [...createDemoTools({ stepMs: 0 }), broken],
+      model: createListModel([
+        [
+          { type: 'tool_call', id: 'call_b', name: 'bio.propose', arguments: '{}' },
+          { type: 'finish', reason: 'tool_calls' },
+        ],
+        [{ type: 'finish', reason: 'stop' }],
+      ]),
+    });
+    await run.done;
+    expect(dataOf(run.events(), 'INTERRUPT_REQUESTED')).toEqual([]);
+    expect(dataOf(run.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
+      ['failed', 'The tool returned a malformed proposal (its summary, fields, diff or write), so it was not offered.'],
+    ]);
+  });
+});
+
 describe('proposals across a restart', () => {
   const TURNS: ModelChunk[][] = [
     [

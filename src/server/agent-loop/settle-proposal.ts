@@ -22,6 +22,10 @@ export interface ReadProposal {
  * `maxResultChars` as JSON. Returns the reason to fail the proposing call with otherwise.
  */
 export function readProposal(context: RunContext, init: ProposalInit): ReadProposal | { problem: string } {
+  if (!isWellFormed(init))
+    return {
+      problem: 'The tool returned a malformed proposal (its summary, fields, diff or write), so it was not offered.',
+    };
   const { tool, arguments: args } = init.apply;
   if (context.settings.registry.get(tool) === undefined)
     return {
@@ -38,6 +42,26 @@ export function readProposal(context: RunContext, init: ProposalInit): ReadPropo
   if (JSON.stringify(proposal).length > context.settings.limits.maxResultChars)
     return { problem: 'The proposal is too large to show, so it was not offered.' };
   return { proposal, argsDigest: sha256Digest(args) };
+}
+
+/** Whether a proposal has the shape its type promises (a tool written in JavaScript may not keep it). */
+function isWellFormed(init: ProposalInit): boolean {
+  const isText = (value: unknown): value is string => typeof value === 'string';
+  const { summary, fields, diff, apply } = init as Partial<ProposalInit>;
+  return (
+    isText(summary) &&
+    summary.trim() !== '' &&
+    (fields === undefined ||
+      (Array.isArray(fields) &&
+        fields.every(
+          (field) => isText(field.name) && isText(field.after) && (field.before === undefined || isText(field.before)),
+        ))) &&
+    (diff === undefined || (isText(diff.before) && isText(diff.after))) &&
+    isText(apply?.tool) &&
+    typeof apply.arguments === 'object' &&
+    apply.arguments !== null &&
+    !Array.isArray(apply.arguments)
+  );
 }
 
 /** Options of {@link settleProposal}. */

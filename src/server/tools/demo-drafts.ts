@@ -1,3 +1,5 @@
+import { rememberRecent } from './remember-recent.ts';
+
 /** One email draft of a demo user. */
 export interface DemoDraft {
   draftId: string;
@@ -37,14 +39,7 @@ export function createDemoDraftFolders(options: DemoDraftFoldersOptions = {}): D
       const drafts = SEED_TITLES.map((title, index) => ({ draftId: `draft-${FIRST_DRAFT_NUMBER + index}`, title }));
       folder = { drafts, nextNumber: FIRST_DRAFT_NUMBER + drafts.length };
     }
-    // Re-inserting keeps the map in least-recently-used order.
-    folders.delete(subjectId);
-    folders.set(subjectId, folder);
-    for (const oldest of folders.keys()) {
-      if (folders.size <= maxSubjects) break;
-      folders.delete(oldest);
-    }
-    return folder;
+    return rememberRecent(folders, subjectId, folder, maxSubjects);
   }
 
   return {

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from './tool-registry.ts';
+import { rememberRecent } from './remember-recent.ts';
 import { propose } from './tool-outcomes.ts';
 
 /** One demo user's profile. */
@@ -25,16 +26,8 @@ export const DEMO_PROFILE: Readonly<DemoProfile> = {
 export function createDemoProfiles(options: { maxSubjects?: number } = {}): DemoProfiles {
   const maxSubjects = options.maxSubjects ?? 10_000;
   const profiles = new Map<string, DemoProfile>();
-  const remember = (subjectId: string, profile: DemoProfile): DemoProfile => {
-    // Re-inserting keeps the map in least-recently-used order.
-    profiles.delete(subjectId);
-    profiles.set(subjectId, profile);
-    for (const oldest of profiles.keys()) {
-      if (profiles.size <= maxSubjects) break;
-      profiles.delete(oldest);
-    }
-    return profile;
-  };
+  const remember = (subjectId: string, profile: DemoProfile): DemoProfile =>
+    rememberRecent(profiles, subjectId, profile, maxSubjects);
   return {
     read: (subjectId) => ({ ...remember(subjectId, profiles.get(subjectId) ?? { ...DEMO_PROFILE }) }),
     write: (subjectId, profile) => void remember(subjectId, { ...profile }),
