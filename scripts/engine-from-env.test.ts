@@ -37,6 +37,7 @@ describe('createEngineFromEnv', () => {
       'drafts.list',
       'drafts.delete',
       'report.generate',
+      'profile.propose',
     ]);
   });
 

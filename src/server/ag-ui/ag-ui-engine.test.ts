@@ -79,6 +79,7 @@ describe('createAgUiModel: an AG-UI agent behind our protocol', () => {
       'drafts.list',
       'drafts.delete',
       'report.generate',
+      'profile.propose',
     ]);
   });
 
