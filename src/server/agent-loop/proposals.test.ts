@@ -177,6 +177,17 @@ describe('proposals', () => {
     expect(profiles.read(SUBJECT).displayName).toBe('Demo user');
   });
 
+  it('a cancel while the proposal waits closes it cancelled and writes nothing', async () => {
+    const { run, profiles } = startProposal();
+    await run.until(isAwaiting);
+    await run.cancel('user stop');
+    await run.done;
+    expect(run.handle.snapshot().interrupts.map((i) => [i.reason, i.state])).toEqual([['proposal', 'cancelled']]);
+    expect(run.handle.snapshot().toolCalls.map((c) => [c.name, c.status])).toEqual([['profile.propose', 'cancelled']]);
+    expect(dataOf(run.events(), 'RUN_FINISHED').map((d) => d.outcome.type)).toEqual(['cancelled']);
+    expect(profiles.read(SUBJECT).displayName).toBe('Demo user');
+  });
+
   it('a write whose policy asks waits for its own approval of the exact arguments, then runs', async () => {
     const { run, profiles } = startProposal({
       hooks: { preToolUse: (call) => (call.name === 'profile.update' ? 'ask' : undefined) },
