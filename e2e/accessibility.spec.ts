@@ -93,3 +93,23 @@ test.describe('axe finds nothing on the demo: tool card, approval, header, compo
     });
   });
 });
+
+test.describe('axe finds nothing on a waiting proposal: its fields and coloured diff lines, Apply and Dismiss', () => {
+  test.use({ bypassCSP: true });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`in the ${theme} theme`, async ({ page, pageErrors: _errors }) => {
+      await openDemo(page);
+      await page.evaluate(
+        (scheme) => Object.assign((window as DemoWindow).agentChatDemo!.inline.element, { theme: scheme }),
+        theme,
+      );
+      const widget = chat(page);
+      await widget.send('/propose');
+      await expect(widget.approvalCards.locator('[data-change="added"]')).toHaveText('+ Tea drinker.');
+      const { violations, passed } = await checkWidgets(page);
+      expect(violations).toEqual([]);
+      expect(passed).toEqual(expect.arrayContaining(['button-name', 'color-contrast']));
+    });
+  }
+});
