@@ -21,6 +21,17 @@ function startProposal(options: Parameters<typeof startEngine>[1] = {}) {
   return { run, profiles };
 }
 
+/** A model that calls `name` with `argumentsText` once, then stops. */
+function modelCalling(name: string, argumentsText: string) {
+  return createListModel([
+    [
+      { type: 'tool_call', id: 'call_1', name, arguments: argumentsText },
+      { type: 'finish', reason: 'tool_calls' },
+    ],
+    [{ type: 'finish', reason: 'stop' }],
+  ]);
+}
+
 describe('proposals', () => {
   it('offers the preview as an interrupt whose digest is the write’s arguments, and changes nothing yet', async () => {
     const { run, profiles } = startProposal();
@@ -228,13 +239,7 @@ describe('proposals', () => {
 
   it('refuses a proposal-only write the model calls itself, and a proposal that could not be applied', async () => {
     const direct = startEngine('Update it', {
-      model: createListModel([
-        [
-          { type: 'tool_call', id: 'call_u', name: 'profile.update', arguments: JSON.stringify(NEW_PROFILE) },
-          { type: 'finish', reason: 'tool_calls' },
-        ],
-        [{ type: 'finish', reason: 'stop' }],
-      ]),
+      model: modelCalling('profile.update', JSON.stringify(NEW_PROFILE)),
     });
     await direct.done;
     expect(dataOf(direct.events(), 'TOOL_CALL_RESULT').map((d) => [d.status, d.content])).toEqual([
@@ -251,13 +256,7 @@ describe('proposals', () => {
     };
     const bad = startEngine('Note it', {
       tools: [...createDemoTools({ stepMs: 0 }), badProposer],
-      model: createListModel([
-        [
-          { type: 'tool_call', id: 'call_n', name: 'notes.propose', arguments: '{}' },
-          { type: 'finish', reason: 'tool_calls' },
-        ],
-        [{ type: 'finish', reason: 'stop' }],
-      ]),
+      model: modelCalling('notes.propose', '{}'),
     });
     await bad.done;
     expect(dataOf(bad.events(), 'INTERRUPT_REQUESTED')).toEqual([]);
@@ -287,13 +286,7 @@ describe('a malformed proposal', () => {
     };
     const run = startEngine('Bio', {
       tools: [...createDemoTools({ stepMs: 0 }), broken],
-      model: createListModel([
-        [
-          { type: 'tool_call', id: 'call_b', name: 'bio.propose', arguments: '{}' },
-          { type: 'finish', reason: 'tool_calls' },
-        ],
-        [{ type: 'finish', reason: 'stop' }],
-      ]),
+      model: modelCalling('bio.propose', '{}'),
     });
     await run.done;
     expect(dataOf(run.events(), 'INTERRUPT_REQUESTED')).toEqual([]);
