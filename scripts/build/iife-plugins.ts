@@ -1,6 +1,7 @@
 import type { Plugin } from 'vite';
 import { dropLitDecoratorSupport } from './drop-lit-decorator-support.ts';
 import { foldDomPurifyConfig } from './fold-dompurify-config.ts';
+import { foldLitDefaultConverter } from './fold-lit-default-converter.ts';
 import { inlineMarkedOptions } from './inline-marked-options.ts';
 import { requireAdoptedStyleSheets } from './require-adopted-stylesheets.ts';
 import { requireProductionBuilds } from './require-production-builds.ts';
@@ -18,6 +19,7 @@ export function iifePlugins(): Plugin[] {
     foldDomPurifyConfig(),
     requireAdoptedStyleSheets(),
     dropLitDecoratorSupport(),
+    foldLitDefaultConverter(),
     minifyCssTemplates(),
     terserSecondPass(),
   ];
