@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { FOLDED_DOMPURIFY_SETTINGS, foldDomPurifySettings } from './fold-dompurify-config.ts';
+import { FOLDED_DOMPURIFY_SETTINGS } from './dompurify-widget-settings.ts';
+import { foldDomPurifySettings } from './fold-dompurify-config.ts';
 import { readIifeDomPurifySource } from './read-iife-dompurify.ts';
 import { trimDomPurify } from './trim-dompurify-defaults.ts';
 

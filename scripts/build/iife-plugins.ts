@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { cutDomPurifyNameChecks } from './cut-dompurify-name-checks.ts';
 import { dropLitDecoratorSupport } from './drop-lit-decorator-support.ts';
 import { foldDomPurifyConfig } from './fold-dompurify-config.ts';
 import { foldLitDefaultConverter } from './fold-lit-default-converter.ts';
@@ -16,6 +17,7 @@ export function iifePlugins(): Plugin[] {
     dropMarkedGlobalInstance(),
     inlineMarkedOptions(),
     trimDomPurifyDefaults(),
+    cutDomPurifyNameChecks(),
     foldDomPurifyConfig(),
     requireAdoptedStyleSheets(),
     dropLitDecoratorSupport(),

@@ -45,3 +45,27 @@ export function isPropertyName(node: AstNode, parent: AstNode | undefined): bool
   if (parent?.type === 'MemberExpression') return parent.property === node && !parent.computed;
   return parent?.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand;
 }
+
+/** A replacement of the text from `start` to `end`. */
+export interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Applies `edits` to `code`. An edit inside another one's range is dropped (a removed statement
+ * takes its reads with it); edits that partly overlap are a mistake in the transform and throw.
+ */
+export function applyEdits(code: string, edits: Edit[]): string {
+  const ordered = [...edits].sort((a, b) => a.start - b.start || b.end - a.end);
+  let result = '';
+  let position = 0;
+  for (const edit of ordered) {
+    if (edit.end <= position) continue;
+    if (edit.start < position) throw new Error(`overlapping edits at ${edit.start}`);
+    result += code.slice(position, edit.start) + edit.text;
+    position = edit.end;
+  }
+  return result + code.slice(position);
+}

@@ -1,19 +1,23 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { BrowserCommand } from 'vitest/node';
+import { cutNameChecks } from './cut-dompurify-name-checks.ts';
 import { DOMPURIFY_FILE, foldDomPurifySettings } from './fold-dompurify-config.ts';
 import { trimDomPurify } from './trim-dompurify-defaults.ts';
 
 /**
  * The text of `purify.es.mjs` as the IIFE bundles it, in the order `iife-plugins.ts` runs the
- * transforms: the trim of `trim-dompurify-defaults.ts`, then the fold of `fold-dompurify-config.ts`.
+ * transforms: the trim of `trim-dompurify-defaults.ts`, the cut of `cut-dompurify-name-checks.ts`,
+ * then the fold of `fold-dompurify-config.ts`.
  * Throws with the transform's reason when one refuses.
  */
 export async function readIifeDomPurifySource(): Promise<string> {
   const code = await readFile(fileURLToPath(new URL(`../..${DOMPURIFY_FILE}`, import.meta.url)), 'utf8');
   const trimmed = trimDomPurify(code);
   if (typeof trimmed !== 'string') throw new Error(trimmed.error);
-  const folded = foldDomPurifySettings(trimmed);
+  const cut = cutNameChecks(trimmed);
+  if (typeof cut !== 'string') throw new Error(cut.error);
+  const folded = foldDomPurifySettings(cut);
   if (typeof folded !== 'string') throw new Error(folded.error);
   return folded;
 }

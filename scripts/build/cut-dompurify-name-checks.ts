@@ -1,0 +1,117 @@
+import type { Plugin } from 'vite';
+import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
+import { checkSanitizeConfigUse } from './check-sanitize-config-use.ts';
+import { DOMPURIFY_FILE } from './fold-dompurify-config.ts';
+import { applyEdits, isPropertyName, listAstNodes, type AstNode, type Edit } from './list-ast-nodes.ts';
+
+/** What in `createDOMPurify` exists only for `CUSTOM_ELEMENT_HANDLING` and the `ADD_TAGS`/`ADD_ATTR` options. */
+const CUT_DECLARATIONS = [
+  'CUSTOM_ELEMENT_HANDLING',
+  'DEFAULT_CUSTOM_ELEMENT_HANDLING',
+  'EXTRA_ELEMENT_HANDLING',
+  'isRegexOrFunction',
+  '_matchesNameCheck',
+  'RESERVED_CUSTOM_ELEMENT_NAMES',
+  '_isBasicCustomElement',
+];
+
+/** `_parseConfig`'s statements that read those options, as written (whitespace aside). */
+const CUT_STATEMENTS = [
+  'const customElementHandling = _resolveObjectOption(cfg, "CUSTOM_ELEMENT_HANDLING", DEFAULT_CUSTOM_ELEMENT_HANDLING);',
+  'CUSTOM_ELEMENT_HANDLING = create(null);',
+  'if (objectHasOwnProperty(customElementHandling, "tagNameCheck") && isRegexOrFunction(customElementHandling.tagNameCheck)) CUSTOM_ELEMENT_HANDLING.tagNameCheck = customElementHandling.tagNameCheck;',
+  'if (objectHasOwnProperty(customElementHandling, "attributeNameCheck") && isRegexOrFunction(customElementHandling.attributeNameCheck)) CUSTOM_ELEMENT_HANDLING.attributeNameCheck = customElementHandling.attributeNameCheck;',
+  'if (objectHasOwnProperty(customElementHandling, "allowCustomizedBuiltInElements") && typeof customElementHandling.allowCustomizedBuiltInElements === "boolean") CUSTOM_ELEMENT_HANDLING.allowCustomizedBuiltInElements = customElementHandling.allowCustomizedBuiltInElements;',
+  'seal(CUSTOM_ELEMENT_HANDLING);',
+  'EXTRA_ELEMENT_HANDLING.tagCheck = null;',
+  'EXTRA_ELEMENT_HANDLING.attributeCheck = null;',
+  'if (objectHasOwnProperty(cfg, "ADD_TAGS")) { if (typeof cfg.ADD_TAGS === "function") EXTRA_ELEMENT_HANDLING.tagCheck = cfg.ADD_TAGS; else if (arrayIsArray(cfg.ADD_TAGS)) { if (ALLOWED_TAGS === DEFAULT_ALLOWED_TAGS) ALLOWED_TAGS = cloneSet(ALLOWED_TAGS); addToSet(ALLOWED_TAGS, cfg.ADD_TAGS, transformCaseFunc); } }',
+  'if (objectHasOwnProperty(cfg, "ADD_ATTR")) { if (typeof cfg.ADD_ATTR === "function") EXTRA_ELEMENT_HANDLING.attributeCheck = cfg.ADD_ATTR; else if (arrayIsArray(cfg.ADD_ATTR)) { if (ALLOWED_ATTR === DEFAULT_ALLOWED_ATTR) ALLOWED_ATTR = cloneSet(ALLOWED_ATTR); addToSet(ALLOWED_ATTR, cfg.ADD_ATTR, transformCaseFunc); } }',
+  'if (!FORBID_TAGS[tagName] && _isBasicCustomElement(tagName) && _matchesNameCheck(CUSTOM_ELEMENT_HANDLING.tagNameCheck, tagName)) return false;',
+];
+
+/**
+ * The checks of elements and attributes that read those options, as written, with what each is
+ * when the options are absent: no tag or attribute check function (`ADD_TAGS`/`ADD_ATTR` as
+ * functions), and no custom element name checks, so `_matchesNameCheck` would answer `false`.
+ */
+const REWRITTEN_EXPRESSIONS = [
+  {
+    from: 'FORBID_TAGS[tagName] || !(EXTRA_ELEMENT_HANDLING.tagCheck instanceof Function && EXTRA_ELEMENT_HANDLING.tagCheck(tagName)) && !ALLOWED_TAGS[tagName]',
+    to: 'FORBID_TAGS[tagName] || !ALLOWED_TAGS[tagName]',
+  },
+  {
+    from: 'ALLOWED_ATTR[lcName] || EXTRA_ELEMENT_HANDLING.attributeCheck instanceof Function && EXTRA_ELEMENT_HANDLING.attributeCheck(lcName, lcTag)',
+    to: 'ALLOWED_ATTR[lcName]',
+  },
+  {
+    from: '_isBasicCustomElement(lcTag) && _matchesNameCheck(CUSTOM_ELEMENT_HANDLING.tagNameCheck, lcTag) && _matchesNameCheck(CUSTOM_ELEMENT_HANDLING.attributeNameCheck, lcName, lcTag) || lcName === "is" && CUSTOM_ELEMENT_HANDLING.allowCustomizedBuiltInElements && _matchesNameCheck(CUSTOM_ELEMENT_HANDLING.tagNameCheck, value)',
+    to: 'false',
+  },
+];
+
+/**
+ * Cuts DOMPurify's configurable name checks, which the widget never configures (about 350 B
+ * gzip): `CUSTOM_ELEMENT_HANDLING` (custom element names and their attributes, customized
+ * built-ins through `is`) and the `ADD_TAGS`/`ADD_ATTR` options (as lists or as check functions).
+ * The widget's config sets none of them ({@link checkSanitizeConfigUse}), so DOMPurify keeps no
+ * custom element and no `is` attribute, and allows exactly `ALLOWED_TAGS` and `ALLOWED_ATTR`, with
+ * or without this cut. Fails the build if one of the cut statements or checks is not found once
+ * as written, or if anything cut is still used elsewhere. The ESM build keeps DOMPurify whole.
+ */
+export function cutDomPurifyNameChecks(): Plugin {
+  return createDependencyTransformPlugin({
+    name: 'agent-chat:cut-dompurify-name-checks',
+    dependencyFile: DOMPURIFY_FILE,
+    userModule: '/src/ui/markdown/sanitize-html.ts',
+    definedIn: 'scripts/build/cut-dompurify-name-checks.ts',
+    transform: cutNameChecks,
+    checkUse: checkSanitizeConfigUse,
+  });
+}
+
+/** The cut of {@link cutDomPurifyNameChecks} on the text of `purify.es.mjs`, or `{ error }` naming what changed shape. */
+export function cutNameChecks(code: string): string | { error: string } {
+  const nodes = listAstNodes('purify.es.mjs', code);
+  if (!Array.isArray(nodes)) return nodes;
+  const factory = nodes.find(
+    ({ node }) => node.type === 'FunctionDeclaration' && (node.id as AstNode | null)?.name === 'createDOMPurify',
+  )?.node;
+  if (!factory) return { error: 'purify.es.mjs no longer declares createDOMPurify' };
+  const edits: Edit[] = [];
+  const textOf = (node: AstNode): string => code.slice(node.start, node.end).replace(/\s+/g, ' ');
+  for (const name of CUT_DECLARATIONS) {
+    const declarations = (factory.body as AstNode).body as AstNode[];
+    const found = declarations.filter(
+      (statement) =>
+        statement.type === 'VariableDeclaration' &&
+        (statement.declarations as AstNode[]).length === 1 &&
+        ((statement.declarations as AstNode[])[0]?.id as AstNode).name === name,
+    );
+    const declaration = found[0];
+    if (found.length !== 1 || !declaration)
+      return { error: `createDOMPurify no longer declares ${name} once on its own` };
+    edits.push({ start: declaration.start, end: declaration.end, text: '' });
+  }
+  const pieces = [
+    ...CUT_STATEMENTS.map((text) => ({ from: text, to: ';', isStatement: true })),
+    ...REWRITTEN_EXPRESSIONS.map((rewrite) => ({ ...rewrite, isStatement: false })),
+  ];
+  for (const piece of pieces) {
+    const matches = nodes.filter(
+      ({ node }) => /Statement|Declaration$/.test(node.type) === piece.isStatement && textOf(node) === piece.from,
+    );
+    const match = matches[0]?.node;
+    if (matches.length !== 1 || !match)
+      return { error: `purify.es.mjs no longer has once: ${piece.from.slice(0, 100)}` };
+    edits.push({ start: match.start, end: match.end, text: piece.isStatement ? piece.to : `(${piece.to})` });
+  }
+  for (const { node, ancestors } of nodes) {
+    if (node.type !== 'Identifier' || !CUT_DECLARATIONS.includes(node.name as string)) continue;
+    if (isPropertyName(node, ancestors.at(-1))) continue;
+    if (!edits.some((edit) => edit.start <= node.start && node.end <= edit.end)) {
+      return { error: `purify.es.mjs still uses ${node.name as string} besides what is cut` };
+    }
+  }
+  return applyEdits(code, edits);
+}
