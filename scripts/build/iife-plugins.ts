@@ -1,5 +1,6 @@
 import type { Plugin } from 'vite';
 import { cutDomPurifyNameChecks } from './cut-dompurify-name-checks.ts';
+import { dropDomPurifyFallbacks } from './drop-dompurify-fallbacks.ts';
 import { dropLitDecoratorSupport } from './drop-lit-decorator-support.ts';
 import { foldDomPurifyConfig } from './fold-dompurify-config.ts';
 import { foldLitDefaultConverter } from './fold-lit-default-converter.ts';
@@ -18,6 +19,7 @@ export function iifePlugins(): Plugin[] {
     inlineMarkedOptions(),
     trimDomPurifyDefaults(),
     cutDomPurifyNameChecks(),
+    dropDomPurifyFallbacks(),
     foldDomPurifyConfig(),
     requireAdoptedStyleSheets(),
     dropLitDecoratorSupport(),
