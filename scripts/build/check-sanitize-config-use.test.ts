@@ -52,6 +52,9 @@ describe('checkSanitizeConfigUse', () => {
         USER,
       ),
     ).toBe('/src/ui/markdown/sanitize-html.ts must call sanitize(html, config) exactly once');
+    expect(
+      checkSanitizeConfigUse(source.replace('sanitizeHtml(html: string)', 'sanitizeHtml(html: string | Node)'), USER),
+    ).toBe('/src/ui/markdown/sanitize-html.ts must pass sanitize() a string parameter of its caller as the input');
     expect(checkSanitizeConfigUse(`${source}\nSANITIZE_CONFIG.ALLOWED_TAGS.push('img');\n`, USER)).toBe(
       '/src/ui/markdown/sanitize-html.ts must use SANITIZE_CONFIG only in its sanitize() call',
     );

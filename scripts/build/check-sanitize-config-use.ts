@@ -22,7 +22,8 @@ export const EXPECTED_SANITIZE_CONFIG: Readonly<Record<string, string | null>> =
  * Why a module of ours breaks the DOMPurify config fold's assumption, or `null`: no module but
  * `sanitize-html.ts` names `SANITIZE_CONFIG`; there it is one object literal with exactly the
  * options of {@link EXPECTED_SANITIZE_CONFIG} (fixed ones with their literal), and the module's
- * only `sanitize(…)` call passes `SANITIZE_CONFIG`, or a copy that adds only `TRUSTED_TYPES_POLICY`.
+ * only `sanitize(…)` call passes a `string` parameter of its function as the input and
+ * `SANITIZE_CONFIG`, or a copy that adds only `TRUSTED_TYPES_POLICY`, as the config.
  */
 export function checkSanitizeConfigUse(code: string, id: string): string | null {
   if (!id.endsWith(SANITIZER)) {
@@ -45,8 +46,18 @@ export function checkSanitizeConfigUse(code: string, id: string): string | null 
       (node.callee as AstNode).type === 'MemberExpression' &&
       ((node.callee as AstNode).property as AstNode).name === 'sanitize',
   );
-  const configArgument = (calls[0]?.node.arguments as AstNode[] | undefined)?.[1];
-  if (calls.length !== 1 || !configArgument) return `${SANITIZER} must call sanitize(html, config) exactly once`;
+  const [input, configArgument] = (calls[0]?.node.arguments as AstNode[] | undefined) ?? [];
+  if (calls.length !== 1 || !input || !configArgument) {
+    return `${SANITIZER} must call sanitize(html, config) exactly once`;
+  }
+  const caller = calls[0]?.ancestors.findLast((node) => /Function/.test(node.type));
+  const parameter = ((caller?.params as AstNode[] | undefined) ?? []).find(
+    (param) => param.type === 'Identifier' && param.name === input.name,
+  );
+  const inputType = (parameter?.typeAnnotation as AstNode | undefined)?.typeAnnotation as AstNode | undefined;
+  if (input.type !== 'Identifier' || inputType?.type !== 'TSStringKeyword') {
+    return `${SANITIZER} must pass sanitize() a string parameter of its caller as the input`;
+  }
   const passed =
     configArgument.type === 'ConditionalExpression'
       ? [configArgument.consequent, configArgument.alternate]

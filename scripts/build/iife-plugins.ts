@@ -1,5 +1,6 @@
 import type { Plugin } from 'vite';
 import { cutDomPurifyNameChecks } from './cut-dompurify-name-checks.ts';
+import { cutDomPurifyNodeInput } from './cut-dompurify-node-input.ts';
 import { dropDomPurifyFallbacks } from './drop-dompurify-fallbacks.ts';
 import { dropLitDecoratorSupport } from './drop-lit-decorator-support.ts';
 import { foldDomPurifyConfig } from './fold-dompurify-config.ts';
@@ -20,6 +21,7 @@ export function iifePlugins(): Plugin[] {
     trimDomPurifyDefaults(),
     cutDomPurifyNameChecks(),
     dropDomPurifyFallbacks(),
+    cutDomPurifyNodeInput(),
     foldDomPurifyConfig(),
     requireAdoptedStyleSheets(),
     dropLitDecoratorSupport(),

@@ -2,14 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { BrowserCommand } from 'vitest/node';
 import { cutNameChecks } from './cut-dompurify-name-checks.ts';
+import { cutNodeInput } from './cut-dompurify-node-input.ts';
 import { cutDomPurifyFallbacks } from './drop-dompurify-fallbacks.ts';
 import { DOMPURIFY_FILE, foldDomPurifySettings } from './fold-dompurify-config.ts';
 import { trimDomPurify } from './trim-dompurify-defaults.ts';
 
 /**
  * The text of `purify.es.mjs` as the IIFE bundles it, in the order `iife-plugins.ts` runs the
- * transforms: the trim of `trim-dompurify-defaults.ts`, the cuts of `cut-dompurify-name-checks.ts`
- * and `drop-dompurify-fallbacks.ts`, then the fold of `fold-dompurify-config.ts`.
+ * transforms: the trim of `trim-dompurify-defaults.ts`, the cuts of `cut-dompurify-name-checks.ts`,
+ * `drop-dompurify-fallbacks.ts` and `cut-dompurify-node-input.ts`, then the fold of `fold-dompurify-config.ts`.
  * Throws with the transform's reason when one refuses.
  */
 export async function readIifeDomPurifySource(): Promise<string> {
@@ -20,7 +21,9 @@ export async function readIifeDomPurifySource(): Promise<string> {
   if (typeof cut !== 'string') throw new Error(cut.error);
   const withoutFallbacks = cutDomPurifyFallbacks(cut);
   if (typeof withoutFallbacks !== 'string') throw new Error(withoutFallbacks.error);
-  const folded = foldDomPurifySettings(withoutFallbacks);
+  const stringOnly = cutNodeInput(withoutFallbacks);
+  if (typeof stringOnly !== 'string') throw new Error(stringOnly.error);
+  const folded = foldDomPurifySettings(stringOnly);
   if (typeof folded !== 'string') throw new Error(folded.error);
   return folded;
 }
