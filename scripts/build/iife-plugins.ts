@@ -3,6 +3,7 @@ import { cutDomPurifyNameChecks } from './cut-dompurify-name-checks.ts';
 import { cutDomPurifyNodeInput } from './cut-dompurify-node-input.ts';
 import { dropDomPurifyFallbacks } from './drop-dompurify-fallbacks.ts';
 import { dropLitDecoratorSupport } from './drop-lit-decorator-support.ts';
+import { dropUnusedMarkedOtherRules } from './drop-unused-marked-other-rules.ts';
 import { foldDomPurifyConfig } from './fold-dompurify-config.ts';
 import { foldLitDefaultConverter } from './fold-lit-default-converter.ts';
 import { inlineMarkedOptions } from './inline-marked-options.ts';
@@ -18,6 +19,7 @@ export function iifePlugins(): Plugin[] {
     dropLazyDefine(),
     dropMarkedGlobalInstance(),
     inlineMarkedOptions(),
+    dropUnusedMarkedOtherRules(),
     trimDomPurifyDefaults(),
     cutDomPurifyNameChecks(),
     dropDomPurifyFallbacks(),
