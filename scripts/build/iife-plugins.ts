@@ -7,6 +7,7 @@ import { dropUnusedMarkedOtherRules } from './drop-unused-marked-other-rules.ts'
 import { foldDomPurifyConfig } from './fold-dompurify-config.ts';
 import { foldLitDefaultConverter } from './fold-lit-default-converter.ts';
 import { inlineMarkedOptions } from './inline-marked-options.ts';
+import { markDomPurifyPureCalls } from './mark-dompurify-pure-calls.ts';
 import { requireAdoptedStyleSheets } from './require-adopted-stylesheets.ts';
 import { requireProductionBuilds } from './require-production-builds.ts';
 import { terserSecondPass } from './terser-second-pass.ts';
@@ -25,6 +26,7 @@ export function iifePlugins(): Plugin[] {
     dropDomPurifyFallbacks(),
     cutDomPurifyNodeInput(),
     foldDomPurifyConfig(),
+    markDomPurifyPureCalls(),
     requireAdoptedStyleSheets(),
     dropLitDecoratorSupport(),
     foldLitDefaultConverter(),

@@ -4,13 +4,15 @@ import type { BrowserCommand } from 'vitest/node';
 import { cutNameChecks } from './cut-dompurify-name-checks.ts';
 import { cutNodeInput } from './cut-dompurify-node-input.ts';
 import { cutDomPurifyFallbacks } from './drop-dompurify-fallbacks.ts';
+import { markPureCalls } from './mark-dompurify-pure-calls.ts';
 import { DOMPURIFY_FILE, foldDomPurifySettings } from './fold-dompurify-config.ts';
 import { trimDomPurify } from './trim-dompurify-defaults.ts';
 
 /**
  * The text of `purify.es.mjs` as the IIFE bundles it, in the order `iife-plugins.ts` runs the
  * transforms: the trim of `trim-dompurify-defaults.ts`, the cuts of `cut-dompurify-name-checks.ts`,
- * `drop-dompurify-fallbacks.ts` and `cut-dompurify-node-input.ts`, then the fold of `fold-dompurify-config.ts`.
+ * `drop-dompurify-fallbacks.ts` and `cut-dompurify-node-input.ts`, then the fold of `fold-dompurify-config.ts` and the marking of
+ * `mark-dompurify-pure-calls.ts`.
  * Throws with the transform's reason when one refuses.
  */
 export async function readIifeDomPurifySource(): Promise<string> {
@@ -25,7 +27,9 @@ export async function readIifeDomPurifySource(): Promise<string> {
   if (typeof stringOnly !== 'string') throw new Error(stringOnly.error);
   const folded = foldDomPurifySettings(stringOnly);
   if (typeof folded !== 'string') throw new Error(folded.error);
-  return folded;
+  const marked = markPureCalls(folded);
+  if (typeof marked !== 'string') throw new Error(marked.error);
+  return marked;
 }
 
 /** The browser-test command (`commands.readIifeDomPurify()`) that hands {@link readIifeDomPurifySource} to the page. */
