@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite';
 import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
 import { checkSanitizeConfigUse } from './check-sanitize-config-use.ts';
-import { DOMPURIFY_FILE } from './fold-dompurify-config.ts';
+import { DOMPURIFY_FILE, findCreateDomPurify } from './dompurify-source.ts';
 import { applyEdits, isPropertyName, listAstNodes, type AstNode, type Edit } from './list-ast-nodes.ts';
 
 /** What in `createDOMPurify` exists only for `CUSTOM_ELEMENT_HANDLING` and the `ADD_TAGS`/`ADD_ATTR` options. */
@@ -74,10 +74,8 @@ export function cutDomPurifyNameChecks(): Plugin {
 export function cutNameChecks(code: string): string | { error: string } {
   const nodes = listAstNodes('purify.es.mjs', code);
   if (!Array.isArray(nodes)) return nodes;
-  const factory = nodes.find(
-    ({ node }) => node.type === 'FunctionDeclaration' && (node.id as AstNode | null)?.name === 'createDOMPurify',
-  )?.node;
-  if (!factory) return { error: 'purify.es.mjs no longer declares createDOMPurify' };
+  const factory = findCreateDomPurify(nodes);
+  if ('error' in factory) return { error: factory.error as string };
   const edits: Edit[] = [];
   const textOf = (node: AstNode): string => code.slice(node.start, node.end).replace(/\s+/g, ' ');
   for (const name of CUT_DECLARATIONS) {

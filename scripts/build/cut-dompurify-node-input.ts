@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite';
 import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
 import { checkSanitizeConfigUse } from './check-sanitize-config-use.ts';
-import { DOMPURIFY_FILE } from './fold-dompurify-config.ts';
+import { DOMPURIFY_FILE } from './dompurify-source.ts';
 import { applyEdits, listAstNodes, type AstNode, type Edit } from './list-ast-nodes.ts';
 
 /** `_sanitize`'s turning of input that is neither a string nor a node into a string, as written (whitespace aside). */

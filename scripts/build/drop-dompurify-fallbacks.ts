@@ -1,6 +1,6 @@
 import type { Plugin } from 'vite';
 import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
-import { DOMPURIFY_FILE } from './fold-dompurify-config.ts';
+import { DOMPURIFY_FILE } from './dompurify-source.ts';
 import { applyEdits, isPropertyName, listAstNodes, type AstNode, type Edit } from './list-ast-nodes.ts';
 
 /** Babel's async-generator helper, which DOMPurify's build emits although no code of it uses it. */

@@ -1,6 +1,7 @@
 import type { Plugin } from 'vite';
 import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
 import { checkSanitizeConfigUse } from './check-sanitize-config-use.ts';
+import { DOMPURIFY_FILE, findCreateDomPurify } from './dompurify-source.ts';
 import { FOLDED_DOMPURIFY_SETTINGS, WIDGET_DOMPURIFY_OPTIONS } from './dompurify-widget-settings.ts';
 import {
   applyEdits,
@@ -10,9 +11,6 @@ import {
   type Edit,
   type PlacedNode,
 } from './list-ast-nodes.ts';
-
-/** The file of DOMPurify the IIFE bundles, relative to the repository root. */
-export const DOMPURIFY_FILE = '/node_modules/dompurify/dist/purify.es.mjs';
 
 /** The helpers `_parseConfig` reads an option through as `helper(cfg, "OPTION", fallback, …)`, with what an absent option gives. */
 const OPTION_READERS: Record<string, 'false' | 'fallback'> = {
@@ -52,11 +50,8 @@ export function foldDomPurifyConfig(): Plugin {
 export function foldDomPurifySettings(code: string): string | { error: string } {
   const nodes = listAstNodes('purify.es.mjs', code);
   if (!Array.isArray(nodes)) return nodes;
-  const factories = nodes.filter(
-    ({ node }) => node.type === 'FunctionDeclaration' && (node.id as AstNode | null)?.name === 'createDOMPurify',
-  );
-  const factory = factories[0]?.node;
-  if (factories.length !== 1 || !factory) return { error: 'purify.es.mjs no longer declares createDOMPurify once' };
+  const factory = findCreateDomPurify(nodes);
+  if ('error' in factory) return { error: factory.error as string };
   const inFactory = nodes.filter(({ ancestors }) => ancestors.includes(factory));
   const parsers = inFactory.filter(
     ({ node }) => node.type === 'VariableDeclarator' && (node.id as AstNode).name === '_parseConfig',

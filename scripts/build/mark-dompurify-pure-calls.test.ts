@@ -31,7 +31,11 @@ describe('markPureCalls', () => {
       'const CALLED = seal(makePattern());',
       'const FORM = document.createElement("form");',
       'function f() { const inner = seal(/b/); }',
+      'function createDOMPurify() {}',
     ].join('\n');
     expect(markPureCalls(code)).toBe(code);
+    expect(markPureCalls('const PATTERN = seal(/a/);')).toEqual({
+      error: 'purify.es.mjs no longer declares createDOMPurify once',
+    });
   });
 });

@@ -1,6 +1,6 @@
 import type { Plugin } from 'vite';
 import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
-import { DOMPURIFY_FILE } from './fold-dompurify-config.ts';
+import { DOMPURIFY_FILE, findCreateDomPurify } from './dompurify-source.ts';
 import { listAstNodes, type AstNode } from './list-ast-nodes.ts';
 
 /** DOMPurify's helpers that only build a value from their arguments: a bound method, a getter, a fresh object. */
@@ -33,10 +33,9 @@ export function markDomPurifyPureCalls(): Plugin {
 export function markPureCalls(code: string): string | { error: string } {
   const nodes = listAstNodes('purify.es.mjs', code);
   if (!Array.isArray(nodes)) return nodes;
-  const factory = nodes.find(
-    ({ node }) => node.type === 'FunctionDeclaration' && (node.id as AstNode | null)?.name === 'createDOMPurify',
-  )?.node;
-  const scopes = new Set([nodes[0]?.node, factory?.body]);
+  const factory = findCreateDomPurify(nodes);
+  if ('error' in factory) return { error: factory.error as string };
+  const scopes = new Set([nodes[0]?.node, factory.body]);
   const starts: number[] = [];
   for (const { node, ancestors } of nodes) {
     if (node.type !== 'CallExpression' || !isEffectFree(node)) continue;

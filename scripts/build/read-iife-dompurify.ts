@@ -5,7 +5,8 @@ import { cutNameChecks } from './cut-dompurify-name-checks.ts';
 import { cutNodeInput } from './cut-dompurify-node-input.ts';
 import { cutDomPurifyFallbacks } from './drop-dompurify-fallbacks.ts';
 import { markPureCalls } from './mark-dompurify-pure-calls.ts';
-import { DOMPURIFY_FILE, foldDomPurifySettings } from './fold-dompurify-config.ts';
+import { DOMPURIFY_FILE } from './dompurify-source.ts';
+import { foldDomPurifySettings } from './fold-dompurify-config.ts';
 import { trimDomPurify } from './trim-dompurify-defaults.ts';
 
 /**
