@@ -12,17 +12,19 @@ const readRepoFile = (path: string): Promise<string> =>
   readFile(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
 
 describe('foldDefaultConverter', () => {
-  test("replaces Lit's default converter with one that passes strings through, and keeps the rest", async () => {
+  test("replaces Lit's default converter with one that passes strings through and maps booleans to presence, and keeps the rest", async () => {
     const source = await readReactiveElement();
     const folded = foldDefaultConverter(source);
     if (typeof folded !== 'string') throw new Error(folded.error);
-    for (const gone of ['JSON.stringify', 'JSON.parse', 'case Number:']) {
+    for (const gone of ['JSON.stringify', 'JSON.parse', 'case Number:', 'case Object:']) {
       expect(source).toContain(gone);
       expect(folded).not.toContain(gone);
     }
-    expect(folded).toMatch(/([\w$]+)=\{toAttribute:([\w$]+)=>\2,fromAttribute:\2=>\2\}/);
+    expect(folded).toMatch(
+      /[\w$]+=\{toAttribute:\(([\w$]+),([\w$]+)\)=>\2===Boolean\?\1\?[\w$]+:null:\1,fromAttribute:\(\1,\2\)=>\2===Boolean\?null!==\1:\1\}/,
+    );
     expect(folded.length).toBeLessThan(source.length);
-    expect(folded.replace(/[\w$]+=\{toAttribute:[^}]*\}/, '')).toBe(
+    expect(folded.replace(/[\w$]+=\{toAttribute:\([^)]*\)=>[^,]*,fromAttribute:\([^)]*\)=>[^}]*\}/, '')).toBe(
       source.replace(/[\w$]+=\{toAttribute\(.*?return ([\w$]+)\}\}/, ''),
     );
   });
@@ -48,8 +50,9 @@ describe('checkLitPropertyTypes', () => {
     const element = (options: string): string =>
       `class A extends LitElement {\n  static override properties = { size: ${options}, theme: { reflect: true } };\n}\n`;
     expect(checkLitPropertyTypes(element('{ type: String, reflect: true }'), '/repo/src/a.ts')).toBeNull();
+    expect(checkLitPropertyTypes(element('{ type: Boolean, reflect: true }'), '/repo/src/a.ts')).toBeNull();
     expect(checkLitPropertyTypes(element('{ type: Number }'), '/repo/src/a.ts')).toBe(
-      '/repo/src/a.ts declares a property of a type other than String',
+      '/repo/src/a.ts declares a property of a type other than String or Boolean',
     );
     expect(checkLitPropertyTypes(element('{ converter: { fromAttribute: Number } }'), '/repo/src/a.ts')).toBe(
       '/repo/src/a.ts gives a property its own converter',

@@ -7,15 +7,16 @@ import { listAstNodes, type AstNode } from './list-ast-nodes.ts';
  * `<name>={toAttribute(v,type){switch(type){case Boolean:…}return v},fromAttribute(v,type){…}}`.
  */
 const DEFAULT_CONVERTER =
-  /([\w$]+)=\{toAttribute\(([\w$]+),([\w$]+)\)\{switch\(\3\)\{case Boolean:\2=\2\?[\w$]+:null;break;case Object:case Array:\2=null==\2\?\2:JSON\.stringify\(\2\)\}return \2\},fromAttribute\(([\w$]+),([\w$]+)\)\{let ([\w$]+)=\4;switch\(\5\)\{case Boolean:\6=null!==\4;break;case Number:\6=null===\4\?null:Number\(\4\);break;case Object:case Array:try\{\6=JSON\.parse\(\4\)\}catch\([\w$]+\)\{\6=null\}\}return \6\}\}/g;
+  /([\w$]+)=\{toAttribute\(([\w$]+),([\w$]+)\)\{switch\(\3\)\{case Boolean:\2=\2\?([\w$]+):null;break;case Object:case Array:\2=null==\2\?\2:JSON\.stringify\(\2\)\}return \2\},fromAttribute\(([\w$]+),([\w$]+)\)\{let ([\w$]+)=\5;switch\(\6\)\{case Boolean:\7=null!==\5;break;case Number:\7=null===\5\?null:Number\(\5\);break;case Object:case Array:try\{\7=JSON\.parse\(\5\)\}catch\([\w$]+\)\{\7=null\}\}return \7\}\}/g;
 
-/** What the converter does for `type: String`, the only type the widget's attributes have: nothing. */
-const STRING_CONVERTER = '$1={toAttribute:$2=>$2,fromAttribute:$2=>$2}';
+/** What the converter does for the only types our attributes have: `String` (nothing) and `Boolean` (presence). */
+const STRING_CONVERTER =
+  '$1={toAttribute:($2,$3)=>$3===Boolean?$2?$4:null:$2,fromAttribute:($2,$3)=>$3===Boolean?null!==$2:$2}';
 
 /**
- * Folds Lit's default attribute converter to what it does for strings (about 100 B gzip). Every
- * reactive property of ours that has an attribute is a string (`type: String`, or no type), and
- * none names its own converter, so the `Boolean`, `Number`, `Object` and `Array` cases never run.
+ * Folds Lit's default attribute converter to what it does for strings and booleans. Every
+ * reactive property of ours that has an attribute is a string (`type: String`, or no type) or a
+ * boolean, and none names its own converter, so the `Number`, `Object` and `Array` cases never run.
  * Fails the build if the converter is not found exactly once in Lit's file, or if a module of ours
  * declares a property with another type or a converter ({@link checkLitPropertyTypes}). The ESM
  * build keeps Lit whole.
@@ -42,7 +43,7 @@ export function foldDefaultConverter(code: string): string | { error: string } {
 
 /**
  * Why a module of ours breaks {@link foldLitDefaultConverter}'s assumption, or `null`: each
- * `static properties = { … }` entry may say `type: String` and no other type, and no `converter`;
+ * `static properties = { … }` entry may say `type: String` or `type: Boolean` and no other type, and no `converter`;
  * properties declared any other way (`static get properties`, `createProperty`) are refused.
  */
 export function checkLitPropertyTypes(code: string, id: string): string | null {
@@ -64,8 +65,8 @@ export function checkLitPropertyTypes(code: string, id: string): string | null {
         const key = (option.key as AstNode | undefined)?.name;
         const value = option.value as AstNode | undefined;
         if (key === 'converter') return `${id} gives a property its own converter`;
-        if (key === 'type' && (value?.type !== 'Identifier' || value.name !== 'String')) {
-          return `${id} declares a property of a type other than String`;
+        if (key === 'type' && (value?.type !== 'Identifier' || !['String', 'Boolean'].includes(value.name as string))) {
+          return `${id} declares a property of a type other than String or Boolean`;
         }
         if (option.type !== 'Property' || key === undefined)
           return `${id} declares property options Lit's fold cannot read`;
