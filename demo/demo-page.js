@@ -16,7 +16,12 @@ function showChatUnavailable(container) {
 }
 
 function startDemo(AgentChat) {
-  const inline = AgentChat.mount('#inline-chat', { endpoint: '/api/agent', persist: true });
+  const inline = AgentChat.mount('#inline-chat', {
+    endpoint: '/api/agent',
+    persist: true,
+    // What the user selected on this page goes with the message as its page context (the chip under it).
+    getContext: () => Promise.resolve(readPageSelection()),
+  });
   const launcher = AgentChat.mount('#launcher', {
     endpoint: '/api/agent',
     mode: 'launcher',
@@ -32,6 +37,12 @@ function startDemo(AgentChat) {
   window.agentChatDemo = { inline, launcher, tools };
   document.getElementById('demo-status').textContent = `agent-chat ${AgentChat.version}`;
   wireButtons(inline, launcher);
+}
+
+/** The text selected on this page outside the chat, as a page context; null when nothing is selected. */
+function readPageSelection() {
+  const text = document.getSelection()?.toString().trim() ?? '';
+  return text === '' ? null : { title: 'Selected on the demo page', text };
 }
 
 function wireButtons(inline, launcher) {

@@ -52,6 +52,11 @@ export interface MountOptions {
    * `agent-chat.conversations.js` is loaded. Default true.
    */
   conversations?: boolean;
+  /**
+   * Hook: the page context of each send, `{ title?, text }` or null, asked for at each send and sent
+   * with the message as `focus`; it wins over the handle's `setContext`. See docs/embedding.md.
+   */
+  getContext?: AgentChatElement['getContext'];
 }
 
 const isString = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
@@ -115,6 +120,7 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   getReferences: [isFunction, 'a function'],
   renderers: [isObject, 'an object of functions'],
   conversations: [isBoolean, 'true or false'],
+  getContext: [isFunction, 'a function'],
 };
 
 /**

@@ -1,4 +1,4 @@
-import { createAgentClient, type AgentClientHandle, type ClientStorage } from './core/index.ts';
+import { createAgentClient, type AgentClientHandle, type ClientStorage, type FocusContext } from './core/index.ts';
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
 import {
   createAgentChatEvent,
@@ -21,6 +21,11 @@ export interface MountedAgentChat {
   ready: Promise<void>;
   /** Sends `text` as if the person typed it (`agent-chat-send` fires first); rejects when the send fails (the widget shows why). */
   send(text: string): Promise<void>;
+  /**
+   * Sets the page context sent with every next message (`{ title?, text }`; null: none), until
+   * changed; the `getContext` option, when given, wins (docs/embedding.md, "Page context").
+   */
+  setContext(context: FocusContext | null): void;
   /** Starts a new conversation (`agent-chat-session` fires with `null`); the old one stays restorable by its id. */
   newConversation(): void;
   /** Opens the launcher's panel and focuses the composer (inline: focuses the composer). */
@@ -59,6 +64,7 @@ const ELEMENT_OPTIONS = [
   'getReferences',
   'renderers',
   'conversations',
+  'getContext',
 ] as const;
 /** Languages written right to left: a widget in one of them mirrors even on a left-to-right page. */
 const RTL_LANGUAGE = /^(ar|fa|he|iw|ps|sd|ug|ur|yi)\b/i;
@@ -148,6 +154,9 @@ function mountWidget(
     launcher,
     ready,
     send: (text) => defined.then(() => element.send(text)),
+    setContext(context) {
+      element.context = context;
+    },
     newConversation: () => element.newConversation(),
     open() {
       if (launcher) launcher.open();

@@ -90,6 +90,8 @@ describe('createCustomElementsManifest', () => {
       'getReferences',
       'renderers',
       'conversations',
+      'getContext',
+      'context',
       'send',
       'newConversation',
     ]);

@@ -78,7 +78,7 @@ describe('<agent-chat> empty state', () => {
     expect(client.calls.find((call) => call.name === 'send')).toEqual({
       name: 'send',
       text: 'Where is my order?',
-      options: undefined,
+      options: {},
     });
     element.greeting = 'Hello from Acme';
     await emit({ pendingSend: { clientMessageId: 'c1', text: 'Where is my order?', status: 'sending' } });
@@ -89,7 +89,7 @@ describe('<agent-chat> empty state', () => {
     const { element, client } = await mountAgentChat();
     await element.send('From the host page');
     expect(client.calls.filter((call) => call.name === 'send')).toEqual([
-      { name: 'send', text: 'From the host page', options: undefined },
+      { name: 'send', text: 'From the host page', options: {} },
     ]);
   });
 });

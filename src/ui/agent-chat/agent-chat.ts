@@ -6,6 +6,7 @@ import {
   type ApprovalDecision,
   type ClientState,
   type ContextRef,
+  type FocusContext,
   type SnapshotMessage,
 } from '../../core/index.ts';
 import { approvalCardStyles } from '../approval-card/approval-card.styles.ts';
@@ -126,6 +127,9 @@ export class AgentChatElement extends LitElement {
     renderers: { attribute: false },
     conversations: { attribute: false },
     isSheetOpen: { state: true },
+    getContext: { attribute: false },
+    context: { attribute: false },
+    isContextMissing: { state: true },
     announcement: { state: true },
     isReferenceCopied: { state: true },
   };
@@ -172,6 +176,17 @@ export class AgentChatElement extends LitElement {
    */
   declare conversations: boolean;
   declare protected isSheetOpen: boolean;
+  /**
+   * The page context of each send, asked for at each send (mount option `getContext`): what it
+   * resolves to goes with the message as `focus` (null: none). When set it wins over `context`.
+   * When it throws, takes longer than 5 s or gives no `{ text }`, the message goes without context
+   * and the status line says so until the next send.
+   */
+  declare getContext: (() => Promise<FocusContext | null>) | undefined;
+  /** A fixed page context for every next send while `getContext` is unset (the handle's `setContext`). */
+  declare context: FocusContext | null | undefined;
+  /** The last send went without context because `getContext` failed (the status line says so). */
+  declare protected isContextMissing: boolean;
   declare protected announcement: string;
   declare protected isReferenceCopied: boolean;
 
@@ -206,6 +221,7 @@ export class AgentChatElement extends LitElement {
     this.isSheetOpen = false;
     // The panel's file may load after the widget renders: the header's button appears then.
     void customElements.whenDefined(CONVERSATIONS_TAG).then(() => this.requestUpdate());
+    this.isContextMissing = false;
     this.announcement = '';
     this.isReferenceCopied = false;
   }
@@ -223,6 +239,7 @@ export class AgentChatElement extends LitElement {
   /** Starts a new conversation (the header's button; the handle's `newConversation`) and focuses the composer. */
   newConversation(): void {
     this.client?.newSession();
+    this.isContextMissing = false;
     this.#reasoningOverrides.clear();
     this.#focusComposer();
   }
@@ -246,7 +263,9 @@ export class AgentChatElement extends LitElement {
           ? strings.reconnecting
           : state.connection === 'offline'
             ? strings.offline
-            : '';
+            : this.isContextMissing
+              ? strings.contextFailed
+              : '';
     const isEmpty = state.messages.length === 0 && state.pendingSend === null;
     const hasSheet = this.conversations && customElements.get(CONVERSATIONS_TAG) !== undefined;
     const isSheetOpen = hasSheet && this.isSheetOpen;
@@ -386,7 +405,33 @@ export class AgentChatElement extends LitElement {
     this.#emit('agent-chat-send', { text, contextRefs });
     this.#scrollPin.pin();
     if (isRunActive(this.#state())) return client.addInput(text);
-    return client.send(text, contextRefs.length > 0 ? { contextRefs } : undefined);
+    // An undefined option is no option (the client leaves it out of the request).
+    return client.send(text, {
+      contextRefs: contextRefs.length > 0 ? contextRefs : undefined,
+      focus: await this.#readContext(),
+    });
+  }
+
+  /** The page context of this send: `getContext`'s answer when it is set, else `context`; see `getContext`. */
+  async #readContext(): Promise<FocusContext | undefined> {
+    const { getContext } = this;
+    this.isContextMissing = false;
+    if (!getContext) return this.context ?? undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const focus = await Promise.race([
+        getContext(),
+        new Promise<never>((_, reject) => (timer = setTimeout(reject, CONTEXT_TIMEOUT_MS))),
+      ]);
+      if (focus === null) return undefined;
+      if (typeof focus?.text === 'string') return focus;
+    } catch {
+      // It threw or timed out: the message goes without context, as for an answer that is not one.
+    } finally {
+      clearTimeout(timer);
+    }
+    this.isContextMissing = true;
+    return undefined;
   }
 
   #stop(): void {
@@ -434,6 +479,8 @@ const EMPTY_STATE = createInitialClientState();
 const CONVERSATIONS_TAG = 'agent-chat-conversations';
 /** How often an open approval's "expires in …" is brought up to date. */
 const EXPIRY_UPDATE_MS = 15_000;
+/** How long a send waits for the page's `getContext` before the message goes without context. */
+const CONTEXT_TIMEOUT_MS = 5_000;
 
 function isRunActive(state: ClientState): boolean {
   return state.run !== null && !isTerminalRunStatus(state.run.status);

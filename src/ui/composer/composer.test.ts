@@ -20,9 +20,7 @@ describe('composer', () => {
     const textarea = root.querySelector('textarea') as HTMLTextAreaElement;
     await typeInto(textarea, 'Hello{Enter}');
     await element.updateComplete;
-    expect(client.calls.filter((call) => call.name === 'send')).toEqual([
-      { name: 'send', text: 'Hello', options: undefined },
-    ]);
+    expect(client.calls.filter((call) => call.name === 'send')).toEqual([{ name: 'send', text: 'Hello', options: {} }]);
     expect(sent).toEqual([{ text: 'Hello', contextRefs: [] }]);
     await element.updateComplete;
     expect(textarea.value).toBe('');

@@ -8,6 +8,12 @@ export interface AgentChatStrings {
   stopping: string;
   attach: string;
   removeAttachment: string;
+  /** The chip on a user message sent with page context (`getContext`/`setContext`): its title and size. */
+  contextAttached: string;
+  /** The title of a page context that has none. */
+  contextUntitled: string;
+  /** The status line after a message went without context because the page's `getContext` threw, timed out or gave no `{ text }`. */
+  contextFailed: string;
   inputLimit: string;
   inputOverLimit: string;
   jumpToLatest: string;
@@ -22,6 +28,8 @@ export interface AgentChatStrings {
   toolResult: string;
   toolProgress: string;
   toolTruncated: string;
+  /** The label of a tool call's evidence: how each of the product's checks decided (docs/agent-loop.md, "Evidence"). */
+  toolEvidence: string;
   toolStatusStreamingArgs: string;
   toolStatusPending: string;
   toolStatusAwaitingApproval: string;
@@ -89,6 +97,9 @@ export const EN_STRINGS: AgentChatStrings = {
   stopping: 'Stopping…',
   attach: 'Attach reference',
   removeAttachment: 'Remove {title}',
+  contextAttached: 'Context: {title} · {count} characters',
+  contextUntitled: 'this page',
+  contextFailed: 'Sent without the page context: it could not be read.',
   inputLimit: '{count} / {max} characters',
   inputOverLimit: '{count} / {max} characters — too long to send',
   jumpToLatest: 'Jump to latest',
@@ -102,6 +113,7 @@ export const EN_STRINGS: AgentChatStrings = {
   toolResult: 'Result',
   toolProgress: 'Progress',
   toolTruncated: 'Truncated: the result is longer than shown.',
+  toolEvidence: 'Checks',
   toolStatusStreamingArgs: 'Preparing',
   toolStatusPending: 'Pending',
   toolStatusAwaitingApproval: 'Waiting for approval',

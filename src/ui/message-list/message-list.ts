@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ApprovalDecision, ClientState, ContextRef, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
+import type { ApprovalDecision, ClientState, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
 import { describeApprovalOutcome, renderApprovalCard } from '../approval-card/approval-card.ts';
 import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 import { ICON_PATHS } from '../icon-paths.ts';
@@ -114,7 +114,7 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
       return html`<article part="message user-message" class="message user" data-status=${view.message.status}>
         <span class="visually-hidden">${view.strings.you}</span>
         <div class="message-body" dir="auto">${renderVisibleText(view.message.content, true)}</div>
-        ${renderContextRefs(view.message.contextRefs)}
+        ${renderContextChips(view.message, view.strings)}
       </article>`;
     case 'assistant':
       return renderAssistantMessage(view);
@@ -206,10 +206,16 @@ function copyMessage(event: Event, content: string, copied: string): void {
   });
 }
 
-function renderContextRefs(refs: ContextRef[] | undefined): TemplateResult | typeof nothing {
-  if (!refs || refs.length === 0) return nothing;
+/** The chips under a user message: its page context (title and size), then its references. */
+function renderContextChips(message: SnapshotMessage, strings: AgentChatStrings): TemplateResult | typeof nothing {
+  const { contextRefs = [], focus } = message;
+  if (contextRefs.length === 0 && !focus) return nothing;
+  const focusText =
+    focus &&
+    formatString(strings.contextAttached, { title: focus.title ?? strings.contextUntitled, count: focus.chars });
   return html`<ul class="context-refs chips">
-    ${refs.map((ref) => html`<li class="context-ref chip" dir="auto">${renderVisibleText(ref.title ?? ref.ref, true)}</li>`)}
+    ${focusText ? html`<li class="context-ref chip" data-kind="focus" dir="auto">${renderVisibleText(focusText, true)}</li>` : nothing}
+    ${contextRefs.map((ref) => html`<li class="context-ref chip" dir="auto">${renderVisibleText(ref.title ?? ref.ref, true)}</li>`)}
   </ul>`;
 }
 

@@ -125,4 +125,30 @@ describe('renderToolCard', () => {
     expect(statusText(renderCard(browser, { note: 'Running in this browser' }))).toBe('Running in this browser');
     expect(statusText(renderCard({ ...browser, status: 'expired' }, { strings: ZH_CN_STRINGS }))).toBe('已过期');
   });
+
+  it('lists the evidence inside the closed disclosure, one check a line, its reason with hidden characters spelled out', () => {
+    const card = renderCard({
+      status: 'denied',
+      result: {
+        messageId: 'm1',
+        content: 'Not allowed',
+        evidence: [
+          { source: 'pre_tool_use', decision: 'ask' },
+          { source: 'can_execute', decision: 'deny', reason: 'Refunds need a manager\u202E' },
+        ],
+      },
+    });
+    const details = card.querySelector('details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(Array.from(details.querySelectorAll('.tool-label'), (label) => label.textContent)).toEqual([
+      'Result',
+      'Checks',
+    ]);
+    expect(details.querySelectorAll('pre')[1]?.textContent).toBe(
+      'pre_tool_use: ask\ncan_execute: deny — Refunds need a manager⟪U+202E⟫',
+    );
+    expect(renderCard({ status: 'completed', result: { messageId: 'm1', content: 'ok' } }).textContent).not.toContain(
+      'Checks',
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { SnapshotToolCall, ToolCallStatus } from '../../core/index.ts';
+import type { SnapshotToolCall, ToolCallStatus, ToolEvidence } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { renderVisibleText } from '../text/render-visible-text.ts';
 import { capText, formatJsonText } from '../text/visible-text.ts';
@@ -37,12 +37,18 @@ const STATUS_LABEL_KEYS: Record<ToolCallStatus, ToolStatusStringKey> = {
   expired: 'toolStatusExpired',
 };
 
+/** One line of a call's evidence: the check, its decision and its reason (`pre_tool_use: deny — Not on weekends`). */
+function describeEvidence({ source, decision, reason }: ToolEvidence): string {
+  return `${source}: ${decision}${reason ? ` — ${reason}` : ''}`;
+}
+
 /**
  * Renders one tool call as a one-line card: a status mark, the tool's title (its name only when
  * it has no title) and the status, with the arguments and the result behind the line (a closed
  * `<details>`), as plain pretty-printed text (never Markdown or HTML), the result capped at
- * `TOOL_RESULT_MAX_CHARS` with a visible note, also when the server truncated it. Progress of a
- * running call shows below the line.
+ * `TOOL_RESULT_MAX_CHARS` with a visible note, also when the server truncated it, then the call's
+ * evidence (each check's decision and reason, one line each). Progress of a running call shows
+ * below the line.
  */
 export function renderToolCard({ toolCall, strings, note }: ToolCardOptions): TemplateResult {
   const { status, progress, result } = toolCall;
@@ -68,6 +74,12 @@ export function renderToolCard({ toolCall, strings, note }: ToolCardOptions): Te
           ? html`<p class="tool-label">${strings.toolResult}</p>
             <pre class="tool-text" tabindex="0">${renderVisibleText(shown.text)}</pre>
             ${shown.isTruncated || result.truncated ? html`<p class="truncation-note">${strings.toolTruncated}</p>` : nothing}`
+          : nothing
+      }
+      ${
+        result?.evidence?.length
+          ? html`<p class="tool-label">${strings.toolEvidence}</p>
+            <pre class="tool-text" tabindex="0">${renderVisibleText(result.evidence.map(describeEvidence).join('\n'))}</pre>`
           : nothing
       }
     </details>
