@@ -102,4 +102,6 @@ export interface ClientState {
   runErrors: readonly ClientError[];
   /** The attached tool runner's view of its browser tool calls; null when no runner is attached. */
   toolRunner: ToolRunnerView | null;
+  /** The reason of each tool call that ended its run on purpose (outcome `stopped`), by tool call id. */
+  toolStops: Readonly<Record<string, string>>;
 }

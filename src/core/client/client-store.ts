@@ -86,5 +86,10 @@ function deriveState(model: ClientModel): ClientState {
     discardedMessageIds: model.discarded.map((kept) => kept.message.messageId),
     runErrors: model.runs.flatMap((run) => runErrorOf(run) ?? []),
     toolRunner: model.extension?.toolRunner ?? null,
+    toolStops: Object.fromEntries(
+      model.runs.flatMap(({ outcome }) =>
+        outcome?.type === 'stopped' && outcome.toolCallId ? [[outcome.toolCallId, outcome.reason]] : [],
+      ),
+    ),
   };
 }

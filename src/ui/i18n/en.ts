@@ -30,6 +30,8 @@ export interface AgentChatStrings {
   toolTruncated: string;
   /** The label of a tool call's evidence: how each of the product's checks decided (docs/agent-loop.md, "Evidence"). */
   toolEvidence: string;
+  /** Instead of the status of the tool call that ended its run on purpose. */
+  toolStoppedRun: string;
   toolStatusStreamingArgs: string;
   toolStatusPending: string;
   toolStatusAwaitingApproval: string;
@@ -114,6 +116,7 @@ export const EN_STRINGS: AgentChatStrings = {
   toolProgress: 'Progress',
   toolTruncated: 'Truncated: the result is longer than shown.',
   toolEvidence: 'Checks',
+  toolStoppedRun: 'Stopped the run: {reason}',
   toolStatusStreamingArgs: 'Preparing',
   toolStatusPending: 'Pending',
   toolStatusAwaitingApproval: 'Waiting for approval',

@@ -27,6 +27,7 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   toolProgress: '进度',
   toolTruncated: '已截断：结果比显示的更长。',
   toolEvidence: '检查记录',
+  toolStoppedRun: '已结束本次运行：{reason}',
   toolStatusStreamingArgs: '准备中',
   toolStatusPending: '等待中',
   toolStatusAwaitingApproval: '等待批准',

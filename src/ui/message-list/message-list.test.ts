@@ -367,4 +367,20 @@ describe('message list', () => {
     await emit({ interrupts: [interrupt], submittingInterruptIds: ['i1'] });
     expect(root.querySelector('.approval-card [role="status"]')?.textContent).toBe('Submitting…');
   });
+
+  it("says on the card of the tool call that ended its run on purpose that it stopped the run, with the tool's reason", async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit({
+      messages: [createMessage({ messageId: 'a1', content: 'Placing it' })],
+      toolCalls: [
+        { toolCallId: 't1', name: 'cart.read', status: 'completed', parentMessageId: 'a1' },
+        { toolCallId: 't2', name: 'order.place', status: 'completed', parentMessageId: 'a1' },
+      ],
+      toolStops: { t2: 'The order is placed; nothing more to do.' },
+    });
+    expect(Array.from(root.querySelectorAll('.tool-status'), (status) => status.textContent)).toEqual([
+      'Completed',
+      'Stopped the run: The order is placed; nothing more to do.',
+    ]);
+  });
 });

@@ -7,6 +7,7 @@ import type {
 } from '../../core/index.ts';
 import { formatExpiresIn } from '../approval-card/approval-card.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
+import { formatString } from '../i18n/resolve-strings.ts';
 import type { TranscriptItem } from './build-transcript-items.ts';
 import type { MessageReference, ToolCardRenderer } from './message-list.ts';
 
@@ -41,7 +42,7 @@ export type RowView =
   | {
       kind: 'tool';
       toolCall: SnapshotToolCall;
-      /** What the page's tool runner says about a browser tool call (where it runs); else undefined. */
+      /** That the call ended its run on purpose (with the tool's reason), or what the page's tool runner says about a browser tool call (where it runs); else undefined. */
       note: string | undefined;
       renderer: ToolCardRenderer | undefined;
       approvals: ApprovalView[];
@@ -75,10 +76,15 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
   }
   if (item.kind === 'interrupt') return { kind: 'interrupt', ...approvalOf(item.interrupt), strings };
   if (item.kind === 'tool') {
+    const { toolCallId } = item.toolCall;
+    const stopReason = state.toolStops[toolCallId];
     return {
       kind: 'tool',
       toolCall: item.toolCall,
-      note: state.toolRunner?.notes[item.toolCall.toolCallId],
+      note:
+        stopReason === undefined
+          ? state.toolRunner?.notes[toolCallId]
+          : formatString(strings.toolStoppedRun, { reason: stopReason }),
       renderer: sources.renderers?.[item.toolCall.name],
       approvals: item.interrupts.map(approvalOf),
       strings,

@@ -151,4 +151,9 @@ describe('renderToolCard', () => {
       'Checks',
     );
   });
+
+  it("spells out hidden characters of a note (a stopped run gives the tool's reason)", () => {
+    const card = renderCard({ status: 'completed' }, { note: 'Stopped the run: Done\u200B' });
+    expect(card.querySelector('.tool-status')?.textContent).toBe('Stopped the run: Done⟪U+200B⟫');
+  });
 });

@@ -61,7 +61,7 @@ export function renderToolCard({ toolCall, strings, note }: ToolCardOptions): Te
       <summary class="tool-summary">
         <span class="tool-mark" aria-hidden="true"></span>
         <span class="tool-title" dir="auto">${renderVisibleText(toolCall.title ?? toolCall.name)}</span>
-        <span class="tool-status">${note ?? strings[STATUS_LABEL_KEYS[status]]}</span>
+        <span class="tool-status" dir="auto">${renderVisibleText(note ?? strings[STATUS_LABEL_KEYS[status]], true)}</span>
       </summary>
       ${
         argsText
