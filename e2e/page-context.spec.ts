@@ -73,12 +73,12 @@ test('a context over the limit is cut with a notice: /context says the focus lay
   pageErrors: _errors,
 }) => {
   await openDemo(page);
-  const widget = await mountContextChat(page, { contextText: 'order '.repeat(5_000) });
+  const widget = await mountContextChat(page, { contextText: 'order '.repeat(8_000) });
   await widget.send('/context');
   await widget.waitForIdle();
   expect(await layerRow(widget, 'focus')).toMatch(/^focus\t\d+\tyes$/);
-  // Within maxFocusChars (32,000) but over its share of the model's budget: the server cuts it.
-  await expect(widget.userMessages.last().locator('.chip')).toHaveText('Context: Order A-1001 · 30000 characters');
+  // The client cut 48,000 characters to the announced maxFocusChars (32,000), saying so in the text.
+  await expect(widget.userMessages.last().locator('.chip')).toHaveText('Context: Order A-1001 · 32000 characters');
   const notices = await page.evaluate(async () => {
     const element = document.querySelector('#context-chat agent-chat') as unknown as {
       client: { getState(): { run: { runId: string } | null } };
@@ -90,7 +90,7 @@ test('a context over the limit is cut with a notice: /context says the focus lay
   });
   expect(notices.map((notice) => notice.code)).toEqual(['CONTEXT_TRUNCATED']);
   expect(notices[0]?.message).toMatch(
-    /^To fit the agent's context, it was given only part of the page context \(\d+ of 30021 characters\)\.$/,
+    /^To fit the agent's context, it was given only part of the page context \(\d+ of 32021 characters\)\.$/,
   );
 });
 

@@ -8,6 +8,7 @@ import type { ClientContext } from './client-context.ts';
 import { createClientError, toClientError } from './client-errors.ts';
 import type { PendingCreateRecord } from './client-persistence.ts';
 import { createIdempotencyKey } from './create-idempotency-key.ts';
+import { fitFocus } from './fit-focus.ts';
 import type { RunFollower } from './run-follower.ts';
 
 /** Creates runs: one frozen `{key, body}` per user action, until a definitive answer. */
@@ -106,7 +107,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
       const key = createIdempotencyKey(settings.ids);
       const { sessionId, agentVersionId, extension } = store.model();
       // What is not a run option goes with the message: contextRefs, instruction, focus.
-      const { modelId, reasoningEffort, limits, ...extras } = options;
+      const { modelId, reasoningEffort, limits, focus, ...extras } = options;
       const runOptions = pickDefined({ modelId, reasoningEffort, limits });
       const request: CreateRunRequest = {
         ...(sessionId === null ? {} : { sessionId }),
@@ -115,7 +116,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
         input: {
           clientMessageId,
           content: [{ type: 'text', text }],
-          ...pickDefined(extras),
+          ...pickDefined({ ...extras, focus: focus && fitFocus(focus, boot.limits.maxFocusChars) }),
         },
         ...(Object.keys(runOptions).length === 0 ? {} : { options: runOptions }),
         // An extension's browser tools (`[]` after its runner revoked: the server takes it as none).
