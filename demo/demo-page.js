@@ -21,6 +21,7 @@ function startDemo(AgentChat) {
     persist: true,
     // What the user selected on this page goes with the message as its page context (the chip under it).
     getContext: () => Promise.resolve(readPageSelection()),
+    effortPicker: true,
   });
   const launcher = AgentChat.mount('#launcher', {
     endpoint: '/api/agent',

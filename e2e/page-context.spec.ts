@@ -16,9 +16,9 @@ interface ContextWindow extends Window {
  */
 async function mountContextChat(
   page: Page,
-  options: { contextText?: string; sessionId?: string },
+  options: { contextText?: string; sessionId?: string; effortPicker?: boolean },
 ): Promise<ReturnType<typeof chat>> {
-  await page.evaluate(({ contextText, sessionId }) => {
+  await page.evaluate(({ contextText, sessionId, effortPicker }) => {
     const host = document.createElement('div');
     host.id = 'context-chat';
     document.body.append(host);
@@ -28,6 +28,7 @@ async function mountContextChat(
         ? {}
         : { getContext: () => Promise.resolve({ title: 'Order A-1001', text: contextText }) }),
       ...(sessionId === undefined ? {} : { sessionId }),
+      ...(effortPicker === undefined ? {} : { effortPicker }),
     });
   }, options);
   return chat(page, '#context-chat');
@@ -116,6 +117,39 @@ test('setContext fixes the context of every next send until it is set to null', 
   await widget.waitForIdle();
   expect(await layerRow(widget, 'focus')).toBe(null);
   await expect(widget.userMessages.last().locator('.chip')).toHaveCount(0);
+});
+
+test('the effort picker sends the picked level, which reached the model; a level the server refuses keeps the draft', async ({
+  page,
+  pageErrors: _errors,
+}) => {
+  await openDemo(page);
+  const widget = await mountContextChat(page, { effortPicker: true });
+  const picker = widget.root.locator('[part~="effort-select"]');
+  await expect(picker.locator('option')).toHaveText(['Effort', 'Low', 'Medium', 'High']);
+  await picker.selectOption('high');
+  await widget.send('/context');
+  await widget.waitForIdle();
+  await expect(widget.assistantMessages.last()).toContainText('Reasoning effort: high.');
+
+  // A bootstrap that offers more than the model does: the server refuses the level with its code.
+  await page.route('**/api/agent/v1/bootstrap', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { models: Array<{ reasoningOptions?: string[] }> };
+    for (const model of body.models) model.reasoningOptions = [...(model.reasoningOptions ?? []), 'max'];
+    await route.fulfill({ response, json: body });
+  });
+  await page.evaluate(() => {
+    (window as ContextWindow).contextChat?.destroy();
+    document.querySelector('#context-chat')?.remove();
+  });
+  const second = await mountContextChat(page, { effortPicker: true });
+  await second.root.locator('[part~="effort-select"]').selectOption('max');
+  await second.send('Think as hard as you can');
+  await expect(second.root.locator('[part~="error"]')).toContainText(
+    'The model scripted does not offer the reasoning effort "max".',
+  );
+  await expect(second.input).toHaveValue('Think as hard as you can');
 });
 
 test('a tool card shows the evidence of its checks once expanded', async ({ page, pageErrors: _errors }) => {

@@ -57,6 +57,8 @@ export interface MountOptions {
    * with the message as `focus`; it wins over the handle's `setContext`. See docs/embedding.md.
    */
   getContext?: AgentChatElement['getContext'];
+  /** Offers a reasoning effort picker in the composer when the model has levels (default false). */
+  effortPicker?: boolean;
 }
 
 const isString = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
@@ -121,6 +123,7 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   renderers: [isObject, 'an object of functions'],
   conversations: [isBoolean, 'true or false'],
   getContext: [isFunction, 'a function'],
+  effortPicker: [isBoolean, 'true or false'],
 };
 
 /**

@@ -65,6 +65,7 @@ const ELEMENT_OPTIONS = [
   'renderers',
   'conversations',
   'getContext',
+  'effortPicker',
 ] as const;
 /** Languages written right to left: a widget in one of them mirrors even on a left-to-right page. */
 const RTL_LANGUAGE = /^(ar|fa|he|iw|ps|sd|ug|ur|yi)\b/i;

@@ -92,6 +92,7 @@ describe('createCustomElementsManifest', () => {
       'conversations',
       'getContext',
       'context',
+      'effortPicker',
       'send',
       'newConversation',
     ]);

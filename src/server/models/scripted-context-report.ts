@@ -6,7 +6,7 @@ const LAYER_ORDER: readonly PromptLayer[] = ['kernel', 'product', 'focus', 'atta
  * The scripted model's `/context` answer: a Markdown table of what reached it (docs/agent-loop.md,
  * "Scripted scenarios"), read from the request itself: each prompt layer it got with its size and
  * whether it was cut, the history (messages, and the earlier turns the note says were left out),
- * the user's message and the number of tools.
+ * the user's message, the number of tools and the reasoning effort when the run asked for one.
  */
 export function buildContextReport(request: ModelRequest): string {
   const { messages } = request;
@@ -31,5 +31,6 @@ export function buildContextReport(request: ModelRequest): string {
     `| message | ${text.length} | no |`,
     '',
     `Tools: ${request.tools.length}.`,
+    ...(request.reasoningEffort === undefined ? [] : [`Reasoning effort: ${request.reasoningEffort}.`]),
   ].join('\n');
 }

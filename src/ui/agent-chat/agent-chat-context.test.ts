@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FocusContext } from '../../core/index.ts';
+import type { BootstrapResponse, FocusContext } from '../../core/index.ts';
 import '../../locales/zh-cn.ts';
 import { createMessage, mountAgentChat } from '../test-support/mount-agent-chat.ts';
 
@@ -7,6 +7,16 @@ afterEach(() => {
   vi.useRealTimers();
   document.body.replaceChildren();
 });
+
+const BOOTSTRAP = {
+  agent: { agentId: 'agt_1', versionId: 'agv_1', name: 'Acme Support' },
+  models: [
+    { modelId: 'small', label: 'Small', available: true },
+    { modelId: 'scripted', label: 'Scripted', default: true, available: true, reasoningOptions: ['low', 'high'] },
+  ],
+  limits: { maxInputChars: 1000 },
+  capabilities: { inputs: { duringRun: false } },
+} as BootstrapResponse;
 
 const ORDER: FocusContext = { title: 'Order A-1001', text: 'Status: shipped on 28 Nov' };
 
@@ -114,5 +124,37 @@ describe('<agent-chat> page context', () => {
     element.locale = 'zh-CN';
     await element.updateComplete;
     expect(chipsOf(1)[0]).toBe('上下文：当前页面 · 80 个字符');
+  });
+});
+
+describe('<agent-chat> effort picker', () => {
+  it('is off by default, and with effortPicker offers the default model’s levels and sends the picked one', async () => {
+    const { element, client, root, emit } = await mountAgentChat();
+    await emit({ bootstrap: BOOTSTRAP });
+    expect(root.querySelector('[part="effort-select"]')).toBe(null);
+    element.effortPicker = true;
+    await element.updateComplete;
+    const select = root.querySelector('[part="effort-select"]') as HTMLSelectElement;
+    expect(select.getAttribute('aria-label')).toBe('Effort');
+    expect(Array.from(select.options).map((option) => [option.value, option.text])).toEqual([
+      ['', 'Effort'],
+      ['low', 'Low'],
+      ['high', 'High'],
+    ]);
+    await element.send('Default');
+    select.value = 'high';
+    select.dispatchEvent(new Event('change'));
+    await element.send('Think hard');
+    expect(
+      client.calls.filter((call) => call.name === 'send').map((call) => call.name === 'send' && call.options),
+    ).toEqual([{}, { reasoningEffort: 'high' }]);
+  });
+
+  it('is not shown when the model offers no levels', async () => {
+    const { root, emit } = await mountAgentChat((chat) => {
+      chat.effortPicker = true;
+    });
+    await emit({ bootstrap: { ...BOOTSTRAP, models: [{ modelId: 'plain', label: 'Plain', available: true }] } });
+    expect(root.querySelector('[part="effort-select"]')).toBe(null);
   });
 });

@@ -7,6 +7,7 @@ import {
   type ClientState,
   type ContextRef,
   type FocusContext,
+  type ReasoningEffort,
   type SnapshotMessage,
 } from '../../core/index.ts';
 import { approvalCardStyles } from '../approval-card/approval-card.styles.ts';
@@ -89,6 +90,7 @@ import { StateChangeTracker } from './state-changes.ts';
  * @csspart send-button - The composer's Send button (an ↑ icon).
  * @csspart stop-button - The composer's Stop button (a ■ icon), in Send's place while a run is active.
  * @csspart attach-button - The composer's attach button, shown when `selectAttachments` is set.
+ * @csspart effort-select - The composer's reasoning effort picker, shown when `effortPicker` is set and the model offers levels.
  *
  * @cssproperty --agent-chat-font-family - Text font. Default: system UI fonts.
  * @cssproperty --agent-chat-mono-font-family - Code and arguments font. Default: `ui-monospace, …`.
@@ -129,6 +131,7 @@ export class AgentChatElement extends LitElement {
     isSheetOpen: { state: true },
     getContext: { attribute: false },
     context: { attribute: false },
+    effortPicker: { attribute: false },
     isContextMissing: { state: true },
     announcement: { state: true },
     isReferenceCopied: { state: true },
@@ -185,6 +188,8 @@ export class AgentChatElement extends LitElement {
   declare getContext: (() => Promise<FocusContext | null>) | undefined;
   /** A fixed page context for every next send while `getContext` is unset (the handle's `setContext`). */
   declare context: FocusContext | null | undefined;
+  /** Shows a reasoning effort picker in the composer when the model offers levels. Default false. */
+  declare effortPicker: boolean | undefined;
   /** The last send went without context because `getContext` failed (the status line says so). */
   declare protected isContextMissing: boolean;
   declare protected announcement: string;
@@ -337,6 +342,7 @@ export class AgentChatElement extends LitElement {
         canSendDuringRun: state.bootstrap?.capabilities.inputs.duringRun ?? false,
         canStop: isRunActive(state) || state.pendingSend?.status === 'sending',
         isStopping: state.isStopping,
+        efforts: this.#effortsOf(state),
       })}
       <div class="visually-hidden" aria-live="polite" aria-atomic="true">${this.announcement}</div></div>
       ${
@@ -399,16 +405,25 @@ export class AgentChatElement extends LitElement {
     if (restoredText !== undefined) this.#composer.restore(restoredText);
   }
 
+  /** The efforts the picker offers: the default model's (`default: true`) `reasoningOptions` when `effortPicker` is on. */
+  #effortsOf(state: ClientState): readonly ReasoningEffort[] {
+    if (!this.effortPicker) return [];
+    return state.bootstrap?.models.find((model) => model.default)?.reasoningOptions ?? [];
+  }
+
   async #send(text: string, contextRefs: ContextRef[]): Promise<unknown> {
     const client = this.client;
     if (!client) throw new Error('<agent-chat> has no client');
     this.#emit('agent-chat-send', { text, contextRefs });
     this.#scrollPin.pin();
     if (isRunActive(this.#state())) return client.addInput(text);
+    const { effort } = this.#composer;
     // An undefined option is no option (the client leaves it out of the request).
     return client.send(text, {
       contextRefs: contextRefs.length > 0 ? contextRefs : undefined,
       focus: await this.#readContext(),
+      // The picked level, unless none was (the picker shows only when the model offers levels).
+      reasoningEffort: effort === '' ? undefined : effort,
     });
   }
 

@@ -55,6 +55,14 @@ export const composerStyles = css`
     width: 32px;
     border: 0;
   }
+  .effort-select {
+    align-self: center;
+    font: inherit;
+    font-size: 12px;
+    color: inherit;
+    background: none;
+    border: 0;
+  }
   .limit {
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);

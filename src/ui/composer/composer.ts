@@ -1,5 +1,5 @@
 import { html, nothing, type ReactiveElement, type TemplateResult } from 'lit';
-import type { ContextRef } from '../../core/index.ts';
+import type { ContextRef, ReasoningEffort } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { ICON_PATHS } from '../icon-paths.ts';
@@ -27,19 +27,33 @@ export interface ComposerView {
   canStop: boolean;
   /** Stop was pressed and the server has not confirmed yet: the button says so and waits. */
   isStopping: boolean;
+  /** The reasoning efforts the picker offers (the model's `reasoningOptions`); empty hides it. */
+  efforts: readonly ReasoningEffort[];
 }
+
+/** The label of each reasoning effort in the picker. */
+const EFFORT_LABEL_KEYS: Record<ReasoningEffort, Extract<keyof AgentChatStrings, `effort${string}`>> = {
+  low: 'effortLow',
+  medium: 'effortMedium',
+  high: 'effortHigh',
+  xhigh: 'effortXhigh',
+  max: 'effortMax',
+};
 
 /**
  * The composer's state (text, attachments, whether a send is in flight) and its form. Not a Lit
  * controller: the element owns it and calls `render` and `restore`. An autosizing textarea (CSS `field-sizing`, no inline styles) where Enter sends
  * and Shift+Enter breaks the line, never during IME composition, inside one rounded box with one
  * icon button: Send (↑), or Stop (■) while a run is active and there is nothing to add to it; a
- * character counter near the limit; reference chips from the product's picker. The text is cleared
+ * character counter near the limit; reference chips from the product's picker; a reasoning effort
+ * picker when the view offers efforts. The text is cleared
  * only after the send resolves, so a failed send keeps it; focus returns to the textarea after.
  */
 export class Composer {
   text = '';
   attachments: ContextRef[] = [];
+  /** The effort picked for every next send; empty leaves it to the server. */
+  effort: ReasoningEffort | '' = '';
   isSending = false;
   #host: ReactiveElement;
   #actions: ComposerActions;
@@ -102,6 +116,14 @@ export class Composer {
             ? html`<button type="button" part="attach-button" class="attach-button" aria-label=${strings.attach} title=${strings.attach} @click=${() => void this.#attach()}>+</button>`
             : nothing
         }
+        ${
+          view.efforts.length > 0
+            ? html`<select part="effort-select" class="effort-select" aria-label=${strings.effort} @change=${this.#onEffort}>
+              <option value="">${strings.effort}</option>
+              ${view.efforts.map((level) => html`<option value=${level} ?selected=${level === this.effort}>${strings[EFFORT_LABEL_KEYS[level]]}</option>`)}
+            </select>`
+            : nothing
+        }
         <textarea
           part="input"
           rows="1"
@@ -146,6 +168,10 @@ export class Composer {
   #onInput = (event: Event): void => {
     this.text = (event.target as HTMLTextAreaElement).value;
     this.#host.requestUpdate();
+  };
+
+  #onEffort = (event: Event): void => {
+    this.effort = (event.target as HTMLSelectElement).value as ReasoningEffort | '';
   };
 
   #onKeydown(event: KeyboardEvent, view: ComposerView): void {

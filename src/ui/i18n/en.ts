@@ -14,6 +14,13 @@ export interface AgentChatStrings {
   contextUntitled: string;
   /** The status line after a message went without context because the page's `getContext` threw, timed out or gave no `{ text }`. */
   contextFailed: string;
+  /** The effort picker's label and its first option, the server's default (mount option `effortPicker`); then its levels. */
+  effort: string;
+  effortLow: string;
+  effortMedium: string;
+  effortHigh: string;
+  effortXhigh: string;
+  effortMax: string;
   inputLimit: string;
   inputOverLimit: string;
   jumpToLatest: string;
@@ -102,6 +109,12 @@ export const EN_STRINGS: AgentChatStrings = {
   contextAttached: 'Context: {title} · {count} characters',
   contextUntitled: 'this page',
   contextFailed: 'Sent without the page context: it could not be read.',
+  effort: 'Effort',
+  effortLow: 'Low',
+  effortMedium: 'Medium',
+  effortHigh: 'High',
+  effortXhigh: 'Extra high',
+  effortMax: 'Max',
   inputLimit: '{count} / {max} characters',
   inputOverLimit: '{count} / {max} characters — too long to send',
   jumpToLatest: 'Jump to latest',
