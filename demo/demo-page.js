@@ -1,5 +1,5 @@
-// The demo host page: mounts an inline widget (with the browser tools of demo-tools.js, receipts
-// kept in IndexedDB so a reload mid-tool is safe) and a launcher from the script-tag build, and
+// The demo host page: mounts an inline widget (with the browser tools of demo-tools.js through
+// the `tools` option, receipts kept in IndexedDB so a reload mid-tool is safe) and a launcher from the script-tag build, and
 // wires the scenario and theme buttons. `window.agentChatDemo` exposes both mounts for the e2e tests.
 // When the browser refused agent-chat.js (SRI mismatch, CSP, 404), `window.AgentChat` is missing:
 // the page says so in place of the chat instead of throwing (docs/embedding.md shows the pattern).
@@ -16,26 +16,26 @@ function showChatUnavailable(container) {
 }
 
 function startDemo(AgentChat) {
+  // Browser tools need agent-chat-tools.js; without it (refused, missing) the chat runs without them.
+  const browserTools = window.AgentChatTools
+    ? window.createDemoBrowserTools(window.AgentChatTools, document.getElementById('demo-cart'))
+    : null;
   const inline = AgentChat.mount('#inline-chat', {
     endpoint: '/api/agent',
     persist: true,
     // What the user selected on this page goes with the message as its page context (the chip under it).
     getContext: () => Promise.resolve(readPageSelection()),
     effortPicker: true,
+    ...(browserTools
+      ? { tools: browserTools.tools, toolRunner: { receipts: 'indexeddb', ...browserTools.runner } }
+      : {}),
   });
   const launcher = AgentChat.mount('#launcher', {
     endpoint: '/api/agent',
     mode: 'launcher',
     suggestions: ['What can you do?', '/tool', '/approval'],
   });
-  // Browser tools need agent-chat-tools.js; without it (refused, missing) the chat runs without them.
-  const browserTools = window.AgentChatTools
-    ? window.createDemoBrowserTools(window.AgentChatTools, document.getElementById('demo-cart'))
-    : null;
-  const tools = browserTools
-    ? window.AgentChatTools.attach(inline, { tools: browserTools.tools, receipts: 'indexeddb', ...browserTools.runner })
-    : null;
-  window.agentChatDemo = { inline, launcher, tools };
+  window.agentChatDemo = { inline, launcher };
   document.getElementById('demo-status').textContent = `agent-chat ${AgentChat.version}`;
   wireButtons(inline, launcher);
 }

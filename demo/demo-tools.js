@@ -1,4 +1,4 @@
-// The demo's browser tools: what a product page would run with `AgentChatTools.attach(chat, { tools })`.
+// The demo's browser tools: what a product page would mount with `AgentChat.mount(…, { tools })`.
 // `page.read_selection` reads the text last selected on this page (read-only, runs at once);
 // `cart.add` adds an item to the demo cart on this page (a write, so it asks for approval).
 // The e2e tests may add tools and runner options before the page runs, through

@@ -297,10 +297,9 @@ test('logout revokes the runner (its handler aborted, no new claims); the next i
   await widget.send('/clienttool test.hold {}');
   await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'running');
   const before = await page.evaluate(() => {
-    const demo = (window as ToolTestWindow).agentChatDemo;
-    const inline = demo?.inline;
+    const inline = (window as ToolTestWindow).agentChatDemo?.inline;
     return {
-      executorId: demo?.tools?.runner()?.executorId(),
+      executorId: inline?.client.getState().toolRunner?.executorId,
       identity: inline?.client.getState().bootstrap?.identity.identityId,
     };
   });
@@ -315,14 +314,13 @@ test('logout revokes the runner (its handler aborted, no new claims); the next i
   expect(cookie).toBeDefined();
   await context.addCookies([{ ...cookie!, value: 'demo_another-user-0001' }]);
   const after = await page.evaluate(async () => {
-    const demo = (window as ToolTestWindow).agentChatDemo;
-    const inline = demo?.inline;
+    const inline = (window as ToolTestWindow).agentChatDemo?.inline;
     await inline?.client.bootstrap();
     for (let tries = 0; tries < 100 && inline?.client.getState().toolRunner == null; tries += 1)
       await new Promise((resolve) => setTimeout(resolve, 50));
     const databases = (await indexedDB.databases()).map((database) => database.name).sort();
     return {
-      executorId: demo?.tools?.runner()?.executorId(),
+      executorId: inline?.client.getState().toolRunner?.executorId,
       identity: inline?.client.getState().bootstrap?.identity.identityId,
       databases,
     };

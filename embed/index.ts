@@ -6,7 +6,12 @@ import { version } from '../package.json';
 import type {} from '../src/agent-chat-global.ts';
 import '../src/define.ts';
 import { createMount } from '../src/mount.ts';
+import type {} from '../src/tools/agent-chat-tools-global.ts';
 
-// The launcher is its own file (embed/launcher.ts), asked for when a mount needs it.
-const mount = createMount({ findLauncher: () => globalThis.AgentChatLauncher?.createLauncher });
+// The launcher and the browser tools are files of their own (embed/launcher.ts, embed/tools.ts),
+// asked for when a mount needs them.
+const mount = createMount({
+  findLauncher: () => globalThis.AgentChatLauncher?.createLauncher,
+  findTools: () => window.AgentChatTools?.attachMount,
+});
 window.AgentChat = Object.freeze({ mount, version });

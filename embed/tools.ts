@@ -1,11 +1,13 @@
 /**
  * The browser tools script's entry (`dist/agent-chat-tools.js`, a second IIFE, SRI-pinned like the
  * first): sets `window.AgentChatTools` (typed in `src/tools/agent-chat-tools-global.ts`);
- * `AgentChatTools.attach(chat, { tools })` runs a mounted widget's browser tools. Load it beside `agent-chat.js`.
+ * `AgentChat.mount(…, { tools })` runs its browser tools with it (or `AgentChatTools.attach(chat, { tools })`
+ * for a mounted widget). Load it beside `agent-chat.js`, before `mount` runs.
  */
 import { version } from '../package.json';
 import type {} from '../src/tools/agent-chat-tools-global.ts';
 import {
+  attachMountTools,
   attachTools,
   attachToolRunner,
   BusinessCancelled,
@@ -17,6 +19,7 @@ import {
 
 window.AgentChatTools = Object.freeze({
   attach: attachTools,
+  attachMount: attachMountTools,
   mountToolRunner,
   attachToolRunner,
   openIndexedDbReceiptStore,

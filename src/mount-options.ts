@@ -1,3 +1,4 @@
+import type { MountToolsOptions } from './tools/attach-tools.ts';
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
 import { AGENT_CHAT_THEMES, type AgentChatTheme } from './ui/agent-chat/agent-chat-theme.ts';
 import { LAUNCHER_POSITIONS, type LauncherPosition } from './ui/launcher/create-launcher.ts';
@@ -59,6 +60,13 @@ export interface MountOptions {
   getContext?: AgentChatElement['getContext'];
   /** Offers a reasoning effort picker in the composer when the model has levels (default false). */
   effortPicker?: boolean;
+  /**
+   * Tools this page runs for the agent, keyed by name (docs/embedding.md, "Browser tools"). Only
+   * with it does a runner start; the script tag needs `agent-chat-tools.js` loaded too.
+   */
+  tools?: MountToolsOptions['tools'];
+  /** How `tools` run: `receipts`, `executorId`, `authorize`, `reconcile`, `onDiagnostic`, `locale`. */
+  toolRunner?: MountToolsOptions['toolRunner'];
 }
 
 const isString = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
@@ -124,6 +132,8 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   conversations: [isBoolean, 'true or false'],
   getContext: [isFunction, 'a function'],
   effortPicker: [isBoolean, 'true or false'],
+  tools: [isObject, 'an object'],
+  toolRunner: [isObject, 'an object'],
 };
 
 /**

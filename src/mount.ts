@@ -1,4 +1,5 @@
 import { createAgentClient, type AgentClientHandle, type ClientStorage, type FocusContext } from './core/index.ts';
+import type { AttachMountTools } from './tools/attach-tools.ts';
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
 import {
   createAgentChatEvent,
@@ -48,6 +49,11 @@ export interface CreateMountOptions {
    * `launcher` mode; the script tag's launcher is its own file, `agent-chat.launcher.js`).
    */
   findLauncher: () => ((options: CreateLauncherOptions) => Launcher) | undefined;
+  /**
+   * Returns what runs the browser tools, or `undefined` when they are not loaded (asked at each
+   * `mount` with `tools`; the script tag's runner is its own file, `agent-chat-tools.js`).
+   */
+  findTools: () => AttachMountTools | undefined;
 }
 
 const TAG_NAME = 'agent-chat';
@@ -72,21 +78,22 @@ const RTL_LANGUAGE = /^(ar|fa|he|iw|ps|sd|ug|ur|yi)\b/i;
 const mounts = new WeakMap<Element, MountedAgentChat>();
 
 /**
- * Returns `mount` with the given source of the launcher. `mount(target, options)` mounts the chat
+ * Returns `mount` with the given sources of the launcher and the browser tools. `mount(target, options)` mounts the chat
  * widget into `target` (a CSS selector or an Element) with its own client. It throws an error that
  * says what to fix when the target is missing, already holds a mount, `options` are invalid, or
- * `launcher` mode is asked for and the launcher is not loaded. It defines `<agent-chat>` on first
+ * `launcher` mode or `tools` are asked for and the launcher or the runner is not loaded. Only a
+ * mount with `tools` starts a runner, and `destroy()` revokes it. It defines `<agent-chat>` on first
  * use when the host has not imported `agent-chat/define` (the element then upgrades a moment
  * later; `ready` settles after).
  */
 export function createMount(mountOptions: CreateMountOptions): MountFunction {
-  return (target, options) => mountWidget(target, options, mountOptions.findLauncher);
+  return (target, options) => mountWidget(target, options, mountOptions);
 }
 
 function mountWidget(
   target: string | Element,
   options: MountOptions,
-  findLauncher: CreateMountOptions['findLauncher'],
+  { findLauncher, findTools }: CreateMountOptions,
 ): MountedAgentChat {
   const document = globalThis.document;
   const host = resolveMountTarget(target, document);
@@ -94,14 +101,12 @@ function mountWidget(
   if (mounts.has(host)) {
     throw new Error('AgentChat.mount: the target already has a chat; destroy() that mount first.');
   }
-  const buildLauncher = valid.mode === 'launcher' ? findLauncher() : undefined;
-  if (valid.mode === 'launcher' && buildLauncher === undefined) {
-    throw new Error(
-      'AgentChat.mount: mode "launcher" needs the launcher: load agent-chat.launcher.js (its integrity is in manifest.json) before mount runs.',
-    );
-  }
+  const buildLauncher =
+    valid.mode === 'launcher' ? required(findLauncher(), 'mode "launcher" needs agent-chat.launcher.js') : undefined;
+  // A runner only when the host asks for one (`toolRunner` without `tools` is a mistake the runner names).
+  const attachTools =
+    valid.tools || valid.toolRunner ? required(findTools(), 'options.tools needs agent-chat-tools.js') : undefined;
 
-  const defined = ensureDefined();
   const locale = valid.locale ?? globalThis.navigator?.language ?? 'en';
   const client = createAgentClient({
     endpoint: valid.endpoint,
@@ -117,6 +122,10 @@ function mountWidget(
     if (valid[key] !== undefined) Object.assign(element, { [key]: valid[key] });
   }
   if (valid.title !== undefined) element.headerTitle = valid.title;
+  // Plugged into the client before its first bootstrap, so no event of a browser call goes unfolded.
+  const toolRunner = attachTools?.({ client, element }, valid);
+  // The element is defined and the runner plugged in: what the widget sends declares the browser tools.
+  const started = Promise.all([ensureDefined(), toolRunner]);
 
   let launcher: Launcher | null = null;
   if (buildLauncher !== undefined) {
@@ -139,7 +148,7 @@ function mountWidget(
     host.append(element);
   }
 
-  const ready = defined
+  const ready = started
     .then(() => client.bootstrap())
     .then(() => (valid.sessionId ? client.restore(valid.sessionId) : undefined))
     .then(
@@ -154,7 +163,7 @@ function mountWidget(
     client,
     launcher,
     ready,
-    send: (text) => defined.then(() => element.send(text)),
+    send: (text) => started.then(() => element.send(text)),
     setContext(context) {
       element.context = context;
     },
@@ -175,12 +184,25 @@ function mountWidget(
       isDestroyed = true;
       if (launcher) launcher.destroy();
       else element.remove();
-      client.dispose();
       mounts.delete(host);
+      // The runner disconnects its executor through the client, so the client goes after it.
+      if (toolRunner === undefined) client.dispose();
+      else
+        void Promise.resolve(toolRunner)
+          .then((runner) => runner.stop())
+          .finally(() => client.dispose());
     },
   };
   mounts.set(host, mounted);
   return mounted;
+}
+
+/** Returns `part`, a part of the widget the mount needs; throws when its file of the script-tag build is not loaded. */
+function required<Part>(part: Part | undefined, need: string): Part {
+  if (part === undefined) {
+    throw new Error(`AgentChat.mount: ${need}: load it (its integrity is in manifest.json) before mount runs.`);
+  }
+  return part;
 }
 
 /** Resolves once `<agent-chat>` is defined, loading `define.ts` (the only place that defines it) if needed. */

@@ -67,8 +67,6 @@ export interface DemoWindow extends Window {
       };
       destroy(): void;
     };
-    /** `AgentChatTools.attach(inline, …)`: the inline widget's browser tools; null without agent-chat-tools.js. */
-    tools?: { runner(): { executorId(): string | null; isRevoked(): boolean } | null } | null;
     launcher?: { element: HTMLElement; client: { getState(): DemoState }; destroy(): void };
   };
 }

@@ -60,6 +60,7 @@ export { AgentError, isAgentError } from './transport/agent-error.ts';
 export type { AgentErrorCode } from './transport/agent-error.ts';
 export type { Clock } from './clock.ts';
 export { attachToolRunner, FOLD_ONLY } from './tools/attach-tool-runner.ts';
+export { checkHandlers } from './tools/check-handlers.ts';
 export { EN_TOOL_RUNNER_STRINGS } from './tools/tool-runner-strings.ts';
 export { describeToolCall } from './tools/tool-place.ts';
 export type { ToolRunnerStrings } from './tools/tool-runner-strings.ts';
