@@ -76,7 +76,7 @@ test('mount errors say what to fix', async ({ page, pageErrors: _errors }) => {
     }
   });
   expect(withoutLauncher).toBe(
-    'AgentChat.mount: mode "launcher" needs the launcher: load agent-chat.launcher.js (its integrity is in manifest.json) before mount runs.',
+    'AgentChat.mount: mode "launcher" needs agent-chat.launcher.js: load it (its integrity is in manifest.json) before mount runs.',
   );
   // None of the failed calls left a widget behind.
   await expect(page.locator('main > agent-chat')).toHaveCount(0);
