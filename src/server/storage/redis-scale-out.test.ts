@@ -248,6 +248,75 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
     expect((await postRun(other, urlOf('B'), 'Hello there')).status).toBe(201);
   });
 
+  it('keeps executor leases per process: heartbeat, pending and claims need the process the executor connected to; its receipts are applied on either', async () => {
+    const executorId = 'exe_scale_out_1';
+    const post = (name: 'A' | 'B', path: string, body: unknown, headers: Record<string, string> = {}) =>
+      user.request(urlOf(name), path, { method: 'POST', body, headers });
+    const codeOf = async (response: Response) => [response.status, ((await response.json()) as { code?: string }).code];
+    expect((await post('A', `/executors/${executorId}/connect`, { tools: ['test.word'] })).status).toBe(200);
+    const created = await user.request(urlOf('A'), '/runs', {
+      method: 'POST',
+      body: {
+        agentVersionId: user.agentVersionId,
+        input: { content: [{ type: 'text', text: '/clienttool test.word {}' }] },
+        browserTools: [
+          {
+            name: 'test.word',
+            description: 'Returns a word.',
+            parameters: { type: 'object', properties: {}, additionalProperties: false },
+            policy: 'allow',
+          },
+        ],
+      },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(created.status).toBe(201);
+    const { runId } = (await created.json()) as CreateRunResponse;
+    const stream = readRunStream(user, urlOf('A'), runId);
+    while (!stream.events.some((e) => e.type === 'TOOL_CALL_DISPATCHED'))
+      await new Promise((done) => setTimeout(done, 20));
+    const dispatched = stream.events.find(
+      (e): e is EventEnvelope<'TOOL_CALL_DISPATCHED'> => e.type === 'TOOL_CALL_DISPATCHED',
+    );
+    const callPath = `/runs/${runId}/tool-calls/${dispatched?.data.toolCallId ?? ''}`;
+
+    // B has no lease for the executor A knows: every request that needs one is refused there.
+    expect(await codeOf(await post('B', `/executors/${executorId}/heartbeat`, {}))).toEqual([
+      409,
+      'EXECUTOR_NOT_CONNECTED',
+    ]);
+    expect(await codeOf(await user.request(urlOf('B'), `/executors/${executorId}/pending`))).toEqual([
+      409,
+      'EXECUTOR_NOT_CONNECTED',
+    ]);
+    expect(await codeOf(await post('B', `${callPath}/claim`, { executorId }))).toEqual([409, 'EXECUTOR_NOT_CONNECTED']);
+    const claimed = await post('A', `${callPath}/claim`, { executorId });
+    expect(claimed.status).toBe(200);
+    const { grant } = (await claimed.json()) as { grant: string };
+    mark(`browser call of run ${runId} claimed on A after B refused the claim`);
+
+    // The grant is checked against the run's log in Redis with the shared grant secret: B applies the receipts.
+    const receipt = (kind: string, sequence: number, extra: Record<string, unknown> = {}) =>
+      post(
+        'B',
+        `${callPath}/receipts`,
+        { executorId, receiptId: `rcp_${kind}`, sequence, kind, ...extra },
+        {
+          'x-tool-grant': grant,
+        },
+      );
+    const accepted = await receipt('accepted', 0);
+    expect([accepted.status, ((await accepted.json()) as { accepted?: boolean }).accepted]).toEqual([200, true]);
+    const completed = await receipt('completed', 1, { result: { word: 'scale-out' } });
+    expect([completed.status, ((await completed.json()) as { accepted?: boolean }).accepted]).toEqual([200, true]);
+    const events = await stream.done;
+    expect(events.find((e) => e.type === 'TOOL_CALL_RESULT')?.data).toEqual(
+      expect.objectContaining({ status: 'completed' }),
+    );
+    expect(events.at(-1)?.type).toBe('RUN_FINISHED');
+    expect((await post('A', `/executors/${executorId}/disconnect`, {})).status).toBe(200);
+  });
+
   it('ends a run whose producer A was killed with RUN_ABANDONED on B once its lease expired, and a restarted A serves its history', async () => {
     const created = (await (await postRun(user, urlOf('A'), '/slow')).json()) as CreateRunResponse;
     const onB = readRunStream(user, urlOf('B'), created.runId);
