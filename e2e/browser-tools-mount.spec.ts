@@ -17,12 +17,23 @@ function watchExecutorRequests(page: Page): string[] {
 /** A page that knows the browser tool `test.word` (returns `{ word: 'mounted' }`) as `window.wordTool`. */
 interface WordToolWindow extends ToolTestWindow {
   wordTool?: Record<string, unknown>;
+  /** Mounts the inline widget again with `options`; returns `mounted`, or the error's message. */
+  attemptMount?: (options: Record<string, unknown>) => string;
 }
 
-/** Defines `window.wordTool` on every load of the page, and mounts nothing with it. */
+/** Defines `window.wordTool` and `window.attemptMount` on every load of the page; mounts nothing. */
 async function installWordTool(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    (window as unknown as WordToolWindow).wordTool = {
+    const target = window as unknown as WordToolWindow;
+    target.attemptMount = (options) => {
+      try {
+        window.AgentChat!.mount('#inline-chat', { endpoint: '/api/agent', ...options });
+        return 'mounted';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    target.wordTool = {
       description: 'Returns a fixed word (an e2e test tool).',
       parameters: { type: 'object', properties: {}, additionalProperties: false },
       policy: 'allow',
@@ -41,14 +52,7 @@ test('a mount without tools starts no runner and the script tag without agent-ch
   await openDemo(page);
   const result = await page.evaluate(() => {
     const demo = (window as WordToolWindow).agentChatDemo!;
-    const attempt = (options: Record<string, unknown>): string => {
-      try {
-        window.AgentChat!.mount('#inline-chat', { endpoint: '/api/agent', ...options });
-        return 'mounted';
-      } catch (error) {
-        return (error as Error).message;
-      }
-    };
+    const attempt = (window as WordToolWindow).attemptMount!;
     demo.inline.destroy();
     const tools = { 'test.word': (window as WordToolWindow).wordTool };
     return {
@@ -84,14 +88,7 @@ test('mount checks the tools and runner options when it attaches them, and nothi
     const demo = (window as WordToolWindow).agentChatDemo!;
     demo.inline.destroy();
     const valid = (window as WordToolWindow).wordTool;
-    const attempt = (options: Record<string, unknown>): string => {
-      try {
-        window.AgentChat!.mount('#inline-chat', { endpoint: '/api/agent', ...options });
-        return 'mounted';
-      } catch (error) {
-        return (error as Error).message;
-      }
-    };
+    const attempt = (window as WordToolWindow).attemptMount!;
     return [
       attempt({ tools: { 'test word': valid } }),
       attempt({ tools: { 'test.word': { ...valid, run: 'not code' } } }),
