@@ -178,3 +178,33 @@ test('the ESM mount loads the runner only for a mount with tools, and runs the t
     'The browser tool test.word returned: {"word":"mounted"}',
   );
 });
+
+test('an ESM mount whose runner module fails to load reports the error and the chat runs without tools', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.route('**/esm/tools.js', (route) => route.abort());
+  await installWordTool(page);
+  await openDemo(page, '/esm.html');
+  const state = await page.evaluate(async () => {
+    const demo = (window as WordToolWindow).agentChatDemo!;
+    demo.inline.destroy();
+    const { mount } = (await import('/esm/index.js' as string)) as {
+      mount: (target: string, options: Record<string, unknown>) => typeof demo.inline & { ready: Promise<void> };
+    };
+    const mounted = mount('#esm-chat', {
+      endpoint: '/api/agent',
+      tools: { 'test.word': (window as WordToolWindow).wordTool },
+    });
+    demo.inline = mounted;
+    await mounted.ready;
+    return {
+      isBootstrapped: mounted.client.getState().bootstrap !== null,
+      runner: mounted.client.getState().toolRunner,
+    };
+  });
+  expect(state).toEqual({ isBootstrapped: true, runner: null });
+  expect(errors).toHaveLength(1);
+  expect(errors[0]).toContain('/esm/tools.js');
+});
