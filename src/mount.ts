@@ -78,9 +78,9 @@ const RTL_LANGUAGE = /^(ar|fa|he|iw|ps|sd|ug|ur|yi)\b/i;
 const mounts = new WeakMap<Element, MountedAgentChat>();
 
 /**
- * Returns `mount` with the given sources of the launcher and the browser tools. `mount(target, options)` mounts the chat
- * widget into `target` (a CSS selector or an Element) with its own client. It throws an error that
- * says what to fix when the target is missing, already holds a mount, `options` are invalid, or
+ * Returns `mount` with the given sources of the launcher and the browser tools. `mount(target,
+ * options)` mounts the chat widget into `target` (a CSS selector or an Element) with its own
+ * client. It throws an error that says what to fix when the target is missing, already holds a mount, `options` are invalid, or
  * `launcher` mode or `tools` are asked for and the launcher or the runner is not loaded. Only a
  * mount with `tools` starts a runner, and `destroy()` revokes it. It defines `<agent-chat>` on first
  * use when the host has not imported `agent-chat/define` (the element then upgrades a moment
