@@ -27,7 +27,11 @@ test('/propose shows the preview; Apply runs the write and the model answers, Di
   await expect(widget.toolCards.nth(0).locator('summary')).toHaveText(/Propose a profile change\s*Applied/);
   await expect(widget.toolCards.nth(1).locator('summary')).toHaveText(/Update the profile\s*Completed/);
   await widget.toolCards.nth(1).locator('summary').click();
-  await expect(widget.toolCards.nth(1).locator('pre').last()).toContainText('"updated": true');
+  // The write's card: its arguments, its result, then the evidence of the governed path it went through.
+  const writeTexts = widget.toolCards.nth(1).locator('pre');
+  await expect(writeTexts).toHaveCount(3);
+  await expect(writeTexts.nth(1)).toContainText('"updated": true');
+  await expect(writeTexts.nth(2)).toHaveText('pre_tool_use: allow');
   await expect(widget.assistantMessages.last()).toHaveText(
     /Done: your profile now shows the new display name and bio\./,
   );
