@@ -7,6 +7,12 @@ import { LoopStop } from './loop-stop.ts';
 /** How an approval ended, for the loop. */
 export type ApprovalResult = 'allow' | 'deny' | 'expired';
 
+/** The user's answer to an approval, with the id of the interrupt that asked (a proposal's write is logged under it). */
+export interface ApprovalAnswer {
+  decision: ApprovalResult;
+  interruptId: string;
+}
+
 /** The call an approval is about; with `proposal`, the user answers Apply or Dismiss to that preview instead. */
 export interface ApprovalQuestion {
   toolCallId: string;
@@ -26,14 +32,15 @@ export interface ApprovalQuestion {
  * the interrupt). Afterwards `RUN_STATUS_CHANGED{running}` unless the run is cancelling.
  * With `existing` (a resumed run), the interrupt is already in the log: nothing is asked again
  * and it expires at its own `expiresAt`. A proposal is asked the same way, as `reason: "proposal"`
- * with its summary as the message (docs/protocol.md §11.1).
+ * with its summary as the message (docs/protocol.md §11.1). Returns the decision with the
+ * interrupt's id.
  */
 export async function awaitApproval(
   context: RunContext,
   call: ApprovalQuestion,
   deadline: Deadline,
   existing?: { interruptId: string; expiresAt: string | undefined },
-): Promise<ApprovalResult> {
+): Promise<ApprovalAnswer> {
   const { settings, writer, handle } = context;
   const now = settings.clock.now();
   const asked = existing ?? {
@@ -76,8 +83,11 @@ export async function awaitApproval(
   );
   if (resumed.length === 0) throw new LoopStop({ kind: 'cancel' });
   deadline.resume();
-  if (interrupt?.state === 'expired') return 'expired';
-  return interrupt?.state === 'resolved' && interrupt.decision === 'allow' ? 'allow' : 'deny';
+  if (interrupt?.state === 'expired') return { decision: 'expired', interruptId };
+  return {
+    decision: interrupt?.state === 'resolved' && interrupt.decision === 'allow' ? 'allow' : 'deny',
+    interruptId,
+  };
 }
 
 /** Appends `INTERRUPT_REQUESTED` and `RUN_STATUS_CHANGED{awaiting_input}` together; false when the run is cancelling. */

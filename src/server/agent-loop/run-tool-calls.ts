@@ -4,7 +4,7 @@ import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
 import type { PendingEvent } from '../runs/run-handle.ts';
 import type { BrowserToolEntry } from '../tools/browser-tool-set.ts';
 import type { ToolDefinition, ToolPolicy } from '../tools/tool-registry.ts';
-import { awaitApproval } from './await-approval.ts';
+import { awaitApproval, type ApprovalResult } from './await-approval.ts';
 import { awaitBrowserResult } from './await-browser-result.ts';
 import type { Deadline } from './create-deadline.ts';
 import type { RunContext, ToolCallInfo, ToolCallOutcome, ToolHookContext, ToolHookDecision } from './engine-options.ts';
@@ -351,7 +351,7 @@ function approvalQuestionOf(
 async function admitCall(context: RunContext, options: GovernOptions): Promise<ToolResult | null> {
   const { call, tool } = options;
   if (call.interrupt === undefined) return governCall(context, options);
-  const decision = await awaitApproval(context, approvalQuestionOf(call, tool), options.deadline, call.interrupt);
+  const { decision } = await awaitApproval(context, approvalQuestionOf(call, tool), options.deadline, call.interrupt);
   return approvalRefusal(decision);
 }
 
@@ -399,13 +399,13 @@ async function governCall(context: RunContext, options: GovernOptions): Promise<
         status: 'denied',
         content: 'This tool needs approval and nobody can approve it here, so it was not run.',
       };
-    const decision = await awaitApproval(context, approvalQuestionOf(call, tool), options.deadline);
+    const { decision } = await awaitApproval(context, approvalQuestionOf(call, tool), options.deadline);
     return approvalRefusal(decision);
   }
   return null;
 }
 
-function approvalRefusal(decision: Awaited<ReturnType<typeof awaitApproval>>): ToolResult | null {
+function approvalRefusal(decision: ApprovalResult): ToolResult | null {
   if (decision === 'deny') return { status: 'denied', content: 'The user denied this tool call, so it was not run.' };
   if (decision === 'expired')
     return { status: 'denied', content: 'Nobody approved this tool call in time, so it was not run.' };

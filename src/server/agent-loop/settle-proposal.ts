@@ -83,7 +83,7 @@ export interface SettleProposalOptions {
  */
 export async function settleProposal(context: RunContext, options: SettleProposalOptions): Promise<ToolResult> {
   const { call, proposed } = options;
-  const decision = await awaitApproval(
+  const { decision, interruptId } = await awaitApproval(
     context,
     {
       toolCallId: call.toolCallId,
@@ -100,7 +100,8 @@ export async function settleProposal(context: RunContext, options: SettleProposa
     return { status: 'denied', content: 'The user dismissed the proposal, so nothing was changed.' };
   if (decision === 'expired')
     return { status: 'denied', content: 'Nobody answered the proposal in time, so nothing was changed.' };
-  const write = call.write ?? (await announceWrite(context, { call, proposal: proposed.proposal }));
+  const write =
+    call.write ?? (await announceWrite(context, { call, proposal: proposed.proposal, proposalId: interruptId }));
   const result = await options.settleWrite(write);
   const { tool } = proposed.proposal.apply;
   const content =
@@ -116,16 +117,14 @@ export async function settleProposal(context: RunContext, options: SettleProposa
   };
 }
 
-/** Logs the write an applied proposal runs as a call of its own, under the proposing call's message. */
+/** Logs the write an applied proposal (interrupt `proposalId`) runs as a call of its own, under the proposing call's message. */
 async function announceWrite(
   context: RunContext,
-  options: { call: PreparedCall; proposal: Proposal },
+  options: { call: PreparedCall; proposal: Proposal; proposalId: string },
 ): Promise<PreparedCall> {
   const { settings, handle, writer } = context;
   const { tool: name, arguments: args } = options.proposal.apply;
-  const proposalId =
-    handle.snapshot().interrupts.findLast((i) => i.toolCallId === options.call.toolCallId && i.reason === 'proposal')
-      ?.id ?? '';
+  const { proposalId } = options;
   const tool = settings.registry.get(name);
   const write: PreparedCall = {
     toolCallId: settings.ids('tc'),
