@@ -28,6 +28,11 @@ export interface ToolsHost {
  */
 export function attachTools(chat: ToolsHost, options: AttachToolsOptions): MountedToolRunner {
   checkAttachToolsOptions(options);
+  return startTools(chat, options);
+}
+
+/** {@link attachTools} once its options are checked. */
+function startTools(chat: ToolsHost, options: AttachToolsOptions): MountedToolRunner {
   const { tools, locale, ...runnerOptions } = options;
   const language = locale ?? chat.element?.locale ?? globalThis.navigator?.language;
   return mountToolRunner(chat.client, {
@@ -57,5 +62,5 @@ export type AttachMountTools = (
 export function attachMountTools(chat: ToolsHost, { tools, toolRunner }: MountToolsOptions): MountedToolRunner {
   const options: unknown = { ...toolRunner, tools };
   checkAttachToolsOptions(options);
-  return attachTools(chat, options);
+  return startTools(chat, options);
 }
