@@ -2,7 +2,7 @@ import type { Plugin } from 'vite';
 import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
 import { checkSanitizeConfigUse } from './check-sanitize-config-use.ts';
 import { DOMPURIFY_FILE, findCreateDomPurify } from './dompurify-source.ts';
-import { applyEdits, isPropertyName, listAstNodes, type AstNode, type Edit } from './list-ast-nodes.ts';
+import { applyEdits, findUseOutsideEdits, listAstNodes, onlyOne, type AstNode, type Edit } from './list-ast-nodes.ts';
 
 /** What in `createDOMPurify` exists only for `CUSTOM_ELEMENT_HANDLING` and the `ADD_TAGS`/`ADD_ATTR` options. */
 const CUT_DECLARATIONS = [
@@ -80,15 +80,15 @@ export function cutNameChecks(code: string): string | { error: string } {
   const textOf = (node: AstNode): string => code.slice(node.start, node.end).replace(/\s+/g, ' ');
   for (const name of CUT_DECLARATIONS) {
     const declarations = (factory.body as AstNode).body as AstNode[];
-    const found = declarations.filter(
-      (statement) =>
-        statement.type === 'VariableDeclaration' &&
-        (statement.declarations as AstNode[]).length === 1 &&
-        ((statement.declarations as AstNode[])[0]?.id as AstNode).name === name,
+    const declaration = onlyOne(
+      declarations.filter(
+        (statement) =>
+          statement.type === 'VariableDeclaration' &&
+          (statement.declarations as AstNode[]).length === 1 &&
+          ((statement.declarations as AstNode[])[0]?.id as AstNode).name === name,
+      ),
     );
-    const declaration = found[0];
-    if (found.length !== 1 || !declaration)
-      return { error: `createDOMPurify no longer declares ${name} once on its own` };
+    if (!declaration) return { error: `createDOMPurify no longer declares ${name} once on its own` };
     edits.push({ start: declaration.start, end: declaration.end, text: '' });
   }
   const pieces = [
@@ -96,20 +96,15 @@ export function cutNameChecks(code: string): string | { error: string } {
     ...REWRITTEN_EXPRESSIONS.map((rewrite) => ({ ...rewrite, isStatement: false })),
   ];
   for (const piece of pieces) {
-    const matches = nodes.filter(
-      ({ node }) => /Statement|Declaration$/.test(node.type) === piece.isStatement && textOf(node) === piece.from,
-    );
-    const match = matches[0]?.node;
-    if (matches.length !== 1 || !match)
-      return { error: `purify.es.mjs no longer has once: ${piece.from.slice(0, 100)}` };
+    const match = onlyOne(
+      nodes.filter(
+        ({ node }) => /Statement|Declaration$/.test(node.type) === piece.isStatement && textOf(node) === piece.from,
+      ),
+    )?.node;
+    if (!match) return { error: `purify.es.mjs no longer has once: ${piece.from.slice(0, 100)}` };
     edits.push({ start: match.start, end: match.end, text: piece.isStatement ? piece.to : `(${piece.to})` });
   }
-  for (const { node, ancestors } of nodes) {
-    if (node.type !== 'Identifier' || !CUT_DECLARATIONS.includes(node.name as string)) continue;
-    if (isPropertyName(node, ancestors.at(-1))) continue;
-    if (!edits.some((edit) => edit.start <= node.start && node.end <= edit.end)) {
-      return { error: `purify.es.mjs still uses ${node.name as string} besides what is cut` };
-    }
-  }
+  const stillUsed = findUseOutsideEdits(nodes, CUT_DECLARATIONS, edits);
+  if (stillUsed !== undefined) return { error: `purify.es.mjs still uses ${stillUsed} besides what is cut` };
   return applyEdits(code, edits);
 }

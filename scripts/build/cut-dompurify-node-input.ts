@@ -2,7 +2,7 @@ import type { Plugin } from 'vite';
 import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
 import { checkSanitizeConfigUse } from './check-sanitize-config-use.ts';
 import { DOMPURIFY_FILE } from './dompurify-source.ts';
-import { applyEdits, listAstNodes, type AstNode, type Edit } from './list-ast-nodes.ts';
+import { applyEdits, listAstNodes, onlyOne, type AstNode, type Edit } from './list-ast-nodes.ts';
 
 /** `_sanitize`'s turning of input that is neither a string nor a node into a string, as written (whitespace aside). */
 const STRINGIFY_INPUT =
@@ -34,25 +34,24 @@ export function cutDomPurifyNodeInput(): Plugin {
 export function cutNodeInput(code: string): string | { error: string } {
   const nodes = listAstNodes('purify.es.mjs', code);
   if (!Array.isArray(nodes)) return nodes;
-  const sanitizers = nodes.filter(
-    ({ node }) => node.type === 'VariableDeclarator' && (node.id as AstNode).name === '_sanitize',
-  );
-  const sanitize = sanitizers[0]?.node.init as AstNode | undefined;
-  if (sanitizers.length !== 1 || sanitize?.type !== 'FunctionExpression') {
+  const sanitize = onlyOne(
+    nodes.filter(({ node }) => node.type === 'VariableDeclarator' && (node.id as AstNode).name === '_sanitize'),
+  )?.node.init as AstNode | undefined;
+  if (sanitize?.type !== 'FunctionExpression') {
     return { error: 'purify.es.mjs no longer declares const _sanitize = function once' };
   }
   const inSanitize = nodes.filter(({ ancestors }) => ancestors.includes(sanitize));
   const textOf = (node: AstNode): string => code.slice(node.start, node.end).replace(/\s+/g, ' ');
-  const conversions = inSanitize.filter(({ node }) => node.type === 'IfStatement' && textOf(node) === STRINGIFY_INPUT);
-  const conversion = conversions[0]?.node;
-  if (conversions.length !== 1 || !conversion) {
+  const conversion = onlyOne(
+    inSanitize.filter(({ node }) => node.type === 'IfStatement' && textOf(node) === STRINGIFY_INPUT),
+  )?.node;
+  if (!conversion) {
     return { error: `purify.es.mjs's _sanitize no longer has once: ${STRINGIFY_INPUT.slice(0, 80)}` };
   }
-  const nodeBranches = inSanitize.filter(
-    ({ node }) => node.type === 'IfStatement' && textOf(node.test as AstNode) === NODE_INPUT_TEST,
-  );
-  const nodeTest = nodeBranches[0]?.node.test as AstNode | undefined;
-  if (nodeBranches.length !== 1 || !nodeTest) {
+  const nodeTest = onlyOne(
+    inSanitize.filter(({ node }) => node.type === 'IfStatement' && textOf(node.test as AstNode) === NODE_INPUT_TEST),
+  )?.node.test as AstNode | undefined;
+  if (!nodeTest) {
     return { error: `purify.es.mjs's _sanitize no longer has one branch if (${NODE_INPUT_TEST})` };
   }
   const edits: Edit[] = [

@@ -1,4 +1,4 @@
-import type { AstNode, PlacedNode } from './list-ast-nodes.ts';
+import { onlyOne, type AstNode, type PlacedNode } from './list-ast-nodes.ts';
 
 /** The file of DOMPurify the IIFE bundles, relative to the repository root. */
 export const DOMPURIFY_FILE = '/node_modules/dompurify/dist/purify.es.mjs';
@@ -8,11 +8,10 @@ export const DOMPURIFY_FILE = '/node_modules/dompurify/dist/purify.es.mjs';
  * factory every DOMPurify transform edits, or `{ error }` unless there is exactly one.
  */
 export function findCreateDomPurify(nodes: PlacedNode[]): AstNode | { error: string } {
-  const factories = nodes.filter(
-    ({ node }) => node.type === 'FunctionDeclaration' && (node.id as AstNode | null)?.name === 'createDOMPurify',
-  );
-  const factory = factories[0]?.node;
-  return factories.length === 1 && factory
-    ? factory
-    : { error: 'purify.es.mjs no longer declares createDOMPurify once' };
+  const factory = onlyOne(
+    nodes.filter(
+      ({ node }) => node.type === 'FunctionDeclaration' && (node.id as AstNode | null)?.name === 'createDOMPurify',
+    ),
+  )?.node;
+  return factory ?? { error: 'purify.es.mjs no longer declares createDOMPurify once' };
 }

@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite';
 import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
 import { DOMPURIFY_FILE } from './dompurify-source.ts';
-import { applyEdits, isPropertyName, listAstNodes, type AstNode, type Edit } from './list-ast-nodes.ts';
+import { applyEdits, findUseOutsideEdits, listAstNodes, onlyOne, type AstNode, type Edit } from './list-ast-nodes.ts';
 
 /** Babel's async-generator helper, which DOMPurify's build emits although no code of it uses it. */
 const UNUSED_HELPERS = ['AsyncGenerator', '_OverloadYield'];
@@ -36,39 +36,37 @@ export function cutDomPurifyFallbacks(code: string): string | { error: string } 
   const statements = (program?.body as AstNode[] | undefined) ?? [];
   const edits: Edit[] = [];
   for (const name of UNUSED_HELPERS) {
-    const declarations = statements.filter(
-      (statement) => statement.type === 'FunctionDeclaration' && (statement.id as AstNode).name === name,
+    const declaration = onlyOne(
+      statements.filter(
+        (statement) => statement.type === 'FunctionDeclaration' && (statement.id as AstNode).name === name,
+      ),
     );
-    const declaration = declarations[0];
-    if (declarations.length !== 1 || !declaration) return { error: `purify.es.mjs no longer declares ${name} once` };
+    if (!declaration) return { error: `purify.es.mjs no longer declares ${name} once` };
     edits.push({ start: declaration.start, end: declaration.end, text: '' });
   }
-  const prototypeSetup = statements.filter(
-    (statement) =>
-      statement.type === 'ExpressionStatement' &&
-      code.slice(statement.start, statement.end).startsWith('AsyncGenerator.prototype['),
+  const setup = onlyOne(
+    statements.filter(
+      (statement) =>
+        statement.type === 'ExpressionStatement' &&
+        code.slice(statement.start, statement.end).startsWith('AsyncGenerator.prototype['),
+    ),
   );
-  const setup = prototypeSetup[0];
-  if (prototypeSetup.length !== 1 || !setup) {
+  if (!setup) {
     return { error: 'purify.es.mjs no longer sets up AsyncGenerator.prototype in one statement' };
   }
   edits.push({ start: setup.start, end: setup.end, text: '' });
   for (const name of FALLBACK_BUILT_INS) {
     const fallback = `if (!${name}) ${name} = function ${name}(`;
-    const found = statements.filter(
-      (statement) =>
-        statement.type === 'IfStatement' && code.slice(statement.start, statement.end).startsWith(fallback),
+    const statement = onlyOne(
+      statements.filter(
+        (candidate) =>
+          candidate.type === 'IfStatement' && code.slice(candidate.start, candidate.end).startsWith(fallback),
+      ),
     );
-    const statement = found[0];
-    if (found.length !== 1 || !statement) return { error: `purify.es.mjs no longer has ${fallback}…} once` };
+    if (!statement) return { error: `purify.es.mjs no longer has ${fallback}…} once` };
     edits.push({ start: statement.start, end: statement.end, text: '' });
   }
-  for (const { node, ancestors } of nodes) {
-    if (node.type !== 'Identifier' || !UNUSED_HELPERS.includes(node.name as string)) continue;
-    if (isPropertyName(node, ancestors.at(-1))) continue;
-    if (!edits.some((edit) => edit.start <= node.start && node.end <= edit.end)) {
-      return { error: `purify.es.mjs uses ${node.name as string}` };
-    }
-  }
+  const stillUsed = findUseOutsideEdits(nodes, UNUSED_HELPERS, edits);
+  if (stillUsed !== undefined) return { error: `purify.es.mjs uses ${stillUsed}` };
   return applyEdits(code, edits);
 }

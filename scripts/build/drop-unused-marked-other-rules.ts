@@ -1,7 +1,15 @@
 import type { Plugin } from 'vite';
 import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
 import { checkMarkedUse } from './inline-marked-options.ts';
-import { applyEdits, isPropertyName, listAstNodes, type AstNode, type Edit } from './list-ast-nodes.ts';
+import {
+  applyEdits,
+  isAstNode,
+  isPropertyName,
+  listAstNodes,
+  onlyOne,
+  type AstNode,
+  type Edit,
+} from './list-ast-nodes.ts';
 
 /** marked's exports the widget imports (`checkMarkedUse` allows no others). */
 const USED_EXPORTS = ['Lexer', 'getDefaults'];
@@ -34,19 +42,20 @@ export function dropUnusedOtherRules(code: string): string | { error: string } {
   if (!Array.isArray(nodes)) return nodes;
   const program = nodes[0]?.node;
   const statements = (program?.body as AstNode[] | undefined) ?? [];
-  const tables = nodes.filter(
-    ({ node, ancestors }) =>
-      node.type === 'Property' &&
-      (node.key as AstNode).name === 'other' &&
-      (node.value as AstNode).type === 'Identifier' &&
-      !isPropertyName(node.value as AstNode, ancestors.at(-1)),
+  const table = onlyOne(
+    nodes.filter(
+      ({ node, ancestors }) =>
+        node.type === 'Property' &&
+        (node.key as AstNode).name === 'other' &&
+        (node.value as AstNode).type === 'Identifier' &&
+        !isPropertyName(node.value as AstNode, ancestors.at(-1)),
+    ),
   );
-  const tableName = (tables[0]?.node.value as AstNode | undefined)?.name as string | undefined;
-  if (tables.length !== 1 || tableName === undefined)
-    return { error: 'marked.esm.js no longer hands one rule table to its lexer as other:' };
+  const tableName = (table?.node.value as AstNode | undefined)?.name as string | undefined;
+  if (tableName === undefined) return { error: 'marked.esm.js no longer hands one rule table to its lexer as other:' };
   const bindings = collectTopLevelBindings(statements);
-  const table = bindings.get(tableName);
-  const entries = table?.type === 'VariableDeclarator' ? (table.init as AstNode | null) : null;
+  const declarator = bindings.get(tableName);
+  const entries = declarator?.type === 'VariableDeclarator' ? (declarator.init as AstNode | null) : null;
   if (entries?.type !== 'ObjectExpression')
     return { error: `marked's other rule table ${tableName} is not an object literal` };
   const exported = exportedLocals(statements);
@@ -142,9 +151,7 @@ function* walkLive(root: AstNode): Generator<{ node: AstNode; parent: AstNode | 
     const dead = deadChildOf(node);
     for (const value of Object.values(node)) {
       for (const child of Array.isArray(value) ? value : [value]) {
-        if (child !== dead && typeof child === 'object' && child !== null && typeof child.type === 'string') {
-          stack.push({ node: child as AstNode, parent: node });
-        }
+        if (child !== dead && isAstNode(child)) stack.push({ node: child, parent: node });
       }
     }
   }

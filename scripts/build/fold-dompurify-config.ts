@@ -7,6 +7,7 @@ import {
   applyEdits,
   isPropertyName,
   listAstNodes,
+  onlyOne,
   type AstNode,
   type Edit,
   type PlacedNode,
@@ -53,11 +54,10 @@ export function foldDomPurifySettings(code: string): string | { error: string } 
   const factory = findCreateDomPurify(nodes);
   if ('error' in factory) return { error: factory.error as string };
   const inFactory = nodes.filter(({ ancestors }) => ancestors.includes(factory));
-  const parsers = inFactory.filter(
-    ({ node }) => node.type === 'VariableDeclarator' && (node.id as AstNode).name === '_parseConfig',
-  );
-  const parseConfig = parsers[0]?.node.init as AstNode | undefined;
-  if (parsers.length !== 1 || parseConfig?.type !== 'FunctionExpression') {
+  const parseConfig = onlyOne(
+    inFactory.filter(({ node }) => node.type === 'VariableDeclarator' && (node.id as AstNode).name === '_parseConfig'),
+  )?.node.init as AstNode | undefined;
+  if (parseConfig?.type !== 'FunctionExpression') {
     return { error: 'purify.es.mjs no longer declares const _parseConfig = function once' };
   }
   const optionEdits = foldAbsentOptionReads(

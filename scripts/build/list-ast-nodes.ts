@@ -46,6 +46,28 @@ export function isPropertyName(node: AstNode, parent: AstNode | undefined): bool
   return parent?.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand;
 }
 
+/** The one item of `items`, or undefined when there are none or several (a transform finds what it rewrites exactly once). */
+export function onlyOne<T>(items: readonly T[]): T | undefined {
+  return items.length === 1 ? items[0] : undefined;
+}
+
+/**
+ * The first of `names` that `nodes` still use as a variable outside every edit's range, if any: a
+ * cut of their declarations would leave that use dangling.
+ */
+export function findUseOutsideEdits(
+  nodes: readonly PlacedNode[],
+  names: readonly string[],
+  edits: readonly Edit[],
+): string | undefined {
+  for (const { node, ancestors } of nodes) {
+    if (node.type !== 'Identifier' || !names.includes(node.name as string)) continue;
+    if (isPropertyName(node, ancestors.at(-1))) continue;
+    if (!edits.some((edit) => edit.start <= node.start && node.end <= edit.end)) return node.name as string;
+  }
+  return undefined;
+}
+
 /** A replacement of the text from `start` to `end`. */
 export interface Edit {
   start: number;
