@@ -79,6 +79,10 @@ export const agentChatStyles = css`
     content-visibility: auto;
     contain-intrinsic-size: auto 160px;
   }
+  /* While rows that landed above settle their size, the row in view is held by script alone. */
+  .transcript[data-settling] {
+    overflow-anchor: none;
+  }
   /* While older messages exist: the line above the rows that says "Loading earlier messages…". */
   .older-status {
     min-height: 21px;

@@ -203,7 +203,10 @@ export class AgentChatElement extends LitElement {
   };
   #scrollPin = new ScrollPinController(this, this.#scrollTargets);
   // After the scroll pin: a pinned transcript is at its bottom before this one looks at the top.
-  #olderMessages = new OlderMessagesController(this, this.#scrollTargets);
+  #olderMessages = new OlderMessagesController(this, {
+    ...this.#scrollTargets,
+    isFollowing: () => this.#scrollPin.isFollowing,
+  });
   #rowChunks = new RowChunks();
   #composer = new Composer(this, {
     send: (text, contextRefs) => this.#send(text, contextRefs),

@@ -55,6 +55,36 @@ describe('<agent-chat> older messages', () => {
     expect(loadCalls(client.calls)).toBe(1);
   });
 
+  it('holds the row in view while the rows that landed above it take their real size, until the person scrolls', async () => {
+    const { element, root, emit } = await mountAgentChat();
+    element.style.setProperty('--agent-chat-height', '400px');
+    await emit({ messages: turns(20, 40), hasOlderMessages: true });
+    await nextFrame();
+    const transcript = root.querySelector('[part="transcript"]') as HTMLElement;
+    transcript.scrollTop = 0;
+    await new Promise((resolve) => transcript.addEventListener('scroll', resolve, { once: true }));
+    const anchor = root.querySelector('[part~="user-message"]') as HTMLElement;
+    const anchorTop = anchor.getBoundingClientRect().top;
+    await emit({ messages: turns(0, 40), hasOlderMessages: false });
+    const rows = Array.from(root.querySelectorAll('.transcript-content > *')) as HTMLElement[];
+    const above = rows[rows.indexOf(anchor) - 1] as HTMLElement;
+
+    // A row above settles 60 px taller (as an estimated row does once laid out): the row stays put.
+    above.style.height = `${above.getBoundingClientRect().height + 60}px`;
+    await nextFrame();
+    await nextFrame();
+    expect(Math.abs(anchor.getBoundingClientRect().top - anchorTop)).toBeLessThanOrEqual(1);
+
+    // The person scrolls up 100 px: a later resize (a row below grows) leaves them where they went.
+    transcript.scrollTop -= 100;
+    await new Promise((resolve) => transcript.addEventListener('scroll', resolve, { once: true }));
+    const below = rows[rows.indexOf(anchor) + 1] as HTMLElement;
+    below.style.height = `${below.getBoundingClientRect().height + 60}px`;
+    await nextFrame();
+    await nextFrame();
+    expect(Math.abs(anchor.getBoundingClientRect().top - (anchorTop + 100))).toBeLessThanOrEqual(1);
+  });
+
   it('loads the next page at once when a restored page does not fill the screen, but not while hidden', async () => {
     const hidden = await mountAgentChat((element) => (element.hidden = true));
     await hidden.emit({ messages: turns(9, 10), hasOlderMessages: true });

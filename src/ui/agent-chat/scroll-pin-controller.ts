@@ -36,6 +36,11 @@ export class ScrollPinController implements ReactiveController {
     return this.#isJumpShown;
   }
 
+  /** True while the transcript follows the stream to its latest row. */
+  get isFollowing(): boolean {
+    return this.#isPinned;
+  }
+
   hostConnected(): void {
     this.#observeContent();
   }
