@@ -1,0 +1,35 @@
+"""A Python client of the agent-chat protocol (docs/protocol.md): start runs, follow them, answer approvals, manage sessions.
+
+``AgentChatClient`` is synchronous, ``AsyncAgentChatClient`` the same for asyncio; both raise
+``AgentChatError`` for every failure. httpx is the only dependency.
+"""
+
+from .async_client import AsyncAgentChatClient
+from .client import AgentChatClient
+from .errors import AgentChatError
+from .models import (
+    Bootstrap,
+    CancelResult,
+    Event,
+    InterruptAnswer,
+    MessagePage,
+    Run,
+    RunSnapshot,
+    Session,
+    SessionPage,
+)
+
+__all__ = [
+    "AgentChatClient",
+    "AgentChatError",
+    "AsyncAgentChatClient",
+    "Bootstrap",
+    "CancelResult",
+    "Event",
+    "InterruptAnswer",
+    "MessagePage",
+    "Run",
+    "RunSnapshot",
+    "Session",
+    "SessionPage",
+]

@@ -1,0 +1,235 @@
+"""The asynchronous client: :class:`AsyncAgentChatClient`, the same API as :class:`AgentChatClient` with ``await``."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, AsyncIterator
+
+import httpx
+
+from . import _protocol as p
+from .errors import AgentChatError, error_from_response, transport_failure
+from .models import Bootstrap, CancelResult, Event, InterruptAnswer, MessagePage, Run, RunSnapshot, Session, SessionPage
+
+#: Connect, write and pool timeouts of every request, and the read timeout of JSON requests, in seconds.
+DEFAULT_TIMEOUT = 30.0
+
+
+class AsyncAgentChatClient:
+    """:class:`~agent_chat_client.AgentChatClient` for asyncio: the same options, calls and guarantees, awaited.
+
+    ``events`` is an async generator; close it when leaving the loop early (``async with
+    contextlib.aclosing(client.events(run_id)) as events:``) so its connection closes at once.
+    ``http_client`` takes an ``httpx.AsyncClient``; use ``async with`` or :meth:`aclose`.
+    """
+
+    def __init__(
+        self,
+        endpoint: str,
+        *,
+        cookie: str | None = None,
+        bearer_token: str | None = None,
+        headers: p.HeadersSource = None,
+        locale: str | None = None,
+        max_attempts: int = 4,
+        max_retry_after: float = 60.0,
+        stall_timeout: float = 600.0,
+        timeout: float = DEFAULT_TIMEOUT,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self._config = p.ClientConfig(
+            endpoint=endpoint,
+            cookie=cookie,
+            bearer_token=bearer_token,
+            headers=headers,
+            locale=locale,
+            max_attempts=max_attempts,
+            max_retry_after=max_retry_after,
+            stall_timeout=stall_timeout,
+        )
+        self._timeout = timeout
+        self._owns_http = http_client is None
+        self._http = http_client if http_client is not None else httpx.AsyncClient(timeout=timeout)
+        self._boot: Bootstrap | None = None
+
+    async def __aenter__(self) -> AsyncAgentChatClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Closes the connections (unless the httpx client was passed in)."""
+        if self._owns_http:
+            await self._http.aclose()
+
+    @property
+    def identity_id(self) -> str | None:
+        """The ``idn_…`` binding sent as ``X-Agent-Identity``; None before bootstrap or after ``IDENTITY_CHANGED``."""
+        return None if self._boot is None else self._boot.identity_id
+
+    async def bootstrap(self) -> Bootstrap:
+        """Reads ``GET /bootstrap`` and binds the client to the identity it names (called for you on first use)."""
+        self._boot = p.read_bootstrap(await self._execute(p.bootstrap_call()))
+        return self._boot
+
+    async def send(
+        self,
+        text: str,
+        *,
+        session_id: str | None = None,
+        idempotency_key: str | None = None,
+        agent_version_id: str | None = None,
+        client_message_id: str | None = None,
+        context_refs: list[dict[str, Any]] | None = None,
+        instruction: str | None = None,
+        focus: dict[str, Any] | None = None,
+        model_id: str | None = None,
+        reasoning_effort: str | None = None,
+        max_cost_usd: str | None = None,
+    ) -> Run:
+        """Starts a run with ``text`` (in ``session_id``, or a new session) and returns it at once; read it with :meth:`events`.
+
+        The body is serialized once and every retry sends it byte-identical under one
+        ``Idempotency-Key`` (``idempotency_key``, else a fresh UUID), so a create whose answer was
+        lost is answered from the server's record (``Run.replayed``) and never makes a second run.
+        When it still fails, the error carries the key (``error.idempotency_key``): send again with
+        it to keep that guarantee. ``agent_version_id`` defaults to bootstrap's.
+        """
+        boot = await self._ensure_bootstrap()
+        call = p.send_call(
+            text,
+            agent_version_id=agent_version_id or boot.agent_version_id,
+            session_id=session_id,
+            idempotency_key=idempotency_key or p.new_idempotency_key(),
+            client_message_id=client_message_id,
+            context_refs=context_refs,
+            instruction=instruction,
+            focus=focus,
+            model_id=model_id,
+            reasoning_effort=reasoning_effort,
+            max_cost_usd=max_cost_usd,
+        )
+        return p.read_run(await self._execute(call), call)
+
+    async def snapshot(self, run_id: str) -> RunSnapshot:
+        """``GET /runs/{id}``: the run's state up to ``last_seq``; follow it with ``events(run_id, after=snapshot.resume_cursor)``."""
+        return p.read_snapshot(await self._execute(p.snapshot_call(run_id)))
+
+    async def events(self, run_id: str, *, after: str | None = None) -> AsyncIterator[Event]:
+        """Yields the run's events after the cursor ``after`` (default: from its first) until its terminal event.
+
+        A dropped or closed connection is resumed from the cursor of the last event yielded, so
+        every event comes exactly once and in ``seq`` order: an overlap is dropped, a gap is read
+        again from the cursor. Raises :class:`AgentChatError` for a definitive answer:
+        ``CURSOR_EXPIRED``/``CURSOR_INVALID`` (read :meth:`snapshot` and follow from its
+        ``resume_cursor``), 401, 403, 404, ``IDENTITY_CHANGED``, or ``STREAM_STALLED`` after
+        ``stall_timeout`` seconds without a new event. Leaving the loop closes the connection; the
+        run goes on on the server (only :meth:`cancel` stops it).
+        """
+        boot = await self._ensure_bootstrap()
+        idle = float(boot.stream.get("clientIdleTimeoutSec") or 45)
+        timeout = httpx.Timeout(self._timeout, read=idle)
+        position = p.StreamPosition(after)
+        policy = p.ReconnectPolicy(self._config, run_id)
+        while True:
+            failure: AgentChatError | None = None
+            headers = p.request_headers(self._config, self.identity_id, None, accept="text/event-stream")
+            headers["last-event-id"] = position.cursor
+            url = self._config.base_url + p.events_path(run_id, position.cursor)
+            try:
+                async with self._http.stream("GET", url, headers=headers, timeout=timeout) as response:
+                    if response.status_code == 204:
+                        return
+                    if response.status_code != 200 or not p.is_event_stream(response.headers):
+                        failure = self._noted(p.stream_error(_answer(response, await response.aread())))
+                    else:
+                        reader = p.StreamReader(run_id, position)
+                        async for chunk in response.aiter_bytes():
+                            for event in reader.feed(chunk):
+                                policy.progressed()
+                                yield event
+                            if reader.is_over:
+                                break
+                        if reader.is_terminal:
+                            return
+            except httpx.ReadTimeout:
+                failure = None  # The idle watchdog: reconnect from the cursor like after a clean close.
+            except httpx.TimeoutException as error:
+                failure = transport_failure(error, is_timeout=True)
+            except httpx.TransportError as error:
+                failure = transport_failure(error, is_timeout=False)
+            await asyncio.sleep(policy.delay_after(failure))
+
+    async def cancel(self, run_id: str, *, reason: str | None = None) -> CancelResult:
+        """Asks the run to stop (``cancelling``); answers the terminal status when it had already ended."""
+        return p.read_cancel(await self._execute(p.cancel_call(run_id, reason)))
+
+    async def answer_interrupt(
+        self, run_id: str, interrupt_id: str, decision: str, args_digest: str, *, reason: str | None = None
+    ) -> InterruptAnswer:
+        """Answers an approval (or a proposal) ``"allow"`` or ``"deny"`` for exactly the arguments whose digest is ``args_digest``.
+
+        A digest that is not the interrupt's is ``412 ARGS_DIGEST_MISMATCH`` and the interrupt stays
+        open; the same answer again is ``replayed``; the other answer after one was given is ``409
+        INTERRUPT_ALREADY_RESOLVED``; past its expiry ``410 INTERRUPT_EXPIRED``.
+        """
+        return p.read_interrupt_answer(
+            await self._execute(p.answer_interrupt_call(run_id, interrupt_id, decision, args_digest, reason))
+        )
+
+    async def list_sessions(self, *, limit: int | None = None, after: str | None = None) -> SessionPage:
+        """One page of the user's sessions, latest activity first; pass ``page.next_after`` as ``after`` for the next."""
+        return p.read_session_page(await self._execute(p.list_sessions_call(limit, after)))
+
+    async def get_session(self, session_id: str) -> Session:
+        return p.read_session(await self._execute(p.get_session_call(session_id)))
+
+    async def session_messages(self, session_id: str, *, before: str | None = None, limit: int | None = None) -> MessagePage:
+        """One page of the session's settled messages, newest first; pass ``page.next_before`` as ``before`` for older ones."""
+        return p.read_message_page(await self._execute(p.session_messages_call(session_id, before, limit)))
+
+    async def rename_session(self, session_id: str, title: str) -> Session:
+        return p.read_session(await self._execute(p.rename_session_call(session_id, title)))
+
+    async def delete_session(self, session_id: str) -> None:
+        """Deletes the session with its runs and history (``409 RUN_ALREADY_ACTIVE`` while a run has not ended)."""
+        await self._execute(p.delete_session_call(session_id))
+
+    async def _ensure_bootstrap(self) -> Bootstrap:
+        return self._boot if self._boot is not None else await self.bootstrap()
+
+    async def _execute(self, call: p.Call) -> p.HttpAnswer:
+        if call.needs_identity:
+            await self._ensure_bootstrap()
+        attempt = 0
+        while True:
+            attempt += 1
+            headers = p.request_headers(self._config, self.identity_id, call, accept="application/json")
+            try:
+                response = await self._http.request(
+                    call.method, self._config.base_url + call.path, content=call.body, headers=headers
+                )
+                answer = _answer(response, response.content)
+                if 200 <= answer.status < 300 or (call.is_done_on_retry_404 and attempt > 1 and answer.status == 404):
+                    return answer
+                error = self._noted(error_from_response(answer.status, answer.headers, answer.body))
+            except httpx.TimeoutException as cause:
+                error = transport_failure(cause, is_timeout=True)
+            except httpx.TransportError as cause:
+                error = transport_failure(cause, is_timeout=False)
+            delay = p.retry_delay(self._config, attempt, error)
+            if delay is None:
+                error.idempotency_key = call.idempotency_key
+                raise error
+            await asyncio.sleep(delay)
+
+    def _noted(self, error: AgentChatError) -> AgentChatError:
+        """Forgets the identity binding on ``IDENTITY_CHANGED``, so the next call bootstraps again."""
+        if error.code == "IDENTITY_CHANGED":
+            self._boot = None
+        return error
+
+
+def _answer(response: httpx.Response, body: bytes) -> p.HttpAnswer:
+    return p.HttpAnswer(response.status_code, {k.lower(): v for k, v in response.headers.items()}, body)
