@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import socket
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class LoggedRequest:
+    """A request head the proxy forwarded; ``answered`` is set once the server's first answer bytes for it came back."""
+
     method: str
     target: str
     headers: dict[str, str]
+    answered: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
 
 
 class FaultProxy:
@@ -47,9 +50,10 @@ class FaultProxy:
         with self._lock:
             self._drop_next_response = True
 
-    def requests_to(self, method: str, path_prefix: str) -> list[LoggedRequest]:
+    def requests_to(self, method: str, path: str) -> list[LoggedRequest]:
+        """The logged requests of ``method`` to exactly ``path`` (whatever their query string)."""
         with self._lock:
-            return [r for r in self.requests if r.method == method and r.target.startswith(path_prefix)]
+            return [r for r in self.requests if r.method == method and r.target.split("?", 1)[0] == path]
 
     def close(self) -> None:
         self._listener.close()
@@ -65,10 +69,11 @@ class FaultProxy:
             with self._lock:
                 self._open.append((client, upstream))
                 self.connections += 1
-            threading.Thread(target=self._pump_requests, args=(client, upstream), daemon=True).start()
-            threading.Thread(target=self._pump_answers, args=(upstream, client), daemon=True).start()
+            unanswered: list[LoggedRequest] = []
+            threading.Thread(target=self._pump_requests, args=(client, upstream, unanswered), daemon=True).start()
+            threading.Thread(target=self._pump_answers, args=(upstream, client, unanswered), daemon=True).start()
 
-    def _pump_requests(self, client: socket.socket, upstream: socket.socket) -> None:
+    def _pump_requests(self, client: socket.socket, upstream: socket.socket, unanswered: list[LoggedRequest]) -> None:
         pending = b""
         body_left = 0
         while True:
@@ -93,6 +98,7 @@ class FaultProxy:
                 request = _parse_head(head.decode("latin-1"))
                 with self._lock:
                     self.requests.append(request)
+                    unanswered.append(request)
                 pending = rest
                 body_left = int(request.headers.get("content-length", "0"))
             try:
@@ -101,7 +107,7 @@ class FaultProxy:
                 _close(client, upstream)
                 return
 
-    def _pump_answers(self, upstream: socket.socket, client: socket.socket) -> None:
+    def _pump_answers(self, upstream: socket.socket, client: socket.socket, unanswered: list[LoggedRequest]) -> None:
         while True:
             try:
                 data = upstream.recv(65536)
@@ -111,6 +117,9 @@ class FaultProxy:
                 is_dropped = bool(data) and self._drop_next_response
                 if is_dropped:
                     self._drop_next_response = False
+                # HTTP/1.1 without pipelining: answer bytes belong to the oldest request not yet answered.
+                if data and unanswered:
+                    unanswered.pop(0).answered.set()
             if not data or is_dropped:
                 _close(client, upstream)
                 return
