@@ -1,4 +1,4 @@
-"""A Python client of the agent-chat protocol (docs/protocol.md): start runs, follow them, answer approvals, manage sessions.
+"""A Python client of the agent-chat protocol (docs/protocol.md): runs, their events, approvals, sessions.
 
 ``AgentChatClient`` is synchronous, ``AsyncAgentChatClient`` the same for asyncio; both raise
 ``AgentChatError`` for every failure. httpx is the only dependency.

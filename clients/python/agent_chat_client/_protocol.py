@@ -265,7 +265,7 @@ def list_sessions_call(limit: int | None, after: str | None) -> Call:
 
 def read_session_page(answer: HttpAnswer) -> SessionPage:
     body = answer.json_object()
-    return _read(answer, lambda b: SessionPage([Session.from_json(item) for item in b["items"]], b.get("nextAfter")), body)
+    return _read(answer, lambda b: SessionPage([Session.from_json(i) for i in b["items"]], b.get("nextAfter")), body)
 
 
 def get_session_call(session_id: str) -> Call:
@@ -320,7 +320,8 @@ class StreamPosition:
         self.last_seq: int | None = 0 if after is None else None
 
     def classify(self, event: Event | None, run_id: str) -> str:
-        """``"apply"`` the next event, ``"drop"`` one already handed out (or another run's), ``"gap"`` when one is missing or unreadable."""
+        """``"apply"`` the next event, ``"drop"`` one handed out already (or another run's), ``"gap"`` for a missing
+        or unreadable one."""
         if event is None:
             return "gap"
         if event.run_id != run_id:
@@ -400,13 +401,13 @@ class ReconnectPolicy:
         self._last_progress = self._clock()
 
     def delay_after(self, outcome: AgentChatError | None) -> float:
-        """Seconds to wait before reconnecting after ``outcome`` (None: the body ended cleanly); raises instead when it ends the stream."""
+        """Seconds to wait before reconnecting after ``outcome`` (None: the body ended cleanly); raises when it ends
+        the stream instead."""
         if outcome is not None and _is_fatal_stream_error(outcome):
             raise outcome
         if self._clock() - self._last_progress > self._config.stall_timeout:
-            raise AgentChatError(
-                STREAM_STALLED, "The event stream made no progress; reconnect later.", retryable=True, run_id=self._run_id
-            )
+            message = "The event stream made no progress; reconnect later."
+            raise AgentChatError(STREAM_STALLED, message, retryable=True, run_id=self._run_id)
         attempt = self._failures - 1 if outcome is None else self._failures
         self._failures += 1
         if attempt < 0:

@@ -97,7 +97,7 @@ class AgentChatClient:
         reasoning_effort: str | None = None,
         max_cost_usd: str | None = None,
     ) -> Run:
-        """Starts a run with ``text`` (in ``session_id``, or a new session) and returns it at once; read it with :meth:`events`.
+        """Starts a run with ``text`` (in ``session_id``, or a new session) and returns it at once (see :meth:`events`).
 
         The body is serialized once and every retry sends it byte-identical under one
         ``Idempotency-Key`` (``idempotency_key``, else a fresh UUID), so a create whose answer was
@@ -122,7 +122,7 @@ class AgentChatClient:
         return p.read_run(self._execute(call), call)
 
     def snapshot(self, run_id: str) -> RunSnapshot:
-        """``GET /runs/{id}``: the run's state up to ``last_seq``; follow it with ``events(run_id, after=snapshot.resume_cursor)``."""
+        """``GET /runs/{id}``: the run's state up to ``last_seq``; then ``events(run_id, after=resume_cursor)``."""
         return p.read_snapshot(self._execute(p.snapshot_call(run_id)))
 
     def events(self, run_id: str, *, after: str | None = None) -> Iterator[Event]:
@@ -177,7 +177,7 @@ class AgentChatClient:
     def answer_interrupt(
         self, run_id: str, interrupt_id: str, decision: str, args_digest: str, *, reason: str | None = None
     ) -> InterruptAnswer:
-        """Answers an approval (or a proposal) ``"allow"`` or ``"deny"`` for exactly the arguments whose digest is ``args_digest``.
+        """Answers an approval (or a proposal) ``"allow"`` or ``"deny"`` for the arguments digested as ``args_digest``.
 
         A digest that is not the interrupt's is ``412 ARGS_DIGEST_MISMATCH`` and the interrupt stays
         open; the same answer again is ``replayed``; the other answer after one was given is ``409
@@ -188,14 +188,14 @@ class AgentChatClient:
         )
 
     def list_sessions(self, *, limit: int | None = None, after: str | None = None) -> SessionPage:
-        """One page of the user's sessions, latest activity first; pass ``page.next_after`` as ``after`` for the next."""
+        """One page of the user's sessions, latest activity first; ``after=page.next_after`` gives the next."""
         return p.read_session_page(self._execute(p.list_sessions_call(limit, after)))
 
     def get_session(self, session_id: str) -> Session:
         return p.read_session(self._execute(p.get_session_call(session_id)))
 
     def session_messages(self, session_id: str, *, before: str | None = None, limit: int | None = None) -> MessagePage:
-        """One page of the session's settled messages, newest first; pass ``page.next_before`` as ``before`` for older ones."""
+        """One page of the session's settled messages, newest first; ``before=page.next_before`` gives older ones."""
         return p.read_message_page(self._execute(p.session_messages_call(session_id, before, limit)))
 
     def rename_session(self, session_id: str, title: str) -> Session:

@@ -55,7 +55,7 @@ class AgentChatError(Exception):
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Reads a ``Retry-After`` value (delta-seconds or an HTTP-date) as seconds from ``now``; None when absent or malformed."""
+    """Reads ``Retry-After`` (delta-seconds or an HTTP-date) as seconds from ``now``; None when absent or malformed."""
     text = (value or "").strip()
     if text == "":
         return None
@@ -123,7 +123,8 @@ def transport_failure(cause: BaseException, *, is_timeout: bool) -> AgentChatErr
 
 def invalid_response(status: int, request_id: str | None) -> AgentChatError:
     """The error of a 2xx answer whose body is not what the protocol promises."""
-    return AgentChatError(INVALID_RESPONSE, "The server sent an unreadable answer.", status=status, request_id=request_id)
+    message = "The server sent an unreadable answer."
+    return AgentChatError(INVALID_RESPONSE, message, status=status, request_id=request_id)
 
 
 def _parse_json_object(body: bytes) -> dict[str, Any] | None:

@@ -17,7 +17,7 @@ TERMINAL_EVENT_TYPES = frozenset({"RUN_FINISHED", "RUN_ERROR"})
 
 @dataclass(frozen=True)
 class Bootstrap:
-    """``GET /bootstrap``: who the server takes the caller for, the agent version to send to, limits and capabilities."""
+    """``GET /bootstrap``: who the server takes the caller for, the agent version to send to, limits, capabilities."""
 
     identity_id: str
     agent_version_id: str
@@ -99,7 +99,7 @@ class Event:
         seq, cursor, type_, run_id, data = (body.get(k) for k in ("seq", "cursor", "type", "runId", "data"))
         if not (isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1):
             return None
-        if not (isinstance(cursor, str) and isinstance(type_, str) and isinstance(run_id, str) and isinstance(data, dict)):
+        if not all(isinstance(value, str) for value in (cursor, type_, run_id)) or not isinstance(data, dict):
             return None
         return cls(
             run_id=run_id,
@@ -115,7 +115,7 @@ class Event:
 
 @dataclass(frozen=True)
 class RunSnapshot:
-    """``GET /runs/{id}``: the fold of the log up to ``last_seq``; follow it with ``events(run_id, after=resume_cursor)``."""
+    """``GET /runs/{id}``: the fold of the log up to ``last_seq``; then ``events(run_id, after=resume_cursor)``."""
 
     run_id: str
     session_id: str
@@ -157,7 +157,7 @@ class RunSnapshot:
 
 @dataclass(frozen=True)
 class InterruptAnswer:
-    """``POST /runs/{id}/interrupts/{iid}``'s answer: the interrupt as resolved and the seq of its ``INTERRUPT_RESOLVED``."""
+    """An interrupt answer's result: the interrupt as resolved and the seq of its ``INTERRUPT_RESOLVED``."""
 
     interrupt: dict[str, Any]
     event_seq: int
@@ -167,7 +167,7 @@ class InterruptAnswer:
 
 @dataclass(frozen=True)
 class CancelResult:
-    """``POST /runs/{id}/cancel``'s answer: ``cancelling`` with the seq of that event, or the terminal status (no seq)."""
+    """A cancel's answer: ``cancelling`` with the seq of that event, or the terminal status (no seq)."""
 
     status: str
     event_seq: int | None
@@ -176,7 +176,7 @@ class CancelResult:
 
 @dataclass(frozen=True)
 class Session:
-    """One conversation (``SessionResource``): its title, its run not yet ended (``active_run``), its settled message count."""
+    """One conversation (``SessionResource``): title, the run not yet ended (``active_run``), settled message count."""
 
     session_id: str
     agent_version_id: str

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class SseFrame:
-    """One dispatched block: its ``event`` (``"message"`` when none), its ``data`` lines joined with ``\\n``, and its own ``id``."""
+    """One dispatched block: ``event`` (``"message"`` when none), its ``data`` lines joined with ``\\n``, its ``id``."""
 
     event: str
     data: str

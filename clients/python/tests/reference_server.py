@@ -43,7 +43,7 @@ class ReferenceServer:
 
 
 def start_reference_server(limits: dict[str, Any] | None = None) -> ReferenceServer:
-    """Starts the demo server with in-memory storage, the scripted model at 1 ms a delta, and ``limits`` (``AGENT_LIMITS``)."""
+    """Starts the demo server: in-memory storage, the scripted model at 1 ms a delta, ``limits`` as ``AGENT_LIMITS``."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("node is not on PATH: the tests need it to start the reference server")

@@ -9,8 +9,11 @@ from agent_chat_client import Event, RunSnapshot
 
 def assistant_text(events: Iterable[Event]) -> str:
     """The assistant's streamed text: every ``TEXT_MESSAGE_CONTENT`` delta of assistant messages, in order."""
-    assistant_ids = {e.data["messageId"] for e in events if e.type == "TEXT_MESSAGE_START" and e.data["role"] == "assistant"}
-    return "".join(e.data["delta"] for e in events if e.type == "TEXT_MESSAGE_CONTENT" and e.data["messageId"] in assistant_ids)
+    events = list(events)
+    starts = [e.data for e in events if e.type == "TEXT_MESSAGE_START"]
+    assistant = {start["messageId"] for start in starts if start["role"] == "assistant"}
+    deltas = [e.data["delta"] for e in events if e.type == "TEXT_MESSAGE_CONTENT" and e.data["messageId"] in assistant]
+    return "".join(deltas)
 
 
 def snapshot_assistant_text(snapshot: RunSnapshot) -> str:

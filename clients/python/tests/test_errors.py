@@ -14,7 +14,8 @@ def problem(status: int, body: dict) -> bytes:
 
 
 def test_a_429_is_retryable_only_when_the_server_says_so() -> None:
-    limited = error_from_response(429, {**PROBLEM, "retry-after": "2"}, problem(429, {"code": "RATE_LIMITED", "retryAfterMs": 1500}))
+    limited_body = problem(429, {"code": "RATE_LIMITED", "retryAfterMs": 1500})
+    limited = error_from_response(429, {**PROBLEM, "retry-after": "2"}, limited_body)
     quota = error_from_response(429, PROBLEM, problem(429, {"code": "INPUT_LIMIT", "retryable": False}))
 
     assert (limited.code, limited.retryable, limited.retry_after) == ("RATE_LIMITED", True, 2.0)
@@ -24,8 +25,10 @@ def test_a_429_is_retryable_only_when_the_server_says_so() -> None:
 def test_5xx_and_a_key_in_use_are_retryable_a_validation_failure_is_not() -> None:
     assert error_from_response(502, {"content-type": "text/html"}, b"<h1>Bad gateway</h1>").retryable
     assert error_from_response(409, PROBLEM, problem(409, {"code": "IDEMPOTENCY_KEY_IN_USE"})).retryable
-    refused = error_from_response(422, PROBLEM, problem(422, {"code": "VALIDATION_FAILED", "details": {"field": "title"}}))
-    assert (refused.retryable, refused.details["field"], refused.details["code"]) == (False, "title", "VALIDATION_FAILED")
+    body = problem(422, {"code": "VALIDATION_FAILED", "details": {"field": "title"}})
+    refused = error_from_response(422, PROBLEM, body)
+    assert not refused.retryable
+    assert (refused.details["field"], refused.details["code"]) == ("title", "VALIDATION_FAILED")
 
 
 def test_a_status_without_a_problem_body_gets_its_code() -> None:

@@ -1,4 +1,4 @@
-"""429 with Retry-After: a flood of sends meets the run rate; a send past the active-run cap waits it out under one key."""
+"""429 with Retry-After: a flood of sends meets the run rate; a send past the active-run cap waits it out, one key."""
 
 from __future__ import annotations
 

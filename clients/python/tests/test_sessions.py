@@ -62,4 +62,5 @@ def test_a_title_that_is_only_spaces_is_refused_with_its_field(client: AgentChat
     with pytest.raises(AgentChatError) as caught:
         client.rename_session(run.session_id, "   ")
 
-    assert (caught.value.status, caught.value.code, caught.value.details["field"]) == (422, "VALIDATION_FAILED", "title")
+    refused = caught.value
+    assert (refused.status, refused.code, refused.details["field"]) == (422, "VALIDATION_FAILED", "title")

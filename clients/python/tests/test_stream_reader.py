@@ -11,7 +11,8 @@ from agent_chat_client._protocol import ClientConfig, ReconnectPolicy, StreamPos
 
 
 def frame(seq: int, type_: str = "TEXT_MESSAGE_CONTENT", run_id: str = "run_1") -> bytes:
-    envelope = {"v": 1, "runId": run_id, "sessionId": "ses_1", "seq": seq, "cursor": str(seq), "type": type_, "data": {}}
+    envelope = {"v": 1, "runId": run_id, "sessionId": "ses_1", "seq": seq, "cursor": str(seq), "type": type_}
+    envelope["data"] = {}
     return f"id: {seq}\ndata: {json.dumps(envelope)}\n\n".encode()
 
 
