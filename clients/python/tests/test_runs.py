@@ -76,16 +76,17 @@ def test_the_same_key_with_another_text_is_refused_and_not_retried(client: Agent
         raise AssertionError("a reused key with another body must be refused")
 
 
-def test_cancel_stops_a_running_run(client: AgentChatClient) -> None:
-    run = client.send("/slow")
+def test_cancel_ends_a_run_that_waits_for_an_approval(client: AgentChatClient) -> None:
+    run = client.send("/approval")  # active, deterministically, until its approval is answered
     events = client.events(run.run_id)
     for event in events:
-        if event.type == "TEXT_MESSAGE_CONTENT":
+        if event.type == "INTERRUPT_REQUESTED":
             break
 
     cancelling = client.cancel(run.run_id, reason="the ticket was closed")
     rest = list(events)
 
     assert cancelling.status == "cancelling" and cancelling.event_seq is not None
+    assert any(e.type == "INTERRUPT_RESOLVED" and e.data["status"] == "cancelled" for e in rest)
     assert rest[-1].type == "RUN_FINISHED" and rest[-1].data["outcome"]["type"] == "cancelled"
-    assert client.cancel(run.run_id).status == "cancelled"
+    assert client.cancel(run.run_id).status == "cancelled", "a cancel of an ended run answers its status"

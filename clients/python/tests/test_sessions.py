@@ -46,7 +46,7 @@ def test_a_follow_up_goes_into_the_same_session_and_its_history(client: AgentCha
 
 
 def test_a_session_with_a_running_run_is_not_deleted(client: AgentChatClient) -> None:
-    run = client.send("/slow")
+    run = client.send("/approval")  # active until its approval is answered
     try:
         with pytest.raises(AgentChatError) as caught:
             client.delete_session(run.session_id)
