@@ -1,12 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { EventEnvelope, RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
 import { EventLogConflictError } from '../runs/event-log.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
 import { checkAppendBatch, withoutMessages } from './append-rules.ts';
 import { createDoorbells } from './doorbells.ts';
+import { describeSqliteOpenError, preparePrivateSqliteFile } from './sqlite-file.ts';
 import { migrateSqlite } from './sqlite-migrations.ts';
 import { createSqliteStatements } from './sqlite-statements.ts';
 import type { RunRow, SessionRow } from './sqlite-statements.ts';
@@ -36,16 +35,27 @@ export interface SqliteStorageOptions {
  * Opens the SQLite {@link AgentStorage} (one file, WAL, `synchronous=NORMAL`: a committed append
  * survives a killed process; an OS crash may lose the last few). Runs the versioned migrations
  * first. Every write is one immediate transaction, so several processes may share the file; the
- * doorbell of live tails is in-process only.
+ * doorbell of live tails is in-process only. The folder, file, `-wal` and `-shm` are owner-only
+ * (`preparePrivateSqliteFile`); a damaged or unreadable file throws a `StorageOpenError` naming it.
  */
 export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   const Database = loadBetterSqlite3();
-  const db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000 });
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  migrateSqlite(db);
+  let db: BetterSqlite3.Database | undefined;
+  try {
+    if (options.path !== ':memory:') preparePrivateSqliteFile(options.path);
+    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000 });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrateSqlite(db);
+  } catch (error) {
+    db?.close();
+    throw describeSqliteOpenError(options.path, error);
+  }
+  return createSqliteStorage(db);
+}
+
+function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
   const sql = createSqliteStatements(db);
   const doorbells = createDoorbells();
 
