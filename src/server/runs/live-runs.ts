@@ -21,9 +21,13 @@ export interface RetentionPolicy {
   maxSessionsPerSubject: number;
   /** Runs per session; past it the session's oldest runs are evicted (their messages leave its history). */
   maxRunsPerSession: number;
-  /** Sessions in the whole store; past it the least recently active ones of anyone are evicted. */
+  /**
+   * Sessions in the whole store; past it the least recently active idle session of the subject
+   * holding the most sessions is evicted (the creating subject first among equals), so one
+   * identity's creations never evict the data of one that holds less.
+   */
   maxSessions: number;
-  /** Runs in the whole store; past it whole sessions are evicted as for `maxSessions`. */
+  /** Runs in the whole store; past it whole sessions are evicted as for `maxSessions`, weighing runs held. */
   maxRuns: number;
 }
 

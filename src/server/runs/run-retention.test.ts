@@ -151,7 +151,7 @@ describe('retention of the run store (docs/server.md, "Storage")', () => {
     ]);
   });
 
-  it('past maxSessions or maxRuns the least recently active idle sessions of anyone go first; active ones never', async () => {
+  it('past maxSessions or maxRuns the largest holders’ least recently active idle sessions go; active ones never', async () => {
     const { store, clock, run } = setup({ maxSessions: 3, maxRuns: 4 });
     const old = await run('alice', { isLeftActive: true });
     clock.advance(MINUTE);

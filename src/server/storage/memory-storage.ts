@@ -247,9 +247,19 @@ export function createMemoryStorage(): AgentStorage {
         const excess = mine.length - request.maxSessionsPerSubject;
         if (excess > 0) mine.filter(isEvictable).slice(0, excess).forEach(evict);
       }
-      for (const session of byActivity()) {
-        if (sessions.size <= request.maxSessions && runs.size <= request.maxRuns) break;
-        if (isEvictable(session)) evict(session);
+      const weighOf = {
+        sessions: () => 1,
+        runs: (session: StoredSession) => (sessionRunIds.get(session.sessionId) ?? []).length,
+      };
+      for (const [cap, size, weigh] of [
+        [request.maxSessions, () => sessions.size, weighOf.sessions],
+        [request.maxRuns, () => runs.size, weighOf.runs],
+      ] as const) {
+        while (size() > cap) {
+          const next = nextEvictedByHolding(byActivity(), isEvictable, weigh, touched?.subjectId);
+          if (next === undefined) break;
+          evict(next);
+        }
       }
       if (touched === undefined) {
         for (const session of byActivity()) {
@@ -323,6 +333,33 @@ export function createMemoryStorage(): AgentStorage {
     },
     async close() {},
   };
+}
+
+/**
+ * The session the store caps delete next: the least recently active evictable one of the subjects
+ * that hold the most (sessions or runs, as `weigh` counts a session), the touched subject first
+ * among equals, so one identity's creations take its own data before anyone else's.
+ */
+function nextEvictedByHolding(
+  byActivity: readonly StoredSession[],
+  isEvictable: (session: StoredSession) => boolean,
+  weigh: (session: StoredSession) => number,
+  touchedSubjectId: string | undefined,
+): StoredSession | undefined {
+  const holdings = new Map<string, number>();
+  for (const session of byActivity) {
+    holdings.set(session.subjectId, (holdings.get(session.subjectId) ?? 0) + weigh(session));
+  }
+  let next: { session: StoredSession; holding: number; isTouched: boolean } | undefined;
+  for (const session of byActivity) {
+    if (!isEvictable(session)) continue;
+    const holding = holdings.get(session.subjectId) ?? 0;
+    const isTouched = session.subjectId === touchedSubjectId;
+    if (next === undefined || holding > next.holding || (holding === next.holding && isTouched && !next.isTouched)) {
+      next = { session, holding, isTouched };
+    }
+  }
+  return next?.session;
 }
 
 function pageOf<T>(

@@ -8,10 +8,18 @@ import { defineRedisScript } from './redis-script.ts';
 const SESSION_DELETION = `
 local deletedSessions, deletedRuns = {}, {}
 
+-- Moves a subject's holding (sessions or runs) by delta; a holding of zero leaves the set.
+local function addHolding(kind, subjectId, delta)
+  if tonumber(redis.call('ZINCRBY', P .. 'holdings:' .. kind, delta, subjectId)) <= 0 then
+    redis.call('ZREM', P .. 'holdings:' .. kind, subjectId)
+  end
+end
+
 local function deleteRun(runId)
   local run = redis.call('HMGET', runKey(runId), 'sessionId', 'messageIds', 'subjectId')
   if not run[1] then return end
   redis.call('SREM', P .. 'subject-active:' .. run[3], runId)
+  addHolding('runs', run[3], -1)
   if run[2] then
     for _, id in ipairs(cjson.decode(run[2])) do
       redis.call('ZREM', P .. 'messages:' .. run[1], id)
@@ -37,6 +45,7 @@ local function deleteSession(sessionId)
   redis.call('ZREM', P .. 'subject-sessions:' .. s[2], sessionId)
   redis.call('ZREM', P .. 'activity', member)
   redis.call('ZREM', P .. 'subject-activity:' .. s[2], member)
+  if s[2] then addHolding('sessions', s[2], -1) end
   table.insert(deletedSessions, sessionId)
 end
 
@@ -58,8 +67,11 @@ return {'deleted', deletedRuns}
 /**
  * Deletes what the caps and the idle TTL do not keep (`AgentStorage.enforceRetention`), in one
  * script, with the same order as the other stores: least recently active first (equal times in
- * creation order), never a session with an active run nor the touched one. The activity sets are
- * walked in pages, so a create at the cap reads only what it evicts. ARGV: prefix, idle cutoff
+ * creation order), never a session with an active run nor the touched one; past the store caps,
+ * only sessions of the subjects holding the most (`holdings:sessions`, `holdings:runs`, scored by
+ * count; rebuilt from the sessions and runs once, for data written before they existed), the
+ * touched subject first among equals. The activity sets are walked in pages, so a create at the
+ * cap reads little more than what it evicts. ARGV: prefix, idle cutoff
  * (`now - sessionIdleTtlMs`), maxSessionsPerSubject, maxRunsPerSession, maxSessions, maxRuns,
  * touched sessionId ('' for a sweep), touched subjectId. Returns `{sessionIds, runIds}`.
  */
@@ -95,9 +107,63 @@ if touched ~= '' then
     return #deletedSessions - before < excess
   end)
 end
-evictOldest(P .. 'activity', '+inf', function()
-  return redis.call('ZCARD', P .. 'sessions') > maxSessions or redis.call('ZCARD', P .. 'runs') > maxRuns
-end)
+if redis.call('HSETNX', P .. 'counters', 'holdings', 1) == 1 then
+  redis.call('DEL', P .. 'holdings:sessions', P .. 'holdings:runs')
+  for _, sessionId in ipairs(redis.call('ZRANGE', P .. 'sessions', 0, -1)) do
+    local subjectId = redis.call('HGET', sessionKey(sessionId), 'subjectId')
+    if subjectId then addHolding('sessions', subjectId, 1) end
+  end
+  for _, runId in ipairs(redis.call('ZRANGE', P .. 'runs', 0, -1)) do
+    local subjectId = redis.call('HGET', runKey(runId), 'subjectId')
+    if subjectId then addHolding('runs', subjectId, 1) end
+  end
+end
+
+-- The subject's least recently active evictable session, as its activity member and time.
+local function oldestEvictable(subjectId)
+  local set, offset = P .. 'subject-activity:' .. subjectId, 0
+  while true do
+    local page = redis.call('ZRANGE', set, offset, offset + 99, 'WITHSCORES')
+    if #page == 0 then return nil end
+    for i = 1, #page, 2 do
+      if isEvictable(sessionOfMember(page[i])) then return page[i], tonumber(page[i + 1]) end
+    end
+    offset = offset + 100
+  end
+end
+
+-- The session the store caps delete next: of the subjects holding the most that have an evictable
+-- session, the touched one, else the one whose evictable session is least recently active.
+local function nextByHolding(kind)
+  local holders, offset, tier, best = P .. 'holdings:' .. kind, 0, nil, nil
+  while true do
+    local page = redis.call('ZREVRANGE', holders, offset, offset + 99, 'WITHSCORES')
+    if #page == 0 then break end
+    for i = 1, #page, 2 do
+      local subjectId, held = page[i], tonumber(page[i + 1])
+      if tier and held < tier then return best and sessionOfMember(best.member) end
+      local member, at = oldestEvictable(subjectId)
+      if member then
+        tier = held
+        local isTouched = subjectId == touchedSubject
+        if not best or (isTouched and not best.isTouched)
+          or (isTouched == best.isTouched and (at < best.at or (at == best.at and member < best.member))) then
+          best = {member = member, at = at, isTouched = isTouched}
+        end
+      end
+    end
+    offset = offset + 100
+  end
+  return best and sessionOfMember(best.member)
+end
+
+for _, cap in ipairs({{'sessions', maxSessions}, {'runs', maxRuns}}) do
+  while redis.call('ZCARD', P .. cap[1]) > cap[2] do
+    local sessionId = nextByHolding(cap[1])
+    if not sessionId then break end
+    deleteSession(sessionId)
+  end
+end
 if touched == '' then
   evictOldest(P .. 'activity', cutoff, function() return true end)
 end

@@ -6,7 +6,8 @@ import { defineRedisScript } from './redis-script.ts';
  * userMessageId, createdAt, start JSON, RUN_STARTED JSON, title (`hasTitle` 1|0 then the title),
  * lease owner, lease expiresAt, idempotency recordId ('' for none), token, response JSON,
  * expiresAt, then for a new session its subjectId, createdAt, has-title and title. The run joins
- * its subject's set of active runs (`subject-active:<subjectId>`), which the terminal append leaves.
+ * its subject's set of active runs (`subject-active:<subjectId>`), which the terminal append leaves,
+ * and counts in its subject's holdings (`holdings:sessions`, `holdings:runs`: what the store caps weigh).
  * Returns `{'created', <session hash>}` or the refusal with its detail.
  */
 export const CREATE_RUN = defineRedisScript(`
@@ -30,6 +31,7 @@ if mode == 'new' then
   if ARGV[21] == '1' then redis.call('HSET', key, 'title', ARGV[22]) end
   redis.call('ZADD', P .. 'sessions', position, sessionId)
   redis.call('ZADD', P .. 'subject-sessions:' .. sessionSubject, position, sessionId)
+  redis.call('ZINCRBY', P .. 'holdings:sessions', 1, sessionSubject)
 end
 redis.call('HSET', key, 'activeRunId', runId, 'lastRunId', runId, 'updatedAt', createdAt)
 if hasTitle and redis.call('HEXISTS', key, 'title') == 0 then redis.call('HSET', key, 'title', title) end
@@ -39,6 +41,7 @@ redis.call('HSET', runKey(runId), 'sessionId', sessionId, 'subjectId', subjectId
   'createdAt', createdAt, 'start', startJson, 'firstSeq', 1, 'lastSeq', 1, 'compacted', 0)
 redis.call('ZADD', P .. 'runs', runPosition, runId)
 redis.call('SADD', P .. 'subject-active:' .. subjectId, runId)
+redis.call('ZINCRBY', P .. 'holdings:runs', 1, subjectId)
 redis.call('ZADD', P .. 'session-runs:' .. sessionId, runPosition, runId)
 redis.call('XADD', streamKey(runId), '1-0', 'e', startedJson)
 redis.call('ZADD', P .. 'leases', leaseExpiresAt, runId)

@@ -262,15 +262,17 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
         }
       }
     }
-    const isOverCaps = (): boolean => {
-      const counts = sql.counts.get() as { sessions: number; runs: number };
-      return counts.sessions > request.maxSessions || counts.runs > request.maxRuns;
-    };
-    if (isOverCaps()) {
-      for (const row of sql.evictableByActivity.all(keep, Number.MAX_SAFE_INTEGER)) {
-        deleteSession(row.session_id, deleted);
-        if (!isOverCaps()) break;
-      }
+    const counts = (): { sessions: number; runs: number } => sql.counts.get() as { sessions: number; runs: number };
+    const touchedSubject = touched?.subjectId ?? '';
+    while (counts().sessions > request.maxSessions) {
+      const row = sql.evictableBySessionHolding.get(keep, touchedSubject);
+      if (row === undefined) break;
+      deleteSession(row.session_id, deleted);
+    }
+    while (counts().runs > request.maxRuns) {
+      const row = sql.evictableByRunHolding.get(keep, touchedSubject);
+      if (row === undefined) break;
+      deleteSession(row.session_id, deleted);
     }
     if (touched === undefined) {
       for (const row of sql.evictableByActivity.all(keep, request.now - request.sessionIdleTtlMs)) {

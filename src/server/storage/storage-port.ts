@@ -140,8 +140,10 @@ export interface Page<T> {
 }
 
 /**
- * What {@link AgentStorage.enforceRetention} keeps (docs/protocol.md §16.3). Only sessions without
- * an active run are ever deleted, least recently active first, each with all its runs.
+ * What {@link AgentStorage.enforceRetention} keeps (docs/protocol.md §16.3, docs/server.md
+ * "Retention"). Only sessions without an active run are ever deleted, each with all its runs,
+ * least recently active first; past `maxSessions` (`maxRuns`) only those of the subjects holding
+ * the most sessions (runs), the touched subject first among equals.
  */
 export interface RetentionRequest {
   now: number;

@@ -528,6 +528,46 @@ export function describeStorageContract(
       expect(await storage.counts()).toEqual({ sessions: 0, runs: 0 });
     });
 
+    it('past the store caps deletes from the identities holding the most, the creator first among equals', async () => {
+      const finished = async (runId: string, sessionId: string, subjectId: string, isNewSession = true) =>
+        finishFixtureRun(storage, await createFixtureRun(storage, { runId, sessionId, isNewSession, subjectId }), 'ok');
+      const caps = { now: T0, sessionIdleTtlMs: 86_400_000, maxSessionsPerSubject: 100, maxRunsPerSession: 100 };
+      const created = (sessionId: string, subjectId: string, limits: { maxSessions: number; maxRuns: number }) =>
+        storage.enforceRetention({ ...caps, ...limits, touched: { sessionId, subjectId } });
+      // alice's two sessions are the least recently active of the store; mallory's creations push past the cap.
+      await finished('run_a1', 'ses_a1', 'alice');
+      await finished('run_a2', 'ses_a2', 'alice');
+      for (const n of [1, 2, 3, 4]) await finished(`run_m${n}`, `ses_m${n}`, 'mallory');
+      expect(await created('ses_m4', 'mallory', { maxSessions: 4, maxRuns: 100 })).toEqual({
+        sessionIds: ['ses_m1', 'ses_m2'],
+        runIds: ['run_m1', 'run_m2'],
+      });
+      // Equal holdings (3 and 3): the creator's own go first, though alice's are older.
+      await finished('run_a3', 'ses_a3', 'alice');
+      expect(await created('ses_a3', 'alice', { maxSessions: 5, maxRuns: 100 })).toEqual({
+        sessionIds: [],
+        runIds: [],
+      });
+      await finished('run_m5', 'ses_m5', 'mallory');
+      expect(await created('ses_m5', 'mallory', { maxSessions: 5, maxRuns: 100 })).toEqual({
+        sessionIds: ['ses_m3'],
+        runIds: ['run_m3'],
+      });
+      // Past maxRuns the holder of the most runs gives up its least recently active idle session.
+      await finished('run_a4', 'ses_a3', 'alice', false);
+      await finished('run_a5', 'ses_a3', 'alice', false);
+      expect(await created('ses_m5', 'mallory', { maxSessions: 100, maxRuns: 6 })).toEqual({
+        sessionIds: ['ses_a1'],
+        runIds: ['run_a1'],
+      });
+      // A sweep (no creator) weighs the same way: mallory and alice hold 2 sessions each, the older goes.
+      expect(await storage.enforceRetention({ ...caps, maxSessions: 3, maxRuns: 100 })).toEqual({
+        sessionIds: ['ses_a2'],
+        runIds: ['run_a2'],
+      });
+      expect(await storage.counts()).toEqual({ sessions: 3, runs: 5 });
+    });
+
     it('keeps the first value of a setting', async () => {
       expect(await storage.getOrCreateSetting('identity_secret', 'first')).toBe('first');
       expect(await storage.getOrCreateSetting('identity_secret', 'second')).toBe('first');
