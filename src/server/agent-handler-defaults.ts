@@ -56,6 +56,12 @@ export const DEFAULT_RETENTION = {
   maxRuns: 20_000,
 } as const;
 
+/**
+ * How old a stored secret (identity, grants) may get in a process before it is read again, so
+ * processes converge on one after the storage lost its data (docs/server.md, "Redis").
+ */
+export const STORED_SECRET_REFRESH_MS = 1_000;
+
 /** Stream settings when the product sets none (docs/protocol.md §15). */
 export const DEFAULT_STREAM_SETTINGS: StreamSettings = {
   heartbeatSec: 15,

@@ -1,6 +1,5 @@
 import { pickDefined } from '../core/pick-defined.ts';
 import type { SendContextHooks } from './routes/send-context-hooks.ts';
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
 import { IDENTITY_HEADER, PROTOCOL_HEADER, REQUEST_ID_HEADER } from '../core/protocol.ts';
@@ -14,6 +13,7 @@ import {
   DEFAULT_MODELS,
   DEFAULT_RETENTION,
   DEFAULT_STREAM_SETTINGS,
+  STORED_SECRET_REFRESH_MS,
 } from './agent-handler-defaults.ts';
 import { answerFailure } from './http/answer-failure.ts';
 import { createCors, type CorsOptions } from './http/cors.ts';
@@ -40,6 +40,8 @@ import { createMemoryStorage } from './storage/memory-storage.ts';
 import type { AgentStorage } from './storage/storage-port.ts';
 import type { Clock } from '../core/clock.ts';
 import { createSystemClock } from '../core/clock.ts';
+import type { StoredSecret } from './stored-secret.ts';
+import { createStoredSecret } from './stored-secret.ts';
 import { unrefTimer } from './unref-timer.ts';
 
 /**
@@ -78,7 +80,8 @@ export interface AgentHandlerOptions extends SendContextHooks {
   idempotency?: { lockTtlMs?: number };
   /**
    * Store-wide caps (per-identity ones are in `limits`): sessions and runs kept at most; past them
-   * the least recently active are evicted first.
+   * the least recently active idle sessions of the identities holding the most are evicted
+   * (docs/server.md, "Retention").
    */
   retention?: { maxSessions?: number; maxRuns?: number };
   /** The identity binding of a subject (≤ 64 chars). Default: a keyed hash of the subject id (see `identitySecret`). */
@@ -160,11 +163,25 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const maxConnections = options.maxConnections ?? DEFAULT_EDGE_LIMITS.maxConnections;
   const requestBodyTimeoutMs = options.requestBodyTimeoutMs ?? DEFAULT_EDGE_LIMITS.requestBodyTimeoutMs;
   const storage = options.storage ?? createMemoryStorage();
-  const identityFor = resolveIdentityFor(options, storage);
   const typeBase = options.problemTypeBase ?? 'urn:agent-chat:problem:';
   const onError =
     options.onError ??
     ((error: unknown, context: Record<string, unknown>) => console.error('[agent-chat]', context, error));
+  const storedSecret = (name: string): StoredSecret =>
+    createStoredSecret({
+      storage,
+      name,
+      now: () => clock.now(),
+      refreshMs: STORED_SECRET_REFRESH_MS,
+      onChange: () =>
+        onError(
+          new Error(
+            `The stored ${name} changed under this process (did the storage lose its data? Redis needs persistence); it now uses the stored one.`,
+          ),
+          { where: 'settings', setting: name },
+        ),
+    });
+  const identityFor = resolveIdentityFor(options, storedSecret);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
   const store = createRunStore({
     storage,
@@ -205,9 +222,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
           clock,
           limits,
           caps: DEFAULT_EXECUTOR_CAPS,
-          grantSecret:
-            options.grantSecret ??
-            storage.getOrCreateSetting('tool_grant_secret', randomBytes(32).toString('base64url')),
+          grantSecret: options.grantSecret ?? grantSecretOf(storedSecret('tool_grant_secret')),
           onError,
         });
   const context: HandlerContext = {
@@ -355,16 +370,29 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
 
 /**
  * The identity binding: the product's own `identityFor`, else the keyed hash with `identitySecret`,
- * else with a secret generated once and kept in `storage` (so a restart keeps every binding).
+ * else with a secret generated once and kept in the storage (so a restart keeps every binding),
+ * read again now and then so every process follows the stored one (`createStoredSecret`).
  */
 function resolveIdentityFor(
   options: AgentHandlerOptions,
-  storage: AgentStorage,
+  storedSecret: (name: string) => StoredSecret,
 ): (subject: Subject) => Promise<string> {
   const own = options.identityFor;
   if (own !== undefined) return async (subject) => own(subject);
-  const secret =
-    options.identitySecret ?? storage.getOrCreateSetting('identity_secret', randomBytes(32).toString('base64url'));
-  const keyed = Promise.resolve(secret).then((value) => createIdentityFor(value));
-  return async (subject) => (await keyed)(subject);
+  if (options.identitySecret !== undefined) {
+    const keyed = createIdentityFor(options.identitySecret);
+    return async (subject) => keyed(subject);
+  }
+  const stored = storedSecret('identity_secret');
+  let bound: { secret: string; identityFor: (subject: Subject) => string } | undefined;
+  return async (subject) => {
+    const secret = await stored.current();
+    if (bound?.secret !== secret) bound = { secret, identityFor: createIdentityFor(secret) };
+    return bound.identityFor(subject);
+  };
+}
+
+/** The grant key as the stored secret holds it at each use. */
+function grantSecretOf(stored: StoredSecret): () => Promise<string> {
+  return () => stored.current();
 }

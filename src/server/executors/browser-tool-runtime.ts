@@ -10,7 +10,7 @@ import { createProgressGate } from './progress-gate.ts';
 import type { ProgressGate } from './progress-gate.ts';
 import type { ExecutorRegistry } from './executor-registry.ts';
 import { createToolGrants } from './tool-grants.ts';
-import type { ToolGrants } from './tool-grants.ts';
+import type { ToolGrants, ToolGrantSecret } from './tool-grants.ts';
 
 /** Progress receipts closer than this to the last one let through are acknowledged, not logged (docs/protocol.md §16). */
 const PROGRESS_INTERVAL_MS = 1_000;
@@ -38,7 +38,7 @@ export interface BrowserToolRuntimeOptions {
   limits: BrowserToolLimits;
   caps: { maxPerSubject: number; maxExecutors: number };
   /** The key of claim grants: the product's, or one generated once and kept in the handler's storage. */
-  grantSecret: Promise<Uint8Array | string> | Uint8Array | string;
+  grantSecret: ToolGrantSecret;
   onError: (error: unknown, context: Record<string, unknown>) => void;
 }
 

@@ -10,20 +10,22 @@ export interface ToolGrants {
   matches(grant: string, digest: string): boolean;
 }
 
+/** The key of the grants, or where to read it each time (the stored secret, which may change). */
+export type ToolGrantSecret = Promise<Uint8Array | string> | Uint8Array | string | (() => Promise<Uint8Array | string>);
+
 /**
  * Creates the grants over `secret` (HMAC-SHA-256): a grant is a keyed hash of the run, the call
  * and the executor, so no grant is stored. The handler passes a secret kept in its storage, so
  * grants outlive a restart; without one a random secret lasts as long as the grants.
  */
-export function createToolGrants(
-  secret: Promise<Uint8Array | string> | Uint8Array | string = randomBytes(32),
-): ToolGrants {
-  const key = Promise.resolve(secret);
+export function createToolGrants(secret: ToolGrantSecret = randomBytes(32)): ToolGrants {
+  const fixed = typeof secret === 'function' ? null : Promise.resolve(secret);
+  const keyOf = (): Promise<Uint8Array | string> => fixed ?? (secret as () => Promise<Uint8Array | string>)();
   const digestOf = (grant: string): string =>
     `sha256:${createHash('sha256').update(grant, 'utf8').digest('base64url')}`;
   return {
     grantFor: async ({ runId, toolCallId, executorId }) =>
-      `grt_${createHmac('sha256', await key)
+      `grt_${createHmac('sha256', await keyOf())
         .update(`${runId}\n${toolCallId}\n${executorId}`, 'utf8')
         .digest('base64url')}`,
     digestOf,
