@@ -153,7 +153,13 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
               }),
             ),
       )
-      .catch(onEngineError);
+      .catch((error: unknown) => {
+        onEngineError(error);
+        // The ending could not be written either (the storage refuses writes: a full disk). Stop
+        // producing the run and renewing its lease, so it runs out and a reaper (of any process)
+        // ends the run once writes work again, instead of the run blocking its session for good.
+        if (!record.isTerminal()) finishProduced(seed.runId);
+      });
   };
 
   const entryOf = async (runId: string): Promise<RunEntry | null> => {

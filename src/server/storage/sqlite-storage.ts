@@ -29,6 +29,12 @@ export interface SqliteStorageOptions {
   path: string;
   /** How long a write waits for another process's lock before failing. Default 5 000 ms. */
   busyTimeoutMs?: number;
+  /**
+   * The most the database file may grow to (SQLite's `max_page_count`, never below its size when
+   * opened). Past it a write that needs a new page fails with `SQLITE_FULL`, as on a full disk.
+   * Default: no cap.
+   */
+  maxBytes?: number;
 }
 
 /**
@@ -48,6 +54,10 @@ export function openSqliteStorage(options: SqliteStorageOptions): AgentStorage {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrateSqlite(db);
+    if (options.maxBytes !== undefined) {
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      db.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxBytes / pageSize))}`);
+    }
   } catch (error) {
     db?.close();
     throw describeSqliteOpenError(options.path, error);
