@@ -247,6 +247,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     }),
     streamStallTimeoutMs: options.streamStallTimeoutMs ?? DEFAULT_EDGE_LIMITS.streamStallTimeoutMs,
     sendHooks: pickDefined({ resolveContextRefs: options.resolveContextRefs, checkBalance: options.checkBalance }),
+    onError,
   };
   const sweepEveryMs = Math.max(1_000, Math.min(60_000, limits.eventRetentionSec * 1000));
   let sweeper: unknown = null;

@@ -72,6 +72,7 @@ export async function streamAgUiSegment(
     clock: context.clock,
     headers: { [REQUEST_ID_HEADER]: request.requestId },
     stallTimeoutMs: context.streamStallTimeoutMs,
+    onError: (error) => context.onError(error, { where: 'stream', runId }),
     maxDurationMs: context.limits.runMaxDurationSec * 1000,
     frame: (event) => {
       const translated = translator.translate(event);

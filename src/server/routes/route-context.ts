@@ -78,6 +78,8 @@ export interface HandlerContext {
   streamStallTimeoutMs: number;
   /** The product's checks of a send (`checkBalance`, `resolveContextRefs`). */
   sendHooks: SendContextHooks;
+  /** Where failures that no response can carry go (a stream's read that failed): the handler's `onError`. */
+  onError: (error: unknown, context: Record<string, unknown>) => void;
 }
 
 /** One authenticated request after the cross-cutting checks. */

@@ -82,6 +82,7 @@ export const runEventsRoute: Route = {
       clock: context.clock,
       headers: { [REQUEST_ID_HEADER]: request.requestId },
       stallTimeoutMs: context.streamStallTimeoutMs,
+      onError: (error) => context.onError(error, { where: 'stream', runId }),
     });
     context.streams.add(request.identityId, stream);
     await stream.done;

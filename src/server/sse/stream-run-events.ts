@@ -38,6 +38,11 @@ export interface StreamRunEventsOptions {
   maxBufferedBytes?: number;
   /** A consumer that has taken no bytes for this long while some wait is cut (default 30 s). */
   stallTimeoutMs?: number;
+  /**
+   * Gets what ended the stream early by failing (a log read the storage refused, e.g. a damaged
+   * page of a SQLite file): the client only sees the body end and resumes, so this is its trace.
+   */
+  onError: (error: unknown) => void;
 }
 
 /** A live stream: `close` ends it cleanly (drain, shutdown); `done` settles when it is over. */
@@ -173,7 +178,8 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
       };
     });
 
-  const done = run().catch(() => {
+  const done = run().catch((error: unknown) => {
+    options.onError(error);
     if (!res.destroyed) res.destroy();
   });
   return { close: finish, done };

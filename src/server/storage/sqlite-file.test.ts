@@ -1,10 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createScriptedTestEngine } from '../test-support/manual-engine.ts';
+import { readSse, startTestServer } from '../test-support/start-test-server.ts';
 import { StorageOpenError } from './sqlite-file.ts';
 import { openSqliteStorage } from './sqlite-storage.ts';
 import { createFixtureRun } from './test-support/storage-fixtures.ts';
@@ -68,6 +71,46 @@ describe('the SQLite file', () => {
 
     writeFileSync(path, 'not a database at all, '.repeat(200));
     expect(catchError(() => openSqliteStorage({ path }))).toMatchObject({ code: 'STORAGE_FILE_DAMAGED', path });
+  });
+
+  it('reports a damaged page of an old run’s log through onError when it ends that run’s stream', async () => {
+    const path = join(folder, 'agent-chat.sqlite');
+    const errors: { error: unknown; context: Record<string, unknown> }[] = [];
+    const serve = async () =>
+      startTestServer({
+        engine: createScriptedTestEngine(),
+        storage: openSqliteStorage({ path }),
+        onError: (error, context) => errors.push({ error, context }),
+      });
+    const first = await serve();
+    const { runId } = await first.createRun('alice');
+    expect((await readSse(await first.request(`/runs/${runId}/events?after=0`))).events.at(-1)?.type).toBe(
+      'RUN_FINISHED',
+    );
+    await first.close();
+    await first.handler.storage.close();
+    // Overwrite the pages of the event log (its table's root page) with garbage, as a bad disk would.
+    const inspect = new Database(path, { readonly: true });
+    const pageSize = inspect.pragma('page_size', { simple: true }) as number;
+    const root = (
+      inspect.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'events'").get() as { rootpage: number }
+    ).rootpage;
+    inspect.close();
+    const file = openSync(path, 'r+');
+    writeSync(file, Buffer.alloc(pageSize, 0xa5), 0, pageSize, (root - 1) * pageSize);
+    closeSync(file);
+
+    const second = await serve();
+    const stream = await second.request(`/runs/${runId}/events?after=0`);
+    await stream.text().catch(() => '');
+    await vi.waitFor(() =>
+      expect(errors).toContainEqual({
+        error: expect.objectContaining({ code: 'SQLITE_CORRUPT' }) as unknown,
+        context: { where: 'stream', runId },
+      }),
+    );
+    await second.close();
+    await second.handler.storage.close();
   });
 
   it('npm start prints the damaged file, its code and what to do on one line, without a stack, and exits 1', () => {
