@@ -186,6 +186,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const store = createRunStore({
     storage,
     leaseTtlMs: options.leaseTtlMs ?? 10_000,
+    interruptTtlMs: limits.interruptDefaultTtlSec * 1000,
     engine: options.engine,
     clock,
     ids,

@@ -43,12 +43,14 @@ export async function awaitApproval(
 ): Promise<ApprovalAnswer> {
   const { settings, writer, handle } = context;
   const now = settings.clock.now();
+  // The handler's published `interruptDefaultTtlSec` when the run has one, else the engine's own.
+  const ttlMs = handle.interruptTtlMs ?? settings.limits.interruptTtlMs;
   const asked = existing ?? {
     interruptId: settings.ids('int'),
-    expiresAt: new Date(now + settings.limits.interruptTtlMs).toISOString(),
+    expiresAt: new Date(now + ttlMs).toISOString(),
   };
   const { interruptId, expiresAt } = asked;
-  const ttl = expiresAt === undefined ? settings.limits.interruptTtlMs : Math.max(0, Date.parse(expiresAt) - now);
+  const ttl = expiresAt === undefined ? ttlMs : Math.max(0, Date.parse(expiresAt) - now);
   const isOpen = (snapshot: RunSnapshot): boolean =>
     snapshot.interrupts.some((i) => i.id === interruptId && i.state === 'open');
   const isAsked =

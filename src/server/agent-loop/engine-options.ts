@@ -36,7 +36,10 @@ export interface EngineLimits {
   projectedOutputTokens: number;
   /** Whole-run duration, approval waits included (`RUN_TIMEOUT`). Default 1 800 000. */
   runMaxDurationMs: number;
-  /** How long an approval stays open before it expires as a deny. Default 900 000. */
+  /**
+   * How long an approval stays open before it expires as a deny, for a run whose handle brings
+   * none (under a handler its published `interruptDefaultTtlSec` decides). Default 900 000.
+   */
   interruptTtlMs: number;
   /** Tool result characters kept; longer results are cut and flagged `truncated`. Default 16 000. */
   maxResultChars: number;

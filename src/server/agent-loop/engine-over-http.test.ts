@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventEnvelope, EventType, RunStatus } from '../../core/protocol.ts';
+import type { EventEnvelope, EventType, Limits, RunStatus } from '../../core/protocol.ts';
 import { createScriptedModel } from '../models/scripted-model.ts';
 import { freshKey } from '../test-support/start-test-server.ts';
 import { assertEventInvariants } from './test-support/assert-event-invariants.ts';
@@ -14,8 +14,8 @@ afterEach(async () => {
 });
 
 /** A fresh handler + engine per test (the demo tools keep each user's drafts). */
-async function serve(engine: RunEngineOptions = {}): Promise<EngineServer> {
-  const server = await startEngineServer({ engine });
+async function serve(engine: RunEngineOptions = {}, handler: { limits?: Partial<Limits> } = {}): Promise<EngineServer> {
+  const server = await startEngineServer({ engine, handler });
   open.push(server);
   return server;
 }
@@ -208,9 +208,12 @@ describe('approvals over HTTP with the real engine', () => {
   });
 
   it('expiry denies fail-closed and the run goes on; a late answer is 410 INTERRUPT_EXPIRED', async () => {
-    const server = await serve({ limits: { interruptTtlMs: 150 } });
+    // The handler's published interruptDefaultTtlSec decides, not the engine's own default (15 min).
+    const server = await serve({}, { limits: { interruptDefaultTtlSec: 0.15 } });
     const { runId, run, interruptId, argsDigest } = await startApproval(server);
     const events = await finished(server, runId, run);
+    const requested = events.find((e) => e.type === 'INTERRUPT_REQUESTED') as EventEnvelope<'INTERRUPT_REQUESTED'>;
+    expect(Date.parse(requested.data.interrupt.expiresAt ?? '') - requested.timestamp).toBe(150);
     expect(foldTypes(events)).toEqual([
       ...APPROVAL_ASKED,
       'INTERRUPT_RESOLVED',

@@ -131,6 +131,7 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
       historyToolCalls: seed.historyToolCalls,
       ...(seed.browserTools === undefined ? {} : { browserTools: seed.browserTools }),
       signal: controller.signal,
+      ...(options.interruptTtlMs === undefined ? {} : { interruptTtlMs: options.interruptTtlMs }),
       append: (type, data) => record.append(type, data),
       transact: (build) => record.transact(build),
       snapshot: () => record.snapshot(),

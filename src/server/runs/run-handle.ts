@@ -63,6 +63,11 @@ export interface RunHandle {
   /** Aborted when the user cancels (`POST /cancel`); its `reason` is the cancel reason string. */
   readonly signal: AbortSignal;
   /**
+   * How long an approval or proposal the engine asks stays open before it expires as a deny: the
+   * handler's published `interruptDefaultTtlSec` (docs/protocol.md §16). Absent: the engine's own.
+   */
+  readonly interruptTtlMs?: number;
+  /**
    * Appends one event. Resolves with its envelope once it is in the log (written before it is
    * sent). Rejects with `RunClosedError` when the run already has its terminal event.
    */

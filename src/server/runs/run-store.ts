@@ -78,6 +78,8 @@ export interface RunStoreOptions {
   maxEventBytes: number;
   /** How long a run's lease lasts unless its producer renews it (renewed every third of it). */
   leaseTtlMs: number;
+  /** Given to every run's handle (`RunHandle.interruptTtlMs`): the published `interruptDefaultTtlSec`. */
+  interruptTtlMs?: number;
   /** Where engine failures are reported (never to the browser). */
   onEngineError: (error: unknown, context: { runId: string; correlationId: string }) => void;
   /** The product's title for a new session, asked once after its first run is committed. */
