@@ -58,6 +58,12 @@ describe('proposals over HTTP with the real engine', () => {
     expect([stranger.status, (await json(stranger)).code]).toEqual([404, 'INTERRUPT_NOT_FOUND']);
     const wrong = await server.request(path, { body: { decision: 'allow', argsDigest: 'sha256:not-what-was-shown' } });
     expect([wrong.status, (await json(wrong)).code]).toEqual([412, 'ARGS_DIGEST_MISMATCH']);
+    // A proposal is decided on what was shown: a {response} (no decision, no digest) is refused.
+    const answered = await server.request(path, { body: { response: { displayName: 'Mallory' } } });
+    expect([answered.status, await json(answered)]).toEqual([
+      422,
+      expect.objectContaining({ code: 'VALIDATION_FAILED', details: { field: 'decision' } }),
+    ]);
     expect((await server.resource(runId)).interrupts.map((i) => i.state)).toEqual(['open']);
 
     const applied = await server.request(path, { body: { decision: 'allow', argsDigest } });

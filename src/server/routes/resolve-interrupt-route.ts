@@ -18,7 +18,8 @@ import { validateOptionalString } from './validate-fields.ts';
  * `404 INTERRUPT_NOT_FOUND`; the same answer again → `200` + `Idempotent-Replayed`; another
  * answer → `409 INTERRUPT_ALREADY_RESOLVED` with the resolution; expired → `410`; cancelled with
  * its run → `409 RUN_NOT_ACTIVE`; a digest that is not the interrupt's → `412
- * ARGS_DIGEST_MISMATCH`. Appends `INTERRUPT_RESOLVED{resolved, resolvedBy:'user'}` in one write
+ * ARGS_DIGEST_MISMATCH`; a `{response}` to a tool approval or a proposal → `422 VALIDATION_FAILED`
+ * (`field: 'decision'`). Appends `INTERRUPT_RESOLVED{resolved, resolvedBy:'user'}` in one write
  * step and answers `200 {interrupt, eventSeq}`; the engine waits for that event itself. Every
  * answer counts against `interruptAnswersPerMinute`; a `{response}` must fit `maxEventBytes` once
  * stored (docs/protocol.md §16).
@@ -115,10 +116,11 @@ export async function resolveInterrupt(
         }
         data.decision = answer.decision;
       } else {
-        if (interrupt.reason === 'tool_call') {
+        // A tool approval and a proposal are decided (allow/deny of what was shown), never answered.
+        if (interrupt.reason === 'tool_call' || interrupt.reason === 'proposal') {
           return fail({
             code: 'VALIDATION_FAILED',
-            detail: 'A tool approval needs {decision, argsDigest}.',
+            detail: `A ${interrupt.reason === 'proposal' ? 'proposal' : 'tool approval'} needs {decision, argsDigest}.`,
             runId,
             details: { field: 'decision' },
           });
