@@ -1,25 +1,22 @@
 import type { HandlerContext, RequestContext, Route } from '../routes/route-context.ts';
-import type { AgUiThreads } from './ag-ui-threads.ts';
 import { createAgUiThreads } from './ag-ui-threads.ts';
 import { countResumeAnswers, readAgUiRunId, readRunAgentInput } from './read-run-agent-input.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { resumeAgUiThread, startAgUiTurn } from './start-ag-ui-segment.ts';
+import type { StoredResponse } from '../idempotency/idempotency-store.ts';
 import type { AgUiSegment } from './stream-ag-ui-segment.ts';
 import { streamAgUiSegment } from './stream-ag-ui-segment.ts';
 
 /** The AG-UI endpoint, relative to `{basePath}`: beside the protocol's `/v1`, not under it. */
 export const AG_UI_PATH = '/ag-ui';
 
-/** Threads and live segments remembered per handler (at most this many of each). */
-const MAX_REMEMBERED = 10_000;
-const threadsByHandler = new WeakMap<HandlerContext, AgUiThreads>();
-
 /**
  * `POST {basePath}/ag-ui` (docs/ag-ui.md, "Producer"): runs an AG-UI `RunAgentInput` through our
  * normal run path and streams the AG-UI events of that run, encoded by `@ag-ui/encoder`. The
  * AG-UI `runId` is the idempotency key: the same `runId` with the same body replays the same
  * AG-UI run from its start without running anything again, another body is `422
- * IDEMPOTENCY_KEY_REUSED`. A new turn counts against `runsPerMinute` (and `maxActiveRuns`), each
+ * IDEMPOTENCY_KEY_REUSED`; a new turn's record is completed in the commit that creates its run (as
+ * `POST /runs`), so a crash between the two cannot make a retry create a second run. A new turn counts against `runsPerMinute` (and `maxActiveRuns`), each
  * resume answer against `interruptAnswersPerMinute`; a replay counts against nothing. The CSRF
  * guard is the required `application/json` body (`X-Agent-Identity` is optional here, and checked
  * when sent).
@@ -29,7 +26,7 @@ export const agUiRoute: Route = {
   template: AG_UI_PATH,
   csrfGuard: 'json-body',
   handle: async (request, context) => {
-    const threads = threadsOf(context);
+    const threads = createAgUiThreads(context.storage);
     const begun = await context.idempotency.begin({
       scope: request.subject.id,
       method: 'POST',
@@ -45,15 +42,21 @@ export const agUiRoute: Route = {
       try {
         await countRequest(request, context);
         const input = readRunAgentInput(request.body, context.limits);
-        segment =
-          input.resume.length > 0
-            ? await resumeAgUiThread(request, context, { input, threads })
-            : await startAgUiTurn(request, context, { input, threads });
+        const asStored = (started: AgUiSegment): StoredResponse => ({ status: 200, body: started, headers: {} });
+        if (input.resume.length > 0) {
+          segment = await resumeAgUiThread(request, context, { input, threads });
+          await begun.complete(asStored(segment));
+        } else {
+          segment = await startAgUiTurn(request, context, {
+            input,
+            threads,
+            complete: (started) => begun.completion(asStored(started)),
+          });
+        }
       } catch (error) {
         await begun.abandon();
         throw error;
       }
-      await begun.complete({ status: 200, body: segment, headers: {} });
     }
     await streamAgUiSegment(request, context, { segment, threads });
   },
@@ -66,13 +69,4 @@ async function countRequest(request: RequestContext, context: HandlerContext): P
     enforceRateLimit({ limiter: context.rateLimiter, limits: context.limits, identityId: request.identityId, limit });
   if (answers === 0) await take('runsPerMinute');
   for (let answer = 0; answer < answers; answer += 1) await take('interruptAnswersPerMinute');
-}
-
-function threadsOf(context: HandlerContext): AgUiThreads {
-  let threads = threadsByHandler.get(context);
-  if (threads === undefined) {
-    threads = createAgUiThreads(MAX_REMEMBERED);
-    threadsByHandler.set(context, threads);
-  }
-  return threads;
 }

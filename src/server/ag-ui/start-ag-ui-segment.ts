@@ -7,7 +7,7 @@ import type { InterruptAnswer } from '../routes/resolve-interrupt-route.ts';
 import { parseInterruptAnswer, resolveInterrupt } from '../routes/resolve-interrupt-route.ts';
 import type { HandlerContext, RequestContext } from '../routes/route-context.ts';
 import type { RunEntry } from '../runs/run-store.ts';
-import type { StoredSession } from '../storage/storage-port.ts';
+import type { IdempotencyCompletion, StoredSession } from '../storage/storage-port.ts';
 import type { AgUiThreads } from './ag-ui-threads.ts';
 import type { AgUiRunRequest } from './read-run-agent-input.ts';
 import type { AgUiSegment } from './stream-ag-ui-segment.ts';
@@ -18,18 +18,25 @@ export interface AgUiSegmentStart {
   threads: AgUiThreads;
 }
 
+/** What starting a turn needs beyond {@link AgUiSegmentStart}. */
+export interface AgUiTurnStart extends AgUiSegmentStart {
+  /** The idempotency record's completion, committed with the run (as `POST /runs` does). */
+  complete: (segment: AgUiSegment) => IdempotencyCompletion;
+}
+
 const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.:-]+$/;
 
 /**
  * A new user turn on an AG-UI thread (already counted against `runsPerMinute`): creates a run through
  * the same validation as `POST /runs` (field limits, agent status, `maxActiveRuns`, one active run
  * per session: `409 RUN_ALREADY_ACTIVE`), in the thread's session or a new one. The AG-UI message
- * id becomes our `clientMessageId` when it has that form.
+ * id becomes our `clientMessageId` when it has that form. The segment is the response its
+ * idempotency record keeps, completed in the run's own commit.
  */
 export async function startAgUiTurn(
   request: RequestContext,
   context: HandlerContext,
-  options: AgUiSegmentStart,
+  options: AgUiTurnStart,
 ): Promise<AgUiSegment> {
   const { input, threads } = options;
   const message = input.userMessage as NonNullable<AgUiRunRequest['userMessage']>;
@@ -45,16 +52,19 @@ export async function startAgUiTurn(
   };
   const validated = validateCreateRun({ ...request, body }, context);
   await enforceBalance(context.sendHooks, request.subject);
-  const { entry, session } = await context.store.createRun(validated);
-  threads.bind(request.subject.id, input.threadId, session.sessionId);
-  threads.setLiveSegment(entry.record.runId, input.runId);
-  return {
+  const segmentOf = (created: { runId: string; sessionId: string }): AgUiSegment => ({
     threadId: input.threadId,
     agUiRunId: input.runId,
-    runId: entry.record.runId,
-    sessionId: session.sessionId,
+    runId: created.runId,
+    sessionId: created.sessionId,
     afterSeq: 0,
-  };
+  });
+  const { entry, session } = await context.store.createRun(validated, (created) =>
+    options.complete(segmentOf(created)),
+  );
+  await threads.bind(request.subject.id, input.threadId, session.sessionId);
+  await threads.setLiveSegment(entry.record.runId, input.runId);
+  return segmentOf({ runId: entry.record.runId, sessionId: session.sessionId });
 }
 
 /**
@@ -90,7 +100,7 @@ export async function resumeAgUiThread(
         ).eventSeq;
     seqs.push(seq);
   }
-  threads.setLiveSegment(entry.record.runId, input.runId);
+  await threads.setLiveSegment(entry.record.runId, input.runId);
   return {
     threadId: input.threadId,
     agUiRunId: input.runId,
@@ -111,11 +121,11 @@ async function findThreadSession(
   options: { threadId: string; threads: AgUiThreads },
 ): Promise<StoredSession | undefined> {
   const subjectId = request.subject.id;
-  for (const sessionId of [options.threadId, options.threads.sessionOf(subjectId, options.threadId)]) {
-    const session = sessionId === undefined ? null : await context.store.getSession(sessionId);
-    if (session !== null && session.subjectId === subjectId) return session;
-  }
-  return undefined;
+  const own = await context.store.getSession(options.threadId);
+  if (own !== null && own.subjectId === subjectId) return own;
+  const bound = await options.threads.sessionOf(subjectId, options.threadId);
+  const session = bound === undefined ? null : await context.store.getSession(bound);
+  return session !== null && session.subjectId === subjectId ? session : undefined;
 }
 
 /** The session's active run, else its last one, when it holds every interrupt `resume` names. */

@@ -54,9 +54,14 @@ export async function streamAgUiSegment(
   const { res } = request;
   res.once('close', () => {
     const isClientGone = !res.writableFinished && !translator.isEnded();
-    if (isClientGone && threads.isLiveSegment(runId, segment.agUiRunId) && !entry.record.isTerminal()) {
-      context.store.cancelRun(runId, AG_UI_DISCONNECT_REASON).catch(() => undefined);
-    }
+    if (!isClientGone || entry.record.isTerminal()) return;
+    // Only the AG-UI run serving ours now cancels it (a resume elsewhere took over an older one).
+    threads
+      .isLiveSegment(runId, segment.agUiRunId)
+      .then((isLive) =>
+        isLive && !entry.record.isTerminal() ? context.store.cancelRun(runId, AG_UI_DISCONNECT_REASON) : undefined,
+      )
+      .catch(() => undefined);
   });
   const stream = streamRunEvents({
     req: request.req,

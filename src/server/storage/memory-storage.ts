@@ -37,6 +37,10 @@ export function createMemoryStorage(): AgentStorage {
   const idempotency = new Map<string, MemoryIdempotencyRecord>();
   const leases = new Map<string, RunLease>();
   const settings = new Map<string, string>();
+  /** AG-UI thread bindings by subject and thread, and each session's bound thread keys. */
+  const agUiThreads = new Map<string, string>();
+  const agUiThreadsOfSession = new Map<string, Set<string>>();
+  const agUiSegments = new Map<string, string>();
   /** Each session's creation number (1, 2, …): the order of equal activity times in listings. */
   const creationNumbers = new Map<string, number>();
   let sessionsCreated = 0;
@@ -62,6 +66,7 @@ export function createMemoryStorage(): AgentStorage {
     if (stored === undefined) return;
     runs.delete(runId);
     leases.delete(runId);
+    agUiSegments.delete(runId);
     const { sessionId } = stored.run;
     sessionRunIds.set(
       sessionId,
@@ -75,6 +80,8 @@ export function createMemoryStorage(): AgentStorage {
   const removeSession = (sessionId: string): void => {
     for (const runId of sessionRunIds.get(sessionId) ?? []) deleteRun(runId);
     sessions.delete(sessionId);
+    for (const key of agUiThreadsOfSession.get(sessionId) ?? []) agUiThreads.delete(key);
+    agUiThreadsOfSession.delete(sessionId);
     creationNumbers.delete(sessionId);
     sessionRunIds.delete(sessionId);
     sessionMessages.delete(sessionId);
@@ -321,6 +328,23 @@ export function createMemoryStorage(): AgentStorage {
         .sort((a, b) => a.expiresAt - b.expiresAt)
         .slice(0, limit)
         .map((lease) => ({ ...lease }));
+    },
+    async bindAgUiThread({ subjectId, threadId, sessionId }) {
+      if (!sessions.has(sessionId)) return;
+      const key = JSON.stringify([subjectId, threadId]);
+      const previous = agUiThreads.get(key);
+      if (previous !== undefined) agUiThreadsOfSession.get(previous)?.delete(key);
+      agUiThreads.set(key, sessionId);
+      agUiThreadsOfSession.set(sessionId, (agUiThreadsOfSession.get(sessionId) ?? new Set()).add(key));
+    },
+    async findAgUiThread(subjectId, threadId) {
+      return agUiThreads.get(JSON.stringify([subjectId, threadId])) ?? null;
+    },
+    async setAgUiSegment(runId, agUiRunId) {
+      if (runs.has(runId)) agUiSegments.set(runId, agUiRunId);
+    },
+    async getAgUiSegment(runId) {
+      return agUiSegments.get(runId) ?? null;
     },
     async counts() {
       return { sessions: sessions.size, runs: runs.size };

@@ -188,3 +188,25 @@ for _, id in ipairs(redis.call('ZRANGE', P .. 'session-runs:' .. ARGV[2], 0, -1)
 end
 return out
 `);
+
+/**
+ * Binds a subject's AG-UI thread to a session that exists (`AgentStorage.bindAgUiThread`): the
+ * hash `ag-ui-threads` maps the JSON `[subjectId, threadId]` to the session, and the session's set
+ * `session-ag-ui-threads:<sessionId>` lists its fields, so deleting the session deletes them.
+ * ARGV: prefix, field, sessionId.
+ */
+export const BIND_AG_UI_THREAD = defineRedisScript(`
+if redis.call('EXISTS', sessionKey(ARGV[3])) == 0 then return 0 end
+local previous = redis.call('HGET', P .. 'ag-ui-threads', ARGV[2])
+if previous then redis.call('SREM', P .. 'session-ag-ui-threads:' .. previous, ARGV[2]) end
+redis.call('HSET', P .. 'ag-ui-threads', ARGV[2], ARGV[3])
+redis.call('SADD', P .. 'session-ag-ui-threads:' .. ARGV[3], ARGV[2])
+return 1
+`);
+
+/** Sets the AG-UI run serving a run that exists (its hash's `agUiRunId`). ARGV: prefix, runId, agUiRunId. */
+export const SET_AG_UI_SEGMENT = defineRedisScript(`
+if redis.call('EXISTS', runKey(ARGV[2])) == 0 then return 0 end
+redis.call('HSET', runKey(ARGV[2]), 'agUiRunId', ARGV[3])
+return 1
+`);

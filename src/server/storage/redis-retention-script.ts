@@ -38,8 +38,10 @@ end
 local function deleteSession(sessionId)
   local s = redis.call('HMGET', sessionKey(sessionId), 'position', 'subjectId')
   for _, runId in ipairs(redis.call('ZRANGE', P .. 'session-runs:' .. sessionId, 0, -1)) do deleteRun(runId) end
+  local threads = redis.call('SMEMBERS', P .. 'session-ag-ui-threads:' .. sessionId)
+  if #threads > 0 then redis.call('HDEL', P .. 'ag-ui-threads', unpack(threads)) end
   redis.call('DEL', sessionKey(sessionId), P .. 'session-runs:' .. sessionId, P .. 'messages:' .. sessionId,
-    P .. 'message-json:' .. sessionId)
+    P .. 'message-json:' .. sessionId, P .. 'session-ag-ui-threads:' .. sessionId)
   local member = activityMember(s[1], sessionId)
   redis.call('ZREM', P .. 'sessions', sessionId)
   redis.call('ZREM', P .. 'subject-sessions:' .. s[2], sessionId)

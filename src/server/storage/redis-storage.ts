@@ -6,6 +6,7 @@ import { toFields, toPage, toRun, toSession, toStrings } from './redis-replies.t
 import {
   ABANDON_IDEMPOTENCY,
   BEGIN_IDEMPOTENCY,
+  BIND_AG_UI_THREAD,
   COMPLETE_IDEMPOTENCY,
   COUNT_SESSION_MESSAGES,
   COUNTS,
@@ -16,6 +17,7 @@ import {
   LIST_MESSAGES,
   LIST_SESSIONS,
   RENEW_LEASE,
+  SET_AG_UI_SEGMENT,
   TAKE_EXPIRED_LEASE,
   UPDATE_SESSION_TITLE,
 } from './redis-record-scripts.ts';
@@ -286,6 +288,24 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       const retryAfterMs = Number(await run(TAKE_RATE, [request.bucket, request.perMinute, request.now]));
       return retryAfterMs === 0 ? { isAllowed: true } : { isAllowed: false, retryAfterMs };
     },
+    async bindAgUiThread({ subjectId, threadId, sessionId }) {
+      await run(BIND_AG_UI_THREAD, [agUiThreadField(subjectId, threadId), sessionId]);
+    },
+    async findAgUiThread(subjectId, threadId) {
+      const sessionId = await connections.send([
+        'HGET',
+        `${prefix}ag-ui-threads`,
+        agUiThreadField(subjectId, threadId),
+      ]);
+      return typeof sessionId === 'string' ? sessionId : null;
+    },
+    async setAgUiSegment(runId, agUiRunId) {
+      await run(SET_AG_UI_SEGMENT, [runId, agUiRunId]);
+    },
+    async getAgUiSegment(runId) {
+      const agUiRunId = await connections.send(['HGET', `${prefix}run:${runId}`, 'agUiRunId']);
+      return typeof agUiRunId === 'string' ? agUiRunId : null;
+    },
     async counts() {
       const [sessions, runs] = toStrings(await run(COUNTS, []));
       return { sessions: Number(sessions), runs: Number(runs) };
@@ -298,4 +318,9 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       await connections.close();
     },
   };
+}
+
+/** The field of a subject's AG-UI thread in the `ag-ui-threads` hash: both ids, unambiguously. */
+function agUiThreadField(subjectId: string, threadId: string): string {
+  return JSON.stringify([subjectId, threadId]);
 }

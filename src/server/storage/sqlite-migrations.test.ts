@@ -25,6 +25,7 @@ describe('SQLite migrations', () => {
     expect(db.prepare('SELECT version, description FROM schema_version').all()).toEqual([
       { version: 1, description: SQLITE_MIGRATIONS[0]?.description },
       { version: 2, description: SQLITE_MIGRATIONS[1]?.description },
+      { version: 3, description: SQLITE_MIGRATIONS[2]?.description },
     ]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = db
@@ -32,6 +33,8 @@ describe('SQLite migrations', () => {
       .pluck()
       .all();
     expect(tables).toEqual([
+      'ag_ui_segments',
+      'ag_ui_threads',
       'events',
       'idempotency',
       'leases',
@@ -63,7 +66,7 @@ describe('SQLite migrations', () => {
       .pluck()
       .all();
     expect(indexes).toContain('sessions_by_subject_activity');
-    expect(db.prepare('SELECT MAX(version) FROM schema_version').pluck().get()).toBe(2);
+    expect(db.prepare('SELECT MAX(version) FROM schema_version').pluck().get()).toBe(3);
     db.close();
   });
 

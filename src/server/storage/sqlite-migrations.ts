@@ -88,6 +88,23 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     description: 'sessions listed by activity: index (subject_id, updated_at, position)',
     sql: `CREATE INDEX sessions_by_subject_activity ON sessions (subject_id, updated_at, position);`,
   },
+  {
+    version: 3,
+    description: 'AG-UI threads bound to sessions and the AG-UI run serving each run',
+    sql: `
+      CREATE TABLE ag_ui_threads (
+        subject_id TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        PRIMARY KEY (subject_id, thread_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX ag_ui_threads_by_session ON ag_ui_threads (session_id);
+      CREATE TABLE ag_ui_segments (
+        run_id TEXT PRIMARY KEY,
+        ag_ui_run_id TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

@@ -168,6 +168,21 @@ export function createSqliteStatements(db: Database) {
       `SELECT session_id FROM sessions WHERE active_run_id IS NULL AND session_id != ? AND updated_at <= ?
        ORDER BY updated_at, position`,
     ),
+    bindAgUiThread: statement<[string, string, string]>(
+      `INSERT OR REPLACE INTO ag_ui_threads (subject_id, thread_id, session_id)
+       SELECT ?, ?, session_id FROM sessions WHERE session_id = ?`,
+    ),
+    agUiThread: statement<[string, string], { session_id: string }>(
+      'SELECT session_id FROM ag_ui_threads WHERE subject_id = ? AND thread_id = ?',
+    ),
+    deleteAgUiThreadsOfSession: statement<[string]>('DELETE FROM ag_ui_threads WHERE session_id = ?'),
+    setAgUiSegment: statement<[string, string]>(
+      'INSERT OR REPLACE INTO ag_ui_segments (run_id, ag_ui_run_id) SELECT run_id, ? FROM runs WHERE run_id = ?',
+    ),
+    agUiSegment: statement<[string], { ag_ui_run_id: string }>(
+      'SELECT ag_ui_run_id FROM ag_ui_segments WHERE run_id = ?',
+    ),
+    deleteAgUiSegment: statement<[string]>('DELETE FROM ag_ui_segments WHERE run_id = ?'),
     deleteRunEvents: statement<[string]>('DELETE FROM events WHERE run_id = ?'),
     deleteRunMessages: statement<[string]>('DELETE FROM messages WHERE run_id = ?'),
     deleteRun: statement<[string]>('DELETE FROM runs WHERE run_id = ?'),

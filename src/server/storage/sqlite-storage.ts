@@ -246,11 +246,13 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
     sql.deleteRunEvents.run(runId);
     sql.deleteRunMessages.run(runId);
     sql.deleteLease.run(runId);
+    sql.deleteAgUiSegment.run(runId);
     sql.deleteRun.run(runId);
   };
   const deleteSession = (sessionId: string, deleted: { sessionIds: string[]; runIds: string[] }): void => {
     const runIds = sql.runIdsOfSession.all(sessionId).map((row) => row.run_id);
     for (const runId of runIds) deleteRun(runId);
+    sql.deleteAgUiThreadsOfSession.run(sessionId);
     sql.deleteSession.run(sessionId);
     deleted.runIds.push(...runIds);
     deleted.sessionIds.push(sessionId);
@@ -418,6 +420,18 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
       return sql.expiredLeases
         .all(now, limit)
         .map((row) => ({ runId: row.run_id, owner: row.owner, expiresAt: row.expires_at }));
+    },
+    async bindAgUiThread({ subjectId, threadId, sessionId }) {
+      sql.bindAgUiThread.run(subjectId, threadId, sessionId);
+    },
+    async findAgUiThread(subjectId, threadId) {
+      return sql.agUiThread.get(subjectId, threadId)?.session_id ?? null;
+    },
+    async setAgUiSegment(runId, agUiRunId) {
+      sql.setAgUiSegment.run(agUiRunId, runId);
+    },
+    async getAgUiSegment(runId) {
+      return sql.agUiSegment.get(runId)?.ag_ui_run_id ?? null;
     },
     async counts() {
       return sql.counts.get() as { sessions: number; runs: number };

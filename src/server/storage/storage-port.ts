@@ -284,6 +284,22 @@ export interface AgentStorage {
    */
   countActiveRuns?(subjectId: string): Promise<number>;
 
+  /**
+   * Records that the subject's AG-UI thread is served by `sessionId` (docs/ag-ui.md, "Threads"),
+   * replacing an earlier binding; nothing when the session no longer exists. A binding goes with
+   * its session.
+   */
+  bindAgUiThread(binding: { subjectId: string; threadId: string; sessionId: string }): Promise<void>;
+  /** The session bound to the subject's AG-UI thread, or null. */
+  findAgUiThread(subjectId: string, threadId: string): Promise<string | null>;
+  /**
+   * Records the AG-UI run that serves our run now (its creation, or the latest resume); nothing
+   * when the run no longer exists. It goes with the run.
+   */
+  setAgUiSegment(runId: string, agUiRunId: string): Promise<void>;
+  /** The AG-UI run that serves our run now, or null. */
+  getAgUiSegment(runId: string): Promise<string | null>;
+
   /** How many sessions and runs are kept (for operators, tests and benchmarks). */
   counts(): Promise<{ sessions: number; runs: number }>;
   /** Returns the stored value of a server setting, storing `proposed` first when there is none. */

@@ -568,6 +568,37 @@ export function describeStorageContract(
       expect(await storage.counts()).toEqual({ sessions: 3, runs: 5 });
     });
 
+    it('binds AG-UI threads to sessions and runs to their AG-UI run, and forgets them with their session', async () => {
+      const first = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      await storage.bindAgUiThread({ subjectId: 'alice', threadId: 'thread-1', sessionId: 'ses_1' });
+      await storage.setAgUiSegment('run_1', 'agui-run-1');
+      expect(await storage.findAgUiThread('alice', 'thread-1')).toBe('ses_1');
+      expect(await storage.findAgUiThread('bob', 'thread-1')).toBeNull();
+      expect(await storage.getAgUiSegment('run_1')).toBe('agui-run-1');
+      // A resume moves the segment on; a thread bound again serves the new session.
+      await storage.setAgUiSegment('run_1', 'agui-run-2');
+      expect(await storage.getAgUiSegment('run_1')).toBe('agui-run-2');
+      await finishFixtureRun(storage, first, 'one');
+      await createFixtureRun(storage, { runId: 'run_2', sessionId: 'ses_2', isNewSession: true });
+      await storage.bindAgUiThread({ subjectId: 'alice', threadId: 'thread-1', sessionId: 'ses_2' });
+      await storage.bindAgUiThread({ subjectId: 'alice', threadId: 'thread-old', sessionId: 'ses_1' });
+      expect(await storage.findAgUiThread('alice', 'thread-1')).toBe('ses_2');
+      // Nothing is bound to what does not exist.
+      await storage.bindAgUiThread({ subjectId: 'alice', threadId: 'thread-x', sessionId: 'ses_missing' });
+      await storage.setAgUiSegment('run_missing', 'agui-run-x');
+      expect(await storage.findAgUiThread('alice', 'thread-x')).toBeNull();
+      expect(await storage.getAgUiSegment('run_missing')).toBeNull();
+      expect(await storage.deleteSession({ sessionId: 'ses_1', subjectId: 'alice' })).toMatchObject({
+        kind: 'deleted',
+      });
+      expect(await storage.findAgUiThread('alice', 'thread-old')).toBeNull();
+      expect(await storage.getAgUiSegment('run_1')).toBeNull();
+      expect(await storage.findAgUiThread('alice', 'thread-1')).toBe('ses_2');
+      if (subject.reopen === undefined) return;
+      storage = await subject.reopen();
+      expect(await storage.findAgUiThread('alice', 'thread-1')).toBe('ses_2');
+    });
+
     it('keeps the first value of a setting', async () => {
       expect(await storage.getOrCreateSetting('identity_secret', 'first')).toBe('first');
       expect(await storage.getOrCreateSetting('identity_secret', 'second')).toBe('first');
