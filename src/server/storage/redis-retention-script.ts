@@ -135,28 +135,47 @@ local function oldestEvictable(subjectId)
 end
 
 -- The session the store caps delete next: of the subjects holding the most that have an evictable
--- session, the touched one, else the one whose evictable session is least recently active.
+-- session, the touched one, else the least recently active evictable session among them. A small
+-- top tier is searched subject by subject; a large one (many identities holding alike) through the
+-- activity set, where a session of one of them comes early, so neither reads every subject.
 local function nextByHolding(kind)
-  local holders, offset, tier, best = P .. 'holdings:' .. kind, 0, nil, nil
-  while true do
+  local holders, top, offset = P .. 'holdings:' .. kind, nil, 0
+  while not top do
     local page = redis.call('ZREVRANGE', holders, offset, offset + 99, 'WITHSCORES')
-    if #page == 0 then break end
+    if #page == 0 then return nil end
     for i = 1, #page, 2 do
-      local subjectId, held = page[i], tonumber(page[i + 1])
-      if tier and held < tier then return best and sessionOfMember(best.member) end
-      local member, at = oldestEvictable(subjectId)
-      if member then
-        tier = held
-        local isTouched = subjectId == touchedSubject
-        if not best or (isTouched and not best.isTouched)
-          or (isTouched == best.isTouched and (at < best.at or (at == best.at and member < best.member))) then
-          best = {member = member, at = at, isTouched = isTouched}
-        end
+      if oldestEvictable(page[i]) then
+        top = tonumber(page[i + 1])
+        break
       end
     end
     offset = offset + 100
   end
-  return best and sessionOfMember(best.member)
+  if touchedSubject ~= '' and tonumber(redis.call('ZSCORE', holders, touchedSubject) or '-1') == top then
+    local member = oldestEvictable(touchedSubject)
+    if member then return sessionOfMember(member) end
+  end
+  if redis.call('ZCOUNT', holders, top, top) <= 50 then
+    local best, bestAt = nil, nil
+    for _, subjectId in ipairs(redis.call('ZRANGEBYSCORE', holders, top, top)) do
+      local member, at = oldestEvictable(subjectId)
+      if member and (not best or at < bestAt or (at == bestAt and member < best)) then best, bestAt = member, at end
+    end
+    return best and sessionOfMember(best)
+  end
+  offset = 0
+  while true do
+    local page = redis.call('ZRANGE', P .. 'activity', offset, offset + 99)
+    if #page == 0 then return nil end
+    for _, member in ipairs(page) do
+      local sessionId = sessionOfMember(member)
+      if isEvictable(sessionId) then
+        local subjectId = redis.call('HGET', sessionKey(sessionId), 'subjectId')
+        if subjectId and tonumber(redis.call('ZSCORE', holders, subjectId) or '-1') == top then return sessionId end
+      end
+    end
+    offset = offset + 100
+  end
 end
 
 for _, cap in ipairs({{'sessions', maxSessions}, {'runs', maxRuns}}) do

@@ -568,6 +568,23 @@ export function describeStorageContract(
       expect(await storage.counts()).toEqual({ sessions: 3, runs: 5 });
     });
 
+    it('past the store caps with many identities holding alike, the least recently active of them goes', async () => {
+      const finished = async (runId: string, sessionId: string, subjectId: string) =>
+        finishFixtureRun(
+          storage,
+          await createFixtureRun(storage, { runId, sessionId, isNewSession: true, subjectId }),
+          'ok',
+        );
+      for (let n = 0; n < 60; n += 1) await finished(`run_v${n}`, `ses_v${n}`, `visitor_${n}`);
+      await finished('run_a1', 'ses_a1', 'alice');
+      await finished('run_a2', 'ses_a2', 'alice');
+      const caps = { now: T0, sessionIdleTtlMs: 86_400_000, maxSessionsPerSubject: 100, maxRunsPerSession: 100 };
+      expect(await storage.enforceRetention({ ...caps, maxSessions: 60, maxRuns: 1_000 })).toEqual({
+        sessionIds: ['ses_a1', 'ses_v0'],
+        runIds: ['run_a1', 'run_v0'],
+      });
+    });
+
     it('binds AG-UI threads to sessions and runs to their AG-UI run, and forgets them with their session', async () => {
       const first = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
       await storage.bindAgUiThread({ subjectId: 'alice', threadId: 'thread-1', sessionId: 'ses_1' });
