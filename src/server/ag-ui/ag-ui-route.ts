@@ -38,6 +38,10 @@ export const agUiRoute: Route = {
     let segment: AgUiSegment;
     if (begun.kind === 'replay') {
       segment = begun.response.body as AgUiSegment;
+      // A turn whose process stopped between its commit and binding its thread binds it on the retry.
+      if ((await threads.sessionOf(request.subject.id, segment.threadId)) === undefined) {
+        await threads.bind(request.subject.id, segment.threadId, segment.sessionId);
+      }
     } else {
       try {
         await countRequest(request, context);

@@ -104,4 +104,25 @@ describe('AG-UI threads and runs kept in the storage', () => {
     expect([retry.status, retry.runId, retry.types.at(-1)]).toEqual([200, first.runId, 'RUN_FINISHED']);
     expect(await sqlite.counts()).toEqual({ sessions: 1, runs: 1 });
   });
+
+  it('a turn whose thread was not bound after its commit binds it on the retry, so the thread keeps its session', async () => {
+    const sqlite = openSqliteStorage({ path: join(folder, 'agent-chat.sqlite') });
+    let isDown = true;
+    // The first binding fails (the process stops right after the commit); later ones work.
+    const storage: AgentStorage = {
+      ...sqlite,
+      bindAgUiThread: (binding) => {
+        if (!isDown) return sqlite.bindAgUiThread(binding);
+        isDown = false;
+        return Promise.reject(new Error('the process stopped before binding the thread'));
+      },
+    };
+    const server = await serve(storage);
+    expect((await turn(server, 'thread-healed', 'agui-run-1')).status).toBe(500);
+    const retry = await turn(server, 'thread-healed', 'agui-run-1');
+    expect(retry.types.at(-1)).toBe('RUN_FINISHED');
+    const next = await turn(server, 'thread-healed', 'agui-run-2');
+    expect(next.sessionId).toBe(retry.sessionId);
+    expect(await sqlite.counts()).toEqual({ sessions: 1, runs: 2 });
+  });
 });
