@@ -6,6 +6,8 @@ import { STORED_SECRET_REFRESH_MS } from '../agent-handler-defaults.ts';
 import { createScriptedTestEngine } from '../test-support/manual-engine.ts';
 import type { TestServer } from '../test-support/start-test-server.ts';
 import { startTestServer } from '../test-support/start-test-server.ts';
+import { createToolGrants } from '../executors/tool-grants.ts';
+import { createStoredSecret } from '../stored-secret.ts';
 import { openRedisStorage } from './open-redis-storage.ts';
 
 // A database of its own: FLUSHDB there is the data loss of a Redis without persistence that
@@ -73,5 +75,31 @@ describe('server processes on one Redis that lost its data', () => {
     const c = await startProcess();
     expect(await identityOn(c, 'alice')).toBe(before);
     expect(reported).toEqual([]);
+  });
+
+  it('grant keys converge too: a grant minted on one process after the loss is the one another checks', async () => {
+    const grantsOn = async () => {
+      const storage = await openRedisStorage({ url: redisUrl, keyPrefix: 'secret-loss:' });
+      const secret = createStoredSecret({
+        storage,
+        name: 'tool_grant_secret',
+        now: () => clock.now(),
+        refreshMs: STORED_SECRET_REFRESH_MS,
+        onChange: ({ name }) => reported.push(name),
+      });
+      return { storage, grants: createToolGrants(() => secret.current()) };
+    };
+    const claim = { runId: 'run_1', toolCallId: 'call_1', executorId: 'exe_1' };
+    const old = await grantsOn();
+    const before = await old.grants.grantFor(claim);
+    await loseRedisData();
+    const fresh = await grantsOn();
+    const after = await fresh.grants.grantFor(claim);
+    expect(after).not.toBe(before);
+    clock.advance(STORED_SECRET_REFRESH_MS);
+    expect(await old.grants.grantFor(claim)).toBe(after);
+    expect(reported).toEqual(['tool_grant_secret']);
+    await old.storage.close();
+    await fresh.storage.close();
   });
 });
