@@ -37,6 +37,9 @@ import type { SuggestSessionTitle } from './runs/session-titles.ts';
 import { createRunStore } from './runs/run-store.ts';
 import { createStreamRegistry } from './sse/stream-registry.ts';
 import { createMemoryStorage } from './storage/memory-storage.ts';
+import type { ObservabilityOptions } from './observability/create-observability.ts';
+import type { ReadinessReport } from './observability/check-readiness.ts';
+import { createObservability } from './observability/create-observability.ts';
 import type { AgentStorage } from './storage/storage-port.ts';
 import type { Clock } from '../core/clock.ts';
 import { createSystemClock } from '../core/clock.ts';
@@ -48,7 +51,7 @@ import { unrefTimer } from './unref-timer.ts';
  * Options of {@link createAgentHandler}: the product's callbacks (with `resolveContextRefs` and
  * `checkBalance`, docs/server.md "Context") and the server's settings.
  */
-export interface AgentHandlerOptions extends SendContextHooks {
+export interface AgentHandlerOptions extends SendContextHooks, ObservabilityOptions {
   /** Resolves the product's user from its own cookie/session; `null` → `401 UNAUTHENTICATED`. */
   authenticate: (req: IncomingMessage) => Subject | null | Promise<Subject | null>;
   /** Whether the user may use the agent at all; `false` → `403 FORBIDDEN`. */
@@ -97,7 +100,7 @@ export interface AgentHandlerOptions extends SendContextHooks {
   cancelGraceMs?: number;
   /** Base of each problem's `type` URI; the kebab-case code is appended. */
   problemTypeBase?: string;
-  /** Where unexpected errors go (never to the browser). Default `console.error`. */
+  /** Also told about unexpected errors (never the browser), beside the `request_failed` log line (docs/operations.md). */
   onError?: (error: unknown, context: Record<string, unknown>) => void;
   /** A request body must arrive within this many ms of the first read, else `408`. Default 30 000. */
   requestBodyTimeoutMs?: number;
@@ -143,6 +146,8 @@ export type AgentHandler = ((req: IncomingMessage, res: ServerResponse, next?: (
   storage: AgentStorage;
   /** What the handler is serving right now (for tests and operators). */
   stats(): AgentHandlerStats;
+  /** What `/readyz` would answer: whether the storage answers and the handler is open (for a host's own probe route). */
+  readiness(): Promise<ReadinessReport>;
 };
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -162,11 +167,17 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const limits: HandlerLimits = { ...DEFAULT_LIMITS, ...DEFAULT_BROWSER_TOOL_LIMITS, ...options.limits };
   const maxConnections = options.maxConnections ?? DEFAULT_EDGE_LIMITS.maxConnections;
   const requestBodyTimeoutMs = options.requestBodyTimeoutMs ?? DEFAULT_EDGE_LIMITS.requestBodyTimeoutMs;
-  const storage = options.storage ?? createMemoryStorage();
+  const ownStorage = options.storage ?? createMemoryStorage();
+  const observability = createObservability(options, ownStorage, {
+    streams: () => context.streams.size,
+    requests: () => activeRequests,
+  });
+  const storage = observability.instrumentStorage(ownStorage);
   const typeBase = options.problemTypeBase ?? 'urn:agent-chat:problem:';
-  const onError =
-    options.onError ??
-    ((error: unknown, context: Record<string, unknown>) => console.error('[agent-chat]', context, error));
+  const onError = (error: unknown, where: Record<string, unknown>): void => {
+    observability.reportError(error, where);
+    options.onError?.(error, where);
+  };
   const storedSecret = (name: string): StoredSecret =>
     createStoredSecret({
       storage,
@@ -187,7 +198,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     storage,
     leaseTtlMs: options.leaseTtlMs ?? 10_000,
     interruptTtlMs: limits.interruptDefaultTtlSec * 1000,
-    engine: options.engine,
+    engine: observability.instrumentEngine(options.engine),
     clock,
     ids,
     cancelGraceMs: options.cancelGraceMs ?? 30_000,
@@ -338,10 +349,14 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
     const header = req.headers[REQUEST_ID_HEADER];
     const requestId = typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : ids('req');
-    const answerWith = (error: unknown): void => answerFailure({ req, res, error, requestId, typeBase, onError });
+    const answerWith = (error: unknown): void => {
+      observability.requestFailed(error, requestId);
+      answerFailure({ req, res, error, requestId, typeBase, onError });
+    };
     // Everything that can throw on what the client sent runs inside this guard or inside `serve`.
     try {
       const url = parseRequestTarget(req.url);
+      if (observability.serveOperations(req, res, url.pathname)) return;
       const inBase = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
       if (!inBase && next !== undefined) {
         next();
@@ -350,7 +365,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       if (cors?.(req, res)) return;
       admit(res);
       const path = inBase ? url.pathname.slice(basePath.length) : '';
-      serve(req, res, requestId, path, url).catch(answerWith);
+      observability.serveRequest(req, res, requestId, path, () => serve(req, res, requestId, path, url)).catch(answerWith);
     } catch (error) {
       answerWith(error);
     }
@@ -358,8 +373,10 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   handler.store = store;
   handler.storage = storage;
   handler.stats = () => ({ requests: activeRequests, streams: context.streams.size });
+  handler.readiness = () => observability.readiness();
   handler.close = async () => {
     isClosed = true;
+    observability.close();
     clock.clearTimeout(sweeper);
     browserTools?.executors.close();
     store.close();

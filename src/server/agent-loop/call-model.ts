@@ -31,9 +31,13 @@ export async function callModel(
       );
     }, limits.attemptTimeoutMs);
     let failure: AttemptFailure;
+    const observed = context.handle.observer?.modelCall({ modelId: settings.model.id, attempt });
     try {
-      return await streamModelAttempt(context, { ...request, attempt }, link.controller.signal);
+      const result = await streamModelAttempt(context, { ...request, attempt }, link.controller.signal);
+      observed?.succeeded(result);
+      return result;
     } catch (error) {
+      if (!(error instanceof AttemptFailure)) observed?.failed(error, false);
       if (!(error instanceof AttemptFailure)) throw error;
       failure = error;
     } finally {
@@ -41,6 +45,8 @@ export async function callModel(
       link.dispose();
     }
     const cause = failure.error;
+    const willRetry = cause instanceof ModelError && cause.retryable && attempt <= limits.maxRetries;
+    observed?.failed(cause, willRetry && !roundSignal.aborted);
     if (roundSignal.aborted) throw roundSignal.reason;
     if (cause instanceof RunClosedError || cause instanceof LoopStop) throw cause;
     if (!(cause instanceof ModelError)) {

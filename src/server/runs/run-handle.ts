@@ -9,6 +9,7 @@ import type {
   RunSnapshot,
   SnapshotMessage,
 } from '../../core/protocol.ts';
+import type { RunObserver } from '../observability/run-observer.ts';
 import type { SettledToolCall } from '../storage/storage-port.ts';
 
 /** An event to append: the log adds the envelope (seq, cursor, ids, timestamp). */
@@ -86,6 +87,8 @@ export interface RunHandle {
   waitFor(predicate: (snapshot: RunSnapshot) => boolean, signal?: AbortSignal): Promise<RunSnapshot>;
   /** The run's whole event log so far, read from storage (what a resume rebuilds from). */
   readLog(): Promise<EventEnvelope[]>;
+  /** Where the engine reports what the log does not show (model calls) for metrics and traces; set by the handler. */
+  readonly observer?: RunObserver;
 }
 
 /** Drives runs. The run store calls `start` once per run after `RUN_STARTED` is committed. */

@@ -313,6 +313,9 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
     async getOrCreateSetting(name, proposed) {
       return String(await run(GET_OR_CREATE_SETTING, [name, proposed]));
     },
+    async checkReady() {
+      if ((await connections.send(['PING'])) !== 'PONG') throw new Error('Redis did not answer PING with PONG.');
+    },
     async close() {
       tails.close();
       await connections.close();

@@ -189,5 +189,8 @@ export function createSqliteStatements(db: Database) {
     deleteSession: statement<[string]>('DELETE FROM sessions WHERE session_id = ?'),
     insertSetting: statement<[string, string]>('INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)'),
     setting: statement<[string], { value: string }>('SELECT value FROM settings WHERE name = ?'),
+    upsertSetting: statement<[string, string]>(
+      'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+    ),
   };
 }

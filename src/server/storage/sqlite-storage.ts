@@ -314,6 +314,7 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
     },
   );
 
+  const writeReadinessMark = db.transaction((value: string) => sql.upsertSetting.run('readiness_mark', value));
   const getOrCreateSetting = db.transaction((name: string, proposed: string) => {
     sql.insertSetting.run(name, proposed);
     return (sql.setting.get(name) as { value: string }).value;
@@ -438,6 +439,10 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
     },
     async getOrCreateSetting(name, proposed) {
       return getOrCreateSetting.immediate(name, proposed);
+    },
+    async checkReady() {
+      // A write that commits proves the file is open, writable and not locked out.
+      writeReadinessMark.immediate(String(Date.now()));
     },
     async close() {
       if (!db.open) return;

@@ -304,6 +304,11 @@ export interface AgentStorage {
   counts(): Promise<{ sessions: number; runs: number }>;
   /** Returns the stored value of a server setting, storing `proposed` first when there is none. */
   getOrCreateSetting(name: string, proposed: string): Promise<string>;
+  /**
+   * Resolves once the storage can serve writes right now (SQLite: a write commits; Redis: the
+   * server answers), rejects otherwise (optional: without it `/readyz` asks for `counts()`).
+   */
+  checkReady?(): Promise<void>;
   /** Releases the storage's resources (a database handle); the data stays. */
   close(): Promise<void>;
 }

@@ -57,6 +57,7 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
       return typeof user === 'string' ? { id: user, displayName: user } : null;
     },
     onError: () => {},
+    logLevel: 'silent',
     ...handlerOptions,
   });
   const server = createAgentHttpServer((req, res) => handler(req, res), http);

@@ -1,0 +1,130 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TracerProvider } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
+import type { RunEngine } from '../runs/run-handle.ts';
+import type { AgentStorage } from '../storage/storage-port.ts';
+import type { AgentMetrics, MetricsGauges, MetricsOptions } from './agent-metrics.ts';
+import { createAgentMetrics } from './agent-metrics.ts';
+import type { ReadinessReport } from './check-readiness.ts';
+import { checkReadiness } from './check-readiness.ts';
+import { createHttpTelemetry } from './http-telemetry.ts';
+import { instrumentStorage } from './instrument-storage.ts';
+import { observeEngine } from './observe-engine.ts';
+import { createRunTelemetry } from './run-telemetry.ts';
+import { serveOperations } from './serve-operations.ts';
+import type { LogLevel, LogSink, StructuredLog } from './structured-log.ts';
+import { createStructuredLog, parseLogLevel } from './structured-log.ts';
+
+/** The handler's options for metrics, traces, logs and probes (docs/operations.md). */
+export interface ObservabilityOptions {
+  /** Serves Prometheus metrics at `/metrics` (needs `prom-client`). Default off. */
+  metrics?: boolean | MetricsOptions;
+  /** Serves `/healthz` (liveness) and `/readyz` (readiness: the storage answers, the handler is open). Default off. */
+  probes?: boolean;
+  /** Where spans go. Default: the global provider of `@opentelemetry/api` (nothing is recorded until the host registers an SDK). */
+  tracerProvider?: TracerProvider;
+  /** The least severe log line written. Default: `AGENT_CHAT_LOG_LEVEL`, else `warn`. */
+  logLevel?: LogLevel;
+  /** Where log lines go. Default: one JSON line each on stderr. */
+  log?: LogSink;
+  /** Adds error messages and stacks to log lines (they may quote user text or provider answers). Default false. */
+  logSensitive?: boolean;
+}
+
+/** What the handler asks of its observability; each call is one line in `createAgentHandler`. */
+export interface Observability {
+  log: StructuredLog;
+  /** The storage with every call timed and each run's events observed. */
+  instrumentStorage(storage: AgentStorage): AgentStorage;
+  /** The engine, handed handles whose `observer` reports model calls. */
+  instrumentEngine(engine: RunEngine): RunEngine;
+  /** Answers the operator routes (`/metrics`, `/healthz`, `/readyz`); false when `pathname` is none of them (or off). */
+  serveOperations(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  /**
+   * Serves one admitted request: counts it by route and status, and runs `serve` in its scope
+   * (its request id for log lines; the caller's trace, else the one its `traceparent` continues).
+   */
+  serveRequest(req: IncomingMessage, res: ServerResponse, requestId: string, path: string, serve: () => Promise<void>): Promise<void>;
+  /** A request was answered with this failure. */
+  requestFailed(error: unknown, requestId: string): void;
+  /** An unexpected error (what `onError` is told), as a log line. */
+  reportError(error: unknown, where: Record<string, unknown>): void;
+  /** The readiness report `/readyz` answers with. */
+  readiness(): Promise<ReadinessReport>;
+  close(): void;
+}
+
+const READINESS_TIMEOUT_MS = 2_000;
+const CONTEXT_FIELDS = ['requestId', 'runId', 'correlationId', 'where', 'method', 'path'] as const;
+
+/** Creates one handler's observability from its options; `gauges` are read at scrape time. */
+export function createObservability(
+  options: ObservabilityOptions,
+  storage: AgentStorage,
+  gauges: MetricsGauges,
+): Observability {
+  const metricsOptions = typeof options.metrics === 'object' ? options.metrics : {};
+  const metrics: AgentMetrics | null =
+    options.metrics === undefined || options.metrics === false ? null : createAgentMetrics(gauges, metricsOptions);
+  let subjectKey = randomBytes(32).toString('base64url');
+  // One key for every process on the same storage, so a user's lines correlate across them.
+  storage.getOrCreateSetting('log_subject_key', subjectKey).then(
+    (stored) => (subjectKey = stored),
+    () => undefined,
+  );
+  const log = createStructuredLog({
+    level: options.logLevel ?? parseLogLevel(process.env['AGENT_CHAT_LOG_LEVEL']) ?? 'warn',
+    subjectKey: () => subjectKey,
+    ...(options.log === undefined ? {} : { sink: options.log }),
+    isSensitive: options.logSensitive === true,
+  });
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer('agent-chat');
+  const runs = createRunTelemetry({ metrics, tracer, log });
+  const http = createHttpTelemetry(metrics, log);
+  const requestScope = new AsyncLocalStorage<string>();
+  let instrumented: AgentStorage = storage;
+  let isClosed = false;
+  const reportError = (error: unknown, where: Record<string, unknown>): void => {
+    const fields: Record<string, unknown> = {};
+    for (const name of CONTEXT_FIELDS) if (typeof where[name] === 'string') fields[name] = where[name];
+    log.write('error', fields['requestId'] === undefined ? 'background_failed' : 'request_failed', {
+      ...fields,
+      ...log.describeError(error),
+    });
+  };
+  const readiness = (): Promise<ReadinessReport> =>
+    checkReadiness(instrumented, { timeoutMs: READINESS_TIMEOUT_MS, isClosed });
+
+  return {
+    log,
+    instrumentStorage(raw) {
+      instrumented = instrumentStorage(raw, { metrics, log, runs, requestId: () => requestScope.getStore() });
+      return instrumented;
+    },
+    instrumentEngine: (engine) => observeEngine(engine, runs),
+    serveOperations: (req, res, pathname) =>
+      serveOperations(req, res, pathname, {
+        metrics,
+        metricsOptions,
+        hasProbes: options.probes === true,
+        readiness,
+        onError: (error) => reportError(error, { where: pathname }),
+      }),
+    serveRequest(req, res, requestId, path, serve) {
+      http.track(req, res, path);
+      const active = context.active();
+      // A host with HTTP instrumentation already has a server span; otherwise continue the page's trace.
+      const parent = trace.getSpan(active) === undefined ? propagation.extract(active, req.headers) : active;
+      return requestScope.run(requestId, () => context.with(parent, serve));
+    },
+    requestFailed: (error, requestId) => http.failed(error, requestId),
+    reportError,
+    readiness,
+    close() {
+      isClosed = true;
+      runs.close();
+    },
+  };
+}
