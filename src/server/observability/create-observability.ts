@@ -46,7 +46,13 @@ export interface Observability {
    * Serves one admitted request: counts it by route and status, and runs `serve` in its scope
    * (its request id for log lines; the caller's trace, else the one its `traceparent` continues).
    */
-  serveRequest(req: IncomingMessage, res: ServerResponse, requestId: string, path: string, serve: () => Promise<void>): Promise<void>;
+  serveRequest(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    path: string,
+    serve: () => Promise<void>,
+  ): Promise<void>;
   /** A request was answered with this failure. */
   requestFailed(error: unknown, requestId: string): void;
   /** An unexpected error (what `onError` is told), as a log line. */

@@ -48,7 +48,11 @@ export function instrumentStorage(storage: AgentStorage, options: InstrumentStor
             error instanceof IdempotencyLockLostError;
           observe(operation, isRefusal ? 'refused' : 'error', startedAt);
           if (!isRefusal) {
-            log.write('error', 'storage_failed', { requestId: options.requestId(), operation, ...log.describeError(error) });
+            log.write('error', 'storage_failed', {
+              requestId: options.requestId(),
+              operation,
+              ...log.describeError(error),
+            });
           }
           throw error;
         },

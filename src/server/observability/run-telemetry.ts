@@ -389,7 +389,8 @@ export function createRunTelemetry(options: RunTelemetryOptions): RunTelemetry {
 
 /** The bounded outcome label and the code of a failed model attempt. */
 function classifyModelFailure(error: unknown): { outcome: string; code: string } {
-  if (error instanceof ModelError) return { outcome: error.code === 'MODEL_TIMEOUT' ? 'timeout' : 'error', code: error.code };
+  if (error instanceof ModelError)
+    return { outcome: error.code === 'MODEL_TIMEOUT' ? 'timeout' : 'error', code: error.code };
   if (error instanceof LoopStop) {
     const { stop } = error;
     if (stop.kind === 'cancel') return { outcome: 'cancelled', code: 'cancelled' };

@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EventEnvelope, RunStatus } from '../../core/protocol.ts';
+import { scrapeMetrics } from '../../../test/support/scrape-metrics.ts';
+import { dataOf } from '../agent-loop/test-support/run-engine-harness.ts';
+import type { EngineServer } from '../agent-loop/test-support/start-engine-server.ts';
+import { startEngineServer } from '../agent-loop/test-support/start-engine-server.ts';
+import type { TestServerOptions } from '../test-support/start-test-server.ts';
+import { freshKey } from '../test-support/start-test-server.ts';
+
+const open: EngineServer[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((server) => server.close()));
+});
+
+async function serve(handler: Omit<TestServerOptions, 'engine'>): Promise<EngineServer> {
+  const server = await startEngineServer({ handler });
+  open.push(server);
+  return server;
+}
+
+const hasStatus =
+  (status: RunStatus) =>
+  (events: readonly EventEnvelope[]): boolean =>
+    events.some((e) => e.type === 'RUN_STATUS_CHANGED' && (e.data as { status: string }).status === status);
+
+describe('/metrics (metrics: true)', () => {
+  it('after a run with tools and an approval, its counters and histograms say what happened, by bounded labels', async () => {
+    const server = await serve({ metrics: true, limits: { runsPerMinute: 1 } });
+    const { runId } = await server.createRun('alice', '/approval');
+    const run = await server.follow(runId);
+    const asked = await run.until(hasStatus('awaiting_input'));
+    const during = await scrapeMetrics(server.baseUrl);
+    expect(during.value('agent_chat_sse_streams')).toBe(1);
+    expect(during.value('agent_chat_runs_finished_total')).toBe(0);
+
+    const waitMs = 60;
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    const [requested] = dataOf(asked, 'INTERRUPT_REQUESTED');
+    const interrupt = requested?.interrupt;
+    const answer = await server.request(`/runs/${runId}/interrupts/${interrupt?.id ?? ''}`, {
+      body: { decision: 'allow', argsDigest: interrupt?.argsDigest },
+    });
+    expect(answer.status).toBe(200);
+    const events = await run.done;
+    const refused = await server.request('/runs', {
+      body: { agentVersionId: 'agv_demo_1', input: { content: [{ type: 'text', text: 'again' }] } },
+      headers: { 'idempotency-key': freshKey() },
+    });
+    expect(refused.status).toBe(429);
+
+    const scrape = await scrapeMetrics(server.baseUrl);
+    expect(scrape.value('agent_chat_runs_started_total')).toBe(1);
+    expect(scrape.value('agent_chat_runs_finished_total', { outcome: 'success' })).toBe(1);
+    expect(scrape.histogram('agent_chat_run_duration_seconds', { outcome: 'success' })?.count).toBe(1);
+    // The run waited for the approval, so it lasted at least that long.
+    expect(scrape.histogram('agent_chat_run_duration_seconds')?.sum).toBeGreaterThanOrEqual(waitMs / 1000);
+    expect(scrape.histogram('agent_chat_time_to_first_token_seconds')?.count).toBe(1);
+
+    const rounds = dataOf(events, 'STEP_STARTED').length;
+    expect(rounds).toBe(3);
+    expect(scrape.value('agent_chat_model_calls_total', { model: 'scripted', outcome: 'success' })).toBe(rounds);
+    expect(scrape.histogram('agent_chat_model_call_duration_seconds', { model: 'scripted' })?.count).toBe(rounds);
+    expect(scrape.value('agent_chat_model_tokens_total', { model: 'scripted', kind: 'input' })).toBeGreaterThan(0);
+    expect(scrape.value('agent_chat_model_tokens_total', { model: 'scripted', kind: 'output' })).toBeGreaterThan(0);
+
+    const toolNames = dataOf(events, 'TOOL_CALL_START').map((d) => d.toolCallName);
+    expect(toolNames).toHaveLength(2);
+    for (const tool of toolNames) {
+      expect(scrape.value('agent_chat_tool_calls_total', { tool, status: 'completed' })).toBe(1);
+      expect(scrape.histogram('agent_chat_tool_call_duration_seconds', { tool, status: 'completed' })?.count).toBe(1);
+    }
+    expect(scrape.value('agent_chat_approvals_total', { decision: 'allow' })).toBe(1);
+    const wait = scrape.histogram('agent_chat_approval_wait_seconds', { decision: 'allow' });
+    expect(wait?.count).toBe(1);
+    expect(wait?.sum).toBeGreaterThanOrEqual(waitMs / 1000);
+
+    expect(scrape.value('agent_chat_http_requests_total', { method: 'POST', route: '/v1/runs', status: '201' })).toBe(
+      1,
+    );
+    expect(scrape.value('agent_chat_http_requests_total', { method: 'POST', route: '/v1/runs', status: '429' })).toBe(
+      1,
+    );
+    expect(
+      scrape.value('agent_chat_http_requests_total', {
+        method: 'POST',
+        route: '/v1/runs/{runId}/interrupts/{interruptId}',
+        status: '200',
+      }),
+    ).toBe(1);
+    expect(scrape.value('agent_chat_http_requests_total', { route: '/v1/runs/{runId}/events', status: '200' })).toBe(1);
+    expect(scrape.value('agent_chat_http_refused_total', { code: 'RATE_LIMITED', limit: 'runsPerMinute' })).toBe(1);
+    expect(scrape.value('agent_chat_sse_streams')).toBe(0);
+    expect(
+      scrape.histogram('agent_chat_storage_operation_duration_seconds', { operation: 'createRun', outcome: 'ok' })
+        ?.count,
+    ).toBe(1);
+    expect(
+      scrape.histogram('agent_chat_storage_operation_duration_seconds', { operation: 'appendEvents', outcome: 'ok' })
+        ?.count,
+    ).toBeGreaterThan(0);
+
+    // No label anywhere carries an id or what the user typed.
+    const labelValues = scrape.labelValues('agent_chat_');
+    expect(labelValues.length).toBeGreaterThan(0);
+    expect(labelValues.filter((value) => /(run|ses|int|msg|req)_[0-9A-Z]{10}|approval/.test(value))).toEqual([]);
+  });
+
+  it('is refused to requests with browser signals unless allowed, and asks for the bearer token when one is set', async () => {
+    const server = await serve({ metrics: true });
+    for (const headers of [
+      { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'document' },
+      { origin: 'https://x.test' },
+    ]) {
+      const response = await fetch(`${server.baseUrl}/metrics`, { headers });
+      expect(response.status).toBe(403);
+      expect(await response.text()).not.toContain('agent_chat_');
+    }
+    const open = await serve({ metrics: { allowBrowsers: true } });
+    expect(
+      (await scrapeMetrics(open.baseUrl, { 'sec-fetch-site': 'same-origin' })).value('agent_chat_runs_started_total'),
+    ).toBe(0);
+
+    const guarded = await serve({ metrics: { bearerToken: 'scrape-secret-1' } });
+    const anonymous = await fetch(`${guarded.baseUrl}/metrics`);
+    expect([anonymous.status, anonymous.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
+    expect((await fetch(`${guarded.baseUrl}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(
+      401,
+    );
+    const scrape = await scrapeMetrics(guarded.baseUrl, { authorization: 'Bearer scrape-secret-1' });
+    expect(scrape.value('agent_chat_runs_started_total')).toBe(0);
+  });
+
+  it('is not served unless turned on, and each handler of one process counts only its own runs', async () => {
+    const plain = await serve({});
+    expect((await fetch(`${plain.baseUrl}/metrics`)).status).toBe(404);
+
+    const first = await serve({ metrics: true });
+    const second = await serve({ metrics: true });
+    const { runId } = await first.createRun('alice', 'Hello');
+    await (
+      await first.follow(runId)
+    ).done;
+    expect((await scrapeMetrics(first.baseUrl)).value('agent_chat_runs_finished_total', { outcome: 'success' })).toBe(
+      1,
+    );
+    expect((await scrapeMetrics(second.baseUrl)).value('agent_chat_runs_started_total')).toBe(0);
+  });
+});
