@@ -45,14 +45,17 @@ const WATCHDOG =
   'exec 3<&0; dir=$1; shift; "$@" & pid=$!; (read -r _ <&3; kill "$pid" 2>/dev/null) & wait "$pid"; rm -rf "$dir"';
 
 /**
- * Starts a private `redis-server` on a free loopback port with a temp dir, no persistence
- * (`--save '' --appendonly no`) and no system service, and resolves once it accepts connections.
+ * Starts a private `redis-server` on a free loopback port (or `port`, e.g. to bring back one that
+ * was stopped) with a temp dir, no persistence (`--save '' --appendonly no`) and no system
+ * service, and resolves once it accepts connections.
  */
-export async function startRedisServer(options: { timeoutMs?: number } = {}): Promise<PrivateRedisServer> {
+export async function startRedisServer(
+  options: { timeoutMs?: number; port?: number } = {},
+): Promise<PrivateRedisServer> {
   const binary = findRedisServerBinary();
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startOnce(binary, options.timeoutMs ?? 10_000);
+      return await startOnce(binary, options.timeoutMs ?? 10_000, options.port);
     } catch (error) {
       // Another process may have taken the free port between the probe and the bind.
       if (attempt >= 3) throw error;
@@ -60,9 +63,9 @@ export async function startRedisServer(options: { timeoutMs?: number } = {}): Pr
   }
 }
 
-async function startOnce(binary: string, timeoutMs: number): Promise<PrivateRedisServer> {
+async function startOnce(binary: string, timeoutMs: number, wanted: number | undefined): Promise<PrivateRedisServer> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-chat-redis-'));
-  const port = await findFreePort();
+  const port = wanted ?? (await findFreePort());
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'];
   const child = spawn('sh', ['-c', WATCHDOG, 'sh', dir, binary, ...args, '--daemonize', 'no'], {
     stdio: ['pipe', 'pipe', 'pipe'],
