@@ -4,12 +4,14 @@ import type { DemoServer } from './demo-server.ts';
 import { createDemoServer } from './demo-server.ts';
 import { createEngineFromEnv } from './engine-from-env.ts';
 import { readLimitsFromEnv } from './limits-from-env.ts';
+import { readObservabilityFromEnv } from './observability-from-env.ts';
 
 /**
  * Starts the demo server as `npm start` configures it from the environment: `HOST`/`PORT`, the
  * engine (`createEngineFromEnv`: the scripted or a real model, or a remote AG-UI agent), `AGENT_LIMITS`, and
  * storage (`REDIS_URL`, else `AGENT_CHAT_DB`, default
- * `.data/agent-chat.sqlite` under `rootDir`; `AGENT_CHAT_IDENTITY_SECRET`; `AGENT_CHAT_LEASE_TTL_MS`).
+ * `.data/agent-chat.sqlite` under `rootDir`; `AGENT_CHAT_IDENTITY_SECRET`; `AGENT_CHAT_LEASE_TTL_MS`), and
+ * what is observed (`readObservabilityFromEnv`: probes, `AGENT_CHAT_METRICS`, `AGENT_CHAT_LOG_LEVEL`).
  * Prints the URL line once listening; `close()` also closes the database.
  */
 export async function startDemoFromEnv(options: {
@@ -24,6 +26,7 @@ export async function startDemoFromEnv(options: {
     port: Number(env['PORT'] ?? 4176),
     engine: createEngineFromEnv(env),
     limits: readLimitsFromEnv(env),
+    observability: readObservabilityFromEnv(env),
     ...(options.staticHandler === undefined ? {} : { staticHandler: options.staticHandler }),
     storage: {
       storage: opened.storage,

@@ -7,6 +7,7 @@ import type { AgentHandler, AgentHandlerOptions } from '../src/server/create-age
 import { createAgentHandler } from '../src/server/create-agent-handler.ts';
 import type { AgentHttpServerOptions } from '../src/server/http/create-agent-http-server.ts';
 import { createAgentHttpServer } from '../src/server/http/create-agent-http-server.ts';
+import type { ObservabilityOptions } from '../src/server/observability/create-observability.ts';
 import type { RunEngine, Subject } from '../src/server/runs/run-handle.ts';
 
 /** The policy of the plain status page: no script, style or frame at all. */
@@ -29,6 +30,8 @@ export interface DemoServerOptions {
   http?: AgentHttpServerOptions;
   /** Where the handler reports unexpected errors. Default `console.error`. */
   onError?: AgentHandlerOptions['onError'];
+  /** Metrics, probes and logs (docs/operations.md). Default: the handler's (all off, logs at `warn`). */
+  observability?: ObservabilityOptions;
   /** Where the handler keeps everything, its identity secret and its lease time (docs/server.md, "Storage"). */
   storage?: Pick<AgentHandlerOptions, 'storage' | 'identitySecret' | 'leaseTtlMs'>;
 }
@@ -56,6 +59,7 @@ export async function createDemoServer(options: DemoServerOptions): Promise<Demo
     canUseExecutor: () => true,
     ...(options.onError === undefined ? {} : { onError: options.onError }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...options.observability,
     ...options.storage,
   });
   const server = createAgentHttpServer((req, res) => {

@@ -365,7 +365,9 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       if (cors?.(req, res)) return;
       admit(res);
       const path = inBase ? url.pathname.slice(basePath.length) : '';
-      observability.serveRequest(req, res, requestId, path, () => serve(req, res, requestId, path, url)).catch(answerWith);
+      observability
+        .serveRequest(req, res, requestId, path, () => serve(req, res, requestId, path, url))
+        .catch(answerWith);
     } catch (error) {
       answerWith(error);
     }

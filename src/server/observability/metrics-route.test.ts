@@ -107,10 +107,11 @@ describe('/metrics (metrics: true)', () => {
 
   it('is refused to requests with browser signals unless allowed, and asks for the bearer token when one is set', async () => {
     const server = await serve({ metrics: true });
-    for (const headers of [
+    const browserHeaders: Record<string, string>[] = [
       { 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'document' },
       { origin: 'https://x.test' },
-    ]) {
+    ];
+    for (const headers of browserHeaders) {
       const response = await fetch(`${server.baseUrl}/metrics`, { headers });
       expect(response.status).toBe(403);
       expect(await response.text()).not.toContain('agent_chat_');
