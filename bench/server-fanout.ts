@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStorage } from '../src/server/storage/sqlite-storage.ts';
+import { createDiscardingTracerProvider } from './support/discarding-tracer-provider.ts';
 import { formatTable } from './support/format-table.ts';
 import { readFlag, runFanout } from './support/run-fanout.ts';
 import { ROUND_TRIP_COMMANDS, runTwoProcessFanout } from './support/two-process-fanout.ts';
@@ -14,13 +15,80 @@ import { ROUND_TRIP_COMMANDS, runTwoProcessFanout } from './support/two-process-
 // process in memory, on one process on SQLite, then over two server processes on one private
 // redis-server, each run produced on one process and read on the other; prints the three side by
 // side and the Redis commands per delivered event.
+//
+// `npm run bench:server-fanout -- --observability`: the one-process workload in one run with nothing
+// observed (the OpenTelemetry API without an SDK), with `metrics: true`, and with metrics and an SDK
+// recording every span (exported to nowhere), in turn `--repeat` times (default 3) after a warm-up
+// run; prints each one's median events/s, latency and CPU time per delivered event (this process
+// runs the readers too, the same for each), and their ratio to the unobserved run.
 const isTwoProcesses = process.argv.includes('--two-processes');
+const isObservability = process.argv.includes('--observability');
 const runs = readFlag('--runs', isTwoProcesses ? 1000 : 200);
 const deltas = readFlag('--deltas', 50);
 const intervalMs = readFlag('--interval-ms', 5);
+const repeat = readFlag('--repeat', 3);
 const workload = `runs ${runs}, events per run ${deltas + 4} after the cursor, delta interval ${intervalMs} ms`;
 
-if (!isTwoProcesses) {
+if (isObservability) {
+  const tracing = createDiscardingTracerProvider();
+  const variants = [
+    { name: 'nothing observed', observability: {} },
+    { name: 'metrics', observability: { metrics: true } },
+    { name: 'metrics + traces (SDK)', observability: { metrics: true, tracerProvider: tracing.provider } },
+  ];
+  const samples = variants.map(() => [] as { perSecond: number; p50: number; p99: number; cpuUs: number }[]);
+  // One warm-up run (JIT, sockets), then the variants in turn `repeat` times, so load drifts hit each alike.
+  await (await runFanout({ runs, deltas, intervalMs })).close();
+  for (let round = 0; round < repeat; round += 1) {
+    for (const [index, variant] of variants.entries()) {
+      const cpu = process.cpuUsage();
+      const result = await runFanout({ runs, deltas, intervalMs, observability: variant.observability });
+      const used = process.cpuUsage(cpu);
+      await result.close();
+      samples[index]?.push({
+        perSecond: result.delivered / result.seconds,
+        p50: result.p50,
+        p99: result.p99,
+        cpuUs: (used.user + used.system) / result.delivered,
+      });
+    }
+  }
+  await tracing.provider.forceFlush();
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const rows = variants.map((variant, index) => {
+    const runsOf = samples[index] ?? [];
+    return {
+      name: variant.name,
+      perSecond: median(runsOf.map((sample) => sample.perSecond)),
+      all: runsOf.map((sample) => Math.round(sample.perSecond)).join(', '),
+      p50: median(runsOf.map((sample) => sample.p50)),
+      p99: median(runsOf.map((sample) => sample.p99)),
+      cpuUs: median(runsOf.map((sample) => sample.cpuUs)),
+    };
+  });
+  const baseline = rows[0]?.perSecond ?? 0;
+  const ratio = (index: number): string => ((rows[index]?.perSecond ?? 0) / baseline).toFixed(2);
+  const cpuRatio = (index: number): string => ((rows[index]?.cpuUs ?? 0) / (rows[0]?.cpuUs ?? 1)).toFixed(2);
+  console.log(`${workload}, each variant ${repeat} times in turn (medians)`);
+  console.log(
+    formatTable(
+      ['handler', 'events/s', 'vs unobserved', 'CPU µs/event', 'vs unobserved', 'p50', 'p99', 'events/s of each run'],
+      rows.map((row, index) => [
+        row.name,
+        String(Math.round(row.perSecond)),
+        `${ratio(index)}×`,
+        row.cpuUs.toFixed(0),
+        `${cpuRatio(index)}×`,
+        `${row.p50} ms`,
+        `${row.p99} ms`,
+        row.all,
+      ]),
+    ),
+  );
+  console.log(
+    `server-fanout observability: ${Math.round(baseline)} events/s unobserved, metrics ${ratio(1)}× (CPU per event ${cpuRatio(1)}×), metrics + traces ${ratio(2)}× (CPU ${cpuRatio(2)}×; ${tracing.exported()} spans recorded)`,
+  );
+} else if (!isTwoProcesses) {
   const result = await runFanout({ runs, deltas, intervalMs });
   await result.close();
   console.log(workload);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { EventEnvelope } from '../../src/core/protocol.ts';
 import { createSseParser } from '../../src/core/sse/parse-sse-stream.ts';
 import type { AgentHandler } from '../../src/server/create-agent-handler.ts';
+import type { ObservabilityOptions } from '../../src/server/observability/create-observability.ts';
 import { createAgentHandler } from '../../src/server/create-agent-handler.ts';
 import type { RunEngine } from '../../src/server/runs/run-handle.ts';
 import type { AgentStorage } from '../../src/server/storage/storage-port.ts';
@@ -63,6 +64,8 @@ export function createFanoutHandler(options: {
   engine: RunEngine;
   storage?: AgentStorage;
   maxStreams: number;
+  /** Metrics, traces and logs of the handler (docs/operations.md). Default: none. */
+  observability?: ObservabilityOptions;
 }): AgentHandler {
   const unlimited = 1_000_000;
   return createAgentHandler({
@@ -72,6 +75,7 @@ export function createFanoutHandler(options: {
     limits: { runsPerMinute: unlimited, maxActiveRuns: unlimited, readsPerMinute: unlimited },
     maxStreamsPerIdentity: options.maxStreams,
     ...(options.storage === undefined ? {} : { storage: options.storage }),
+    ...options.observability,
   });
 }
 
@@ -154,6 +158,7 @@ export async function runFanout(options: {
   runs: number;
   deltas: number;
   intervalMs: number;
+  observability?: ObservabilityOptions;
 }): Promise<FanoutResult & { close(): Promise<void> }> {
   const { runs, deltas, intervalMs } = options;
   const { engine, release } = createFanoutEngine({ deltas, intervalMs });
@@ -161,6 +166,7 @@ export async function runFanout(options: {
     engine,
     maxStreams: runs,
     ...(options.storage === undefined ? {} : { storage: options.storage }),
+    ...(options.observability === undefined ? {} : { observability: options.observability }),
   });
   const server = createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
