@@ -37,8 +37,10 @@ export async function callModel(
       observed?.succeeded(result);
       return result;
     } catch (error) {
-      if (!(error instanceof AttemptFailure)) observed?.failed(error, false);
-      if (!(error instanceof AttemptFailure)) throw error;
+      if (!(error instanceof AttemptFailure)) {
+        observed?.failed(error, false);
+        throw error;
+      }
       failure = error;
     } finally {
       clock.clearTimeout(timer);
