@@ -1,7 +1,6 @@
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumLaunchOptions } from './scripts/chromium.ts';
-import { readIifeDomPurify } from './scripts/build/read-iife-dompurify.ts';
 
 export default defineConfig({
   test: {
@@ -46,8 +45,6 @@ export default defineConfig({
             provider: playwright({ launchOptions: chromiumLaunchOptions() }),
             instances: [{ browser: 'chromium' }],
             screenshotFailures: false,
-            // The IIFE's transformed DOMPurify, for the test that compares it with the stock one.
-            commands: { readIifeDomPurify },
           },
         },
       },

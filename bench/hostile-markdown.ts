@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright';
-import { iifePlugins } from '../scripts/build/iife-plugins.ts';
 import { chromiumLaunchOptions } from '../scripts/chromium.ts';
 import type { HostileStreamResult } from './pages/hostile-markdown-entry.ts';
 import { buildPageScript } from './support/build-page-script.ts';
@@ -16,10 +15,7 @@ import { summarizeDurations } from './support/summarize-durations.ts';
 // quotes, lists and brackets, long tables, backtick runs, entity runs, combining marks, and the
 // corpus's denial-of-service entries) in 4-character deltas through the streaming renderer in
 // headless Chromium, and checks each against the budget: at most 2 s of main-thread work per
-// 20,000 characters and no update over 50 ms. The last line is the figure. With
-// `--compare-iife-transforms` every input also runs on a second page whose marked and DOMPurify went
-// through the IIFE's dependency transforms (scripts/build/iife-plugins.ts), and a second table puts
-// the two totals side by side.
+// 20,000 characters and no update over 50 ms. The last line is the figure.
 
 const DELTA_LENGTH = 4;
 const BUDGET_MS_PER_20K = 2_000;
@@ -31,7 +27,6 @@ const STOP_AFTER_MS = readNumber('--stop-after-ms', 60_000);
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** `--only emphasis` runs only the inputs whose family or name contains that text. */
 const ONLY = readText('--only');
-const isComparingTransforms = process.argv.includes('--compare-iife-transforms');
 const inputs = [...generateHostileInputs(LENGTH), ...(await readCorpusInputs())].filter(
   (input) => ONLY === undefined || `${input.family}: ${input.name}`.includes(ONLY),
 );
@@ -39,19 +34,10 @@ const script = await buildPageScript({ rootDir, entry: 'bench/pages/hostile-mark
 console.log(describeMachine());
 const browser = await chromium.launch(chromiumLaunchOptions());
 const bench = await openBenchPage(browser, script);
-const transformedBench = isComparingTransforms
-  ? await openBenchPage(
-      browser,
-      await buildPageScript({ rootDir, entry: 'bench/pages/hostile-markdown-entry.ts', plugins: iifePlugins() }),
-    )
-  : undefined;
 // Warm up every code path the inputs take (2,000 characters of each), so the first input is not charged for compilation.
 for (const input of generateHostileInputs(2_000)) {
   await run({ ...input, text: input.text.slice(0, 2_000) });
-  if (transformedBench) await run({ ...input, text: input.text.slice(0, 2_000) }, transformedBench);
 }
-const comparisonRows: string[][] = [];
-const comparisonTotals = { stock: 0, transformed: 0 };
 
 const rows: string[][] = [];
 let worstPer20k = { value: 0, name: '' };
@@ -66,18 +52,6 @@ for (const input of inputs) {
   const { p99 } = summarizeDurations(result.durations);
   const slow = result.durations.filter((duration) => duration > BUDGET_UPDATE_MS).length;
   const isWithin = per20k <= BUDGET_MS_PER_20K && max <= BUDGET_UPDATE_MS;
-  if (transformedBench) {
-    const transformed = await run(input, transformedBench);
-    const transformedTotal = transformed.durations.reduce((sum, duration) => sum + duration, 0) + transformed.finishMs;
-    comparisonTotals.stock += total;
-    comparisonTotals.transformed += transformedTotal;
-    comparisonRows.push([
-      `${input.family}: ${input.name}`,
-      formatMs(total),
-      formatMs(transformedTotal),
-      `${(transformedTotal / total).toFixed(2)}×`,
-    ]);
-  }
   if (per20k > worstPer20k.value) worstPer20k = { value: per20k, name: input.name };
   if (max > worstUpdate.value) worstUpdate = { value: max, name: input.name };
   rows.push([
@@ -129,22 +103,13 @@ console.log(
 console.log(
   `hostile-markdown: worst total ${formatMs(worstPer20k.value)} per 20,000 characters (${worstPer20k.name}), worst update ${formatMs(worstUpdate.value)} (${worstUpdate.name}); budget ${formatMs(BUDGET_MS_PER_20K)} and ${formatMs(BUDGET_UPDATE_MS)}`,
 );
-if (transformedBench) printComparison();
 
-async function run(input: HostileInput, target = bench): Promise<HostileStreamResult> {
-  return target.page.evaluate((options) => globalThis.hostileMarkdownPage.run(options), {
+async function run(input: HostileInput): Promise<HostileStreamResult> {
+  return bench.page.evaluate((options) => globalThis.hostileMarkdownPage.run(options), {
     text: input.text,
     deltaLength: DELTA_LENGTH,
     stopAfterMs: STOP_AFTER_MS,
   });
-}
-
-/** The second table of `--compare-iife-transforms`: each input's total with stock and with transformed dependencies. */
-function printComparison(): void {
-  console.log(formatTable(['input', 'stock marked + DOMPurify', 'IIFE-transformed', 'ratio'], comparisonRows));
-  console.log(
-    `hostile-markdown: with the IIFE's dependency transforms the inputs took ${formatMs(comparisonTotals.transformed)} in total, ${(comparisonTotals.transformed / comparisonTotals.stock).toFixed(2)}× the ${formatMs(comparisonTotals.stock)} with stock marked and DOMPurify, in the same run`,
-  );
 }
 
 /** The corpus's denial-of-service entries of 10,000 characters or more, cut to `LENGTH`. */

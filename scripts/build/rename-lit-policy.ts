@@ -1,6 +1,7 @@
 import type { Plugin } from 'vite';
-import { createDependencyTransformPlugin } from './dependency-transform-plugin.ts';
 
+/** lit-html's production file, whose Trusted Types policy the plugin renames. */
+const LIT_HTML_FILE = '/node_modules/lit-html/lit-html.js';
 /** lit-html's Trusted Types policy, exactly as its production build creates it. */
 const LIT_POLICY = 'createPolicy("lit-html",';
 
@@ -15,18 +16,31 @@ export function renameLitPolicyIn(code: string, policyName: string): string | { 
 }
 
 /**
- * Gives the Lit copy of an opt-in script-tag file its own Trusted Types policy name. A page under
+ * Gives the Lit copy of a sibling file its own Trusted Types policy name: the build's one edit of a
+ * dependency's text, a string literal (docs/embedding.md, "Content Security Policy"). A page under
  * `trusted-types agent-chat lit-html` refuses a second policy named `lit-html` (agent-chat.js
- * created it), which would stop the file at load; with its own name (listed in the page's policy,
- * docs/embedding.md, "Content Security Policy") the two copies of Lit load in either order.
+ * created it), which would stop the file at load; with its own name (listed in the page's policy)
+ * the two copies of Lit load in either order. Fails the build when lit-html's file does not create
+ * its policy exactly once as expected, or when the file was never bundled (Lit moved it).
  */
 export function renameLitPolicy(policyName: string): Plugin {
-  return createDependencyTransformPlugin({
+  let isRenamed = false;
+  return {
     name: 'agent-chat:rename-lit-policy',
-    dependencyFile: '/node_modules/lit-html/lit-html.js',
-    userModule: '/src/ui/conversations/conversations-panel.ts',
-    definedIn: 'scripts/build/rename-lit-policy.ts',
-    transform: (code) => renameLitPolicyIn(code, policyName),
-    checkUse: () => null,
-  });
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.endsWith(LIT_HTML_FILE)) return null;
+      const result = renameLitPolicyIn(code, policyName);
+      if (typeof result !== 'string') this.error(`${result.error}; update scripts/build/rename-lit-policy.ts`);
+      isRenamed = true;
+      return { code: result, map: null };
+    },
+    buildEnd(error) {
+      if (!error && !isRenamed) {
+        this.error(
+          `${LIT_HTML_FILE} was never bundled, so its policy was not renamed; update scripts/build/rename-lit-policy.ts`,
+        );
+      }
+    },
+  };
 }

@@ -47,11 +47,7 @@ export const ALLOWED_TAGS = [
 const ALLOWED_CLASS = /^(?:ac-[a-z-]+|language-[a-z0-9+#-]{1,32})$/;
 const SAFE_URI = /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 
-/**
- * The widget's DOMPurify config. It always names its own `ALLOWED_TAGS` and `ALLOWED_ATTR` and
- * never `USE_PROFILES`: the IIFE build empties DOMPurify's default lists on that promise
- * (`scripts/build/trim-dompurify-defaults.ts`, which checks this module).
- */
+/** The widget's DOMPurify config: its own `ALLOWED_TAGS` and `ALLOWED_ATTR`, never `USE_PROFILES`. */
 export const SANITIZE_CONFIG: Config &
   Required<Pick<Config, 'ALLOWED_TAGS' | 'ALLOWED_ATTR'>> & { RETURN_DOM_FRAGMENT: true; USE_PROFILES?: never } = {
   ALLOWED_TAGS,
@@ -117,7 +113,7 @@ function getPurifier(): Purifier {
 /**
  * Creates a DOMPurify instance for this window from `factory` with the widget's hooks: invisible
  * characters stripped from text, only `ac-`/`language-` classes kept, links checked and opened in
- * a new tab. The widget passes DOMPurify itself; tests pass a trimmed build to compare the two.
+ * a new tab. The widget passes DOMPurify itself.
  */
 export function createWidgetPurifier(factory: typeof DOMPurify): Purifier {
   const instance = factory(window);
