@@ -6,11 +6,12 @@ import { formatKb, formatSizeTable } from './format-size-table.ts';
 const encoder = new TextEncoder();
 
 describe('describeFile', () => {
-  test('gives the byte size, the gzip size and the SHA-384 SRI integrity', () => {
+  test('gives the byte size, the gzip and brotli sizes and the SHA-384 SRI integrity', () => {
     // `printf 'alert(1)' | openssl dgst -sha384 -binary | base64`
     expect(describeFile(encoder.encode('alert(1)'))).toEqual({
       bytes: 8,
       gzipBytes: 28,
+      brotliBytes: 12,
       integrity: 'sha384-HT2E9NfWiuQ/w1PRai+hTyqW16NIoCGA/m8VQDUopfAtcz6YQjtsMmQd5uRbVDpW',
     });
   });
@@ -36,18 +37,18 @@ describe('formatSizeTable', () => {
       name: 'agent-chat',
       version: '0.1.0',
       files: {
-        'agent-chat.js': { bytes: 182_330, gzipBytes: 61_140, integrity: 'sha384-AAA' },
-        'esm/core.js': { bytes: 510, gzipBytes: 250, integrity: 'sha384-BBB' },
-        'types/index.d.ts': { bytes: 1200, gzipBytes: 400, integrity: 'sha384-CCC' },
-        'types/mount.d.ts': { bytes: 800, gzipBytes: 300, integrity: 'sha384-DDD' },
+        'agent-chat.js': { bytes: 182_330, gzipBytes: 61_140, brotliBytes: 53_010, integrity: 'sha384-AAA' },
+        'esm/core.js': { bytes: 510, gzipBytes: 250, brotliBytes: 210, integrity: 'sha384-BBB' },
+        'types/index.d.ts': { bytes: 1200, gzipBytes: 400, brotliBytes: 350, integrity: 'sha384-CCC' },
+        'types/mount.d.ts': { bytes: 800, gzipBytes: 300, brotliBytes: 260, integrity: 'sha384-DDD' },
       },
     };
     expect(formatSizeTable(manifest)).toBe(
       [
         'agent-chat 0.1.0',
-        'file                size      gzip  integrity',
-        'agent-chat.js  182.33 KB  61.14 KB  sha384-AAA',
-        'esm/core.js      0.51 KB   0.25 KB  sha384-BBB',
+        'file                size      gzip    brotli  integrity',
+        'agent-chat.js  182.33 KB  61.14 KB  53.01 KB  sha384-AAA',
+        'esm/core.js      0.51 KB   0.25 KB   0.21 KB  sha384-BBB',
         '+ 2 type declaration files (2.00 KB), listed in dist/manifest.json',
       ].join('\n'),
     );
@@ -60,19 +61,21 @@ describe('formatSizeTable', () => {
 });
 
 describe('checkSizeBudget', () => {
-  const file = (gzipBytes: number) => ({ bytes: 3 * gzipBytes, gzipBytes, integrity: 'sha384-x' });
+  const file = (gzipBytes: number) => ({ bytes: 3 * gzipBytes, gzipBytes, brotliBytes: 40_000, integrity: 'sha384-x' });
 
   test('passes at exactly the budget and fails one byte over, naming both sizes', () => {
-    expect(checkSizeBudget({ name: 'agent-chat.js', file: file(55_000), budgetBytes: IIFE_GZIP_BUDGET_BYTES })).toEqual(
+    expect(checkSizeBudget({ name: 'agent-chat.js', file: file(65_000), budgetBytes: IIFE_GZIP_BUDGET_BYTES })).toEqual(
       {
         isWithin: true,
-        message: 'size check passed — agent-chat.js: 55.00 KB gzip (55000 bytes), budget 55.00 KB (55000 bytes)',
+        message:
+          'size check passed — agent-chat.js: 65.00 KB gzip (65000 bytes, brotli 40000 bytes), budget 65.00 KB gzip (65000 bytes)',
       },
     );
-    expect(checkSizeBudget({ name: 'agent-chat.js', file: file(55_001), budgetBytes: IIFE_GZIP_BUDGET_BYTES })).toEqual(
+    expect(checkSizeBudget({ name: 'agent-chat.js', file: file(65_001), budgetBytes: IIFE_GZIP_BUDGET_BYTES })).toEqual(
       {
         isWithin: false,
-        message: 'size check FAILED — agent-chat.js: 55.00 KB gzip (55001 bytes), budget 55.00 KB (55000 bytes)',
+        message:
+          'size check FAILED — agent-chat.js: 65.00 KB gzip (65001 bytes, brotli 40000 bytes), budget 65.00 KB gzip (65000 bytes)',
       },
     );
   });

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** What the manifest records for one shipped file. */
 export interface ManifestFile {
   bytes: number;
   gzipBytes: number;
+  /** Brotli size at quality 11, what a CDN serving `br` sends. */
+  brotliBytes: number;
   /** Subresource Integrity value, `sha384-<base64>`. */
   integrity: string;
 }
@@ -16,11 +18,14 @@ export interface BuildManifest {
   files: Record<string, ManifestFile>;
 }
 
-/** Measures one file: raw size, gzip size (level 9) and its SHA-384 SRI integrity. */
+/** Measures one file: raw size, gzip size (level 9), brotli size (quality 11) and its SHA-384 SRI integrity. */
 export function describeFile(content: Uint8Array): ManifestFile {
   return {
     bytes: content.byteLength,
     gzipBytes: gzipSync(content, { level: 9 }).byteLength,
+    brotliBytes: brotliCompressSync(content, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.byteLength },
+    }).byteLength,
     integrity: `sha384-${createHash('sha384').update(content).digest('base64')}`,
   };
 }

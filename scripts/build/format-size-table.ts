@@ -1,19 +1,25 @@
 import type { BuildManifest } from './create-manifest.ts';
 
-/** Formats the manifest's JavaScript files as an aligned text table (path, bytes, gzip, integrity). */
+/** Formats the manifest's JavaScript files as an aligned text table (path, bytes, gzip, brotli, integrity). */
 export function formatSizeTable(manifest: BuildManifest): string {
   const rows = Object.entries(manifest.files)
     .filter(([path]) => path.endsWith('.js'))
-    .map(([path, file]) => [path, formatKb(file.bytes), formatKb(file.gzipBytes), file.integrity]);
+    .map(([path, file]) => [
+      path,
+      formatKb(file.bytes),
+      formatKb(file.gzipBytes),
+      formatKb(file.brotliBytes),
+      file.integrity,
+    ]);
   const declarations = Object.entries(manifest.files).filter(([path]) => path.endsWith('.d.ts'));
-  const header = ['file', 'size', 'gzip', 'integrity'];
+  const header = ['file', 'size', 'gzip', 'brotli', 'integrity'];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] as string).length)),
   );
   const line = (cells: string[]): string =>
     cells
       .map((cell, column) =>
-        column === 1 || column === 2 ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number),
+        column >= 1 && column <= 3 ? cell.padStart(widths[column] as number) : cell.padEnd(widths[column] as number),
       )
       .join('  ')
       .trimEnd();

@@ -22,6 +22,7 @@ describe('createReleaseManifest', () => {
     const file = {
       bytes: 8,
       gzipBytes: 28,
+      brotliBytes: 12,
       integrity: 'sha384-HT2E9NfWiuQ/w1PRai+hTyqW16NIoCGA/m8VQDUopfAtcz6YQjtsMmQd5uRbVDpW',
       sha256: '6e11c72f7cf6bc383152dd16ddd5903aba6bb1c99d6b6639a4bb0b838185fa92',
     };
