@@ -1,17 +1,33 @@
 /**
  * The script-tag build's entry (`dist/agent-chat.js`, one IIFE): defines `<agent-chat>` and sets
- * `window.AgentChat = { mount, version }` (typed in `src/agent-chat-global.ts`).
+ * `window.AgentChat = { mount, loadConversations, version }` (typed in `src/agent-chat-global.ts`).
  */
 import { version } from '../package.json';
 import type {} from '../src/agent-chat-global.ts';
+import { provideConversationsPanel } from '../src/conversations-on-demand.ts';
+import type { AgentChatConversationsGlobal } from '../src/conversations-global.ts';
 import '../src/define.ts';
+import { createDeferredLauncher, type LauncherFactory } from '../src/deferred-launcher.ts';
 import { createMount } from '../src/mount.ts';
 import type {} from '../src/tools/agent-chat-tools-global.ts';
+import { loadSibling } from './siblings.ts';
 
-// The launcher and the browser tools are files of their own (embed/launcher.ts, embed/tools.ts),
-// asked for when a mount needs them.
+// The launcher and the conversations panel are sibling files, loaded on first use (embed/siblings.ts);
+// a page may still load either with its own tag first. The browser tools are the host's own tag.
 const mount = createMount({
-  findLauncher: () => globalThis.AgentChatLauncher?.createLauncher,
+  createLauncher: (options) =>
+    globalThis.AgentChatLauncher?.createLauncher(options) ?? createDeferredLauncher(loadLauncher(), options),
   findTools: () => window.AgentChatTools?.attachMount,
 });
-window.AgentChat = Object.freeze({ mount, version });
+provideConversationsPanel(loadConversations);
+window.AgentChat = Object.freeze({ mount, loadConversations, version });
+
+/** The launcher's factory from `agent-chat.launcher.js`, loaded unless a tag of the page already did. */
+function loadLauncher(): Promise<LauncherFactory> {
+  return loadSibling('launcher', () => globalThis.AgentChatLauncher?.createLauncher);
+}
+
+/** `AgentChatConversations` from `agent-chat.conversations.js`, loaded unless a tag of the page already did. */
+function loadConversations(): Promise<AgentChatConversationsGlobal> {
+  return loadSibling('conversations', () => window.AgentChatConversations);
+}

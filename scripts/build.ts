@@ -1,6 +1,7 @@
 /**
  * `npm run build`: the ESM library with type declarations, the self-contained IIFE
- * `dist/agent-chat.js`, the browser tools IIFE `dist/agent-chat-tools.js` (loaded beside it by
+ * `dist/agent-chat.js` with the sibling files it loads on first use (the launcher and the
+ * conversations panel, scripts/build/build-siblings.ts), the locale pack, the browser tools IIFE `dist/agent-chat-tools.js` (loaded beside it by
  * pages that run tools), the Custom Elements Manifest `dist/custom-elements.json`, and
  * `dist/manifest.json` (size, gzip size, SRI integrity of every shipped file). Prints the size
  * table and exits non-zero when either IIFE passes its gzip budget.
@@ -12,30 +13,17 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEsm, type EsmEntry } from './build/build-esm.ts';
 import { buildIife } from './build/build-iife.ts';
+import { buildSiblings } from './build/build-siblings.ts';
 import { createCustomElementsManifest } from './build/create-custom-elements-manifest.ts';
 import { createManifest } from './build/create-manifest.ts';
 import { checkSizeBudget, IIFE_GZIP_BUDGET_BYTES, TOOLS_IIFE_GZIP_BUDGET_BYTES } from './build/check-size-budget.ts';
 import { formatSizeTable } from './build/format-size-table.ts';
-import { renameLitPolicy } from './build/rename-lit-policy.ts';
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = join(rootDir, 'dist');
 const IIFE_FILE = 'agent-chat.js';
 /** Script-tag locale packs beside the IIFE: one small IIFE each, loaded only by pages that want the language. */
 const LOCALE_PACKS = [{ entry: 'embed/locale-zh-cn.ts', fileName: 'agent-chat.zh-CN.js' }];
-/** The script tag's launcher beside the IIFE, loaded only by pages that mount in `launcher` mode. */
-const LAUNCHER = { entry: 'embed/launcher.ts', fileName: 'agent-chat.launcher.js' };
-/**
- * Opt-in script-tag files beside the IIFE: each carries what it needs, so agent-chat.js pays
- * nothing for them; the conversations panel's copy of Lit has its own Trusted Types policy name.
- */
-const OPT_IN_FILES = [
-  {
-    entry: 'embed/conversations.ts',
-    fileName: 'agent-chat.conversations.js',
-    plugins: [renameLitPolicy('agent-chat-conversations')],
-  },
-];
 /** The second IIFE: the browser tool runner and its IndexedDB store (docs/embedding.md, "Browser tools"). */
 const TOOLS_IIFE_FILE = 'agent-chat-tools.js';
 /** The Custom Elements Manifest, named by package.json's `customElements` field. */
@@ -60,10 +48,10 @@ async function main(): Promise<void> {
   await rm(distDir, { recursive: true, force: true });
   await mkdir(distDir, { recursive: true });
   await buildEsm({ rootDir, outDir: join(distDir, 'esm'), entries: ESM_ENTRIES });
-  await buildIife({ rootDir, outDir: distDir, entry: 'embed/index.ts', fileName: IIFE_FILE });
+  // The siblings first: agent-chat.js carries their integrity and loads them on first use.
+  const siblings = await buildSiblings({ rootDir, outDir: distDir });
+  await buildIife({ rootDir, outDir: distDir, entry: 'embed/index.ts', fileName: IIFE_FILE, siblings });
   for (const pack of LOCALE_PACKS) await buildIife({ rootDir, outDir: distDir, ...pack });
-  await buildIife({ rootDir, outDir: distDir, ...LAUNCHER });
-  for (const file of OPT_IN_FILES) await buildIife({ rootDir, outDir: distDir, ...file });
   await buildIife({ rootDir, outDir: distDir, entry: 'embed/tools.ts', fileName: TOOLS_IIFE_FILE });
   execFileSync(
     process.execPath,

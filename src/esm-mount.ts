@@ -29,4 +29,4 @@ const attachToolsOnDemand: AttachMountTools = (chat, options) => {
  * `mount.ts` has the contract). The ESM entry's `mount`: the script tag's lives in
  * `embed/index.ts`, whose launcher and tools are files of their own.
  */
-export const mount = createMount({ findLauncher: () => createLauncher, findTools: () => attachToolsOnDemand });
+export const mount = createMount({ createLauncher, findTools: () => attachToolsOnDemand });

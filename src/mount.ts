@@ -45,10 +45,10 @@ export type MountFunction = (target: string | Element, options: MountOptions) =>
 /** Options of {@link createMount}. */
 export interface CreateMountOptions {
   /**
-   * Returns the launcher's factory, or `undefined` when it is not loaded (asked at each `mount` in
-   * `launcher` mode; the script tag's launcher is its own file, `agent-chat.launcher.js`).
+   * Builds the launcher of a `launcher` mode mount (the script tag's builds it once its sibling
+   * file `agent-chat.launcher.js` has arrived, embed/index.ts).
    */
-  findLauncher: () => ((options: CreateLauncherOptions) => Launcher) | undefined;
+  createLauncher: (options: CreateLauncherOptions) => Launcher;
   /**
    * Returns what runs the browser tools, or `undefined` when they are not loaded (asked at each
    * `mount` with `tools`; the script tag's runner is its own file, `agent-chat-tools.js`).
@@ -80,8 +80,8 @@ const mounts = new WeakMap<Element, MountedAgentChat>();
 /**
  * Returns `mount` with the given sources of the launcher and the browser tools. `mount(target,
  * options)` mounts the chat widget into `target` (a CSS selector or an Element) with its own
- * client. It throws an error that says what to fix when the target is missing, already holds a mount, `options` are invalid, or
- * `launcher` mode or `tools` are asked for and the launcher or the runner is not loaded. Only a
+ * client. It throws an error that says what to fix when the target is missing, already holds a
+ * mount, `options` are invalid, or `tools` are asked for and the runner is not loaded. Only a
  * mount with `tools` starts a runner, and `destroy()` revokes it. It defines `<agent-chat>` on first
  * use when the host has not imported `agent-chat/define` (the element then upgrades a moment
  * later; `ready` settles after).
@@ -93,7 +93,7 @@ export function createMount(mountOptions: CreateMountOptions): MountFunction {
 function mountWidget(
   target: string | Element,
   options: MountOptions,
-  { findLauncher, findTools }: CreateMountOptions,
+  { createLauncher, findTools }: CreateMountOptions,
 ): MountedAgentChat {
   const document = globalThis.document;
   const host = resolveMountTarget(target, document);
@@ -101,8 +101,6 @@ function mountWidget(
   if (mounts.has(host)) {
     throw new Error('AgentChat.mount: the target already has a chat; destroy() that mount first.');
   }
-  const buildLauncher =
-    valid.mode === 'launcher' ? required(findLauncher(), 'mode "launcher" needs agent-chat.launcher.js') : undefined;
   // A runner only when the host asks for one (`toolRunner` without `tools` is a mistake the runner names).
   const attachTools =
     valid.tools || valid.toolRunner ? required(findTools(), 'options.tools needs agent-chat-tools.js') : undefined;
@@ -128,8 +126,8 @@ function mountWidget(
   const started = Promise.all([ensureDefined(), toolRunner]);
 
   let launcher: Launcher | null = null;
-  if (buildLauncher !== undefined) {
-    launcher = buildLauncher({
+  if (valid.mode === 'launcher') {
+    launcher = createLauncher({
       container: host,
       panelContent: element,
       strings: resolveStrings(locale, valid.strings),

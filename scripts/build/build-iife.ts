@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type InlineConfig, type Plugin } from 'vite';
+import type { SiblingFiles } from '../../embed/siblings.ts';
 import { iifePlugins } from './iife-plugins.ts';
 import { createLicenceBanner } from './licence-banner.ts';
 
@@ -12,8 +13,10 @@ export interface BuildIifeOptions {
   entry: string;
   /** The single output file name, e.g. `agent-chat.js`. */
   fileName: string;
-  /** Plugins of this file only, after the IIFE plugins (e.g. the opt-in file's own policy name). */
+  /** Plugins of this file only, after the IIFE plugins (e.g. a sibling file's own policy name). */
   plugins?: Plugin[];
+  /** The sibling files `agent-chat.js` loads on first use, already built (embed/siblings.ts reads them). */
+  siblings?: SiblingFiles;
 }
 
 /** Code the strict-CSP promise forbids in the shipped file, with the reason shown on failure. */
@@ -56,7 +59,10 @@ export function iifeViteConfig(options: Omit<BuildIifeOptions, 'outDir'>): Inlin
     logLevel: 'warn',
     publicDir: false,
     plugins: [...iifePlugins(), ...(options.plugins ?? [])],
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    define: {
+      'process.env.NODE_ENV': JSON.stringify('production'),
+      ...(options.siblings ? { __AGENT_CHAT_SIBLINGS__: JSON.stringify(options.siblings) } : {}),
+    },
     // Browser production builds whatever NODE_ENV says (under NODE_ENV=test Vite picks Lit's development build).
     resolve: { conditions: ['module', 'browser', 'production'] },
     build: {

@@ -12,6 +12,7 @@ import {
 } from '../../core/index.ts';
 import { approvalCardStyles } from '../approval-card/approval-card.styles.ts';
 import { composerStyles } from '../composer/composer.styles.ts';
+import { findConversationsPanelLoader } from '../../conversations-on-demand.ts';
 import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 import { Composer } from '../composer/composer.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
@@ -175,7 +176,8 @@ export class AgentChatElement extends LitElement {
   declare renderers: Record<string, ToolCardRenderer> | undefined;
   /**
    * Whether the header offers the conversations sheet once `<agent-chat-conversations>` is defined
-   * (by `agent-chat.conversations.js` or `defineConversationsPanel()`). Default true.
+   * (`defineConversationsPanel()`), or at once with the script tag, which loads the panel's file
+   * `agent-chat.conversations.js` on first open. Default true.
    */
   declare conversations: boolean;
   declare protected isSheetOpen: boolean;
@@ -275,7 +277,9 @@ export class AgentChatElement extends LitElement {
               ? strings.contextFailed
               : '';
     const isEmpty = state.messages.length === 0 && state.pendingSend === null;
-    const hasSheet = this.conversations && customElements.get(CONVERSATIONS_TAG) !== undefined;
+    const hasSheet =
+      this.conversations &&
+      (customElements.get(CONVERSATIONS_TAG) !== undefined || findConversationsPanelLoader() !== undefined);
     const isSheetOpen = hasSheet && this.isSheetOpen;
     return html`<div class="content" ?inert=${isSheetOpen}>${renderChatHeader({
       title: this.headerTitle ?? state.bootstrap?.agent.name ?? strings.assistant,
@@ -356,11 +360,20 @@ export class AgentChatElement extends LitElement {
       }`;
   }
 
-  /** Opens the conversations sheet (the panel builds its list from `client`) and moves focus into it. */
+  /**
+   * Opens the conversations sheet (the panel builds its list from `client`) and moves focus into
+   * it, once the panel's file has loaded when it is not defined yet (a failed load is reported).
+   */
   #openSheet = (): void => {
+    const load = customElements.get(CONVERSATIONS_TAG) ? undefined : findConversationsPanelLoader();
+    if (load === undefined) this.#showSheet();
+    else load().then(() => this.#showSheet(), reportError);
+  };
+
+  #showSheet(): void {
     this.isSheetOpen = true;
     this.#focusAfterUpdate(CONVERSATIONS_TAG);
-  };
+  }
 
   /** Closes the sheet (its ✕, Escape, a switch or a new conversation) and gives focus back to the header's button. */
   #closeSheet = (): void => {
@@ -493,7 +506,7 @@ export class AgentChatElement extends LitElement {
 }
 
 const EMPTY_STATE = createInitialClientState();
-/** The conversations panel's tag; its code is in `agent-chat.conversations.js`, never in this file. */
+/** The conversations panel's tag; its code is in `agent-chat.conversations.js` (or the ESM build), never in this file. */
 const CONVERSATIONS_TAG = 'agent-chat-conversations';
 /** How often an open approval's "expires in …" is brought up to date. */
 const EXPIRY_UPDATE_MS = 15_000;

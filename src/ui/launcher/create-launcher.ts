@@ -19,6 +19,8 @@ export interface CreateLauncherOptions {
   position?: LauncherPosition;
   /** Called after the panel opened or closed. */
   onToggle?: (isOpen: boolean) => void;
+  /** The element to build the launcher in (default: a new `<div>`); given when it had to exist before the launcher's code arrived. */
+  host?: HTMLElement;
 }
 
 /** Every corner the launcher can sit in (logical: `end` is the reading direction's end). */
@@ -44,12 +46,12 @@ export interface Launcher {
  * Builds the launcher in a shadow root of its own (styles adopted as constructable stylesheets,
  * so it works under `style-src 'self'` and host CSS cannot reach it). Escape closes the panel; the
  * button shows ✕ while it is open; below 480 px the panel fills the screen. Plain DOM, no Lit:
- * the script tag ships it as its own file (`agent-chat.launcher.js`) that needs nothing else.
+ * the script tag ships it as a sibling file (`agent-chat.launcher.js`) that needs nothing else.
  */
 export function createLauncher(options: CreateLauncherOptions): Launcher {
   const { container, panelContent, strings } = options;
   const document = container.ownerDocument;
-  const host = document.createElement('div');
+  const host = options.host ?? document.createElement('div');
   host.setAttribute('data-agent-chat-launcher', '');
   if (options.theme) host.setAttribute('theme', options.theme);
   host.setAttribute('position', options.position ?? 'bottom-end');

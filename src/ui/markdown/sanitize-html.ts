@@ -1,15 +1,8 @@
 import DOMPurify from 'dompurify';
 import type { Config, DOMPurify as Purifier } from 'dompurify';
+import { getTrustedTypesPolicy } from '../../trusted-types-policy.ts';
 import { checkLinkUrl } from './check-link-url.ts';
 import { removeHiddenCharacters, removeHiddenProseCharacters } from '../text/hidden-characters.ts';
-
-/**
- * The Trusted Types policy name this module creates (once, lazily, only when
- * `window.trustedTypes` exists). A host page with `require-trusted-types-for 'script'` must list
- * it: `trusted-types agent-chat`. The policy is handed only to the private DOMPurify instance,
- * which uses it to parse into an inert document; it never creates script URLs.
- */
-export const TRUSTED_TYPES_POLICY_NAME = 'agent-chat';
 
 /** The widget's element allow-list for model-derived DOM (the corpus ALLOWED_EL set). */
 export const ALLOWED_TAGS = [
@@ -59,16 +52,7 @@ export const SANITIZE_CONFIG: Config &
   RETURN_DOM_FRAGMENT: true,
 };
 
-type Policy = NonNullable<Config['TRUSTED_TYPES_POLICY']>;
-interface PolicyFactory {
-  createPolicy(
-    name: string,
-    rules: { createHTML(input: string): string; createScriptURL(input: string): string },
-  ): Policy;
-}
-
 let purifier: Purifier | undefined;
-let policy: Policy | null | undefined;
 
 /**
  * Sanitizes renderer HTML into an inert `DocumentFragment` (never a string, never live
@@ -78,31 +62,11 @@ let policy: Policy | null | undefined;
  * Throws only if the browser refuses to parse (e.g. Trusted Types without our policy).
  */
 export function sanitizeHtml(html: string): DocumentFragment {
-  const trustedTypesPolicy = getPolicy();
+  const trustedTypesPolicy = getTrustedTypesPolicy();
   return getPurifier().sanitize(
     html,
     trustedTypesPolicy ? { ...SANITIZE_CONFIG, TRUSTED_TYPES_POLICY: trustedTypesPolicy } : SANITIZE_CONFIG,
   );
-}
-
-function getPolicy(): Policy | null {
-  if (policy !== undefined) return policy;
-  const factory = (window as { trustedTypes?: PolicyFactory }).trustedTypes;
-  policy = null;
-  if (!factory) return policy;
-  try {
-    policy = factory.createPolicy(TRUSTED_TYPES_POLICY_NAME, {
-      createHTML: (input: string) => input,
-      createScriptURL: () => {
-        throw new TypeError('agent-chat never creates script URLs');
-      },
-    });
-  } catch {
-    // The page does not allow our policy name (or it already exists): DOMPurify falls back to
-    // its own policy, and a refused parse ends in the plain-text fallback.
-    policy = null;
-  }
-  return policy;
 }
 
 function getPurifier(): Purifier {

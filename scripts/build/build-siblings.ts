@@ -1,0 +1,43 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Plugin } from 'vite';
+import type { SiblingFiles, SiblingName } from '../../embed/siblings.ts';
+import { buildIife } from './build-iife.ts';
+import { describeFile } from './create-manifest.ts';
+import { renameLitPolicy } from './rename-lit-policy.ts';
+
+/** One sibling file: the part it carries, its entry and its name beside `agent-chat.js`. */
+interface Sibling {
+  name: SiblingName;
+  entry: string;
+  fileName: string;
+  plugins?: Plugin[];
+}
+
+/**
+ * The files `agent-chat.js` loads on first use (embed/siblings.ts): the launcher (plain DOM) and
+ * the conversations panel, whose own copy of Lit gets its own Trusted Types policy name.
+ */
+export const SIBLINGS: readonly Sibling[] = [
+  { name: 'launcher', entry: 'embed/launcher.ts', fileName: 'agent-chat.launcher.js' },
+  {
+    name: 'conversations',
+    entry: 'embed/conversations.ts',
+    fileName: 'agent-chat.conversations.js',
+    plugins: [renameLitPolicy('agent-chat-conversations')],
+  },
+];
+
+/**
+ * Builds every sibling file into `outDir` and returns their names and SRI integrities, which the
+ * build of `agent-chat.js` then carries (`siblings` of {@link buildIife}).
+ */
+export async function buildSiblings(options: { rootDir: string; outDir: string }): Promise<SiblingFiles> {
+  const files: Partial<SiblingFiles> = {};
+  for (const sibling of SIBLINGS) {
+    await buildIife({ ...options, entry: sibling.entry, fileName: sibling.fileName, plugins: sibling.plugins ?? [] });
+    const { integrity } = describeFile(await readFile(join(options.outDir, sibling.fileName)));
+    files[sibling.name] = { fileName: sibling.fileName, integrity };
+  }
+  return files as SiblingFiles;
+}
