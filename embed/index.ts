@@ -15,8 +15,7 @@ import { loadSibling } from './siblings.ts';
 // The launcher and the conversations panel are sibling files, loaded on first use (embed/siblings.ts);
 // a page may still load either with its own tag first. The browser tools are the host's own tag.
 const mount = createMount({
-  createLauncher: (options) =>
-    globalThis.AgentChatLauncher?.createLauncher(options) ?? createDeferredLauncher(loadLauncher(), options),
+  createLauncher: (options) => createDeferredLauncher(loadLauncher(), options),
   findTools: () => window.AgentChatTools?.attachMount,
 });
 provideConversationsPanel(loadConversations);

@@ -41,7 +41,7 @@ export function loadSibling<Part>(name: SiblingName, find: () => Part | undefine
       const { fileName, integrity } = __AGENT_CHAT_SIBLINGS__[name];
       const script = document.createElement('script');
       script.onload = resolve;
-      script.onerror = () => reject(new Error(`AgentChat: ${fileName} (${integrity}) did not load`));
+      script.onerror = () => reject(new Error(`AgentChat: ${fileName} did not load`));
       const url = new URL(fileName, ownScript?.src).href;
       allowScriptUrl(url);
       script.integrity = integrity;
