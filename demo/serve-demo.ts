@@ -13,8 +13,9 @@ export interface DemoStaticOptions {
 export type DemoStaticHandler = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 
 /**
- * The Trusted Types policies the widget creates: its Markdown sanitizer's and Lit's (DOMPurify is
- * handed ours), and that of the conversations panel's copy of Lit (`agent-chat.conversations.js`).
+ * The Trusted Types policies the widget creates: its own (the Markdown sanitizer's, handed to
+ * DOMPurify, which also passes the script URLs of its sibling files) and Lit's, and that of the
+ * conversations panel's copy of Lit (the sibling file `agent-chat.conversations.js`).
  */
 export const TRUSTED_TYPES_POLICIES = 'agent-chat lit-html agent-chat-conversations';
 
@@ -144,8 +145,6 @@ async function renderPage(options: { demoDir: string; distDir: string; file: str
   return html
     .replaceAll('{{AGENT_CHAT_INTEGRITY}}', files['agent-chat.js']?.integrity ?? '')
     .replaceAll('{{AGENT_CHAT_ZH_CN_INTEGRITY}}', files['agent-chat.zh-CN.js']?.integrity ?? '')
-    .replaceAll('{{AGENT_CHAT_LAUNCHER_INTEGRITY}}', files['agent-chat.launcher.js']?.integrity ?? '')
-    .replaceAll('{{AGENT_CHAT_CONVERSATIONS_INTEGRITY}}', files['agent-chat.conversations.js']?.integrity ?? '')
     .replaceAll('{{AGENT_CHAT_TOOLS_INTEGRITY}}', files['agent-chat-tools.js']?.integrity ?? '')
     .replaceAll('{{ESM_IMPORT_MAP}}', ESM_IMPORT_MAP);
 }

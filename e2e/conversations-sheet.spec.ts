@@ -153,7 +153,7 @@ test('the sheet by keyboard alone: Tab to the header button, Enter, Tab inside, 
   await expect(widget.userMessages.first()).toContainText('/echo first');
 });
 
-test('conversations: false hides the button although the panel file is loaded; the property does the same', async ({
+test('conversations: false hides the button although the panel file is at hand; the property does the same', async ({
   page,
   pageErrors: _errors,
 }) => {
