@@ -1,9 +1,10 @@
 /**
  * The script-tag conversations file `dist/agent-chat.conversations.js` (docs/embedding.md,
  * "Conversations"): defines `<agent-chat-conversations>` and sets `window.AgentChatConversations
- * = { create }`, where `create` is `createConversations` of the client core. It carries its own
- * copy of what it needs, so `agent-chat.js` pays nothing for it and the tags may load in either
- * order; a page that wants the panel loads it (SRI-pinned, like the widget) and places it.
+ * = { create }`, where `create` is `createConversations` of the client core. A sibling file
+ * (embed/siblings.ts): `agent-chat.js` fetches it with its integrity when the sheet first opens or
+ * the page calls `AgentChat.loadConversations()`. It carries its own copy of what it needs (Lit
+ * under its own Trusted Types policy name), so `agent-chat.js` pays nothing for it.
  */
 import type {} from '../src/conversations-global.ts';
 import { createConversations, defineConversationsPanel } from '../src/index.ts';

@@ -1,8 +1,8 @@
 /**
- * The script tag's launcher, `dist/agent-chat.launcher.js`: sets `globalThis.AgentChatLauncher`,
- * where `AgentChat.mount` finds the launcher for `mode: 'launcher'`. Plain DOM and its styles,
- * nothing else of the widget, so the two tags may come in either order (both before `mount` runs);
- * inline pages do not load it.
+ * The script tag's launcher, the sibling file `dist/agent-chat.launcher.js` (embed/siblings.ts):
+ * sets `globalThis.AgentChatLauncher`, whose `createLauncher` builds the launcher of a
+ * `mode: 'launcher'` mount. `agent-chat.js` fetches it on the first such mount; plain DOM and its
+ * styles, nothing else of the widget. Inline pages never fetch it.
  */
 import type {} from '../src/agent-chat-global.ts';
 import { createLauncher } from '../src/ui/launcher/create-launcher.ts';
