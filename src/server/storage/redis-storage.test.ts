@@ -1,5 +1,6 @@
 import { createClient } from '@redis/client';
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startRedisServer, type PrivateRedisServer } from '../../../test/support/redis-server.ts';
 import { createRateLimiter } from '../limits/rate-limiter.ts';
 import { EventLogConflictError } from '../runs/event-log.ts';
 import { openRedisStorage } from './open-redis-storage.ts';
@@ -28,16 +29,23 @@ async function callsOf(raw: RawClient, command: string): Promise<number> {
 
 let suite = 0;
 
+// These tests count commands server-wide (INFO commandstats), so they get a redis-server of their
+// own: the one the other suites share sees their commands too.
 describe('Redis storage across processes (two storages on one redis-server)', () => {
+  let server: PrivateRedisServer;
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(() => server.stop());
   let prefix: string;
   let producer: AgentStorage;
   let reader: AgentStorage;
   let raw: RawClient;
   beforeEach(async () => {
     prefix = `redis-storage-${process.pid}-${(suite += 1)}:`;
-    producer = await openRedisStorage({ url: inject('redisUrl'), keyPrefix: prefix });
-    reader = await openRedisStorage({ url: inject('redisUrl'), keyPrefix: prefix, tailGroupSize: 2 });
-    raw = createClient({ url: inject('redisUrl'), RESP: 2 });
+    producer = await openRedisStorage({ url: server.url, keyPrefix: prefix });
+    reader = await openRedisStorage({ url: server.url, keyPrefix: prefix, tailGroupSize: 2 });
+    raw = createClient({ url: server.url, RESP: 2 });
     await raw.connect();
   });
   afterEach(async () => {
