@@ -27,6 +27,8 @@ export default defineConfig({
           name: 'scripts',
           environment: 'node',
           include: ['scripts/**/*.test.ts'],
+          // The lint-zone tests build a typed ESLint program on their first case: seconds on a busy machine.
+          testTimeout: 30_000,
         },
       },
       {
