@@ -100,6 +100,18 @@ export const DEFAULT_EDGE_LIMITS = {
   streamStallTimeoutMs: 30_000,
   maxStreamsPerIdentity: 10,
   maxConnections: 5_000,
-  /** `Retry-After` of the `503` past `maxConnections`. */
+  /** Requests at once from one network client (its share of `maxConnections`). */
+  maxConnectionsPerClient: 500,
+  /** Request bodies being read at once from one network client. */
+  maxBodiesPerClient: 64,
+  /** Open event streams in all; below `maxConnections`, so short requests always find a slot. */
+  maxStreams: 4_000,
+  /** Open event streams from one network client. */
+  maxStreamsPerClient: 250,
+  /** Runs created here and not ended; past it new runs are shed with `503`. */
+  maxLiveRuns: 500,
+  /** Runs from one network client not ended (its share of `maxLiveRuns`). */
+  maxLiveRunsPerClient: 100,
+  /** `Retry-After` of every refusal of these limits (`503` in all, `429` per client). */
   capacityRetryAfterMs: 5_000,
 } as const;
