@@ -82,6 +82,7 @@ export function createFanoutHandler(options: {
       maxStreamsPerClient: unlimited,
       maxLiveRuns: unlimited,
       maxLiveRunsPerClient: unlimited,
+      shedAtEventLoopUtilization: Number.POSITIVE_INFINITY,
     },
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...options.observability,

@@ -112,6 +112,12 @@ export const DEFAULT_EDGE_LIMITS = {
   maxLiveRuns: 500,
   /** Runs from one network client not ended (its share of `maxLiveRuns`). */
   maxLiveRunsPerClient: 100,
+  /**
+   * Event loop utilisation (sustained for two 500 ms windows) past which new runs are shed: off
+   * (above 1) unless set, since a loop shared with other work (an app, tests) says little; 0.95
+   * suits a process that only serves the agent.
+   */
+  shedAtEventLoopUtilization: Number.POSITIVE_INFINITY,
   /** `Retry-After` of every refusal of these limits (`503` in all, `429` per client). */
   capacityRetryAfterMs: 5_000,
 } as const;

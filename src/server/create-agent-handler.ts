@@ -18,6 +18,7 @@ import {
 import { answerFailure } from './http/answer-failure.ts';
 import { createClientAddressOf } from './http/client-address.ts';
 import { createEdgeAdmission } from './http/edge-admission.ts';
+import { createLoadMonitor } from './http/load-monitor.ts';
 import type { EdgeLimits, RunSlot } from './http/edge-admission.ts';
 import { createCors, type CorsOptions } from './http/cors.ts';
 import { parseRequestTarget } from './http/parse-request-target.ts';
@@ -188,7 +189,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const limits: HandlerLimits = { ...DEFAULT_LIMITS, ...DEFAULT_BROWSER_TOOL_LIMITS, ...options.limits };
   const maxConnections = options.maxConnections ?? DEFAULT_EDGE_LIMITS.maxConnections;
   const clientAddressOf = createClientAddressOf(options.trustProxy);
-  const admission = createEdgeAdmission({
+  const edgeLimits: EdgeLimits = {
     maxConnections,
     maxConnectionsPerClient: DEFAULT_EDGE_LIMITS.maxConnectionsPerClient,
     maxBodiesPerClient: DEFAULT_EDGE_LIMITS.maxBodiesPerClient,
@@ -196,9 +197,12 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     maxStreamsPerClient: DEFAULT_EDGE_LIMITS.maxStreamsPerClient,
     maxLiveRuns: DEFAULT_EDGE_LIMITS.maxLiveRuns,
     maxLiveRunsPerClient: DEFAULT_EDGE_LIMITS.maxLiveRunsPerClient,
+    shedAtEventLoopUtilization: DEFAULT_EDGE_LIMITS.shedAtEventLoopUtilization,
     ...options.edgeLimits,
     retryAfterMs: DEFAULT_EDGE_LIMITS.capacityRetryAfterMs,
-  });
+  };
+  const load = createLoadMonitor({ threshold: edgeLimits.shedAtEventLoopUtilization });
+  const admission = createEdgeAdmission(edgeLimits, load);
   const requestBodyTimeoutMs = options.requestBodyTimeoutMs ?? DEFAULT_EDGE_LIMITS.requestBodyTimeoutMs;
   const ownStorage = options.storage ?? createMemoryStorage();
   const observability = createObservability(options, ownStorage, {
@@ -442,6 +446,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     isClosed = true;
     observability.close();
     clock.clearTimeout(sweeper);
+    load.close();
     browserTools?.executors.close();
     store.close();
     const streams = context.streams.all();

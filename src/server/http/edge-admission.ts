@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { isTerminalRunStatus } from '../../core/protocol.ts';
 import type { RunSnapshot } from '../../core/protocol.ts';
 import type { SlotCounter } from '../limits/slot-counter.ts';
+import type { LoadMonitor } from './load-monitor.ts';
 import { createSlotCounter } from '../limits/slot-counter.ts';
 import { ProblemError } from './problem-error.ts';
 
@@ -22,6 +23,11 @@ export interface EdgeLimits {
   maxLiveRuns: number;
   /** The same per network client; past it `429`. */
   maxLiveRunsPerClient: number;
+  /**
+   * Event loop utilisation (0..1) at which new runs are shed with `503` while it lasts (two
+   * windows of 500 ms); above 1 turns it off.
+   */
+  shedAtEventLoopUtilization: number;
   /** The `Retry-After` of every refusal here. */
   retryAfterMs: number;
 }
@@ -56,7 +62,7 @@ export interface EdgeAdmission {
   holdBody(client: string): () => void;
   /** Holds a stream slot of `client` while a stream route runs, or throws (`503`, `429`). */
   holdStream(client: string): () => void;
-  /** Takes a run slot of `client` before a create, or throws (`503` shedding, `429`). */
+  /** Takes a run slot of `client` before a create, or throws (`503` shedding: saturated or full; `429`). */
   reserveRun(client: string): RunSlot;
   stats(): EdgeAdmissionStats;
 }
@@ -70,8 +76,8 @@ const LIMIT_NAMES: Record<Kind, { total: keyof EdgeLimits; perClient: keyof Edge
   liveRuns: { total: 'maxLiveRuns', perClient: 'maxLiveRunsPerClient', what: 'running answers' },
 };
 
-/** Creates the {@link EdgeAdmission} of one handler (all counts are of this process). */
-export function createEdgeAdmission(limits: EdgeLimits): EdgeAdmission {
+/** Creates the {@link EdgeAdmission} of one handler (all counts are of this process), shedding runs while `load` says so. */
+export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 'isOverloaded'>): EdgeAdmission {
   const counters: Record<Kind, SlotCounter> = {
     connections: createSlotCounter({ maxPerKey: limits.maxConnectionsPerClient, maxTotal: limits.maxConnections }),
     // Bodies are requests too, so `maxConnections` already bounds them in all.
@@ -122,6 +128,18 @@ export function createEdgeAdmission(limits: EdgeLimits): EdgeAdmission {
     holdBody: (client) => take('bodies', client),
     holdStream: (client) => take('streams', client),
     reserveRun(client) {
+      if (load.isOverloaded()) {
+        throw new ProblemError({
+          code: 'AGENT_UNAVAILABLE',
+          detail: 'The server is overloaded; retry shortly.',
+          retryAfterMs: limits.retryAfterMs,
+          details: {
+            reason: 'overloaded',
+            limit: 'shedAtEventLoopUtilization',
+            shedAtEventLoopUtilization: limits.shedAtEventLoopUtilization,
+          },
+        });
+      }
       const release = take('liveRuns', client);
       let isHeld = false;
       return {

@@ -205,6 +205,31 @@ describe('caps of the whole server', () => {
     expect(created.status).toBe(201);
   });
 
+  it('sheds new runs with 503 while the event loop stays saturated, and takes them again once it is not', async () => {
+    const server = await start({ edgeLimits: { shedAtEventLoopUtilization: 0.8 } });
+    expect(
+      (await requestFrom(server, ORDINARY, { user: 'olivia', path: '/runs', body: createBody('Hi') })).status,
+    ).toBe(201);
+    // Three stretches of 600 ms of work, the load monitor sampling in between: two full windows busy.
+    for (let stretch = 0; stretch < 3; stretch += 1) {
+      const until = performance.now() + 600;
+      while (performance.now() < until) Math.sqrt(Math.random());
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    const shed = await requestFrom(server, ORDINARY, { user: 'olivia', path: '/runs', body: createBody('Hi') });
+    expect([shed.status, shed.headers['retry-after'], problemOf(shed)]).toMatchObject([
+      503,
+      '5',
+      { code: 'AGENT_UNAVAILABLE', details: { reason: 'overloaded', limit: 'shedAtEventLoopUtilization' } },
+    ]);
+    // Reads are never shed, and one quiet window ends the shedding.
+    expect((await requestFrom(server, ORDINARY, { user: 'olivia', path: '/bootstrap' })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await requestFrom(server, ORDINARY, { user: 'bob', path: '/runs', body: createBody('Hi') })).status).toBe(
+      201,
+    );
+  });
+
   it('sheds new runs with 503 + Retry-After past maxLiveRuns, and takes them again once runs end', async () => {
     const engine = createManualEngine();
     const server = await start({ engine, edgeLimits: { maxLiveRunsPerClient: 2, maxLiveRuns: 3 } });
