@@ -36,7 +36,7 @@ async function startServer(mode: 'on' | 'off'): Promise<Server> {
     ['--import', 'tsx', fileURLToPath(new URL('./support/abuse-server.ts', import.meta.url))],
     {
       env: { ...process.env, BENCH_LIMITS: mode, BENCH_EDGE_LIMITS: edgeLimits },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'ignore'],
     },
   );
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });

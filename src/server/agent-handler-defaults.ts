@@ -109,9 +109,11 @@ export const DEFAULT_EDGE_LIMITS = {
   /** Open event streams from one network client. */
   maxStreamsPerClient: 250,
   /** Runs created here and not ended; past it new runs are shed with `503`. */
-  maxLiveRuns: 500,
+  maxLiveRuns: 200,
   /** Runs from one network client not ended (its share of `maxLiveRuns`). */
-  maxLiveRunsPerClient: 100,
+  maxLiveRunsPerClient: 25,
+  /** Runs past `maxLiveRuns` kept for network clients holding none, so a newcomer is not shed. */
+  newClientRunReserve: 20,
   /**
    * Event loop utilisation (sustained for two 500 ms windows) past which new runs are shed: off
    * (above 1) unless set, since a loop shared with other work (an app, tests) says little; 0.95

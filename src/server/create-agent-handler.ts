@@ -197,6 +197,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     maxStreamsPerClient: DEFAULT_EDGE_LIMITS.maxStreamsPerClient,
     maxLiveRuns: DEFAULT_EDGE_LIMITS.maxLiveRuns,
     maxLiveRunsPerClient: DEFAULT_EDGE_LIMITS.maxLiveRunsPerClient,
+    newClientRunReserve: DEFAULT_EDGE_LIMITS.newClientRunReserve,
     shedAtEventLoopUtilization: DEFAULT_EDGE_LIMITS.shedAtEventLoopUtilization,
     ...options.edgeLimits,
     retryAfterMs: DEFAULT_EDGE_LIMITS.capacityRetryAfterMs,

@@ -23,6 +23,8 @@ export interface EdgeLimits {
   maxLiveRuns: number;
   /** The same per network client; past it `429`. */
   maxLiveRunsPerClient: number;
+  /** Runs past `maxLiveRuns` that only a network client holding none may start (its first gets in). */
+  newClientRunReserve: number;
   /**
    * Event loop utilisation (0..1) at which new runs are shed with `503` while it lasts (two
    * windows of 500 ms); above 1 turns it off.
@@ -83,7 +85,11 @@ export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 
     // Bodies are requests too, so `maxConnections` already bounds them in all.
     bodies: createSlotCounter({ maxPerKey: limits.maxBodiesPerClient, maxTotal: Number.POSITIVE_INFINITY }),
     streams: createSlotCounter({ maxPerKey: limits.maxStreamsPerClient, maxTotal: limits.maxStreams }),
-    liveRuns: createSlotCounter({ maxPerKey: limits.maxLiveRunsPerClient, maxTotal: limits.maxLiveRuns }),
+    liveRuns: createSlotCounter({
+      maxPerKey: limits.maxLiveRunsPerClient,
+      maxTotal: limits.maxLiveRuns,
+      reserveForNewKeys: limits.newClientRunReserve,
+    }),
   };
   // The unreleased requests of each socket, released together when it closes.
   const openBySocket = new WeakMap<Socket, Set<() => void>>();

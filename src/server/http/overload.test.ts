@@ -158,6 +158,24 @@ describe('limits per network client', () => {
   });
 });
 
+describe('the newcomers’ reserve', () => {
+  it('lets a client holding no run start one past maxLiveRuns, but not one that holds any', async () => {
+    const server = await start({
+      engine: createManualEngine(),
+      edgeLimits: { maxLiveRunsPerClient: 2, maxLiveRuns: 2, newClientRunReserve: 1 },
+    });
+    const create = async (address: string, user: string): Promise<number> =>
+      (await requestFrom(server, address, { user, path: '/runs', body: createBody('Work') })).status;
+    expect([
+      await create(MALLORY, 'm1'),
+      await create(MALLORY, 'm2'),
+      await create(OTHER, 'o1'),
+      await create(OTHER, 'o2'),
+      await create(ORDINARY, 'olivia'),
+    ]).toEqual([201, 201, 201, 503, 503]);
+  });
+});
+
 describe('trustProxy', () => {
   it('names the client from X-Forwarded-For only when the socket is a listed proxy', async () => {
     const server = await start({
@@ -232,7 +250,10 @@ describe('caps of the whole server', () => {
 
   it('sheds new runs with 503 + Retry-After past maxLiveRuns, and takes them again once runs end', async () => {
     const engine = createManualEngine();
-    const server = await start({ engine, edgeLimits: { maxLiveRunsPerClient: 2, maxLiveRuns: 3 } });
+    const server = await start({
+      engine,
+      edgeLimits: { maxLiveRunsPerClient: 2, maxLiveRuns: 3, newClientRunReserve: 0 },
+    });
     const create = (address: string, user: string): Promise<Answer> =>
       requestFrom(server, address, { user, path: '/runs', body: createBody('Work') });
     const answers = [

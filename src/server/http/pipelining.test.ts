@@ -45,7 +45,8 @@ describe('HTTP/1.1 pipelining', () => {
       seen = served;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    expect(served).toBeGreaterThan(100);
+    // More than one request per socket reached the handler: responses were queued behind others.
+    expect(served).toBeGreaterThan(sockets.length);
     await waitUntil(() => server.handler.stats().requests === 0, 'every slot is released');
 
     const answer = await server.request('/bootstrap', { user: 'dave' });

@@ -16,15 +16,22 @@ export interface SlotCounter {
 
 /**
  * Creates a {@link SlotCounter} allowing `maxPerKey` slots per key and `maxTotal` in all
- * (`Infinity` turns either off). Keys holding nothing are forgotten, so memory follows what is held.
+ * (`Infinity` turns either off), plus `reserveForNewKeys` slots past `maxTotal` that only a key
+ * holding none may take, so a newcomer still gets in while the others fill the rest. Keys holding
+ * nothing are forgotten, so memory follows what is held.
  */
-export function createSlotCounter(options: { maxPerKey: number; maxTotal: number }): SlotCounter {
+export function createSlotCounter(options: {
+  maxPerKey: number;
+  maxTotal: number;
+  reserveForNewKeys?: number;
+}): SlotCounter {
+  const reserve = options.reserveForNewKeys ?? 0;
   const byKey = new Map<string, number>();
   let total = 0;
   return {
     take(key) {
       const held = byKey.get(key) ?? 0;
-      if (total >= options.maxTotal) return 'total_full';
+      if (total >= options.maxTotal && (held > 0 || total >= options.maxTotal + reserve)) return 'total_full';
       if (held >= options.maxPerKey) return 'key_full';
       byKey.set(key, held + 1);
       total += 1;
