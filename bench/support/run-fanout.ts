@@ -58,7 +58,7 @@ export function createFanoutEngine(options: { deltas: number; intervalMs: number
 /**
  * Creates the handler of the fan-out: one identity opens every run and every stream here, so its
  * per-identity rates, concurrency and stream cap are lifted (a capped identity's oldest streams
- * would be closed early).
+ * would be closed early), and so are the caps per network client and in all (docs/server.md, "Overload").
  */
 export function createFanoutHandler(options: {
   engine: RunEngine;
@@ -74,6 +74,16 @@ export function createFanoutHandler(options: {
     identityFor: () => 'idn_bench',
     limits: { runsPerMinute: unlimited, maxActiveRuns: unlimited, readsPerMinute: unlimited },
     maxStreamsPerIdentity: options.maxStreams,
+    // Every reader comes from loopback: the per-client and server-wide caps are lifted too.
+    maxConnections: unlimited,
+    edgeLimits: {
+      maxConnectionsPerClient: unlimited,
+      maxStreams: unlimited,
+      maxStreamsPerClient: unlimited,
+      maxLiveRuns: unlimited,
+      maxLiveRunsPerClient: unlimited,
+      shedAtEventLoopUtilization: Number.POSITIVE_INFINITY,
+    },
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...options.observability,
   });

@@ -100,6 +100,26 @@ export const DEFAULT_EDGE_LIMITS = {
   streamStallTimeoutMs: 30_000,
   maxStreamsPerIdentity: 10,
   maxConnections: 5_000,
-  /** `Retry-After` of the `503` past `maxConnections`. */
+  /** Requests at once from one network client (its share of `maxConnections`). */
+  maxConnectionsPerClient: 500,
+  /** Request bodies being read at once from one network client. */
+  maxBodiesPerClient: 64,
+  /** Open event streams in all; below `maxConnections`, so short requests always find a slot. */
+  maxStreams: 4_000,
+  /** Open event streams from one network client. */
+  maxStreamsPerClient: 250,
+  /** Runs created here and not ended; past it new runs are shed with `503`. */
+  maxLiveRuns: 200,
+  /** Runs from one network client not ended (its share of `maxLiveRuns`). */
+  maxLiveRunsPerClient: 25,
+  /** Runs past `maxLiveRuns` kept for network clients holding none, so a newcomer is not shed. */
+  newClientRunReserve: 20,
+  /**
+   * Event loop utilisation (sustained for two 500 ms windows) past which new runs are shed: off
+   * (above 1) unless set, since a loop shared with other work (an app, tests) says little; 0.95
+   * suits a process that only serves the agent.
+   */
+  shedAtEventLoopUtilization: Number.POSITIVE_INFINITY,
+  /** `Retry-After` of every refusal of these limits (`503` in all, `429` per client). */
   capacityRetryAfterMs: 5_000,
 } as const;

@@ -16,10 +16,14 @@ import {
   STORED_SECRET_REFRESH_MS,
 } from './agent-handler-defaults.ts';
 import { answerFailure } from './http/answer-failure.ts';
+import { createClientAddressOf } from './http/client-address.ts';
+import { createEdgeAdmission } from './http/edge-admission.ts';
+import { createLoadMonitor } from './http/load-monitor.ts';
+import type { EdgeLimits, RunSlot } from './http/edge-admission.ts';
 import { createCors, type CorsOptions } from './http/cors.ts';
 import { parseRequestTarget } from './http/parse-request-target.ts';
 import { ProblemError } from './http/problem-error.ts';
-import { readJsonBody } from './http/read-json-body.ts';
+import { isMalformedBody, readJsonBody } from './http/read-json-body.ts';
 import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createIdentityFor } from './identity-for.ts';
 import { createUlidIds } from './ids/create-ulid-ids.ts';
@@ -29,7 +33,7 @@ import { createRateLimits, enforceRateLimit } from './limits/rate-limits.ts';
 import type { HandlerLimits } from './limits/rate-limits.ts';
 import { bootstrapRoute } from './routes/bootstrap-route.ts';
 import { matchHandlerRoute } from './routes/match-route.ts';
-import type { AgentInfo, HandlerContext } from './routes/route-context.ts';
+import type { AgentInfo, HandlerContext, Route } from './routes/route-context.ts';
 import { checkAgentInfo } from './routes/route-context.ts';
 import type { RunEngine, Subject } from './runs/run-handle.ts';
 import type { RunStore } from './runs/run-store.ts';
@@ -116,6 +120,18 @@ export interface AgentHandlerOptions extends SendContextHooks, ObservabilityOpti
   /** Requests served at once, open event streams included; past it `503` + `Retry-After`. Default 5 000. */
   maxConnections?: number;
   /**
+   * The handler's other limits per network client and in all (docs/server.md, "Overload"):
+   * connections, bodies and streams per client, streams and live runs in all (past these a new
+   * run is shed with `503`) and per client. Defaults: {@link DEFAULT_EDGE_LIMITS}.
+   */
+  edgeLimits?: Partial<Omit<EdgeLimits, 'maxConnections' | 'retryAfterMs'>>;
+  /**
+   * The addresses or CIDR subnets of your own load balancers or proxies, whose `Forwarded` /
+   * `X-Forwarded-For` then names the network client (docs/server.md, "Overload"). Default none:
+   * the client is the socket's remote address and forwarded headers are ignored.
+   */
+  trustProxy?: readonly string[];
+  /**
    * Whether `subject` may run browser tools as the executor `executorId` (docs/protocol.md §19).
    * Without it browser tools are off: declarations are ignored and every executor request is
    * `403 FORBIDDEN` (fail closed).
@@ -134,6 +150,10 @@ export interface AgentHandlerStats {
   requests: number;
   /** Open event streams. */
   streams: number;
+  /** Request bodies being read. */
+  bodies: number;
+  /** Runs created by this handler that have not ended. */
+  liveRuns: number;
 }
 
 /** A Node `(req, res, next?)` handler serving the protocol, plus its store and a `close`. */
@@ -156,7 +176,9 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
  * Express or Fastify. Outside `{basePath}` it calls `next()` (or answers `404`); a target that is
  * not a URL at all is `400` either way. Every answer carries `X-Request-Id`; every failure is
  * `application/problem+json` with a code, never a stack, and nothing a client sends throws out of
- * it. Past `maxConnections` requests at once it answers `503 AGENT_UNAVAILABLE` with `Retry-After`.
+ * it. Past `maxConnections` requests at once, `maxStreams` streams or `maxLiveRuns` live runs it
+ * answers `503 AGENT_UNAVAILABLE` with `Retry-After` (load shedding), past a network client's share
+ * of any of them `429 RATE_LIMITED` (docs/server.md, "Overload").
  */
 export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   // Checked before anything starts, so a refused option leaves no timer or store behind.
@@ -166,11 +188,27 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
   const basePath = (options.basePath ?? '/api/agent').replace(/\/+$/, '');
   const limits: HandlerLimits = { ...DEFAULT_LIMITS, ...DEFAULT_BROWSER_TOOL_LIMITS, ...options.limits };
   const maxConnections = options.maxConnections ?? DEFAULT_EDGE_LIMITS.maxConnections;
+  const clientAddressOf = createClientAddressOf(options.trustProxy);
+  const edgeLimits: EdgeLimits = {
+    maxConnections,
+    maxConnectionsPerClient: DEFAULT_EDGE_LIMITS.maxConnectionsPerClient,
+    maxBodiesPerClient: DEFAULT_EDGE_LIMITS.maxBodiesPerClient,
+    maxStreams: DEFAULT_EDGE_LIMITS.maxStreams,
+    maxStreamsPerClient: DEFAULT_EDGE_LIMITS.maxStreamsPerClient,
+    maxLiveRuns: DEFAULT_EDGE_LIMITS.maxLiveRuns,
+    maxLiveRunsPerClient: DEFAULT_EDGE_LIMITS.maxLiveRunsPerClient,
+    newClientRunReserve: DEFAULT_EDGE_LIMITS.newClientRunReserve,
+    shedAtEventLoopUtilization: DEFAULT_EDGE_LIMITS.shedAtEventLoopUtilization,
+    ...options.edgeLimits,
+    retryAfterMs: DEFAULT_EDGE_LIMITS.capacityRetryAfterMs,
+  };
+  const load = createLoadMonitor({ threshold: edgeLimits.shedAtEventLoopUtilization });
+  const admission = createEdgeAdmission(edgeLimits, load);
   const requestBodyTimeoutMs = options.requestBodyTimeoutMs ?? DEFAULT_EDGE_LIMITS.requestBodyTimeoutMs;
   const ownStorage = options.storage ?? createMemoryStorage();
   const observability = createObservability(options, ownStorage, {
     streams: () => context.streams.size,
-    requests: () => activeRequests,
+    requests: () => admission.stats().requests,
   });
   const storage = observability.instrumentStorage(ownStorage);
   const typeBase = options.problemTypeBase ?? 'urn:agent-chat:problem:';
@@ -285,8 +323,32 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     requestId: string,
     path: string,
     url: URL,
+    client: string,
   ): Promise<void> => {
     const { route, params } = matchHandlerRoute(req.method ?? 'GET', path);
+    // Global and per-client caps come before authentication: shedding must stay cheap.
+    const releaseStream = route.opensStream === true ? admission.holdStream(client) : null;
+    let runSlot: RunSlot | undefined;
+    try {
+      if (route.createsRun === true) runSlot = admission.reserveRun(client);
+      await serveRoute({ req, res, requestId, url, route, params, client, runSlot });
+    } finally {
+      releaseStream?.();
+      runSlot?.release();
+    }
+  };
+
+  const serveRoute = async (request: {
+    req: IncomingMessage;
+    res: ServerResponse;
+    requestId: string;
+    url: URL;
+    route: Route;
+    params: Record<string, string>;
+    client: string;
+    runSlot: RunSlot | undefined;
+  }): Promise<void> => {
+    const { req, res, requestId, url, route, params, client, runSlot } = request;
     const protocol = req.headers[PROTOCOL_HEADER];
     if (protocol !== undefined && !/^\s*1(\.\d+)?\s*$/.test(String(protocol))) {
       throw new ProblemError({
@@ -325,25 +387,22 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       if ((hasBody || route.csrfGuard === 'json-body') && type !== 'application/json') {
         throw new ProblemError({ code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the body as application/json.' });
       }
-      body = await readJsonBody(req, { maxBytes: limits.maxRequestBytes, timeoutMs: requestBodyTimeoutMs, clock });
+      const releaseBody = admission.holdBody(client);
+      try {
+        body = await readJsonBody(req, { maxBytes: limits.maxRequestBytes, timeoutMs: requestBodyTimeoutMs, clock });
+      } catch (error) {
+        // A body that is not JSON is an attempt like any other: it counts against the route's rate.
+        if (route.rate !== undefined && isMalformedBody(error))
+          await enforceRateLimit({ limiter: rateLimiter, limits, identityId, limit: route.rate });
+        throw error;
+      } finally {
+        releaseBody();
+      }
     }
-    await route.handle({ req, res, url, params, requestId, subject, identityId, body }, context);
-  };
-
-  let activeRequests = 0;
-  const admit = (res: ServerResponse): void => {
-    if (activeRequests >= maxConnections) {
-      throw new ProblemError({
-        code: 'AGENT_UNAVAILABLE',
-        detail: 'The server is at capacity; retry shortly.',
-        retryAfterMs: DEFAULT_EDGE_LIMITS.capacityRetryAfterMs,
-        details: { reason: 'capacity', maxConnections },
-      });
-    }
-    activeRequests += 1;
-    res.once('close', () => {
-      activeRequests -= 1;
-    });
+    await route.handle(
+      { req, res, url, params, requestId, subject, identityId, body, ...(runSlot === undefined ? {} : { runSlot }) },
+      context,
+    );
   };
 
   const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
@@ -363,23 +422,32 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
         return;
       }
       if (cors?.(req, res)) return;
-      admit(res);
+      const client = clientAddressOf(req);
+      const release = admission.admitRequest(req, res, client);
       const path = inBase ? url.pathname.slice(basePath.length) : '';
       observability
-        .serveRequest(req, res, requestId, path, () => serve(req, res, requestId, path, url))
-        .catch(answerWith);
+        .serveRequest(req, res, requestId, path, () => serve(req, res, requestId, path, url, client))
+        .catch(answerWith)
+        // The handler is done: a response queued behind another on its socket holds no slot.
+        .finally(() => {
+          if (res.writableEnded) release();
+        });
     } catch (error) {
       answerWith(error);
     }
   }) as AgentHandler;
   handler.store = store;
   handler.storage = storage;
-  handler.stats = () => ({ requests: activeRequests, streams: context.streams.size });
+  handler.stats = () => {
+    const held = admission.stats();
+    return { requests: held.requests, streams: context.streams.size, bodies: held.bodies, liveRuns: held.runs };
+  };
   handler.readiness = () => observability.readiness();
   handler.close = async () => {
     isClosed = true;
     observability.close();
     clock.clearTimeout(sweeper);
+    load.close();
     browserTools?.executors.close();
     store.close();
     const streams = context.streams.all();

@@ -25,6 +25,9 @@ export const agUiRoute: Route = {
   method: 'POST',
   template: AG_UI_PATH,
   csrfGuard: 'json-body',
+  rate: 'runsPerMinute',
+  opensStream: true,
+  createsRun: true,
   handle: async (request, context) => {
     const threads = createAgUiThreads(context.storage);
     const begun = await context.idempotency.begin({

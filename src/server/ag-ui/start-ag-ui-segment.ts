@@ -62,6 +62,7 @@ export async function startAgUiTurn(
   const { entry, session } = await context.store.createRun(validated, (created) =>
     options.complete(segmentOf(created)),
   );
+  request.runSlot?.holdUntilEnd(entry.record);
   await threads.bind(request.subject.id, input.threadId, session.sessionId);
   await threads.setLiveSegment(entry.record.runId, input.runId);
   return segmentOf({ runId: entry.record.runId, sessionId: session.sessionId });

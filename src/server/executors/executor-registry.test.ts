@@ -53,7 +53,7 @@ describe('createExecutorRegistry', () => {
     registry.close();
   });
 
-  it('past the per-subject and total caps forgets the least recently refreshed leases', () => {
+  it('past the per-subject quota forgets that subject’s least recently refreshed lease', () => {
     const { registry } = createRegistry({ maxPerSubject: 2, maxExecutors: 3 });
     registry.connect('alice', 'exe_1', []);
     registry.connect('alice', 'exe_2', []);
@@ -64,10 +64,29 @@ describe('createExecutorRegistry', () => {
       false,
       true,
     ]);
-    registry.connect('bob', 'exe_4', []);
-    registry.connect('carol', 'exe_5', []);
-    expect(registry.size()).toBe(3);
-    expect(registry.find('alice', 'exe_1')).toBeUndefined();
+    registry.close();
+  });
+
+  it('never evicts another subject’s lease: 501 subjects filling every slot leave the victim’s executor alone', () => {
+    const { registry, clock } = createRegistry({ maxPerSubject: 20, maxExecutors: 10_000 });
+    expect(registry.connect('victim', 'exe_victim', ['a'])).not.toBeNull();
+    const refused: string[] = [];
+    for (let subject = 0; subject < 501; subject += 1) {
+      for (let tab = 0; tab < 20; tab += 1) {
+        if (registry.connect(`mallory_${subject}`, `exe_${tab}`, []) === null) refused.push(`${subject}/${tab}`);
+      }
+    }
+    // 10,020 connects: with the victim's lease the registry is full after 9,999 of them.
+    expect(refused).toHaveLength(21);
+    expect(registry.size()).toBe(10_000);
+    expect(registry.find('victim', 'exe_victim')).toBeDefined();
+    // A full subject still rotates within its own quota, and refreshing a known lease always works.
+    expect(registry.connect('mallory_0', 'exe_new', [])).not.toBeNull();
+    expect(registry.find('mallory_0', 'exe_0')).toBeUndefined();
+    expect(registry.connect('victim', 'exe_victim', ['b'])?.tools).toEqual(['b']);
+    // Once leases expire, their slots go to whoever connects next.
+    clock.advance(60_000);
+    expect(registry.connect('newcomer', 'exe_1', [])).not.toBeNull();
     registry.close();
   });
 });

@@ -17,8 +17,12 @@ export interface ExecutorLease {
  * executors connect again (their heartbeat answers `409 EXECUTOR_NOT_CONNECTED`).
  */
 export interface ExecutorRegistry {
-  /** Registers (or refreshes) the executor with its tools; past the caps the oldest lease goes. */
-  connect(subjectId: string, executorId: string, tools: readonly string[]): ExecutorLease;
+  /**
+   * Registers (or refreshes) the executor with its tools. Past `maxPerSubject` the subject's own
+   * least recently refreshed lease goes; a connect never evicts another subject's lease, so when
+   * all `maxExecutors` are taken (after expired ones are swept) a new executor is refused: null.
+   */
+  connect(subjectId: string, executorId: string, tools: readonly string[]): ExecutorLease | null;
   /** Renews the lease; null when the executor is not connected. */
   heartbeat(subjectId: string, executorId: string): ExecutorLease | null;
   /** Ends the lease; false when there was none. */
@@ -34,7 +38,7 @@ export interface ExecutorRegistry {
 export interface ExecutorRegistryOptions {
   clock: Clock;
   leaseMs: number;
-  /** Leases kept per subject (tabs, browsers) and in all. */
+  /** Leases kept per subject (tabs, browsers: its quota) and in all. */
   maxPerSubject: number;
   maxExecutors: number;
   /** Called when a lease expired (not when it was disconnected or evicted). */
@@ -46,25 +50,37 @@ export function createExecutorRegistry(options: ExecutorRegistryOptions): Execut
   const { clock, leaseMs } = options;
   // Insertion order is refresh order: a connect or heartbeat moves the lease to the end.
   const leases = new Map<string, ExecutorLease>();
+  const countBySubject = new Map<string, number>();
   const keyOf = (subjectId: string, executorId: string): string => `${subjectId}\u0000${executorId}`;
+  const countOf = (subjectId: string): number => countBySubject.get(subjectId) ?? 0;
+  const forget = (key: string): boolean => {
+    const lease = leases.get(key);
+    if (lease === undefined) return false;
+    leases.delete(key);
+    const left = countOf(lease.subjectId) - 1;
+    if (left === 0) countBySubject.delete(lease.subjectId);
+    else countBySubject.set(lease.subjectId, left);
+    return true;
+  };
   const refresh = (lease: ExecutorLease): ExecutorLease => {
     const key = keyOf(lease.subjectId, lease.executorId);
-    leases.delete(key);
+    forget(key);
     const renewed = { ...lease, expiresAt: clock.now() + leaseMs };
     leases.set(key, renewed);
+    countBySubject.set(lease.subjectId, countOf(lease.subjectId) + 1);
     return renewed;
   };
-  const evictOldest = (isOver: () => boolean, belongs: (lease: ExecutorLease) => boolean): void => {
+  const evictOwnOldest = (subjectId: string): void => {
     for (const [key, lease] of leases) {
-      if (!isOver()) return;
-      if (belongs(lease)) leases.delete(key);
+      if (countOf(subjectId) <= options.maxPerSubject) return;
+      if (lease.subjectId === subjectId) forget(key);
     }
   };
   const sweep = (): void => {
     const now = clock.now();
     for (const [key, lease] of leases) {
       if (lease.expiresAt > now) continue;
-      leases.delete(key);
+      forget(key);
       options.onLost(lease);
     }
   };
@@ -83,20 +99,22 @@ export function createExecutorRegistry(options: ExecutorRegistryOptions): Execut
 
   return {
     connect(subjectId, executorId, tools) {
+      // A new lease that the subject's quota does not pay for (by evicting its own) needs a free slot.
+      const needsSlot = (): boolean =>
+        !leases.has(keyOf(subjectId, executorId)) &&
+        leases.size >= options.maxExecutors &&
+        countOf(subjectId) < options.maxPerSubject;
+      if (needsSlot()) sweep();
+      if (needsSlot()) return null;
       const lease = refresh({ subjectId, executorId, tools: [...tools], expiresAt: 0 });
-      const ofSubject = (candidate: ExecutorLease): boolean => candidate.subjectId === subjectId;
-      evictOldest(() => [...leases.values()].filter(ofSubject).length > options.maxPerSubject, ofSubject);
-      evictOldest(
-        () => leases.size > options.maxExecutors,
-        () => true,
-      );
+      evictOwnOldest(subjectId);
       return lease;
     },
     heartbeat(subjectId, executorId) {
       const lease = leases.get(keyOf(subjectId, executorId));
       return lease === undefined || lease.expiresAt <= clock.now() ? null : refresh(lease);
     },
-    disconnect: (subjectId, executorId) => leases.delete(keyOf(subjectId, executorId)),
+    disconnect: (subjectId, executorId) => forget(keyOf(subjectId, executorId)),
     find(subjectId, executorId) {
       const lease = leases.get(keyOf(subjectId, executorId));
       return lease !== undefined && lease.expiresAt > clock.now() ? lease : undefined;

@@ -9,6 +9,7 @@ import {
   REQUEST_ID_HEADER,
   RETRY_AFTER_HEADER,
   RUN_LAST_SEQ_HEADER,
+  TOOL_GRANT_HEADER,
 } from '../../core/protocol.ts';
 import { ProblemError } from './problem-error.ts';
 
@@ -30,7 +31,7 @@ export interface CorsOptions {
 /** Answers CORS for one request: `true` when it was a preflight and has been answered. */
 export type CorsHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-/** The request headers the client core sends (docs/protocol.md §3). */
+/** The request headers the client core and the browser tools' runner send (docs/protocol.md §3, §19.3). */
 const PROTOCOL_REQUEST_HEADERS = [
   'content-type',
   PROTOCOL_HEADER,
@@ -40,6 +41,7 @@ const PROTOCOL_REQUEST_HEADERS = [
   REQUEST_ID_HEADER,
   ACCEPT_LANGUAGE_HEADER,
   'traceparent',
+  TOOL_GRANT_HEADER,
 ];
 
 /** The response headers a cross-origin client must be able to read (docs/protocol.md §3). */

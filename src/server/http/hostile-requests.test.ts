@@ -101,6 +101,72 @@ describe('requests that used to take the process down', () => {
   });
 });
 
+describe('numbers no double can hold', () => {
+  it('answers 1e999 with a 422 problem on /runs, /inputs and AG-UI, counted by each route’s rate', async () => {
+    const strict = await startTestServer({
+      engine: createScriptedTestEngine(),
+      limits: { runsPerMinute: 3, inputsPerMinute: 2 },
+      onError: (error) => errors.push(error),
+    });
+    try {
+      const { runId } = await strict.createRun('alice', 'Hi');
+      const targets = [
+        {
+          path: '/api/agent/v1/runs',
+          body: '{"agentVersionId":"agv_demo_1","input":{"content":[{"type":"text","text":"Hi"}]},"n":1e999}',
+          limit: 'runsPerMinute',
+        },
+        {
+          path: `/api/agent/v1/runs/${runId}/inputs`,
+          body: '{"content":[{"type":"text","text":"more"}],"n":-1e999}',
+          limit: 'inputsPerMinute',
+        },
+        {
+          path: '/api/agent/ag-ui',
+          body: '{"threadId":"t1","runId":"r1","messages":[],"tools":[],"context":[],"state":{"n":1E400}}',
+          limit: 'runsPerMinute',
+        },
+      ];
+      const statuses: number[][] = [];
+      for (const { path, body, limit } of targets) {
+        const answers: number[] = [];
+        for (let attempt = 0; attempt < 3; attempt += 1) {
+          const response = await fetch(`${strict.baseUrl}${path}`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-test-user': path.endsWith('ag-ui') ? 'bob' : 'alice',
+              ...(path.endsWith('ag-ui') ? {} : { 'x-agent-identity': await strict.identityOf('alice') }),
+              'idempotency-key': freshKey(),
+            },
+            body,
+          });
+          answers.push(response.status);
+          const problem = (await response.json()) as { code: string; details: Record<string, unknown> };
+          if (response.status === 422) {
+            expect(problem).toMatchObject({
+              code: 'VALIDATION_FAILED',
+              details: { reason: 'number_out_of_range' },
+            });
+          } else {
+            expect(problem).toMatchObject({ code: 'RATE_LIMITED', details: { limit } });
+          }
+        }
+        statuses.push(answers);
+      }
+      // alice's create used one of her 3 runs; bob's AG-UI has all 3.
+      expect(statuses).toEqual([
+        [422, 422, 429],
+        [422, 422, 429],
+        [422, 422, 422],
+      ]);
+      expect(errors).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
 describe('a client that goes away mid-request', () => {
   it('drops a body that is reset or closed half-way without reporting an error', async () => {
     const identity = await server.identityOf('alice');

@@ -30,7 +30,8 @@ const CLOSE_CONNECTION = { Connection: 'close' };
  * Reads a request body as JSON. Throws `413 PAYLOAD_TOO_LARGE` as soon as the declared or
  * received size passes `maxBytes`, `408 REQUEST_TIMEOUT` when the body is not complete within
  * `timeoutMs` (both stop reading and close the connection), `422 VALIDATION_FAILED` for bytes that
- * are not UTF-8 JSON or that nest deeper than {@link MAX_JSON_DEPTH} (checked before parsing), and
+ * are not UTF-8 JSON, that nest deeper than {@link MAX_JSON_DEPTH} (checked before parsing) or that
+ * hold a number no double can represent (`1e999`; `details.reason` says which), and
  * {@link RequestAbortedError} when the client goes away first. An empty body is `{}`.
  */
 export async function readJsonBody(req: IncomingMessage, options: ReadJsonBodyOptions): Promise<unknown> {
@@ -43,24 +44,55 @@ export async function readJsonBody(req: IncomingMessage, options: ReadJsonBodyOp
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    return fail({ code: 'VALIDATION_FAILED', detail: 'The request body is not valid UTF-8.' });
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'The request body is not valid UTF-8.',
+      details: { reason: MALFORMED_REASONS.utf8 },
+    });
   }
   if (exceedsJsonDepth(text, MAX_JSON_DEPTH)) {
     return fail({
       code: 'VALIDATION_FAILED',
       detail: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
-      details: { reason: 'too_deep', maxDepth: MAX_JSON_DEPTH },
+      details: { reason: MALFORMED_REASONS.depth, maxDepth: MAX_JSON_DEPTH },
     });
   }
+  let value: unknown;
+  let hasNonFinite = false;
   try {
-    return JSON.parse(text) as unknown;
+    // A number too large for a double (`1e999`) parses to Infinity, which no JSON can hold.
+    value = JSON.parse(text, (_key, member: unknown) => {
+      if (typeof member === 'number' && !Number.isFinite(member)) hasNonFinite = true;
+      return member;
+    }) as unknown;
   } catch {
     return fail({
       code: 'VALIDATION_FAILED',
       detail: 'The request body is not valid JSON.',
-      details: { reason: 'malformed_json' },
+      details: { reason: MALFORMED_REASONS.json },
     });
   }
+  if (hasNonFinite) {
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'The request body has a number too large to represent.',
+      details: { reason: MALFORMED_REASONS.number },
+    });
+  }
+  return value;
+}
+
+const MALFORMED_REASONS = {
+  utf8: 'malformed_utf8',
+  depth: 'too_deep',
+  json: 'malformed_json',
+  number: 'number_out_of_range',
+} as const;
+const MALFORMED = new Set<unknown>(Object.values(MALFORMED_REASONS));
+
+/** Whether `error` is {@link readJsonBody}'s refusal of bytes that are not a usable JSON document (a `422`). */
+export function isMalformedBody(error: unknown): boolean {
+  return error instanceof ProblemError && MALFORMED.has(error.init.details?.reason);
 }
 
 function tooLarge(maxBytes: number): ProblemError {

@@ -18,6 +18,7 @@ import { validateClientId, validateContent } from './validate-content.ts';
 export const addInputRoute: Route = {
   method: 'POST',
   template: '/runs/{runId}/inputs',
+  rate: 'inputsPerMinute',
   handle: async (request, context) => {
     const entry = await requireOwnedRun(request, context);
     return respondIdempotently(request, context, {

@@ -25,6 +25,7 @@ import { requireObject } from './route-context.ts';
 export const claimToolCallRoute: Route = {
   method: 'POST',
   template: '/runs/{runId}/tool-calls/{toolCallId}/claim',
+  rate: 'toolClaimsPerMinute',
   handle: async (request, context) => {
     await enforceRateLimit({
       limiter: context.rateLimiter,

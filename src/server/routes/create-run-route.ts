@@ -22,6 +22,8 @@ import { validateFocus, validateInstruction } from './validate-send-context.ts';
 export const createRunRoute: Route = {
   method: 'POST',
   template: '/runs',
+  rate: 'runsPerMinute',
+  createsRun: true,
   handle: (request, context) =>
     respondIdempotently(request, context, {
       routeTemplate: '/runs',
@@ -37,7 +39,7 @@ export const createRunRoute: Route = {
         const attachments = await resolveRefs(context.sendHooks, request.subject, input.input.contextRefs);
         if (attachments !== undefined) input.input.attachments = attachments;
         let response: StoredResponse | null = null;
-        await context.store.createRun(input, (created) => {
+        const { entry } = await context.store.createRun(input, (created) => {
           const runUrl = `${context.apiBase}/runs/${created.runId}`;
           const body: CreateRunResponse = {
             runId: created.runId,
@@ -52,6 +54,7 @@ export const createRunRoute: Route = {
           response = { status: 201, body, headers: { Location: runUrl } };
           return complete(response);
         });
+        request.runSlot?.holdUntilEnd(entry.record);
         if (response === null) throw new Error('createRun committed without its response');
         return response;
       },

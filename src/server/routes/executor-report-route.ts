@@ -20,6 +20,7 @@ import { validateOptionalString } from './validate-fields.ts';
 export const reportExecutorRoute: Route = {
   method: 'POST',
   template: '/executors/{executorId}/report',
+  rate: 'executorRequestsPerMinute',
   handle: async (request, context) => {
     const { executorId, runtime } = await admitExecutor(request, context);
     const body = requireObject(request.body, 'body');

@@ -17,6 +17,8 @@ import { requireObject } from './route-context.ts';
 
 const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_PENDING_PAGE = 50;
+/** `Retry-After` of a connect refused because every executor slot is taken (leases expire within 45 s). */
+const EXECUTORS_FULL_RETRY_AFTER_MS = 15_000;
 
 /**
  * Counts one executor request against `executorRequestsPerMinute`, then checks that the product
@@ -48,6 +50,7 @@ function leaseResponse(lease: ExecutorLease, context: HandlerContext): ExecutorL
 export const connectExecutorRoute: Route = {
   method: 'POST',
   template: '/executors/{executorId}/connect',
+  rate: 'executorRequestsPerMinute',
   handle: async (request, context) => {
     const { executorId, runtime } = await admitExecutor(request, context);
     const { tools } = requireObject(request.body, 'body');
@@ -67,6 +70,14 @@ export const connectExecutorRoute: Route = {
         detail: `An executor runs at most ${max} tools.`,
       });
     const lease = runtime.executors.connect(request.subject.id, executorId, tools as string[]);
+    if (lease === null) {
+      return fail({
+        code: 'AGENT_UNAVAILABLE',
+        detail: 'Every executor slot of the server is taken; retry shortly.',
+        retryAfterMs: EXECUTORS_FULL_RETRY_AFTER_MS,
+        details: { reason: 'capacity', limit: 'maxExecutors' },
+      });
+    }
     sendJson(request.res, 200, leaseResponse(lease, context), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
@@ -75,6 +86,7 @@ export const connectExecutorRoute: Route = {
 export const heartbeatExecutorRoute: Route = {
   method: 'POST',
   template: '/executors/{executorId}/heartbeat',
+  rate: 'executorRequestsPerMinute',
   handle: async (request, context) => {
     const { executorId, runtime } = await admitExecutor(request, context);
     const lease =
@@ -87,6 +99,7 @@ export const heartbeatExecutorRoute: Route = {
 export const disconnectExecutorRoute: Route = {
   method: 'POST',
   template: '/executors/{executorId}/disconnect',
+  rate: 'executorRequestsPerMinute',
   handle: async (request, context) => {
     const { executorId, runtime } = await admitExecutor(request, context);
     runtime.executors.disconnect(request.subject.id, executorId);

@@ -27,6 +27,7 @@ import { validateOptionalString } from './validate-fields.ts';
 export const resolveInterruptRoute: Route = {
   method: 'POST',
   template: '/runs/{runId}/interrupts/{interruptId}',
+  rate: 'interruptAnswersPerMinute',
   handle: async (request, context) => {
     await enforceRateLimit({
       limiter: context.rateLimiter,

@@ -13,7 +13,8 @@ import { sendJson } from '../http/respond.ts';
 import type { BrowserToolRuntime } from '../executors/browser-tool-runtime.ts';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.ts';
 import { failInUse, parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
-import type { HandlerLimits, RequestRates } from '../limits/rate-limits.ts';
+import type { RunSlot } from '../http/edge-admission.ts';
+import type { HandlerLimits, RateLimitName, RequestRates } from '../limits/rate-limits.ts';
 import type { Subject } from '../runs/run-handle.ts';
 import type { RunEntry, RunStore } from '../runs/run-store.ts';
 import type { AgentStorage, IdempotencyCompletion, StoredSession } from '../storage/storage-port.ts';
@@ -93,6 +94,8 @@ export interface RequestContext {
   identityId: string;
   /** The parsed JSON body of a POST, PATCH or DELETE (`{}` when it had none). */
   body: unknown;
+  /** On a route that `createsRun`: the edge's run slot, held by the run the route creates. */
+  runSlot?: RunSlot;
 }
 
 /** A route: what it matches and how it answers. */
@@ -106,6 +109,12 @@ export interface Route {
    * cannot bootstrap, e.g. AG-UI's, docs/ag-ui.md). Both force a CORS preflight.
    */
   csrfGuard?: 'identity-header' | 'json-body';
+  /** The rate a write of this route counts against, also when its body is not even JSON. */
+  rate?: RateLimitName;
+  /** Holds a stream slot while it runs (`maxStreams`, `maxStreamsPerClient`). */
+  opensStream?: boolean;
+  /** May create a run: takes a run slot first (`maxLiveRuns`, `maxLiveRunsPerClient`). */
+  createsRun?: boolean;
   handle: (request: RequestContext, context: HandlerContext) => Promise<void>;
 }
 

@@ -29,6 +29,7 @@ export const getRunRoute: Route = {
 export const runEventsRoute: Route = {
   method: 'GET',
   template: '/runs/{runId}/events',
+  opensStream: true,
   handle: async (request, context) => {
     const entry = await requireOwnedRun(request, context);
     const runId = entry.record.runId;
@@ -98,6 +99,7 @@ export const runEventsRoute: Route = {
 export const cancelRunRoute: Route = {
   method: 'POST',
   template: '/runs/{runId}/cancel',
+  rate: 'cancelsPerMinute',
   handle: async (request, context) => {
     const { limits } = context;
     await enforceRateLimit({

@@ -16,6 +16,7 @@ import { toSessionResource } from './session-routes.ts';
 export const renameSessionRoute: Route = {
   method: 'PATCH',
   template: '/sessions/{sessionId}',
+  rate: 'sessionChangesPerMinute',
   handle: async (request, context) => {
     await countChange(request, context);
     const title = validateTitle(requireObject(request.body, 'body').title, context.limits);
@@ -39,6 +40,7 @@ export const renameSessionRoute: Route = {
 export const deleteSessionRoute: Route = {
   method: 'DELETE',
   template: '/sessions/{sessionId}',
+  rate: 'sessionChangesPerMinute',
   handle: async (request, context) => {
     await countChange(request, context);
     const outcome = await context.storage.deleteSession({

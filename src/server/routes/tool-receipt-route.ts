@@ -33,6 +33,7 @@ const DEFAULT_MESSAGES = { failed: 'The tool failed.', cancelled: 'The tool was 
 export const toolReceiptRoute: Route = {
   method: 'POST',
   template: '/runs/{runId}/tool-calls/{toolCallId}/receipts',
+  rate: 'toolReceiptsPerMinute',
   handle: async (request, context) => {
     await enforceRateLimit({
       limiter: context.rateLimiter,

@@ -1,0 +1,89 @@
+import type { IncomingMessage } from 'node:http';
+import { BlockList, isIP } from 'node:net';
+
+/** The network client of a request, as the per-client limits count it (docs/server.md, "Overload"). */
+export type ClientAddressOf = (req: IncomingMessage) => string;
+
+/**
+ * Creates the function that names a request's network client. Without `trustProxy` it is the
+ * socket's remote address, whatever the request says. With it (the addresses or CIDR subnets of
+ * your own load balancers or proxies, e.g. `['10.0.0.0/8']`) the forwarded chain is walked from
+ * the right, `Forwarded: for=` when present, else `X-Forwarded-For`: while the hop that handed
+ * the request over is a trusted proxy, the address it names is taken, so the client is the
+ * rightmost address no trusted proxy vouches past; whatever a client writes further left is never
+ * believed. IPv4-mapped IPv6 addresses count as their IPv4 address, and an IPv6 client as its
+ * `/64`, since one subscriber usually gets a whole `/64`. Throws at creation for an entry that is
+ * not an address or a subnet.
+ */
+export function createClientAddressOf(trustProxy: readonly string[] = []): ClientAddressOf {
+  const trusted = new BlockList();
+  for (const entry of trustProxy) addTrusted(trusted, entry);
+  const isTrusted = (address: string): boolean => {
+    const family = isIP(address);
+    return family !== 0 && trusted.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  };
+  return (req) => {
+    let address = normalize(req.socket.remoteAddress ?? '');
+    if (trustProxy.length > 0) {
+      const hops = forwardedHops(req);
+      while (isTrusted(address) && hops.length > 0) {
+        const next = normalize(hops.pop() as string);
+        if (isIP(next) === 0) break;
+        address = next;
+      }
+    }
+    return isIP(address) === 6 ? prefix64(address) : address === '' ? 'unknown' : address;
+  };
+}
+
+function addTrusted(list: BlockList, entry: string): void {
+  const [address = '', bits] = entry.split('/');
+  const family = isIP(address);
+  const prefix = bits === undefined ? undefined : Number(bits);
+  const maxBits = family === 6 ? 128 : 32;
+  if (family === 0 || (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits))) {
+    throw new TypeError(
+      `createAgentHandler: trustProxy lists the addresses or subnets of your proxies ("10.0.0.7", "10.0.0.0/8"), got ${JSON.stringify(entry)}.`,
+    );
+  }
+  const type = family === 6 ? 'ipv6' : 'ipv4';
+  if (prefix === undefined) list.addAddress(address, type);
+  else list.addSubnet(address, prefix, type);
+}
+
+/** The addresses of the forwarded chain, left (the original client) to right (the last proxy). */
+function forwardedHops(req: IncomingMessage): string[] {
+  const forwarded = req.headers.forwarded;
+  if (forwarded !== undefined) {
+    return forwarded
+      .split(',')
+      .map((element) => /(?:^|;)\s*for=("[^"]*"|[^;,\s]*)/i.exec(element)?.[1] ?? '')
+      .map((value) => value.replace(/^"|"$/g, ''));
+  }
+  const header = req.headers['x-forwarded-for'];
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return value === '' ? [] : value.split(',').map((hop) => hop.trim());
+}
+
+/** Strips what is not the address: brackets, a port, a zone, the IPv4-mapped prefix. */
+function normalize(raw: string): string {
+  let address = raw.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
+  if (bracketed !== null) address = bracketed[1] as string;
+  else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
+  address = address.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return mapped === null ? address : (mapped[1] as string);
+}
+
+/** The `/64` an IPv6 address belongs to, e.g. `2001:db8:0:1::/64`. */
+function prefix64(address: string): string {
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = [...left, ...Array.from({ length: Math.max(0, 8 - left.length - right.length) }, () => '0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}

@@ -1,0 +1,189 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { isTerminalRunStatus } from '../../core/protocol.ts';
+import type { RunSnapshot } from '../../core/protocol.ts';
+import type { SlotCounter } from '../limits/slot-counter.ts';
+import type { LoadMonitor } from './load-monitor.ts';
+import { createSlotCounter } from '../limits/slot-counter.ts';
+import { ProblemError } from './problem-error.ts';
+
+/** What the edge lets in at once, in all and per network client (docs/server.md, "Overload"). */
+export interface EdgeLimits {
+  /** Requests served at once, open streams included; past it `503`. */
+  maxConnections: number;
+  /** The same per network client; past it `429`. */
+  maxConnectionsPerClient: number;
+  /** Request bodies being read at once per network client; past it `429`. */
+  maxBodiesPerClient: number;
+  /** Open event streams (protocol and AG-UI) in all; past it `503`. */
+  maxStreams: number;
+  /** The same per network client; past it `429`. */
+  maxStreamsPerClient: number;
+  /** Runs created here and not ended, in all; past it a new run is shed with `503`. */
+  maxLiveRuns: number;
+  /** The same per network client; past it `429`. */
+  maxLiveRunsPerClient: number;
+  /** Runs past `maxLiveRuns` that only a network client holding none may start (its first gets in). */
+  newClientRunReserve: number;
+  /**
+   * Event loop utilisation (0..1) at which new runs are shed with `503` while it lasts (two
+   * windows of 500 ms); above 1 turns it off.
+   */
+  shedAtEventLoopUtilization: number;
+  /** The `Retry-After` of every refusal here. */
+  retryAfterMs: number;
+}
+
+/** A run slot taken before a create: held until the run ends once it exists, else given back. */
+export interface RunSlot {
+  /** Keeps the slot until `record`'s run has ended. */
+  holdUntilEnd(record: { waitFor(predicate: (snapshot: RunSnapshot) => boolean): Promise<unknown> }): void;
+  /** Gives the slot back unless {@link holdUntilEnd} kept it. */
+  release(): void;
+}
+
+/** How much of each kind is held right now. */
+export interface EdgeAdmissionStats {
+  requests: number;
+  bodies: number;
+  streams: number;
+  runs: number;
+}
+
+/** The handler's admission control: every limit of {@link EdgeLimits}, each refusal a coded problem. */
+export interface EdgeAdmission {
+  /**
+   * Admits a request of `client` or throws (`503` past `maxConnections`, `429` past
+   * `maxConnectionsPerClient`). Its slot is released exactly once, by whichever comes first: the
+   * response's `finish` or `close`, its socket's `close` (a pipelined response queued behind
+   * another gets neither event once the client is gone), or the returned function, which the
+   * handler calls when it is done with the request.
+   */
+  admitRequest(req: IncomingMessage, res: ServerResponse, client: string): () => void;
+  /** Holds a body slot of `client` while its body is read, or throws `429`. */
+  holdBody(client: string): () => void;
+  /** Holds a stream slot of `client` while a stream route runs, or throws (`503`, `429`). */
+  holdStream(client: string): () => void;
+  /** Takes a run slot of `client` before a create, or throws (`503` shedding: saturated or full; `429`). */
+  reserveRun(client: string): RunSlot;
+  stats(): EdgeAdmissionStats;
+}
+
+type Kind = 'connections' | 'bodies' | 'streams' | 'liveRuns';
+
+const LIMIT_NAMES: Record<Kind, { total: keyof EdgeLimits; perClient: keyof EdgeLimits; what: string }> = {
+  connections: { total: 'maxConnections', perClient: 'maxConnectionsPerClient', what: 'requests at once' },
+  bodies: { total: 'maxConnections', perClient: 'maxBodiesPerClient', what: 'request bodies at once' },
+  streams: { total: 'maxStreams', perClient: 'maxStreamsPerClient', what: 'open streams' },
+  liveRuns: { total: 'maxLiveRuns', perClient: 'maxLiveRunsPerClient', what: 'running answers' },
+};
+
+/** Creates the {@link EdgeAdmission} of one handler (all counts are of this process), shedding runs while `load` says so. */
+export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 'isOverloaded'>): EdgeAdmission {
+  const counters: Record<Kind, SlotCounter> = {
+    connections: createSlotCounter({ maxPerKey: limits.maxConnectionsPerClient, maxTotal: limits.maxConnections }),
+    // Bodies are requests too, so `maxConnections` already bounds them in all.
+    bodies: createSlotCounter({ maxPerKey: limits.maxBodiesPerClient, maxTotal: Number.POSITIVE_INFINITY }),
+    streams: createSlotCounter({ maxPerKey: limits.maxStreamsPerClient, maxTotal: limits.maxStreams }),
+    liveRuns: createSlotCounter({
+      maxPerKey: limits.maxLiveRunsPerClient,
+      maxTotal: limits.maxLiveRuns,
+      reserveForNewKeys: limits.newClientRunReserve,
+    }),
+  };
+  // The unreleased requests of each socket, released together when it closes.
+  const openBySocket = new WeakMap<Socket, Set<() => void>>();
+
+  const take = (kind: Kind, client: string): (() => void) => {
+    const taken = counters[kind].take(client);
+    if (typeof taken === 'function') return taken;
+    throw refusal(kind, taken, limits);
+  };
+
+  const trackSocket = (socket: Socket, release: () => void): void => {
+    let open = openBySocket.get(socket);
+    if (open === undefined) {
+      const created = new Set<() => void>();
+      open = created;
+      openBySocket.set(socket, created);
+      socket.once('close', () => {
+        for (const pending of [...created]) pending();
+      });
+    }
+    open.add(release);
+  };
+
+  return {
+    admitRequest(req, res, client) {
+      const releaseSlot = take('connections', client);
+      const socket = req.socket as Socket | undefined;
+      const release = (): void => {
+        releaseSlot();
+        if (socket !== undefined) openBySocket.get(socket)?.delete(release);
+        res.off('finish', release);
+        res.off('close', release);
+      };
+      res.once('finish', release);
+      res.once('close', release);
+      if (socket !== undefined) {
+        if (socket.destroyed) queueMicrotask(release);
+        else trackSocket(socket, release);
+      }
+      return release;
+    },
+    holdBody: (client) => take('bodies', client),
+    holdStream: (client) => take('streams', client),
+    reserveRun(client) {
+      if (load.isOverloaded()) {
+        throw new ProblemError({
+          code: 'AGENT_UNAVAILABLE',
+          detail: 'The server is overloaded; retry shortly.',
+          retryAfterMs: limits.retryAfterMs,
+          details: {
+            reason: 'overloaded',
+            limit: 'shedAtEventLoopUtilization',
+            shedAtEventLoopUtilization: limits.shedAtEventLoopUtilization,
+          },
+        });
+      }
+      const release = take('liveRuns', client);
+      let isHeld = false;
+      return {
+        holdUntilEnd(record) {
+          isHeld = true;
+          record.waitFor((snapshot) => isTerminalRunStatus(snapshot.status)).then(release, release);
+        },
+        release() {
+          if (!isHeld) release();
+        },
+      };
+    },
+    stats: () => ({
+      requests: counters.connections.total(),
+      bodies: counters.bodies.total(),
+      streams: counters.streams.total(),
+      runs: counters.liveRuns.total(),
+    }),
+  };
+}
+
+/** `503 AGENT_UNAVAILABLE` when the server is full (load shedding), `429 RATE_LIMITED` when the client is. */
+function refusal(kind: Kind, reason: 'key_full' | 'total_full', limits: EdgeLimits): ProblemError {
+  const names = LIMIT_NAMES[kind];
+  if (reason === 'total_full') {
+    const max = limits[names.total];
+    return new ProblemError({
+      code: 'AGENT_UNAVAILABLE',
+      detail: 'The server is at capacity; retry shortly.',
+      retryAfterMs: limits.retryAfterMs,
+      details: { reason: 'capacity', limit: names.total, [names.total]: max },
+    });
+  }
+  const max = limits[names.perClient];
+  return new ProblemError({
+    code: 'RATE_LIMITED',
+    detail: `Too many ${names.what} from your network (at most ${max}); retry shortly.`,
+    retryAfterMs: limits.retryAfterMs,
+    details: { limit: names.perClient, [names.perClient]: max },
+  });
+}

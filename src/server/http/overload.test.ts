@@ -1,0 +1,282 @@
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readRawResponse } from '../../../test/support/raw-http.ts';
+import type { RawResponse } from '../../../test/support/raw-http.ts';
+import { createManualEngine, createScriptedTestEngine } from '../test-support/manual-engine.ts';
+import type { TestServer, TestServerOptions } from '../test-support/start-test-server.ts';
+import { freshKey, startTestServer } from '../test-support/start-test-server.ts';
+
+// Every 127.x.y.z address is loopback on Linux: each test client is its own network client.
+const MALLORY = '127.0.0.2';
+const OTHER = '127.0.0.3';
+const ORDINARY = '127.0.0.4';
+
+const servers: TestServer[] = [];
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function start(options: Partial<TestServerOptions>): Promise<TestServer> {
+  const server = await startTestServer({
+    engine: createScriptedTestEngine(),
+    identityFor: (subject) => `idn_${subject.id}`,
+    ...options,
+  });
+  servers.push(server);
+  return server;
+}
+
+function openFrom(server: TestServer, localAddress: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: server.port, host: '127.0.0.1', localAddress }, () => resolve(socket));
+    socket.once('error', reject);
+    sockets.push(socket);
+  });
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request from `localAddress` as `user`; resolves with the whole answer (an SSE body to its end). */
+function requestFrom(
+  server: TestServer,
+  localAddress: string,
+  options: { user: string; path: string; body?: unknown },
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        localAddress,
+        agent: false,
+        method: body === undefined ? 'GET' : 'POST',
+        path: `/api/agent/v1${options.path}`,
+        headers: {
+          'x-test-user': options.user,
+          'x-agent-identity': `idn_${options.user}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': freshKey() }),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function createBody(text: string): unknown {
+  return { agentVersionId: 'agv_demo_1', input: { content: [{ type: 'text', text }] } };
+}
+
+/** A create and its stream read to the end, from `localAddress`: what an ordinary user sees. */
+async function completeRunFrom(server: TestServer, localAddress: string, user: string): Promise<string | undefined> {
+  const created = await requestFrom(server, localAddress, { user, path: '/runs', body: createBody('Hello?') });
+  expect(created.status).toBe(201);
+  const { runId } = JSON.parse(created.body) as { runId: string };
+  const stream = await requestFrom(server, localAddress, { user, path: `/runs/${runId}/events` });
+  return /"type":"(RUN_FINISHED|RUN_ERROR)"/.exec(stream.body)?.[1];
+}
+
+function problemOf(answer: Answer | RawResponse): { code: string; details: Record<string, unknown> } {
+  return JSON.parse(answer.body) as { code: string; details: Record<string, unknown> };
+}
+
+async function waitUntil(condition: () => boolean, what: string): Promise<void> {
+  for (let turn = 0; turn < 2_500; turn += 1) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 4));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+describe('limits per network client', () => {
+  it('holds one client’s slow bodies to its share (429 past it) while another client is served', async () => {
+    const server = await start({ edgeLimits: { maxBodiesPerClient: 3 } });
+    const answers: Promise<RawResponse>[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      const socket = await openFrom(server, MALLORY);
+      const answer = readRawResponse(socket);
+      // The held ones never get an answer: their sockets are destroyed at the end.
+      answer.catch(() => undefined);
+      answers.push(answer);
+      // Headers and the start of a body, then nothing: one byte every now and then would do the same.
+      socket.write(
+        [
+          'POST /api/agent/v1/runs HTTP/1.1',
+          'Host: x',
+          'Content-Type: application/json',
+          'Content-Length: 1000',
+          `X-Test-User: mallory${index}`,
+          `X-Agent-Identity: idn_mallory${index}`,
+          `Idempotency-Key: ${freshKey()}`,
+          '',
+          '{"agentVersionId":',
+        ].join('\r\n'),
+      );
+    }
+    const refused = await Promise.all(answers.slice(3));
+    expect(refused.map((answer) => [answer.status, answer.headers['retry-after']])).toEqual(
+      Array.from({ length: 3 }, () => [429, '5']),
+    );
+    expect(problemOf(refused[0] as RawResponse)).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { limit: 'maxBodiesPerClient', maxBodiesPerClient: 3 },
+    });
+    expect(server.handler.stats().bodies).toBe(3);
+    expect(await completeRunFrom(server, ORDINARY, 'olivia')).toBe('RUN_FINISHED');
+  });
+
+  it('holds one client’s requests to maxConnectionsPerClient, however many identities it signs in as', async () => {
+    const server = await start({ edgeLimits: { maxConnectionsPerClient: 4 } });
+    for (let index = 0; index < 4; index += 1) {
+      const socket = await openFrom(server, MALLORY);
+      socket.write(`POST /api/agent/v1/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n`);
+      socket.write(`Content-Length: 10\r\nX-Test-User: m${index}\r\nX-Agent-Identity: idn_m${index}\r\n\r\n{`);
+    }
+    await waitUntil(() => server.handler.stats().requests === 4, 'four requests are held');
+    const refused = await requestFrom(server, MALLORY, { user: 'm9', path: '/bootstrap' });
+    expect([refused.status, refused.headers['retry-after']]).toEqual([429, '5']);
+    expect(problemOf(refused)).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { limit: 'maxConnectionsPerClient', maxConnectionsPerClient: 4 },
+    });
+    expect((await requestFrom(server, ORDINARY, { user: 'olivia', path: '/bootstrap' })).status).toBe(200);
+  });
+});
+
+describe('the newcomers’ reserve', () => {
+  it('lets a client holding no run start one past maxLiveRuns, but not one that holds any', async () => {
+    const server = await start({
+      engine: createManualEngine(),
+      edgeLimits: { maxLiveRunsPerClient: 2, maxLiveRuns: 2, newClientRunReserve: 1 },
+    });
+    const create = async (address: string, user: string): Promise<number> =>
+      (await requestFrom(server, address, { user, path: '/runs', body: createBody('Work') })).status;
+    expect([
+      await create(MALLORY, 'm1'),
+      await create(MALLORY, 'm2'),
+      await create(OTHER, 'o1'),
+      await create(OTHER, 'o2'),
+      await create(ORDINARY, 'olivia'),
+    ]).toEqual([201, 201, 201, 503, 503]);
+  });
+});
+
+describe('trustProxy', () => {
+  it('names the client from X-Forwarded-For only when the socket is a listed proxy', async () => {
+    const server = await start({
+      engine: createManualEngine(),
+      trustProxy: ['127.0.0.1'],
+      edgeLimits: { maxLiveRunsPerClient: 1 },
+    });
+    const create = (user: string, forwardedFor: string): Promise<Response> =>
+      server.request('/runs', {
+        user,
+        body: createBody('Work'),
+        headers: { 'idempotency-key': freshKey(), 'x-forwarded-for': forwardedFor },
+      });
+    const statuses = [
+      (await create('a', '198.51.100.1')).status,
+      (await create('b', '198.51.100.2')).status,
+      (await create('c', '6.6.6.6, 198.51.100.1')).status,
+    ];
+    expect(statuses).toEqual([201, 201, 429]);
+  });
+});
+
+describe('caps of the whole server', () => {
+  it('caps open streams per client (429) and in all (503), leaving short requests served', async () => {
+    const engine = createManualEngine();
+    const server = await start({ engine, edgeLimits: { maxStreamsPerClient: 3, maxStreams: 5 } });
+    const open = async (address: string, user: string): Promise<number> => {
+      const created = await requestFrom(server, address, { user, path: '/runs', body: createBody('Wait') });
+      const { runId } = JSON.parse(created.body) as { runId: string };
+      const socket = await openFrom(server, address);
+      const head = new Promise<number>((resolve) => {
+        socket.once('data', (chunk: Buffer) => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString())?.[1])));
+      });
+      socket.write(`GET /api/agent/v1/runs/${runId}/events HTTP/1.1\r\nHost: x\r\nX-Test-User: ${user}\r\n\r\n`);
+      return head;
+    };
+    const statuses = [];
+    for (let index = 0; index < 4; index += 1) statuses.push(await open(MALLORY, `m${index}`));
+    for (let index = 0; index < 3; index += 1) statuses.push(await open(OTHER, `o${index}`));
+    expect(statuses).toEqual([200, 200, 200, 429, 200, 200, 503]);
+    expect(server.handler.stats().streams).toBe(5);
+    // The streams hold only stream slots: a new user still bootstraps and creates a run.
+    expect((await requestFrom(server, ORDINARY, { user: 'olivia', path: '/bootstrap' })).status).toBe(200);
+    const created = await requestFrom(server, ORDINARY, { user: 'olivia', path: '/runs', body: createBody('Hi') });
+    expect(created.status).toBe(201);
+  });
+
+  it('sheds new runs with 503 while the event loop stays saturated, and takes them again once it is not', async () => {
+    const server = await start({ edgeLimits: { shedAtEventLoopUtilization: 0.8 } });
+    expect(
+      (await requestFrom(server, ORDINARY, { user: 'olivia', path: '/runs', body: createBody('Hi') })).status,
+    ).toBe(201);
+    // Three stretches of 600 ms of work, the load monitor sampling in between: two full windows busy.
+    for (let stretch = 0; stretch < 3; stretch += 1) {
+      const until = performance.now() + 600;
+      while (performance.now() < until) Math.sqrt(Math.random());
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    const shed = await requestFrom(server, ORDINARY, { user: 'olivia', path: '/runs', body: createBody('Hi') });
+    expect([shed.status, shed.headers['retry-after'], problemOf(shed)]).toMatchObject([
+      503,
+      '5',
+      { code: 'AGENT_UNAVAILABLE', details: { reason: 'overloaded', limit: 'shedAtEventLoopUtilization' } },
+    ]);
+    // Reads are never shed, and one quiet window ends the shedding.
+    expect((await requestFrom(server, ORDINARY, { user: 'olivia', path: '/bootstrap' })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await requestFrom(server, ORDINARY, { user: 'bob', path: '/runs', body: createBody('Hi') })).status).toBe(
+      201,
+    );
+  });
+
+  it('sheds new runs with 503 + Retry-After past maxLiveRuns, and takes them again once runs end', async () => {
+    const engine = createManualEngine();
+    const server = await start({
+      engine,
+      edgeLimits: { maxLiveRunsPerClient: 2, maxLiveRuns: 3, newClientRunReserve: 0 },
+    });
+    const create = (address: string, user: string): Promise<Answer> =>
+      requestFrom(server, address, { user, path: '/runs', body: createBody('Work') });
+    const answers = [
+      await create(MALLORY, 'm1'),
+      await create(MALLORY, 'm2'),
+      await create(MALLORY, 'm3'),
+      await create(OTHER, 'o1'),
+      await create(ORDINARY, 'olivia'),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 429, 201, 503]);
+    expect(problemOf(answers[2] as Answer)).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { limit: 'maxLiveRunsPerClient', maxLiveRunsPerClient: 2 },
+    });
+    expect([answers[4]?.headers['retry-after'], problemOf(answers[4] as Answer)]).toMatchObject([
+      '5',
+      { code: 'AGENT_UNAVAILABLE', details: { reason: 'capacity', limit: 'maxLiveRuns', maxLiveRuns: 3 } },
+    ]);
+    expect(server.handler.stats().liveRuns).toBe(3);
+
+    const { runId } = JSON.parse(answers[0]?.body ?? '{}') as { runId: string };
+    await (await engine.handleOf(runId)).append('RUN_FINISHED', { outcome: { type: 'success' } });
+    await waitUntil(() => server.handler.stats().liveRuns === 2, 'the ended run gives its slot back');
+    expect((await create(ORDINARY, 'olivia')).status).toBe(201);
+  });
+});
