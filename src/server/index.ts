@@ -22,6 +22,14 @@ export type { ScriptedModelOptions } from './models/scripted-model.ts';
 export { createOpenAiCompatibleModel } from './models/openai-compatible-model.ts';
 export type { OpenAiCompatibleModelOptions } from './models/openai-compatible-model.ts';
 export { createModelFromEnv } from './models/create-model-from-env.ts';
+export { fromAiSdk, reasoningProviderOptions } from './models/ai-sdk-model.ts';
+export type {
+  AiSdkCallOptions,
+  AiSdkJsonValue,
+  AiSdkLanguageModel,
+  AiSdkProviderOptions,
+  FromAiSdkOptions,
+} from './models/ai-sdk-model.ts';
 export { ModelError } from './models/model-adapter.ts';
 export type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ToolSpec } from './models/model-adapter.ts';
 export { ToolError, ToolStoppedError, createToolRegistry } from './tools/tool-registry.ts';

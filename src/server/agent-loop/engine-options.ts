@@ -133,6 +133,8 @@ export interface AgentVersionConfig {
 export interface ModelPrice {
   inputPerMillionUsd: string;
   outputPerMillionUsd: string;
+  /** The price of input tokens read from the provider's prompt cache (`cachedInputTokens`); `inputPerMillionUsd` when absent. */
+  cachedInputPerMillionUsd?: string;
 }
 
 /** Options of `createRunEngine`; everything is optional. */

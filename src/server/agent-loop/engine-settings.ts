@@ -66,6 +66,7 @@ export function createEngineSettings(options: RunEngineOptions): EngineSettings 
   for (const price of prices.values()) {
     parseUsd(price.inputPerMillionUsd);
     parseUsd(price.outputPerMillionUsd);
+    if (price.cachedInputPerMillionUsd !== undefined) parseUsd(price.cachedInputPerMillionUsd);
   }
   return {
     ...base,
