@@ -130,6 +130,7 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
       let hasToolCalls = false;
       let responseModelId: string | undefined;
       let finish: ModelFinishReason | undefined;
+      let isDrained = false;
       try {
         for (;;) {
           let next: ReadableStreamReadResult<unknown>;
@@ -139,7 +140,10 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
             signal.throwIfAborted();
             throw toModelErrorFromThrown(error, now());
           }
-          if (next.done) break;
+          if (next.done) {
+            isDrained = true;
+            break;
+          }
           const part = isRecord(next.value) ? next.value : {};
           switch (part['type']) {
             case 'text-delta':
@@ -194,7 +198,9 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
         signal.throwIfAborted();
         throw error;
       } finally {
-        reader.releaseLock();
+        // Left early (an error part, a stop): cancelling the stream releases the provider's connection.
+        if (isDrained) reader.releaseLock();
+        else void reader.cancel().catch(() => undefined);
       }
       if (finish === undefined) {
         throw new ModelError('The connection to the model service broke.', {
