@@ -31,13 +31,15 @@ const EXTERNAL = [
   /^@redis\/client$/,
   /^prom-client$/,
   /^@opentelemetry\/api$/,
+  /^@modelcontextprotocol\/sdk(\/.*)?$/,
   /^node:/,
 ];
 
 /**
  * Builds the ESM library (one file per entry plus shared chunks) with `lit`, `marked`,
- * `dompurify`, `ajv`, `@ag-ui/*`, `zod`, `better-sqlite3`, `@redis/client`, `prom-client` and
- * `@opentelemetry/api` (server only), `react` and Node built-ins left external. Rejects when Vite fails.
+ * `dompurify`, `ajv`, `@ag-ui/*`, `zod`, `better-sqlite3`, `@redis/client`, `prom-client`,
+ * `@opentelemetry/api` and `@modelcontextprotocol/sdk` (server only), `react` and Node built-ins
+ * left external. Rejects when Vite fails.
  */
 export async function buildEsm(options: BuildEsmOptions): Promise<void> {
   await build({

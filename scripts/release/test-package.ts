@@ -253,8 +253,19 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
       },
       {
         core: [],
-        // AG-UI is spoken by the server only (docs/ag-ui.md): no other entry reaches it.
-        server: ['@ag-ui/core', '@ag-ui/core/schemas', '@ag-ui/encoder', 'ajv', 'ajv-formats'],
+        // AG-UI is spoken by the server only (docs/ag-ui.md): no other entry reaches it. The MCP SDK
+        // is an optional peer the server reaches only by import() once a product lists mcpServers.
+        server: [
+          '@ag-ui/core',
+          '@ag-ui/core/schemas',
+          '@ag-ui/encoder',
+          '@modelcontextprotocol/sdk/client/index.js',
+          '@modelcontextprotocol/sdk/client/stdio.js',
+          '@modelcontextprotocol/sdk/client/streamableHttp.js',
+          '@modelcontextprotocol/sdk/types.js',
+          'ajv',
+          'ajv-formats',
+        ],
         index: ['dompurify', 'marked'],
         define: ['dompurify', 'marked'],
         react: ['@lit/react', 'dompurify', 'marked', 'react'],

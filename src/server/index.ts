@@ -22,9 +22,18 @@ export type { ScriptedModelOptions } from './models/scripted-model.ts';
 export { createOpenAiCompatibleModel } from './models/openai-compatible-model.ts';
 export type { OpenAiCompatibleModelOptions } from './models/openai-compatible-model.ts';
 export { createModelFromEnv } from './models/create-model-from-env.ts';
+export { fromAiSdk, reasoningProviderOptions } from './models/ai-sdk-model.ts';
+export type { McpHttpServer, McpPolicyOverride, McpServerConfig, McpStdioServer } from './mcp/mcp-options.ts';
+export type {
+  AiSdkCallOptions,
+  AiSdkJsonValue,
+  AiSdkLanguageModel,
+  AiSdkProviderOptions,
+  FromAiSdkOptions,
+} from './models/ai-sdk-model.ts';
 export { ModelError } from './models/model-adapter.ts';
 export type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ToolSpec } from './models/model-adapter.ts';
-export { ToolError, ToolStoppedError, createToolRegistry } from './tools/tool-registry.ts';
+export { ToolError, ToolOutcomeUnknownError, ToolStoppedError, createToolRegistry } from './tools/tool-registry.ts';
 export type { ToolDefinition, ToolPolicy, ToolRunContext } from './tools/tool-registry.ts';
 export { endRun, propose } from './tools/tool-outcomes.ts';
 export type { ProposalInit, WriteProposal } from './tools/tool-outcomes.ts';

@@ -61,6 +61,8 @@ export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
   reasoningTokens?: number;
+  /** Of `inputTokens`, how many the provider read from its prompt cache (priced apart when the model has a cached price). */
+  cachedInputTokens?: number;
 }
 
 export type MessageRole = 'user' | 'assistant' | 'reasoning';

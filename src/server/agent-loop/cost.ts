@@ -23,12 +23,17 @@ export function formatUsd(picodollars: bigint): string {
 }
 
 /**
- * What `usage` costs at `price`, in picodollars, rounded up to the next picodollar (a limit is
- * never passed by rounding down). Integer arithmetic only.
+ * What `usage` costs at `price` (cache-read input tokens at its cached price), in picodollars,
+ * rounded up to the next picodollar (a limit is never passed by rounding down). Integer arithmetic only.
  */
-export function costOfUsage(usage: Pick<TokenUsage, 'inputTokens' | 'outputTokens'>, price: ModelPrice): bigint {
+export function costOfUsage(
+  usage: Pick<TokenUsage, 'inputTokens' | 'outputTokens' | 'cachedInputTokens'>,
+  price: ModelPrice,
+): bigint {
+  const cached = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
   const perMillion =
-    BigInt(usage.inputTokens) * parseUsd(price.inputPerMillionUsd) +
+    BigInt(usage.inputTokens - cached) * parseUsd(price.inputPerMillionUsd) +
+    BigInt(cached) * parseUsd(price.cachedInputPerMillionUsd ?? price.inputPerMillionUsd) +
     BigInt(usage.outputTokens) * parseUsd(price.outputPerMillionUsd);
   return (perMillion + MILLION - 1n) / MILLION;
 }

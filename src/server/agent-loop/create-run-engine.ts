@@ -25,12 +25,16 @@ import { runToolCalls } from './run-tool-calls.ts';
  * cancelled (after closing everything open) or `RUN_ERROR` with the safeguard's code. Each request
  * is built from the prompt layers and the session's history within the token budget
  * (docs/agent-loop.md, "Context budget"); the run's agent version picks its prompt, tools and model.
+ * `close()` closes the connections to the MCP servers of `mcpServers`.
  */
-export function createRunEngine(options: RunEngineOptions = {}): RunEngine {
+export function createRunEngine(options: RunEngineOptions = {}): RunEngine & { close(): Promise<void> } {
   const settings = createEngineSettings(options);
   return {
     start: (handle) => runToTerminal(settings, handle, startFresh),
     resume: (handle) => runToTerminal(settings, handle, startFromLog),
+    close: async () => {
+      await settings.mcp?.close();
+    },
   };
 }
 
@@ -39,7 +43,12 @@ async function runToTerminal(
   handle: RunHandle,
   prepare: (context: RunContext, notices: readonly PendingEvent[]) => Promise<LoopStart>,
 ): Promise<void> {
-  const settings = settingsForVersion(engineSettings, handle.snapshot().agent?.versionId);
+  const versioned = settingsForVersion(engineSettings, handle.snapshot().agent?.versionId);
+  // A run keeps the MCP tools listed when it starts, whatever the servers list later.
+  const settings =
+    versioned.mcp === null
+      ? versioned
+      : { ...versioned, registry: await versioned.mcp.registryFor(versioned.registry) };
   const stopController = new AbortController();
   const onCancel = (): void => stopController.abort(new LoopStop({ kind: 'cancel' }));
   if (handle.signal.aborted) onCancel();

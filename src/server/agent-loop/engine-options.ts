@@ -1,4 +1,6 @@
 import type { TokenUsage, ToolEvidence } from '../../core/protocol.ts';
+import type { McpServerConfig } from '../mcp/mcp-options.ts';
+import type { McpToolSource } from '../mcp/mcp-tool-source.ts';
 import type { ModelAdapter } from '../models/model-adapter.ts';
 import type { BrowserSchemaCache } from '../tools/browser-tool-schemas.ts';
 import type { BrowserToolSet } from '../tools/browser-tool-set.ts';
@@ -133,6 +135,8 @@ export interface AgentVersionConfig {
 export interface ModelPrice {
   inputPerMillionUsd: string;
   outputPerMillionUsd: string;
+  /** The price of input tokens read from the provider's prompt cache (`cachedInputTokens`); `inputPerMillionUsd` when absent. */
+  cachedInputPerMillionUsd?: string;
 }
 
 /** Options of `createRunEngine`; everything is optional. */
@@ -154,6 +158,12 @@ export interface RunEngineOptions {
   versions?: Record<string, AgentVersionConfig>;
   /** Prices by model id (`model.id`); the scripted model costs nothing. A run with `maxCostUsd` on an unpriced model ends `COST_LIMIT_EXCEEDED` before its first call. */
   prices?: Record<string, ModelPrice>;
+  /**
+   * MCP servers whose tools are offered beside `tools` as `<server>.<tool>`, through the same
+   * governance (docs/agent-loop.md, "MCP servers"); needs `@modelcontextprotocol/sdk`. Close
+   * their connections with the engine's `close()`.
+   */
+  mcpServers?: McpServerConfig[];
   hooks?: ToolHooks;
   /** The product's permission check; `false` (or a throw) denies the call. */
   canExecuteTool?(subject: Subject, call: ToolCallInfo): boolean | Promise<boolean>;
@@ -201,6 +211,8 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
 export interface EngineSettings {
   model: ModelAdapter;
   registry: ToolRegistry;
+  /** The MCP servers' tools, added to `registry` per run; null without `mcpServers`. */
+  mcp: McpToolSource | null;
   /** Compiled schemas of the browser tools runs declare, shared by the engine's runs. */
   browserSchemas: BrowserSchemaCache;
   hooks: ToolHooks;

@@ -1,6 +1,8 @@
 import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import { createUlidIds } from '../ids/create-ulid-ids.ts';
 import { createScriptedModel } from '../models/scripted-model.ts';
+import { checkMcpServers } from '../mcp/mcp-options.ts';
+import { createMcpToolSource } from '../mcp/mcp-tool-source.ts';
 import { createBrowserSchemaCache } from '../tools/browser-tool-schemas.ts';
 import { createDemoTools } from '../tools/demo-tools.ts';
 import { createToolRegistry } from '../tools/tool-registry.ts';
@@ -29,8 +31,9 @@ const MAX_FIXED_SHARE = 0.5;
 /**
  * Resolves `createRunEngine`'s options into the settings its parts share, with one entry per
  * agent version. Throws when a version's kernel prompt, product prompt and tools would take more
- * than half the token budget (a configuration that could leave no room for any conversation), or
- * when a price is not a decimal string.
+ * than half the token budget (a configuration that could leave no room for any conversation),
+ * when a price is not a decimal string, or when an MCP server entry is malformed or its namespace
+ * holds a product tool. MCP servers start connecting here.
  */
 export function createEngineSettings(options: RunEngineOptions): EngineSettings {
   const clock = options.clock ?? createSystemClock();
@@ -62,13 +65,32 @@ export function createEngineSettings(options: RunEngineOptions): EngineSettings 
       );
     }
   }
+  const mcpServers = options.mcpServers ?? [];
+  const productToolNames = [base.registry, ...[...versions.values()].map((v) => v.registry)].flatMap((registry) =>
+    registry.list().map((tool) => tool.name),
+  );
+  checkMcpServers(mcpServers, productToolNames);
   const prices = new Map(Object.entries({ ...DEFAULT_PRICES, ...options.prices }));
   for (const price of prices.values()) {
     parseUsd(price.inputPerMillionUsd);
     parseUsd(price.outputPerMillionUsd);
+    if (price.cachedInputPerMillionUsd !== undefined) parseUsd(price.cachedInputPerMillionUsd);
   }
+  const log: EngineSettings['log'] =
+    options.log ??
+    ((entry) =>
+      console[entry.level]('[agent-loop]', entry.message, {
+        runId: entry.runId,
+        correlationId: entry.correlationId,
+        detail: entry.detail,
+      }));
+  const mcp =
+    mcpServers.length === 0
+      ? null
+      : createMcpToolSource(mcpServers, (message, detail) => log({ level: 'warn', message, runId: '', detail }));
   return {
     ...base,
+    mcp,
     browserSchemas: createBrowserSchemaCache({ maxEntries: BROWSER_SCHEMA_CACHE_ENTRIES }),
     hooks: options.hooks ?? {},
     canExecuteTool: options.canExecuteTool,
@@ -84,14 +106,7 @@ export function createEngineSettings(options: RunEngineOptions): EngineSettings 
     ids: options.ids ?? createUlidIds(clock),
     random: options.random ?? Math.random,
     texts: options.texts ?? {},
-    log:
-      options.log ??
-      ((entry) =>
-        console[entry.level]('[agent-loop]', entry.message, {
-          runId: entry.runId,
-          correlationId: entry.correlationId,
-          detail: entry.detail,
-        })),
+    log,
   };
 }
 

@@ -1,12 +1,16 @@
 import type { ToolResultStatus } from '../../core/protocol.ts';
 import type { ToolDefinition } from '../tools/tool-registry.ts';
-import { ToolError, ToolStoppedError } from '../tools/tool-registry.ts';
+import { ToolError, ToolOutcomeUnknownError, ToolStoppedError } from '../tools/tool-registry.ts';
 import type { RunContext } from './engine-options.ts';
 
-/** What running a tool produced. `stopped` means the signal aborted before it finished. */
+/**
+ * What running a tool produced. `stopped` means the signal aborted before it finished; `unknown`
+ * that the tool itself could not tell whether its work happened (`ToolOutcomeUnknownError`).
+ */
 export type ExecutionResult =
   | { kind: 'value'; value: unknown }
   | { kind: 'failed'; message: string }
+  | { kind: 'unknown'; message: string }
   | { kind: 'stopped'; status: Extract<ToolResultStatus, 'cancelled' | 'unknown'>; message: string };
 
 /**
@@ -58,6 +62,7 @@ export async function executeTool(
   try {
     if (first === 'aborted') return await awaitStop(context, settled);
     if (first.ok) return { kind: 'value', value: first.value };
+    if (first.error instanceof ToolOutcomeUnknownError) return { kind: 'unknown', message: first.error.message };
     return { kind: 'failed', message: describeFailure(context, tool.name, first.error) };
   } finally {
     isDone = true;

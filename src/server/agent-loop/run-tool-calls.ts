@@ -280,6 +280,7 @@ async function runOneCall(
     });
     throw options.roundSignal.reason;
   }
+  if (execution.kind === 'unknown') return { status: 'unknown', content: execution.message };
   if (execution.kind === 'value' && execution.value instanceof WriteProposal) {
     if (call.proposalId !== undefined)
       return { status: 'failed', content: "A proposal's write must make its change, not propose another one." };

@@ -180,5 +180,7 @@ function addUsage(total: TokenUsage | null, usage: TokenUsage, modelId: string):
   };
   const reasoningTokens = (total?.reasoningTokens ?? 0) + (usage.reasoningTokens ?? 0);
   if (reasoningTokens > 0) sum.reasoningTokens = reasoningTokens;
+  const cachedInputTokens = (total?.cachedInputTokens ?? 0) + (usage.cachedInputTokens ?? 0);
+  if (cachedInputTokens > 0) sum.cachedInputTokens = cachedInputTokens;
   return sum;
 }

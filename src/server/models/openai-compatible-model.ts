@@ -2,6 +2,7 @@ import { parseSseStream } from '../../core/sse/parse-sse-stream.ts';
 import { parseRetryAfter } from '../../core/transport/parse-retry-after.ts';
 import type { ModelAdapter, ModelChunk, ModelFinishReason, ModelMessage, ModelRequest } from './model-adapter.ts';
 import { ModelError } from './model-adapter.ts';
+import { createToolNameCodec } from './tool-name-codec.ts';
 
 /** Options of {@link createOpenAiCompatibleModel}. */
 export interface OpenAiCompatibleModelOptions {
@@ -34,7 +35,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
   return {
     id: options.model,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
-      const names = createNameCodec(request);
+      const names = createToolNameCodec(request);
       const body: Record<string, unknown> = {
         model: options.model,
         messages: request.messages.map((message) => toProviderMessage(message, names.encode)),
@@ -175,24 +176,6 @@ function toProviderMessage(message: ModelMessage, encode: (name: string) => stri
     default:
       return { role: message.role, content: message.content };
   }
-}
-
-/** Chat Completions allows `[a-zA-Z0-9_-]{1,64}` tool names; ours may contain dots. */
-function createNameCodec(request: ModelRequest): { encode(name: string): string; decode(name: string): string } {
-  const toProvider = new Map<string, string>();
-  const fromProvider = new Map<string, string>();
-  const names = [
-    ...request.tools.map((tool) => tool.name),
-    ...request.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.name) : [])),
-  ];
-  for (const name of names) {
-    if (toProvider.has(name)) continue;
-    let encoded = name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
-    while (fromProvider.has(encoded)) encoded = `${encoded.slice(0, 60)}_${fromProvider.size}`;
-    toProvider.set(name, encoded);
-    fromProvider.set(encoded, name);
-  }
-  return { encode: (name) => toProvider.get(name) ?? name, decode: (name) => fromProvider.get(name) ?? name };
 }
 
 async function toHttpError(response: Response, nowMs: number): Promise<ModelError> {

@@ -26,8 +26,8 @@ const BLOCKS: ReadonlyArray<(n: number) => string> = [
   (n) => `1. Prepare item ${n}\n2. Check it against the list\n3. Ship it`,
 ];
 
-/** The scripted model's Markdown answer to ordinary text. */
-export function buildDefaultAnswer(text: string): string {
+/** The scripted model's Markdown answer to ordinary text, with the scenarios it suggests trying. */
+export function buildDefaultAnswer(text: string, suggestions: readonly string[]): string {
   const quoted = text.length > 120 ? `${text.slice(0, 117)}...` : text;
   return [
     '### Scripted answer',
@@ -36,13 +36,6 @@ export function buildDefaultAnswer(text: string): string {
     '',
     'I am the offline scripted model, so this answer is canned. Try one of these:',
     '',
-    '- `/echo <text>` streams your text back',
-    '- `/long 2000` writes about 2000 characters of Markdown',
-    '- `/tool` looks up an order, `/approval` asks before deleting a draft',
-    '- `/propose` proposes a profile change you can apply or dismiss',
-    '- `/progress` runs a long tool, `/slow` streams for about 30 s',
-    '- `/error` retries after a failure, `/fail` fails, `/loop` hits the round limit',
-    '- `/length` is cut at the output limit',
-    '- `/context` shows what reached the model (prompt layers, history)',
+    ...suggestions.map((suggestion) => `- ${suggestion}`),
   ].join('\n');
 }

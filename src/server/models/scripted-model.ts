@@ -23,10 +23,15 @@ export interface ScriptedModelOptions {
  * (lists the user's drafts, then deletes the first after approval); `/progress`; `/loop`; `/length`
  * (an answer cut at the output limit); `/error` (fails retryably on attempt 1, succeeds on retry);
  * `/fail` (not retryable); `/context` (a table of the prompt layers and history it received);
+ * `/call <tool> <json-args>` (calls any tool the run offers, server or browser, with those
+ * arguments, then answers with its result; an unknown tool or arguments that are not a JSON
+ * object get an answer saying so and the tools there are, instead of a call);
  * `/clienttool <name> <json-args>` (calls the run's browser tool `<name>` with those arguments,
  * then answers with its result); `/propose [bio]` (proposes a profile change, then answers with
  * what the user's Apply or Dismiss did). The tool scenarios call the demo tools (`orders.lookup`,
- * `drafts.list`, `drafts.delete`, `report.generate`, `profile.propose`).
+ * `drafts.list`, `drafts.delete`, `report.generate`, `profile.propose`); a scenario whose tool the
+ * run does not offer says so instead of calling it, and the default answer suggests only the
+ * scenarios whose tools are offered.
  */
 export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAdapter {
   const sleep = options.sleep ?? createClockSleep(createSystemClock());
@@ -39,6 +44,8 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
       const turn = readTurn(request.messages);
       const [, command = '', rest = ''] = /^\/(\w+)\s*([\s\S]*)$/.exec(turn.text.trim()) ?? [];
+      const offered = request.tools.map((tool) => tool.name);
+      const missing = SCENARIO_TOOLS[command]?.filter((name) => !offered.includes(name)) ?? [];
       let output = 0;
       async function* say(
         type: 'text' | 'reasoning',
@@ -69,6 +76,11 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
         yield* finish('tool_calls');
       };
 
+      if (missing.length > 0) {
+        yield* say('text', describeMissingTools(command, missing, offered));
+        yield* finish('stop');
+        return;
+      }
       switch (command) {
         case 'echo':
           yield* say('text', rest, splitChars(rest, 4));
@@ -134,6 +146,21 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
           yield* say('text', describeClientToolResult(name, result));
           break;
         }
+        case 'call': {
+          const result = turn.toolResults.at(-1);
+          if (result !== undefined) {
+            yield* say('text', describeCallResult(turn.toolCalls.at(-1)?.name ?? 'the tool', result));
+            break;
+          }
+          const parsed = parseCallCommand(rest, offered);
+          if ('problem' in parsed) {
+            yield* say('text', parsed.problem);
+            break;
+          }
+          yield* say('reasoning', `The user asked to call ${parsed.name} directly with the arguments they gave.`);
+          yield* callTool(parsed.name, parsed.args, `Calling ${parsed.name}.`);
+          return;
+        }
         case 'propose': {
           const result = turn.toolResults.at(-1);
           if (result === undefined) {
@@ -178,11 +205,89 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
             'reasoning',
             'The user sent ordinary text, so a short Markdown answer with a list of scenarios fits.',
           );
-          yield* say('text', buildDefaultAnswer(turn.text));
+          yield* say('text', buildDefaultAnswer(turn.text, suggestionsFor(offered)));
       }
       yield* finish('stop');
     },
   };
+}
+
+/** The tools each tool scenario calls: without all of them offered, the scenario only says so. */
+const SCENARIO_TOOLS: Readonly<Record<string, readonly string[]>> = {
+  tool: ['orders.lookup'],
+  progress: ['report.generate'],
+  approval: ['drafts.list', 'drafts.delete'],
+  propose: ['profile.propose'],
+  loop: ['orders.lookup'],
+};
+
+/** The default answer's suggestions, each listed only when the run offers every tool it calls. */
+const SUGGESTIONS: ReadonlyArray<{ text: string; commands: readonly string[] }> = [
+  { text: '`/echo <text>` streams your text back', commands: [] },
+  { text: '`/long 2000` writes about 2000 characters of Markdown', commands: [] },
+  { text: '`/tool` looks up an order', commands: ['tool'] },
+  { text: '`/approval` asks before deleting a draft', commands: ['approval'] },
+  { text: '`/propose` proposes a profile change you can apply or dismiss', commands: ['propose'] },
+  { text: '`/progress` runs a long tool', commands: ['progress'] },
+  { text: '`/slow` streams for about 30 s', commands: [] },
+  { text: '`/error` retries after a failure, `/fail` fails', commands: [] },
+  { text: '`/loop` hits the round limit', commands: ['loop'] },
+  { text: '`/length` is cut at the output limit', commands: [] },
+  { text: '`/context` shows what reached the model (prompt layers, history)', commands: [] },
+];
+
+function suggestionsFor(offered: readonly string[]): string[] {
+  const isOffered = (command: string): boolean =>
+    (SCENARIO_TOOLS[command] ?? []).every((name) => offered.includes(name));
+  const lines = SUGGESTIONS.filter((s) => s.commands.every(isOffered)).map((s) => s.text);
+  return offered.length === 0
+    ? lines
+    : [...lines, `\`/call <tool> <json-args>\` calls one of this run's tools: ${formatNames(offered)}`];
+}
+
+/** The answer of a tool scenario whose tools the run does not offer. */
+function describeMissingTools(command: string, missing: readonly string[], offered: readonly string[]): string {
+  const needs = `\`/${command}\` needs the tool ${formatNames(missing)}, which this server does not offer, so nothing was called.`;
+  return offered.length === 0
+    ? `${needs} This run offers no tools.`
+    : `${needs} Try \`/call <tool> <json-args>\` with one of: ${formatNames(offered)}.`;
+}
+
+/** Reads `/call`'s `<tool> <json-args>`: the call to make, or why it cannot be made. */
+function parseCallCommand(
+  rest: string,
+  offered: readonly string[],
+): { name: string; args: Record<string, unknown> } | { problem: string } {
+  const [, name = '', argumentsText = ''] = /^(\S*)\s*([\s\S]*)$/.exec(rest.trim()) ?? [];
+  const choices = offered.length === 0 ? 'This run offers no tools.' : `This run offers: ${formatNames(offered)}.`;
+  if (name === '')
+    return {
+      problem: `Write \`/call <tool> <json-args>\`, e.g. \`/call ${offered[0] ?? 'orders.lookup'} {}\`. ${choices}`,
+    };
+  if (!offered.includes(name))
+    return { problem: `There is no tool named \`${name}\` here, so nothing was called. ${choices}` };
+  if (argumentsText.trim() === '') return { name, args: {} };
+  let args: unknown;
+  try {
+    args = JSON.parse(argumentsText);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { problem: `The arguments for \`${name}\` are not valid JSON (${reason}), so nothing was called.` };
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    return { problem: `The arguments for \`${name}\` must be a JSON object, like \`{}\`, so nothing was called.` };
+  return { name, args: args as Record<string, unknown> };
+}
+
+/** The answer to a `/call` call's result: its status, then its content in a code block it cannot close. */
+function describeCallResult(name: string, result: ToolResult): string {
+  const longestTicks = Math.max(0, ...(result.content.match(/`+/g) ?? []).map((ticks) => ticks.length));
+  const fence = '`'.repeat(Math.max(3, longestTicks + 1));
+  return `\`${name}\` ended **${result.status}**:\n\n${fence}\n${result.content}\n${fence}`;
+}
+
+function formatNames(names: readonly string[]): string {
+  return names.map((name) => `\`${name}\``).join(', ');
 }
 
 interface ToolScenario {

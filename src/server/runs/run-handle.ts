@@ -105,6 +105,8 @@ export interface RunEngine {
    * `RUN_ABANDONED`.
    */
   resume?(handle: RunHandle): Promise<void>;
+  /** Releases what the engine holds open (its MCP server connections); runs must have ended. */
+  close?(): Promise<void>;
 }
 
 /** Thrown by `RunHandle.append` after the run's terminal event: the first terminal wins. */

@@ -65,6 +65,17 @@ export class ToolStoppedError extends Error {
   }
 }
 
+/**
+ * Thrown by a tool whose work may or may not have happened (it timed out, or its server went away
+ * mid-call): the call ends `unknown` with this message, and the run goes on.
+ */
+export class ToolOutcomeUnknownError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolOutcomeUnknownError';
+  }
+}
+
 /** A lookup of tools by name. */
 export interface ToolRegistry {
   get(name: string): ToolDefinition | undefined;
