@@ -254,7 +254,8 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
       {
         core: [],
         // AG-UI is spoken by the server only (docs/ag-ui.md): no other entry reaches it. The MCP SDK
-        // is an optional peer the server reaches only by import() once a product lists mcpServers.
+        // is an optional peer the server reaches only by import() once a product lists mcpServers;
+        // the OpenTelemetry API is a dependency of its tracing (docs/operations.md).
         server: [
           '@ag-ui/core',
           '@ag-ui/core/schemas',
@@ -263,6 +264,7 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
           '@modelcontextprotocol/sdk/client/stdio.js',
           '@modelcontextprotocol/sdk/client/streamableHttp.js',
           '@modelcontextprotocol/sdk/types.js',
+          '@opentelemetry/api',
           'ajv',
           'ajv-formats',
         ],

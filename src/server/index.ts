@@ -58,7 +58,7 @@ export { RunClosedError } from './runs/run-handle.ts';
 export type { RunEngine, RunHandle, Subject } from './runs/run-handle.ts';
 export type { SuggestSessionTitle } from './runs/session-titles.ts';
 export type { ObservabilityOptions } from './observability/create-observability.ts';
-export type { MetricsOptions } from './observability/agent-metrics.ts';
+export type { MetricsOptions } from './observability/metrics-options.ts';
 export type { ReadinessReport } from './observability/check-readiness.ts';
 export type { LogLevel, LogRecord, LogSink } from './observability/structured-log.ts';
 export type { ModelCallObservation, RunObserver } from './observability/run-observer.ts';

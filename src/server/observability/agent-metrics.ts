@@ -1,21 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as PromClient from 'prom-client';
-
-/** What the metrics read at scrape time from the handler (gauges of what it serves right now). */
-export interface MetricsGauges {
-  streams(): number;
-  requests(): number;
-}
-
-/** Options of `metrics` on the handler (docs/operations.md, "Metrics"). */
-export interface MetricsOptions {
-  /** Serves `/metrics` to requests with browser signals too (`Origin`, `Sec-Fetch-*`). Default false. */
-  allowBrowsers?: boolean;
-  /** When set, `/metrics` requires `Authorization: Bearer <token>` (Prometheus `authorization` in a scrape config). */
-  bearerToken?: string;
-  /** Adds prom-client's process and Node metrics (`process_*`, `nodejs_*`) to the handler's registry. Default true. */
-  processMetrics?: boolean;
-}
+import type { MetricsGauges, MetricsOptions } from './metrics-options.ts';
 
 /** The handler's instruments, all in one registry of its own (several handlers in a process never clash). */
 export interface AgentMetrics {

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentMetrics, MetricsOptions } from './agent-metrics.ts';
+import type { AgentMetrics } from './agent-metrics.ts';
+import type { MetricsOptions } from './metrics-options.ts';
 import type { ReadinessReport } from './check-readiness.ts';
 
 /** The operator routes, at the server's root (outside `{basePath}`). */

@@ -1,0 +1,18 @@
+// Kept apart from agent-metrics.ts, whose types name prom-client's: the handler's public types
+// reach this file, and a product without the optional prom-client must still type-check them.
+
+/** What the metrics read at scrape time from the handler (gauges of what it serves right now). */
+export interface MetricsGauges {
+  streams(): number;
+  requests(): number;
+}
+
+/** Options of `metrics` on the handler (docs/operations.md, "Metrics"). */
+export interface MetricsOptions {
+  /** Serves `/metrics` to requests with browser signals too (`Origin`, `Sec-Fetch-*`). Default false. */
+  allowBrowsers?: boolean;
+  /** When set, `/metrics` requires `Authorization: Bearer <token>` (Prometheus `authorization` in a scrape config). */
+  bearerToken?: string;
+  /** Adds prom-client's process and Node metrics (`process_*`, `nodejs_*`) to the handler's registry. Default true. */
+  processMetrics?: boolean;
+}
