@@ -272,7 +272,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
           clock,
           limits,
           caps: DEFAULT_EXECUTOR_CAPS,
-          grantSecret: options.grantSecret ?? grantSecretOf(storedSecret('tool_grant_secret')),
+          grantSecret: options.grantSecret ?? storedSecret('tool_grant_secret'),
           onError,
         });
   const context: HandlerContext = {
@@ -475,13 +475,8 @@ function resolveIdentityFor(
   const stored = storedSecret('identity_secret');
   let bound: { secret: string; identityFor: (subject: Subject) => string } | undefined;
   return async (subject) => {
-    const secret = await stored.current();
+    const secret = await stored();
     if (bound?.secret !== secret) bound = { secret, identityFor: createIdentityFor(secret) };
     return bound.identityFor(subject);
   };
-}
-
-/** The grant key as the stored secret holds it at each use. */
-function grantSecretOf(stored: StoredSecret): () => Promise<string> {
-  return () => stored.current();
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentStorage } from './storage/storage-port.ts';
 
-/** A server secret kept in the storage's settings, as one process holds it. */
-export interface StoredSecret {
-  /** The stored value: the one held, read again from the storage once it is `refreshMs` old. */
-  current(): Promise<string>;
-}
+/**
+ * A server secret kept in the storage's settings, as one process holds it: resolves with the value
+ * held, read again from the storage once it is `refreshMs` old.
+ */
+export type StoredSecret = () => Promise<string>;
 
 /**
  * Holds the setting `name` (the identity or the grant secret) and reads it again every `refreshMs`,
@@ -38,13 +38,11 @@ export function createStoredSecret(options: {
       return held;
     }
   };
-  return {
-    current() {
-      if (held !== undefined && options.now() - readAt < options.refreshMs) return Promise.resolve(held);
-      reading ??= read().finally(() => {
-        reading = undefined;
-      });
-      return reading;
-    },
+  return () => {
+    if (held !== undefined && options.now() - readAt < options.refreshMs) return Promise.resolve(held);
+    reading ??= read().finally(() => {
+      reading = undefined;
+    });
+    return reading;
   };
 }

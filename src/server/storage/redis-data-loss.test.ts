@@ -87,7 +87,7 @@ describe('server processes on one Redis that lost its data', () => {
         refreshMs: STORED_SECRET_REFRESH_MS,
         onChange: ({ name }) => reported.push(name),
       });
-      return { storage, grants: createToolGrants(() => secret.current()) };
+      return { storage, grants: createToolGrants(secret) };
     };
     const claim = { runId: 'run_1', toolCallId: 'call_1', executorId: 'exe_1' };
     const old = await grantsOn();
