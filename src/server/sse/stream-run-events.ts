@@ -68,6 +68,8 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
   let isWoken = true;
   let isClosed = false;
   let wake: (() => void) | null = null;
+  /** Ends the wait of a write parked on backpressure. */
+  let releaseWrite: (() => void) | null = null;
 
   const ring = (): void => {
     isWoken = true;
@@ -78,11 +80,14 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
     if (isClosed) return;
     isClosed = true;
     ring();
+    releaseWrite?.();
   };
   res.on('close', finish);
   req.on('close', () => {
     if (!res.writableFinished) finish();
   });
+  // The client may have gone during the route's checks: its `close` has fired already.
+  if (res.destroyed) finish();
 
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
@@ -102,20 +107,24 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
   res.on('error', cut);
 
   const write = async (text: string): Promise<void> => {
+    if (isClosed || res.destroyed) return;
     if (guard.write(text)) return;
     if (res.writableLength > maxBufferedBytes) {
       cut();
       return;
     }
-    // Backpressure: read no more of the log until the client drains (or the stall guard cuts it).
+    // Backpressure: read no more of the log until the client drains, the stream is closed, or the
+    // stall guard cuts it.
     await new Promise<void>((resolve) => {
       const onDone = (): void => {
         res.off('drain', onDone);
         res.off('close', onDone);
+        releaseWrite = null;
         resolve();
       };
       res.on('drain', onDone);
       res.on('close', onDone);
+      releaseWrite = onDone;
     });
   };
 

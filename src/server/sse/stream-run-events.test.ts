@@ -1,0 +1,116 @@
+import { once } from 'node:events';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSystemClock } from '../../core/clock.ts';
+import type { EventEnvelope } from '../../core/protocol.ts';
+import type { EventReader } from '../runs/event-log.ts';
+import type { RunEventStream } from './stream-run-events.ts';
+import { streamRunEvents } from './stream-run-events.ts';
+
+const settings = { heartbeatSec: 15, clientIdleTimeoutSec: 45, maxStreamDurationSec: 300, retryMs: 1000 };
+
+/** A run whose log holds `events` and never grows. */
+function fixedLog(events: EventEnvelope[]): EventReader {
+  return {
+    read: async (_runId, afterSeq, limit) => events.filter((event) => event.seq > afterSeq).slice(0, limit),
+    subscribe: () => () => undefined,
+  };
+}
+
+/** A large `TEXT_DELTA` event, so a page of them fills the socket of a client that reads nothing. */
+function bigEvent(seq: number): EventEnvelope {
+  return {
+    type: 'TEXT_DELTA',
+    seq,
+    cursor: `r1:${seq}`,
+    runId: 'r1',
+    sessionId: 's1',
+    createdAt: '2026-12-03T00:00:00.000Z',
+    data: { messageId: 'm1', delta: 'x'.repeat(64 * 1024) },
+  } as unknown as EventEnvelope;
+}
+
+let server: Server | null = null;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = null;
+});
+
+/** A loopback server whose every request goes to `onRequest`. */
+async function listen(onRequest: (req: IncomingMessage, res: ServerResponse) => void): Promise<number> {
+  server = createServer(onRequest);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+function start(req: IncomingMessage, res: ServerResponse, eventLog: EventReader): RunEventStream {
+  return streamRunEvents({
+    req,
+    res,
+    runId: 'r1',
+    eventLog,
+    afterSeq: 0,
+    lastSeq: 0,
+    settings,
+    clock: createSystemClock(),
+    headers: {},
+    onError: () => undefined,
+  });
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = await Promise.race([promise.then(() => true), timeout]);
+  clearTimeout(timer);
+  return settled;
+}
+
+describe('streamRunEvents ends whatever it is waiting on', () => {
+  it('settles at once for a client that left before the stream began (its close already fired)', async () => {
+    let stream: RunEventStream | null = null;
+    const began = new Promise<void>((resolve) => {
+      void listen(async (req, res) => {
+        // The route's own checks (cursor, storage) took long enough for the client to go.
+        req.socket.destroy();
+        await once(res, 'close');
+        stream = start(req, res, fixedLog([]));
+        resolve();
+      }).then((port) => {
+        request({ port, path: '/runs/r1/events' })
+          .on('error', () => undefined)
+          .end();
+      });
+    });
+    await began;
+    expect(await settlesWithin((stream as unknown as RunEventStream).done, 2_000)).toBe(true);
+  });
+
+  it('settles on close() while it waits for a client that has stopped reading', async () => {
+    const events = Array.from({ length: 400 }, (_, index) => bigEvent(index + 1));
+    let stream: RunEventStream | null = null;
+    let response: ServerResponse | null = null;
+    const port = await listen((req, res) => {
+      response = res;
+      stream = start(req, res, fixedLog(events));
+    });
+    const client = request({ port, path: '/runs/r1/events' });
+    client.on('response', (incoming) => incoming.pause());
+    client.on('error', () => undefined);
+    client.end();
+    // Wait until the server holds unsent bytes: the stream is parked on backpressure.
+    while ((response as ServerResponse | null)?.writableNeedDrain !== true) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const open = stream as unknown as RunEventStream;
+    open.close();
+    expect(await settlesWithin(open.done, 2_000)).toBe(true);
+    client.destroy();
+  });
+});
