@@ -9,9 +9,16 @@ export interface SpawnedServer {
   child: ChildProcess;
   /** Everything the child wrote to stdout and stderr so far. */
   output(): string;
-  /** Sends `signal` and resolves once the process has exited. */
+  /**
+   * Sends `signal` and resolves once the process has exited. A process still running
+   * {@link EXIT_DEADLINE_MS} later is killed with SIGKILL and the call rejects with its output: a
+   * server that ignores SIGTERM is a bug, and this names it instead of a silent test timeout.
+   */
   kill(signal: NodeJS.Signals): Promise<void>;
 }
+
+/** How long {@link SpawnedServer.kill} waits for the process to exit after its signal. */
+export const EXIT_DEADLINE_MS = 15_000;
 
 /** Finds a free loopback port (listens on port 0 and closes again). */
 export async function findFreePort(): Promise<number> {
@@ -66,8 +73,20 @@ export function spawnServer(options: {
         child,
         output: () => output,
         kill: async (signal) => {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.kill(signal);
+          let timer: NodeJS.Timeout | undefined;
+          const isLate = await Promise.race([
+            exited.then(() => false),
+            new Promise<boolean>((resolveLate) => {
+              timer = setTimeout(() => resolveLate(true), EXIT_DEADLINE_MS);
+            }),
+          ]);
+          clearTimeout(timer);
+          if (!isLate) return;
+          child.kill('SIGKILL');
           await exited;
+          throw new Error(`server did not exit within ${EXIT_DEADLINE_MS} ms of ${signal}:\n${output}`);
         },
       });
     };
