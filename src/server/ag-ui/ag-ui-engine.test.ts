@@ -9,7 +9,7 @@ import { assertEventInvariants } from '../agent-loop/test-support/assert-event-i
 import { dataOf, foldTypes } from '../agent-loop/test-support/run-engine-harness.ts';
 import type { EngineServer } from '../agent-loop/test-support/start-engine-server.ts';
 import { resourceFromEvents, startEngineServer } from '../agent-loop/test-support/start-engine-server.ts';
-import { sha256Digest } from '../http/canonical-json.ts';
+import { sha256Digest } from '../json/canonical-json.ts';
 import { createUlidIds } from '../ids/create-ulid-ids.ts';
 import { startTestServer } from '../test-support/start-test-server.ts';
 import type { TestServer } from '../test-support/start-test-server.ts';

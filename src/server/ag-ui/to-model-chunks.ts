@@ -1,6 +1,6 @@
 import type { Event as AgUiEvent } from '@ag-ui/core';
 import { contentToText, EventType } from '@ag-ui/core';
-import { sha256Digest } from '../http/canonical-json.ts';
+import { sha256Digest } from '../json/canonical-json.ts';
 import type { ModelChunk } from '../models/model-adapter.ts';
 import { ModelError } from '../models/model-adapter.ts';
 import type { PendingEvent } from '../runs/run-handle.ts';

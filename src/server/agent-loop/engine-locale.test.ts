@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
 import type { EventEnvelope } from '../../core/protocol.ts';
-import { pickLocalized, readRequestLocale } from '../http/request-locale.ts';
+import { readRequestLocale } from '../http/request-locale.ts';
+import { pickLocalized } from '../locale/pick-localized.ts';
 import { freshKey } from '../test-support/start-test-server.ts';
 import { dataOf } from './test-support/run-engine-harness.ts';
 import type { EngineServer } from './test-support/start-engine-server.ts';

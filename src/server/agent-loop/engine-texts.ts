@@ -1,4 +1,4 @@
-import { pickLocalized } from '../http/request-locale.ts';
+import { pickLocalized } from '../locale/pick-localized.ts';
 import type { ToolDefinition } from '../tools/tool-registry.ts';
 
 /** The text the agent loop writes for the user to read; `{name}` placeholders are filled in. */

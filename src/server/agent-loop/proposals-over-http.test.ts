@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../core/protocol.ts';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../core/protocol.ts';
-import { sha256Digest } from '../http/canonical-json.ts';
+import { sha256Digest } from '../json/canonical-json.ts';
 import { assertEventInvariants } from './test-support/assert-event-invariants.ts';
 import { dataOf } from './test-support/run-engine-harness.ts';
 import type { EngineServer, FollowedRun } from './test-support/start-engine-server.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../core/protocol.ts';
-import { sha256Digest } from '../http/canonical-json.ts';
+import { sha256Digest } from '../json/canonical-json.ts';
 import type { ModelChunk } from '../models/model-adapter.ts';
 import { createDemoProfiles } from '../tools/demo-profiles.ts';
 import { createDemoTools } from '../tools/demo-tools.ts';

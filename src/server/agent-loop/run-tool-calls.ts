@@ -1,5 +1,5 @@
 import type { ToolResultStatus } from '../../core/protocol.ts';
-import { sha256Digest } from '../http/canonical-json.ts';
+import { sha256Digest } from '../json/canonical-json.ts';
 import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
 import type { PendingEvent } from '../runs/run-handle.ts';
 import type { BrowserToolEntry } from '../tools/browser-tool-set.ts';

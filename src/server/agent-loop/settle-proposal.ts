@@ -1,5 +1,5 @@
 import type { Proposal } from '../../core/protocol.ts';
-import { sha256Digest } from '../http/canonical-json.ts';
+import { sha256Digest } from '../json/canonical-json.ts';
 import { diffLines } from '../tools/diff-lines.ts';
 import type { ProposalInit } from '../tools/tool-outcomes.ts';
 import { awaitApproval } from './await-approval.ts';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createSystemClock } from '../../core/clock.ts';
 import { openRawSocket } from '../../../test/support/raw-http.ts';
-import { canonicalJson, MAX_CANONICAL_DEPTH } from './canonical-json.ts';
+import { canonicalJson, MAX_CANONICAL_DEPTH } from '../json/canonical-json.ts';
 import { exceedsJsonDepth } from './json-depth.ts';
 import { readJsonBody, RequestAbortedError } from './read-json-body.ts';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../http/canonical-json.ts';
+import { canonicalJson } from '../json/canonical-json.ts';
 import { fail } from '../http/problem-error.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { AgentStorage, IdempotencyCompletion } from '../storage/storage-port.ts';

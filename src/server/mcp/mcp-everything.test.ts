@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Digest } from '../http/canonical-json.ts';
+import { sha256Digest } from '../json/canonical-json.ts';
 import { dataOf } from '../agent-loop/test-support/run-engine-harness.ts';
 import type { McpEngineRuns } from './test-support/mcp-engine-runs.ts';
 import { createMcpEngineRuns } from './test-support/mcp-engine-runs.ts';

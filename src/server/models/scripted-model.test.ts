@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Digest } from '../http/canonical-json.ts';
+import { sha256Digest } from '../json/canonical-json.ts';
 import { dataOf, startEngine } from '../agent-loop/test-support/run-engine-harness.ts';
 import { createDemoTools } from '../tools/demo-tools.ts';
 import type { ToolDefinition } from '../tools/tool-registry.ts';

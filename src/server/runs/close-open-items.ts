@@ -1,5 +1,5 @@
 import type { RunSnapshot, ToolResultStatus } from '../../core/protocol.ts';
-import { sha256Digest } from '../http/canonical-json.ts';
+import { sha256Digest } from '../json/canonical-json.ts';
 import type { PendingEvent } from './run-handle.ts';
 
 /** Options of {@link closeOpenItems}. */

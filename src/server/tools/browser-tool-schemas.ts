@@ -1,4 +1,4 @@
-import { canonicalJson } from '../http/canonical-json.ts';
+import { canonicalJson } from '../json/canonical-json.ts';
 import type { JsonSchemaValidator } from './validate-json-schema.ts';
 import { createJsonSchemaCompiler } from './validate-json-schema.ts';
 
