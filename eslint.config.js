@@ -29,6 +29,30 @@ const UI_IMPORTS = [
   AG_UI_IMPORTS,
 ];
 
+/** What src/server may not import: ui code, React. */
+const SERVER_IMPORTS = [
+  {
+    group: ['**/ui/**', '../ui', '../../ui', 'lit', 'lit/*', 'dompurify'],
+    message: 'src/server must not import ui code.',
+  },
+  REACT_IMPORTS,
+];
+/** The server's domain: what runs an agent and keeps its data, below the HTTP layer. */
+const DOMAIN_FOLDERS = [
+  'runs',
+  'idempotency',
+  'limits',
+  'storage',
+  'agent-loop',
+  'tools',
+  'models',
+  'mcp',
+  'executors',
+  'ids',
+  'json',
+  'locale',
+];
+
 const BROWSER_ONLY_GLOBALS = [
   'window',
   'document',
@@ -151,15 +175,32 @@ export default tseslint.config(
   {
     files: ['src/server/**/*.ts'],
     rules: {
+      'no-restricted-imports': ['error', { patterns: SERVER_IMPORTS }],
+    },
+  },
+  {
+    // The domain never speaks HTTP: it raises DomainError (src/server/domain-error.ts), which the
+    // routes answer as problems; Node's HTTP types stay in http/, routes/ and the handler.
+    files: [`src/server/{${DOMAIN_FOLDERS.join(',')}}/**/*.ts`, 'src/server/domain-error.ts'],
+    ignores: ['**/*.test.ts', '**/test-support/**'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            ...SERVER_IMPORTS,
             {
-              group: ['**/ui/**', '../ui', '../../ui', 'lit', 'lit/*', 'dompurify'],
-              message: 'src/server must not import ui code.',
+              group: [
+                '**/http/**',
+                '**/routes/**',
+                '../http',
+                '../routes',
+                'node:http',
+                'http',
+                '**/create-agent-handler.ts',
+              ],
+              message: 'The domain never speaks HTTP: raise a DomainError and let the routes answer it.',
             },
-            REACT_IMPORTS,
           ],
         },
       ],

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ProblemError } from './problem-error.ts';
+import { DomainError } from '../domain-error.ts';
+import { ProblemError, toProblemError } from './problem-error.ts';
 import { RequestAbortedError } from './read-json-body.ts';
 import { sendProblem } from './respond.ts';
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
@@ -16,7 +17,8 @@ export interface AnswerFailureOptions {
 }
 
 /**
- * Answers a request that failed, and never throws: a {@link ProblemError} becomes its problem,
+ * Answers a request that failed, and never throws: a {@link DomainError} (a {@link ProblemError}
+ * among them) becomes its problem,
  * anything unexpected `500 INTERNAL` (reported to `onError`, never to the client), a client that
  * went away ({@link RequestAbortedError}) or a response already under way only closes the
  * connection. If even writing the problem fails, the connection is destroyed.
@@ -28,10 +30,10 @@ export function answerFailure(options: AnswerFailureOptions): void {
       res.destroy();
       return;
     }
-    const isExpected = error instanceof ProblemError;
+    const isExpected = error instanceof DomainError;
     if (!isExpected) reportSafely(options);
     const problem = isExpected
-      ? error
+      ? toProblemError(error)
       : new ProblemError({ code: 'INTERNAL', detail: `Quote reference ${requestId} when reporting this.` });
     sendProblem(res, {
       error: new ProblemError({

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../json/canonical-json.ts';
-import { fail } from '../http/problem-error.ts';
+import { refuse } from '../domain-error.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { AgentStorage, IdempotencyCompletion } from '../storage/storage-port.ts';
 
@@ -68,18 +68,18 @@ const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
  */
 export function parseIdempotencyKey(header: string | string[] | undefined): string {
   if (header === undefined || header === '') {
-    return fail({ code: 'IDEMPOTENCY_KEY_REQUIRED', detail: 'Send an Idempotency-Key header (a UUID or ULID).' });
+    return refuse({ code: 'IDEMPOTENCY_KEY_REQUIRED', detail: 'Send an Idempotency-Key header (a UUID or ULID).' });
   }
   const raw = (Array.isArray(header) ? header.join(',') : header).trim();
   const key = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
   if (!KEY_PATTERN.test(key)) {
-    return fail({
+    return refuse({
       code: 'IDEMPOTENCY_KEY_INVALID',
       detail: 'The key must be 16–255 characters of A–Z, a–z, 0–9, _ . : -.',
     });
   }
   if (new Set(key).size < 4) {
-    return fail({ code: 'IDEMPOTENCY_KEY_INVALID', detail: 'The key has too little entropy; use a UUID or ULID.' });
+    return refuse({ code: 'IDEMPOTENCY_KEY_INVALID', detail: 'The key has too little entropy; use a UUID or ULID.' });
   }
   return key;
 }
@@ -111,7 +111,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
         case 'replay':
           return outcome;
         case 'reused':
-          return fail({
+          return refuse({
             code: 'IDEMPOTENCY_KEY_REUSED',
             detail: 'This key was first used for a different request body.',
           });
@@ -143,7 +143,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
 
 /** Throws `409 IDEMPOTENCY_KEY_IN_USE` with `Retry-After: 1`: the first request with the key is still running. */
 export function failInUse(): never {
-  return fail({
+  return refuse({
     code: 'IDEMPOTENCY_KEY_IN_USE',
     detail: 'The first request with this key is still running.',
     retryAfterMs: 1000,

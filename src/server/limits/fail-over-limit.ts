@@ -1,5 +1,5 @@
 import type { BrowserToolLimits, Limits } from '../../core/protocol.ts';
-import { fail } from '../http/problem-error.ts';
+import { refuse } from '../domain-error.ts';
 
 /** The size limits of `Limits` a request field can break (docs/protocol.md §16.2). */
 export type SizeLimitName = Extract<
@@ -35,7 +35,7 @@ export function failOverLimit(options: {
   extra?: Record<string, unknown>;
 }): never {
   const { field, limit, max, actual, detail, extra } = options;
-  return fail({
+  return refuse({
     code: 'VALIDATION_FAILED',
     detail,
     details: { field, limit, [limit]: max, actual, ...extra },

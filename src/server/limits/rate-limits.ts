@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import type { BrowserToolLimits, Limits } from '../../core/protocol.ts';
-import { fail } from '../http/problem-error.ts';
+import { refuse } from '../domain-error.ts';
 import type { AgentStorage } from '../storage/storage-port.ts';
 import type { RateDecision } from './rate-limiter.ts';
 import { createRateLimiter } from './rate-limiter.ts';
@@ -93,7 +93,7 @@ export async function enforceRateLimit(options: {
   const decision = await limiter.take(identityId, limit);
   if (decision.isAllowed) return;
   const seconds = Math.ceil(decision.retryAfterMs / 1000);
-  fail({
+  refuse({
     code: 'RATE_LIMITED',
     detail: `Too many ${WHAT_IS_LIMITED[limit]} (at most ${limits[limit]} a minute); try again in ${seconds} s.`,
     retryAfterMs: decision.retryAfterMs,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ProblemError } from '../http/problem-error.ts';
+import { DomainError } from '../domain-error.ts';
+import { toProblemError } from '../http/problem-error.ts';
 import { matchHandlerRoute } from '../routes/match-route.ts';
 import type { AgentMetrics } from './agent-metrics.ts';
 import type { StructuredLog } from './structured-log.ts';
@@ -29,14 +30,15 @@ export function createHttpTelemetry(metrics: AgentMetrics | null, log: Structure
       });
     },
     failed(error, requestId) {
-      if (!(error instanceof ProblemError)) return;
-      const { code, details } = error.init;
+      if (!(error instanceof DomainError)) return;
+      const problem = toProblemError(error);
+      const { code, details } = problem.init;
       const named = details?.['limit'] ?? details?.['reason'];
       const limit = typeof named === 'string' && LIMIT_NAME.test(named) ? named : '';
       metrics?.httpRefused.inc({ code, limit });
-      log.write(error.status >= 500 ? 'warn' : 'debug', 'request_refused', {
+      log.write(problem.status >= 500 ? 'warn' : 'debug', 'request_refused', {
         requestId,
-        status: error.status,
+        status: problem.status,
         code,
         ...(limit === '' ? {} : { limit }),
       });

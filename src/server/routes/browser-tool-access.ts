@@ -3,7 +3,8 @@ import { IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER, TOOL_GRANT_HEADER } from
 import { sendJson } from '../http/respond.ts';
 import type { BrowserToolRuntime } from '../executors/browser-tool-runtime.ts';
 import type { ExecutorLease } from '../executors/executor-registry.ts';
-import { fail, ProblemError } from '../http/problem-error.ts';
+import { DomainError } from '../domain-error.ts';
+import { fail } from '../http/problem-error.ts';
 import type { RunEntry } from '../runs/run-store.ts';
 import type { HandlerContext, RequestContext } from './route-context.ts';
 import { requireOwnedRun } from './route-context.ts';
@@ -78,7 +79,7 @@ export async function requireToolCallRun(
   try {
     return await requireOwnedRun({ ...request, params: { ...request.params, runId } }, context);
   } catch (error) {
-    if (error instanceof ProblemError && error.init.code === 'NOT_FOUND')
+    if (error instanceof DomainError && error.init.code === 'NOT_FOUND')
       return fail({ code: 'TOOL_CALL_NOT_FOUND', detail: 'No such tool call.' });
     throw error;
   }

@@ -5,7 +5,8 @@ import type {
   SnapshotInterrupt,
 } from '../../core/protocol.ts';
 import { IDEMPOTENT_REPLAYED_HEADER, isTerminalRunStatus, REQUEST_ID_HEADER } from '../../core/protocol.ts';
-import { fail, ProblemError } from '../http/problem-error.ts';
+import { DomainError } from '../domain-error.ts';
+import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { RunEntry } from '../runs/run-store.ts';
@@ -146,7 +147,7 @@ async function requireOwnedInterruptRun(
   try {
     return await requireOwnedRun(request, context);
   } catch (error) {
-    if (error instanceof ProblemError && error.init.code === 'NOT_FOUND')
+    if (error instanceof DomainError && error.init.code === 'NOT_FOUND')
       return fail({ code: 'INTERRUPT_NOT_FOUND', detail: 'No such interrupt in this run.' });
     throw error;
   }

@@ -179,10 +179,14 @@ describe('retention of the run store (docs/server.md, "Storage")', () => {
       input: { content: [{ type: 'text', text: 'x'.repeat(3_000) }] },
       options: {},
     });
-    await expect(tooLarge).rejects.toMatchObject({ status: 422, init: { details: { limit: 'maxEventBytes' } } });
+    await expect(tooLarge).rejects.toMatchObject({
+      init: { code: 'VALIDATION_FAILED', details: { limit: 'maxEventBytes' } },
+    });
     expect(await store.counts()).toEqual({ sessions: 0, runs: 0 });
     await run('alice', { isLeftActive: true });
-    await expect(run('alice')).rejects.toMatchObject({ status: 429, init: { details: { limit: 'maxActiveRuns' } } });
+    await expect(run('alice')).rejects.toMatchObject({
+      init: { code: 'RATE_LIMITED', details: { limit: 'maxActiveRuns' } },
+    });
   });
 });
 

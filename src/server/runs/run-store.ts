@@ -10,7 +10,7 @@ import type {
   SnapshotMessage,
 } from '../../core/protocol.ts';
 import { PROTOCOL_MAJOR, PROTOCOL_VERSION } from '../../core/protocol.ts';
-import { fail } from '../http/problem-error.ts';
+import { refuse } from '../domain-error.ts';
 import { ACTIVE_RUNS_RETRY_AFTER_MS } from '../limits/rate-limits.ts';
 import { IdempotencyLockLostError } from '../storage/storage-port.ts';
 import type { AgentStorage, IdempotencyCompletion, Page, RunStart, StoredSession } from '../storage/storage-port.ts';
@@ -133,7 +133,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const active = (await storage.countActiveRuns?.(input.subject.id)) ?? live.activeCount(input.subject.id);
       if (active >= options.maxActiveRunsPerSubject) {
         const maxActive = options.maxActiveRunsPerSubject;
-        return fail({
+        return refuse({
           code: 'RATE_LIMITED',
           detail: `At most ${maxActive} answers may run at once; wait for one to finish.`,
           retryAfterMs: ACTIVE_RUNS_RETRY_AFTER_MS,
@@ -211,15 +211,15 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       });
       switch (outcome.kind) {
         case 'session_not_found':
-          return fail({ code: 'NOT_FOUND', detail: 'No such session.' });
+          return refuse({ code: 'NOT_FOUND', detail: 'No such session.' });
         case 'version_mismatch':
-          return fail({
+          return refuse({
             code: 'AGENT_VERSION_MISMATCH',
             detail: 'The session is pinned to another agent version.',
             details: { agentVersionId: outcome.agentVersionId },
           });
         case 'run_active':
-          return fail({
+          return refuse({
             code: 'RUN_ALREADY_ACTIVE',
             detail: 'Attach to the active run or add an input to it.',
             details: { activeRunId: outcome.activeRunId },
@@ -252,7 +252,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     listSessionRunIds: (sessionId) => storage.listSessionRunIds(sessionId),
     async cancelRun(runId, reason) {
       const entry = await live.entryOf(runId);
-      if (entry === null) return fail({ code: 'NOT_FOUND', detail: 'No such run.' });
+      if (entry === null) return refuse({ code: 'NOT_FOUND', detail: 'No such run.' });
       const appended = await entry.record.transact((s) =>
         s.status === 'cancelling'
           ? []
