@@ -15,18 +15,11 @@ import { formatKb } from '../build/format-size-table.ts';
 import { planReleaseFolder } from './plan-release-folder.ts';
 import { readGitState } from './read-git-state.ts';
 import { createReleaseManifest } from './release-manifest.ts';
+import { RELEASE_SCRIPT_FILES } from './release-files.ts';
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The normative protocol document, whose digest the manifest records. */
 const PROTOCOL_CONTRACT = 'docs/protocol.md';
-/** The script-tag files a static folder serves: the IIFE, its locale packs, its launcher and its opt-in files (the conversations panel, the browser tools runner). */
-const SCRIPT_FILES = [
-  'agent-chat.js',
-  'agent-chat.zh-CN.js',
-  'agent-chat.launcher.js',
-  'agent-chat.conversations.js',
-  'agent-chat-tools.js',
-];
 
 await main();
 
@@ -68,7 +61,7 @@ async function main(): Promise<void> {
     ) as Array<{ filename: string }>;
     const tarballName = packed[0]?.filename;
     if (tarballName === undefined) throw new Error('npm pack reported no tarball');
-    for (const file of SCRIPT_FILES) await copyFile(join(rootDir, 'dist', file), join(stagingDir, file));
+    for (const file of RELEASE_SCRIPT_FILES) await copyFile(join(rootDir, 'dist', file), join(stagingDir, file));
     await copyFile(join(rootDir, 'LICENSE'), join(stagingDir, 'LICENSE'));
 
     const files = new Map<string, Uint8Array>();
