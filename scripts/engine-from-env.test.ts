@@ -41,10 +41,12 @@ describe('createEngineFromEnv', () => {
     ]);
   });
 
-  it('runs our own loop without AGUI_AGENT_URL', async () => {
+  it('runs our own loop without AGUI_AGENT_URL, offering the demo tools', async () => {
     const server = await startTestServer({ engine: createEngineFromEnv({ AGENT_SCRIPTED_DELAY_MS: '0' }) });
     closers.push(() => server.close());
     expect((await answerOf(server, '/echo scripted')).messages.at(-1)?.content).toBe('scripted');
+    const lookup = await answerOf(server, '/tool');
+    expect(lookup.toolCalls.map((call) => [call.name, call.status])).toEqual([['orders.lookup', 'completed']]);
   });
 
   it.each([

@@ -9,12 +9,12 @@ import { createDemoTools } from '../src/server/tools/demo-tools.ts';
  * The engine `npm start` runs: with `AGUI_AGENT_URL` (an http or https URL) a remote AG-UI agent
  * behind our loop, offered the demo tools under our governance (docs/ag-ui.md), with the headers
  * of `AGUI_AGENT_HEADERS` (a JSON object of strings, e.g. its credentials); otherwise our own loop
- * with `createModelFromEnv`'s model and the demo's pre-use hook (`createDemoHooks`). Throws a `RangeError` naming a malformed setting.
+ * with `createModelFromEnv`'s model, the demo tools and the demo's pre-use hook (`createDemoHooks`). Throws a `RangeError` naming a malformed setting.
  */
 export function createEngineFromEnv(env: Record<string, string | undefined>): RunEngine {
   const url = env.AGUI_AGENT_URL?.trim();
   if (url === undefined || url === '')
-    return createRunEngine({ model: createModelFromEnv(env), hooks: createDemoHooks() });
+    return createRunEngine({ model: createModelFromEnv(env), tools: createDemoTools(), hooks: createDemoHooks() });
   if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol)) {
     throw new RangeError('AGUI_AGENT_URL must be an http or https URL, e.g. http://127.0.0.1:8000/agent.');
   }

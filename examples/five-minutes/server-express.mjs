@@ -2,12 +2,12 @@
 // /api/agent). No body parser or compression in front of it. `node server-express.mjs`.
 import express from 'express';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createAgentHandler, createAgentHttpServer, createRunEngine } from 'agent-chat/server';
+import { createAgentHandler, createAgentHttpServer, createDemoTools, createRunEngine } from 'agent-chat/server';
 
 /** Starts the page and the agent on `port`; resolves with the server once it listens. */
 export async function startServer({ port = 3000, publicDir = fileURLToPath(new URL('public', import.meta.url)) } = {}) {
   const agent = createAgentHandler({
-    engine: createRunEngine(),
+    engine: createRunEngine({ tools: createDemoTools() }), // the scripted model and the demo tools
     authenticate: (req) => (req.headers.cookie?.includes('session=') ? { id: 'user-1', displayName: 'Ada' } : null),
   });
   const app = express();

@@ -3,14 +3,15 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createAgentHandler, createAgentHttpServer, createRunEngine } from 'agent-chat/server';
+import { createAgentHandler, createAgentHttpServer, createDemoTools, createRunEngine } from 'agent-chat/server';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css' };
 
 /** Starts the page and the agent on `port`; resolves with the server once it listens. */
 export async function startServer({ port = 3000, publicDir = fileURLToPath(new URL('public', import.meta.url)) } = {}) {
   const agent = createAgentHandler({
-    engine: createRunEngine(), // the offline scripted model; pass { model, tools } for your own
+    // The offline scripted model with the demo tools; pass your own { model, tools } (no tools: none).
+    engine: createRunEngine({ tools: createDemoTools() }),
     // Your own session: who is signed in. Never trust anything the browser claims.
     authenticate: (req) => (req.headers.cookie?.includes('session=') ? { id: 'user-1', displayName: 'Ada' } : null),
   });

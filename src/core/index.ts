@@ -22,6 +22,7 @@ export type {
   SnapshotInterrupt,
   SnapshotMessage,
   SnapshotToolCall,
+  TerminalRunStatus,
   ToolCallStatus,
   ToolEvidence,
 } from './protocol.ts';

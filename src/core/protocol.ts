@@ -24,6 +24,7 @@ export {
 } from './protocol/headers.ts';
 export type {
   RunStatus,
+  TerminalRunStatus,
   TextContent,
   InputContent,
   ContextRef,

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRunEngine } from '../../src/server/agent-loop/create-run-engine.ts';
+import { createDemoTools } from '../../src/server/tools/demo-tools.ts';
 import { createAgentHandler } from '../../src/server/create-agent-handler.ts';
 import type { AgentHandler, AgentHandlerOptions } from '../../src/server/create-agent-handler.ts';
 import { createAgentHttpServer } from '../../src/server/http/create-agent-http-server.ts';
@@ -17,8 +18,8 @@ export interface ReferenceServer {
 }
 
 /**
- * Starts `createAgentHandler` with the scripted model (fast deltas, one event per delta) on
- * `127.0.0.1`, port 0. Identities are stable across instances, so a second server is the same
+ * Starts `createAgentHandler` with the scripted model (fast deltas, one event per delta) and the
+ * demo tools on `127.0.0.1`, port 0. Identities are stable across instances, so a second server is the same
  * product after a restart, only without the first one's runs. `options` sets the handler's limits,
  * clock (e.g. a low rate limit, or a fake clock shared with the client under test),
  * `canUseExecutor` (browser tools on), its storage (e.g. one a test seeded) and the engine's
@@ -37,6 +38,7 @@ export async function startReferenceServer(
     identityFor: (subject) => `idn_${subject.id}`,
     engine: createRunEngine({
       model: createScriptedModel({ delayMs: 2, slowDelayMs: 20, slowDurationMs: 60_000 }),
+      tools: createDemoTools(),
       limits: { deltaFlushMs: 0, deltaFlushBytes: 1, ...engineLimits },
       log: () => undefined,
     }),

@@ -21,12 +21,15 @@ export type RunStatus =
   | 'cancelled'
   | 'expired';
 
+/** A run state a run never leaves: how it ended (`expired`: it ran past `runMaxDurationSec`). */
+export type TerminalRunStatus = Extract<RunStatus, 'completed' | 'failed' | 'cancelled' | 'expired'>;
+
 /** The run states a run never leaves. */
-export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled', 'expired'];
+export const TERMINAL_RUN_STATUSES: readonly TerminalRunStatus[] = ['completed', 'failed', 'cancelled', 'expired'];
 
 /** True when `status` is terminal. */
-export function isTerminalRunStatus(status: RunStatus): boolean {
-  return TERMINAL_RUN_STATUSES.includes(status);
+export function isTerminalRunStatus(status: RunStatus): status is TerminalRunStatus {
+  return (TERMINAL_RUN_STATUSES as readonly RunStatus[]).includes(status);
 }
 
 /** One piece of user content; v1 accepts text only. */

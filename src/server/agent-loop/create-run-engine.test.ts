@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createOpenAiCompatibleModel } from '../models/openai-compatible-model.ts';
 import { buildLongMarkdown } from '../models/scripted-markdown.ts';
+import { sseChunk, startFakeOpenAiServer } from '../models/test-support/fake-openai-server.ts';
 import { createDemoTools } from '../tools/demo-tools.ts';
 import { createRunEngine } from './create-run-engine.ts';
+import { createMemoryRunHandle } from './test-support/memory-run-handle.ts';
 import { dataOf, foldTypes, startEngine } from './test-support/run-engine-harness.ts';
 
 const TEXT_TURN = [
@@ -69,7 +72,9 @@ describe('createRunEngine with the scripted model: text scenarios', () => {
     await run.done;
     const answer = run.handle.snapshot().messages.find((m) => m.role === 'assistant')?.content;
     expect(answer).toBe(buildLongMarkdown(3000));
-    expect(answer?.length).toBe(3000);
+    expect(answer?.length).toBeLessThanOrEqual(3000);
+    expect(answer?.length).toBeGreaterThan(2950);
+    expect(answer?.endsWith('…')).toBe(true);
     for (const marker of [
       '## Section',
       '- First point',
@@ -113,5 +118,34 @@ describe('createRunEngine with the scripted model: text scenarios', () => {
     expect(() => createRunEngine({ tools: [lookup, broken] })).toThrow(
       'Tool "orders.broken" has an invalid parameters schema: schema is invalid: data/properties/id must be object,boolean',
     );
+  });
+});
+
+describe('createRunEngine defaults', () => {
+  it('offers a model no tools unless the product passes them (never the demo tools)', async () => {
+    const provider = await startFakeOpenAiServer();
+    try {
+      provider.reply({
+        kind: 'stream',
+        pieces: [
+          sseChunk({ choices: [{ index: 0, delta: { content: 'Hi.' }, finish_reason: 'stop' }] }),
+          'data: [DONE]\n\n',
+        ],
+      });
+      const model = createOpenAiCompatibleModel({ baseUrl: provider.baseUrl, model: 'm-test' });
+      const [lookup] = createDemoTools({ stepMs: 0 });
+      if (lookup === undefined) throw new Error('no demo tool');
+      for (const options of [{ model }, { model, tools: [lookup] }]) {
+        const run = createMemoryRunHandle({ text: 'Hello', now: Date.now });
+        await createRunEngine({ ...options, log: () => undefined }).start(run.handle);
+        expect(run.handle.snapshot().status).toBe('completed');
+      }
+      expect(provider.requests.map((request) => 'tools' in request.body)).toEqual([false, true]);
+      expect(provider.requests[1]?.body['tools']).toEqual([
+        { type: 'function', function: expect.objectContaining({ name: 'orders_lookup' }) },
+      ]);
+    } finally {
+      await provider.close();
+    }
   });
 });

@@ -143,7 +143,7 @@ export interface ModelPrice {
 export interface RunEngineOptions {
   /** The model; the scripted one by default. */
   model?: ModelAdapter;
-  /** The server tools; the demo tools by default. */
+  /** The server tools the model is offered. Default none: the demo's (`createDemoTools`) only when passed. */
   tools?: ToolDefinition[];
   /** The kernel prompt: the assistant's own rules, first in every request. Default: the built-in rules. */
   kernelPrompt?: string;

@@ -4,7 +4,6 @@ import { createScriptedModel } from '../models/scripted-model.ts';
 import { checkMcpServers } from '../mcp/mcp-options.ts';
 import { createMcpToolSource } from '../mcp/mcp-tool-source.ts';
 import { createBrowserSchemaCache } from '../tools/browser-tool-schemas.ts';
-import { createDemoTools } from '../tools/demo-tools.ts';
 import { createToolRegistry } from '../tools/tool-registry.ts';
 import { parseUsd } from './cost.ts';
 import type { EngineSettings, ModelPrice, RunEngineOptions } from './engine-options.ts';
@@ -42,7 +41,7 @@ export function createEngineSettings(options: RunEngineOptions): EngineSettings 
   const kernelPrompt = options.kernelPrompt ?? options.systemPrompt ?? DEFAULT_KERNEL_PROMPT;
   const base = {
     model: options.model ?? createScriptedModel({ sleep }),
-    registry: createToolRegistry(options.tools ?? createDemoTools({ sleep })),
+    registry: createToolRegistry(options.tools ?? []),
     productPrompt: options.productPrompt ?? null,
   };
   const versions = new Map(

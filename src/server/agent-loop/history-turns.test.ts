@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SnapshotMessage } from '../../core/protocol.ts';
 import type { SettledToolCall } from '../storage/storage-port.ts';
+import { createOpenAiCompatibleModel } from '../models/openai-compatible-model.ts';
+import type { FakeReply } from '../models/test-support/fake-openai-server.ts';
+import { sseChunk, startFakeOpenAiServer } from '../models/test-support/fake-openai-server.ts';
+import { startTestServer } from '../test-support/start-test-server.ts';
+import { createRunEngine } from './create-run-engine.ts';
+import { DEFAULT_KERNEL_PROMPT } from './engine-settings.ts';
 import { buildHistoryTurns } from './history-turns.ts';
 
 const message = (runId: string, messageId: string, role: 'user' | 'assistant', content: string): SnapshotMessage => ({
@@ -29,6 +35,28 @@ const call = (
 });
 
 describe('buildHistoryTurns', () => {
+  it('leaves out the user messages a run never answered, and a run left empty by that', () => {
+    const turns = buildHistoryTurns({
+      messages: [
+        message('run_1', 'u1', 'user', 'Where is A?'),
+        message('run_2', 'u2', 'user', 'Where is A, please?'),
+        message('run_2', 'a2', 'assistant', 'A shipped.'),
+        message('run_2', 'u3', 'user', 'And B?'),
+      ],
+      toolCalls: [],
+      maxResultChars: 100,
+    });
+    expect(turns.map((turn) => [turn.runId, turn.messages])).toEqual([
+      [
+        'run_2',
+        [
+          { role: 'user', content: 'Where is A, please?' },
+          { role: 'assistant', content: 'A shipped.' },
+        ],
+      ],
+    ]);
+  });
+
   it('puts each tool call right after the text that made it, paired with its result by id', () => {
     const turns = buildHistoryTurns({
       messages: [
@@ -97,5 +125,61 @@ describe('buildHistoryTurns', () => {
       { role: 'tool', toolCallId: 'tc_1', content: 'xx\n[truncated to 2 characters]', status: 'completed' },
       { role: 'tool', toolCallId: 'tc_2', content: 'The call has no recorded result.', status: 'unknown' },
     ]);
+  });
+});
+
+describe('the history a provider receives after a failed turn (over HTTP)', () => {
+  it('never has two user messages in a row: the unanswered message is left out, the answered turns stay', async () => {
+    const provider = await startFakeOpenAiServer();
+    const server = await startTestServer({
+      engine: createRunEngine({
+        model: createOpenAiCompatibleModel({ baseUrl: provider.baseUrl, model: 'm-test' }),
+        log: () => undefined,
+      }),
+    });
+    try {
+      const answer = (text: string): FakeReply => ({
+        kind: 'stream',
+        pieces: [
+          sseChunk({ choices: [{ index: 0, delta: { content: text }, finish_reason: 'stop' }] }),
+          'data: [DONE]\n\n',
+        ],
+      });
+      provider.reply(
+        { kind: 'http', status: 400, body: '{"error":{"message":"bad request"}}' },
+        answer('On its way.'),
+        answer('You are welcome.'),
+      );
+      const send = async (text: string, sessionId?: string) => {
+        const run = await server.createRun('alice', text, sessionId === undefined ? {} : { sessionId });
+        let status = '';
+        await expect
+          .poll(async () => {
+            ({ status } = (await (await server.request(`/runs/${run.runId}`)).json()) as { status: string });
+            return ['completed', 'failed', 'cancelled', 'expired'].includes(status);
+          })
+          .toBe(true);
+        return { ...run, status };
+      };
+      const failed = await send('Where is A-1?');
+      expect(failed.status).toBe('failed');
+      // The page sends the same question again (today's Retry), then goes on.
+      expect((await send('Where is A-1?', failed.sessionId)).status).toBe('completed');
+      expect((await send('Thanks!', failed.sessionId)).status).toBe('completed');
+      const system = { role: 'system', content: DEFAULT_KERNEL_PROMPT };
+      expect(provider.requests.map((request) => request.body['messages'])).toEqual([
+        [system, { role: 'user', content: 'Where is A-1?' }],
+        [system, { role: 'user', content: 'Where is A-1?' }],
+        [
+          system,
+          { role: 'user', content: 'Where is A-1?' },
+          { role: 'assistant', content: 'On its way.' },
+          { role: 'user', content: 'Thanks!' },
+        ],
+      ]);
+    } finally {
+      await server.close();
+      await provider.close();
+    }
   });
 });

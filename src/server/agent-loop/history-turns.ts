@@ -20,7 +20,9 @@ const RESULT_STATUSES: readonly string[] = ['completed', 'failed', 'denied', 'ca
  * user and assistant messages in order, each assistant message followed by the tool calls it
  * made (`parentMessageId`) and one tool message per call with its result, paired by the call's
  * id. A round of calls with no text of its own goes right after the round before it (or after
- * the run's first user message). Runs keep the order of their first message.
+ * the run's first user message). Runs keep the order of their first message. User messages a run
+ * never answered (it failed or was cancelled first) are left out, a run left empty with them: the
+ * next send asks again or moves on, and the model never gets two user messages in a row for it.
  */
 export function buildHistoryTurns(options: {
   messages: readonly SnapshotMessage[];
@@ -39,9 +41,11 @@ export function buildHistoryTurns(options: {
   }
   const callsByRun = new Map<string, SettledToolCall[]>();
   for (const call of options.toolCalls) callsByRun.set(call.runId, [...(callsByRun.get(call.runId) ?? []), call]);
-  return runIds.map((runId) => {
+  return runIds.flatMap((runId) => {
     const messages = rebuildRun(messagesByRun.get(runId) ?? [], callsByRun.get(runId) ?? [], options.maxResultChars);
-    return { runId, messages, chars: messages.reduce((sum, message) => sum + countMessageChars(message), 0) };
+    while (messages.at(-1)?.role === 'user') messages.pop();
+    if (messages.length === 0) return [];
+    return [{ runId, messages, chars: messages.reduce((sum, message) => sum + countMessageChars(message), 0) }];
   });
 }
 

@@ -57,7 +57,9 @@ export async function prepareModelRequest(
       message: `To fit the agent's context, it was given only part of ${cuts.join(' and ')}.`,
     });
   }
-  const effort = handle.options.reasoningEffort;
+  // Only a model that declares the effort gets it; the handler's `models` are what the UI offers.
+  const asked = handle.options.reasoningEffort;
+  const effort = asked !== undefined && settings.model.reasoningOptions?.includes(asked) ? asked : undefined;
   const request: ModelRequest = {
     messages: fit.messages,
     tools,

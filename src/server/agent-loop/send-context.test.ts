@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelMessage } from '../models/model-adapter.ts';
+import type { ModelAdapter, ModelMessage } from '../models/model-adapter.ts';
 import type { TestServerOptions } from '../test-support/start-test-server.ts';
 import { freshKey } from '../test-support/start-test-server.ts';
 import { createListModel } from './test-support/list-model.ts';
@@ -17,8 +17,8 @@ const ANSWER = [
 ];
 
 /** A server whose model records its requests, with the handler options given. */
-async function serve(handler: Omit<TestServerOptions, 'engine'> = {}) {
-  const model = createListModel([ANSWER]);
+async function serve(handler: Omit<TestServerOptions, 'engine'> = {}, modelOptions: Partial<ModelAdapter> = {}) {
+  const model = Object.assign(createListModel([ANSWER]), modelOptions);
   const server = await startEngineServer({ engine: { model, tools: [] }, handler });
   open.push(server);
   return { server, model };
@@ -195,5 +195,17 @@ describe('balance and reasoning effort are checked before any model call', () =>
       await server.follow(offered.body.runId as string)
     ).done;
     expect(model.requests.map((r) => r.reasoningEffort)).toEqual(['high']);
+  });
+
+  it('gives a model an offered effort only when the model declares it (reasoningOptions)', async () => {
+    for (const reasoningOptions of [undefined, [], ['low' as const]]) {
+      const { server, model } = await serve({}, { reasoningOptions });
+      const offered = await create(server, { options: { reasoningEffort: 'high' } });
+      expect(offered.status).toBe(201);
+      await (
+        await server.follow(offered.body.runId as string)
+      ).done;
+      expect(model.requests.map((r) => 'reasoningEffort' in r)).toEqual([false]);
+    }
   });
 });

@@ -144,6 +144,16 @@ describe('fromAiSdk', () => {
     expect([v3.calls[0]?.reasoning, v3.calls[0]?.providerOptions]).toEqual([undefined, undefined]);
   });
 
+  it('declares every effort when it can send one, and none for a V3 provider it has no mapping for', () => {
+    const declared = (spec: Pick<AiSdkLanguageModel, 'specificationVersion' | 'provider'>, mapped = false) =>
+      fromAiSdk(partsModel([], spec), mapped ? { reasoningOptions: () => ({ mistral: {} }) } : {}).reasoningOptions;
+    const every = ['low', 'medium', 'high', 'xhigh', 'max'];
+    expect(declared({ specificationVersion: 'v4', provider: 'mistral.chat' })).toEqual(every);
+    expect(declared({ specificationVersion: 'v3', provider: 'openai.responses' })).toEqual(every);
+    expect(declared({ specificationVersion: 'v3', provider: 'mistral.chat' }, true)).toEqual(every);
+    expect(declared({ specificationVersion: 'v3', provider: 'mistral.chat' })).toEqual([]);
+  });
+
   it('refuses a model of a specification it does not speak', () => {
     const old = { ...partsModel([]), specificationVersion: 'v1' } as unknown as AiSdkLanguageModel;
     expect(() => fromAiSdk(old)).toThrow(/LanguageModelV3 or V4.*"v1"/);

@@ -1,4 +1,5 @@
 import type { ReasoningEffort, TokenUsage } from '../../core/protocol.ts';
+import { REASONING_EFFORTS } from '../../core/protocol.ts';
 import { toModelErrorFromStream, toModelErrorFromThrown } from './ai-sdk-errors.ts';
 import type { AiSdkFunctionTool, AiSdkPromptMessage } from './ai-sdk-prompt.ts';
 import { toAiSdkPrompt, toAiSdkTools } from './ai-sdk-prompt.ts';
@@ -91,7 +92,8 @@ export function reasoningProviderOptions(
  * finish reasons (an `error` or V4 `interrupted` finish is a retryable failure) and usage (input,
  * output, reasoning and cache-read tokens); turns thrown errors and `error` parts into
  * `ModelError`s, retryable or not (`ai-sdk-errors.ts`); aborts through the run's signal; and sends
- * the run's reasoning effort as V4's `reasoning` or as the provider's documented options. Tool
+ * the run's reasoning effort as V4's `reasoning` or as the provider's documented options (it
+ * declares every effort then, and none for a V3 model of another provider without a mapping). Tool
  * names with dots are encoded for the provider and decoded back. Imports nothing from the AI SDK.
  */
 export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions = {}): ModelAdapter {
@@ -102,8 +104,14 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
       `fromAiSdk takes a LanguageModelV3 or V4 model; this one has specificationVersion "${String(model.specificationVersion)}".`,
     );
   }
+  // It declares every effort when it can send one: a V4 model, a mapping of the product's, or a provider with a documented one.
+  const takesEffort =
+    model.specificationVersion === 'v4' ||
+    options.reasoningOptions !== undefined ||
+    reasoningProviderOptions('low', model) !== undefined;
   return {
     id: options.id ?? model.modelId,
+    reasoningOptions: takesEffort ? REASONING_EFFORTS : [],
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
       const names = createToolNameCodec(request);
       const effort = request.reasoningEffort;

@@ -70,6 +70,11 @@ export type ModelChunk =
  */
 export interface ModelAdapter {
   readonly id: string;
+  /**
+   * The reasoning efforts the model takes. The loop sends a run's `reasoningEffort` only when it is
+   * listed here; a model that declares none (or leaves this out) never gets one.
+   */
+  readonly reasoningOptions?: readonly ReasoningEffort[];
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk>;
 }
 

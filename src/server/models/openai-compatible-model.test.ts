@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRunEngine } from '../agent-loop/create-run-engine.ts';
+import { DEFAULT_KERNEL_PROMPT } from '../agent-loop/engine-settings.ts';
 import { dataOf, startEngine } from '../agent-loop/test-support/run-engine-harness.ts';
+import { startTestServer } from '../test-support/start-test-server.ts';
 import { createModelFromEnv } from './create-model-from-env.ts';
 import type { ModelChunk, ModelRequest } from './model-adapter.ts';
 import { ModelError } from './model-adapter.ts';
@@ -214,6 +217,53 @@ describe('createOpenAiCompatibleModel against a local fake provider', () => {
       { role: 'tool', tool_call_id: 'call_1', content: expect.stringContaining('"orderId":"A-1"') },
     ]);
     expect(server.requests[0]?.authorization).toBe(undefined);
+  });
+
+  it('sends reasoning_effort only when the model declares that effort (reasoningOptions)', async () => {
+    server.reply({ kind: 'stream', pieces: [delta({ content: 'Hi.' }, 'stop'), 'data: [DONE]\n\n'] });
+    const bodyWithout = {
+      model: 'm-test',
+      messages: [
+        { role: 'system', content: DEFAULT_KERNEL_PROMPT },
+        { role: 'user', content: 'Hello' },
+      ],
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    // The handler offers efforts for m-test either way; only the adapter knows what the provider takes.
+    const models = [
+      {
+        modelId: 'm-test',
+        label: 'M',
+        default: true,
+        available: true,
+        reasoningOptions: ['low' as const, 'high' as const],
+      },
+    ];
+    for (const reasoningOptions of [undefined, [], ['low' as const, 'high' as const]]) {
+      const adapter = createOpenAiCompatibleModel({
+        baseUrl: server.baseUrl,
+        model: 'm-test',
+        ...(reasoningOptions === undefined ? {} : { reasoningOptions }),
+      });
+      const handler = await startTestServer({
+        models,
+        engine: createRunEngine({ model: adapter, log: () => undefined }),
+      });
+      try {
+        const { runId } = await handler.createRun('alice', 'Hello', { options: { reasoningEffort: 'high' } });
+        await expect
+          .poll(async () => ((await (await handler.request(`/runs/${runId}`)).json()) as { status: string }).status)
+          .toBe('completed');
+      } finally {
+        await handler.close();
+      }
+    }
+    expect(server.requests.map((request) => request.body)).toEqual([
+      bodyWithout,
+      bodyWithout,
+      { ...bodyWithout, reasoning_effort: 'high' },
+    ]);
   });
 
   it('falls back to the scripted model without OPENAI_BASE_URL and AGENT_MODEL', () => {

@@ -1,3 +1,4 @@
+import type { ReasoningEffort } from '../../core/protocol.ts';
 import { parseSseStream } from '../../core/sse/parse-sse-stream.ts';
 import { parseRetryAfter } from '../../core/transport/parse-retry-after.ts';
 import type { ModelAdapter, ModelChunk, ModelFinishReason, ModelMessage, ModelRequest } from './model-adapter.ts';
@@ -16,6 +17,11 @@ export interface OpenAiCompatibleModelOptions {
   now?: () => number;
   /** Which body field carries `maxOutputTokens` (default `max_tokens`). */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /**
+   * The reasoning efforts the model takes as `reasoning_effort` (e.g. `['low', 'medium', 'high']`
+   * for OpenAI's o-series). Default none: no request carries `reasoning_effort`.
+   */
+  reasoningOptions?: readonly ReasoningEffort[];
 }
 
 /**
@@ -26,14 +32,17 @@ export interface OpenAiCompatibleModelOptions {
  * the finish reason. 429, 408, 5xx, network failures and a
  * stream cut before its end are retryable `ModelError`s (Retry-After honoured); other 4xx are
  * fatal. Provider text only ever lands in `ModelError.providerMessage`. Tool names the API
- * forbids (`orders.lookup`) are encoded for the provider and decoded back.
+ * forbids (`orders.lookup`) are encoded for the provider and decoded back. `reasoning_effort` is
+ * sent only for an effort listed in `options.reasoningOptions`.
  */
 export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOptions): ModelAdapter {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const reasoningOptions = [...(options.reasoningOptions ?? [])];
   return {
     id: options.model,
+    reasoningOptions,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
       const names = createToolNameCodec(request);
       const body: Record<string, unknown> = {
@@ -48,7 +57,8 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
           function: { name: names.encode(tool.name), description: tool.description, parameters: tool.parameters },
         }));
       }
-      if (request.reasoningEffort !== undefined) body['reasoning_effort'] = request.reasoningEffort;
+      const effort = request.reasoningEffort;
+      if (effort !== undefined && reasoningOptions.includes(effort)) body['reasoning_effort'] = effort;
       if (request.maxOutputTokens !== undefined) body[options.maxTokensField ?? 'max_tokens'] = request.maxOutputTokens;
 
       let response: Response;

@@ -1,6 +1,11 @@
+/** What ends a `/long` answer that was cut short of its last block. */
+export const LONG_CUT_MARKER = '…';
+
 /**
- * Builds about `length` characters of varied Markdown (headings, lists, code, tables, links,
- * quotes), the same text for the same length, for the scripted model's `/long` scenario.
+ * Builds at most `length` characters (1 to 200 000) of varied Markdown (headings, lists, code,
+ * tables, links, quotes), the same text for the same length, for the scripted model's `/long`
+ * scenario. When the length falls inside a block, the text ends at the last whole word before it,
+ * followed by {@link LONG_CUT_MARKER}, never mid-word.
  */
 export function buildLongMarkdown(length: number): string {
   const target = Math.max(1, Math.min(length, 200_000));
@@ -11,7 +16,11 @@ export function buildLongMarkdown(length: number): string {
     parts.push(block);
     size += block.length + 2;
   }
-  return parts.join('\n\n').slice(0, target).trimEnd();
+  const text = parts.join('\n\n');
+  if (text.length <= target) return text;
+  const room = text.slice(0, target - LONG_CUT_MARKER.length + 1);
+  const wordEnd = room.search(/\s\S*$/);
+  return `${(wordEnd === -1 ? '' : room.slice(0, wordEnd)).trimEnd()}${LONG_CUT_MARKER}`;
 }
 
 const BLOCKS: ReadonlyArray<(n: number) => string> = [

@@ -1,9 +1,13 @@
 import type { Sleep } from '../../core/clock.ts';
+import type { ReasoningEffort } from '../../core/protocol.ts';
 import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ModelToolCall } from './model-adapter.ts';
 import { ModelError } from './model-adapter.ts';
 import { buildContextReport } from './scripted-context-report.ts';
 import { buildDefaultAnswer, buildLongMarkdown } from './scripted-markdown.ts';
+
+/** The efforts the scripted model takes (the handler's default `models` offer the same). */
+const SCRIPTED_REASONING_OPTIONS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
 
 /** Options of {@link createScriptedModel}. */
 export interface ScriptedModelOptions {
@@ -31,7 +35,7 @@ export interface ScriptedModelOptions {
  * what the user's Apply or Dismiss did). The tool scenarios call the demo tools (`orders.lookup`,
  * `drafts.list`, `drafts.delete`, `report.generate`, `profile.propose`); a scenario whose tool the
  * run does not offer says so instead of calling it, and the default answer suggests only the
- * scenarios whose tools are offered.
+ * scenarios whose tools are offered. It takes the reasoning efforts `low`, `medium` and `high`.
  */
 export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAdapter {
   const sleep = options.sleep ?? createClockSleep(createSystemClock());
@@ -41,6 +45,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
 
   return {
     id: 'scripted',
+    reasoningOptions: SCRIPTED_REASONING_OPTIONS,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
       const turn = readTurn(request.messages);
       const [, command = '', rest = ''] = /^\/(\w+)\s*([\s\S]*)$/.exec(turn.text.trim()) ?? [];

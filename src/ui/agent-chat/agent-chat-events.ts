@@ -2,10 +2,10 @@ import type {
   ApprovalDecision,
   ClientError,
   ContextRef,
-  RunStatus,
   SnapshotInterrupt,
   SnapshotMessage,
   SnapshotToolCall,
+  TerminalRunStatus,
 } from '../../core/index.ts';
 
 /** `detail` of `agent-chat-send`, dispatched just before a message is sent (or added to the active run). */
@@ -34,8 +34,8 @@ export interface AgentChatRunStartDetail {
 /** `detail` of `agent-chat-run-finish`: a run seen live reached its terminal status. */
 export interface AgentChatRunFinishDetail {
   runId: string;
-  /** `completed`, `failed` or `cancelled`. */
-  status: RunStatus;
+  /** How it ended: `completed`, `failed`, `cancelled` or `expired` (it ran past `runMaxDurationSec`). */
+  status: TerminalRunStatus;
 }
 
 /** `detail` of `agent-chat-message`: an answer finished streaming (`status: 'complete'`). */

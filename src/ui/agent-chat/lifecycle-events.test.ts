@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createInitialClientState, type ClientState } from '../../core/index.ts';
 import { createMessage, mountAgentChat } from '../test-support/mount-agent-chat.ts';
+import type { AgentChatRunFinishDetail } from './agent-chat-events.ts';
 import { LifecycleEventTracker } from './lifecycle-events.ts';
 
 const base = createInitialClientState();
@@ -71,6 +72,15 @@ describe('LifecycleEventTracker', () => {
     });
     expect(names(tracker.observe(complete))).toEqual(['agent-chat-message']);
     expect(tracker.observe({ ...complete })).toEqual([]);
+  });
+});
+
+describe('agent-chat-run-finish (types, checked by npm run typecheck)', () => {
+  it('types the status as how a run ended, never a live status', () => {
+    const ended: AgentChatRunFinishDetail['status'][] = ['completed', 'failed', 'cancelled', 'expired'];
+    // @ts-expect-error a finished run is never still running
+    const running: AgentChatRunFinishDetail['status'] = 'running';
+    expect([...ended, running]).toHaveLength(5);
   });
 });
 

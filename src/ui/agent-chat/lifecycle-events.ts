@@ -1,4 +1,9 @@
-import { isTerminalRunStatus, type ClientState, type ToolCallStatus } from '../../core/index.ts';
+import {
+  isTerminalRunStatus,
+  type ClientState,
+  type TerminalRunStatus,
+  type ToolCallStatus,
+} from '../../core/index.ts';
 import type { AgentChatEventDetails, AgentChatEventName } from './agent-chat-events.ts';
 
 /** One event to dispatch: its name and detail. */
@@ -63,7 +68,8 @@ export class LifecycleEventTracker {
     }
     if (run !== null && run.runId === this.#liveRunId && !isLive) {
       this.#liveRunId = null;
-      events.push(['agent-chat-run-finish', { runId: run.runId, status: run.status }]);
+      // Not live any more: the status is terminal (a type-only cast; the bundle has no bytes to spare).
+      events.push(['agent-chat-run-finish', { runId: run.runId, status: run.status as TerminalRunStatus }]);
     }
     return events;
   }

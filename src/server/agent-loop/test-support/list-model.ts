@@ -6,12 +6,14 @@ export type ListModelStep =
 
 /**
  * A test model that plays one list of steps per call, in order (the last list repeats), and
- * records every request it got.
+ * records every request it got. It takes the efforts the scripted model takes (`low`, `medium`,
+ * `high`), so the handler's default `models` match it.
  */
 export function createListModel(calls: ListModelStep[][]): ModelAdapter & { requests: ModelRequest[] } {
   const requests: ModelRequest[] = [];
   return {
     id: 'list-model',
+    reasoningOptions: ['low', 'medium', 'high'],
     requests,
     async *stream(request, signal) {
       requests.push(request);

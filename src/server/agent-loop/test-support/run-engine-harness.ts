@@ -1,6 +1,7 @@
 import type { EventEnvelope, EventType } from '../../../core/protocol.ts';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { pickDefined } from '../../../core/pick-defined.ts';
+import { createDemoTools } from '../../tools/demo-tools.ts';
 import { createRunEngine } from '../create-run-engine.ts';
 import type { EngineLogEntry, RunEngineOptions } from '../engine-options.ts';
 import { assertEventInvariants } from './assert-event-invariants.ts';
@@ -19,8 +20,10 @@ export interface EngineHarness extends MemoryRun {
 
 /**
  * Starts the engine on a memory run of `text`: ids count per prefix (`msg_1`, `tc_1`, `int_1`),
- * jitter is fixed at 0.5, logs are collected, and time is virtual. With `resumeLog`, the run is
- * that log (written by an earlier process) and the engine `resume`s it instead.
+ * jitter is fixed at 0.5, logs are collected, and time is virtual. The model is offered the demo
+ * tools on that virtual time unless `tools` says otherwise (`[]` for none; the engine's own
+ * default is none). With `resumeLog`, the run is that log (written by an earlier process) and the
+ * engine `resume`s it instead.
  */
 export function startEngine(
   text: string,
@@ -60,6 +63,7 @@ export function startEngine(
     ids,
     random: () => 0.5,
     log: (entry) => logs.push(entry),
+    tools: createDemoTools({ sleep: clock.sleep }),
     ...engineOptions,
   });
   const started = resumeLog === undefined ? engine.start(run.handle) : engine.resume?.(run.handle);
