@@ -1,3 +1,4 @@
+import { isPlainObject } from './core/is-plain-object.ts';
 import type { MountToolsOptions } from './tools/attach-tools.ts';
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
 import { AGENT_CHAT_THEMES, type AgentChatTheme } from './ui/agent-chat/agent-chat-theme.ts';
@@ -72,7 +73,6 @@ export interface MountOptions {
 const isString = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
 const isFunction = (value: unknown): boolean => typeof value === 'function';
 const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
-const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 const oneOf = (...allowed: string[]): OptionRule => [
   (value) => allowed.includes(value as string),
   allowed.map((item) => `"${item}"`).join(' or '),
@@ -109,7 +109,7 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   locale: [isString, 'a non-empty string'],
   theme: oneOf(...AGENT_CHAT_THEMES),
   strings: [
-    (value) => isObject(value) && Object.values(value as object).every((text) => typeof text === 'string'),
+    (value) => isPlainObject(value) && Object.values(value).every((text) => typeof text === 'string'),
     'an object of strings',
   ],
   title: [isString, 'a non-empty string'],
@@ -128,12 +128,12 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   headers: [isFunction, 'a function returning headers (or a promise of them)'],
   selectAttachments: [isFunction, 'a function'],
   getReferences: [isFunction, 'a function'],
-  renderers: [isObject, 'an object of functions'],
+  renderers: [isPlainObject, 'an object of functions'],
   conversations: [isBoolean, 'true or false'],
   getContext: [isFunction, 'a function'],
   effortPicker: [isBoolean, 'true or false'],
-  tools: [isObject, 'an object'],
-  toolRunner: [isObject, 'an object'],
+  tools: [isPlainObject, 'an object'],
+  toolRunner: [isPlainObject, 'an object'],
 };
 
 /**
@@ -141,21 +141,20 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
  * `TypeError` whose message names the option and says what it must be.
  */
 export function validateMountOptions(options: unknown): MountOptions {
-  if (!isObject(options))
+  if (!isPlainObject(options))
     throw new TypeError('AgentChat.mount: options must be an object such as { endpoint: "/api/agent" }.');
-  const record = options as Record<string, unknown>;
   const known = Object.keys(OPTION_RULES);
-  for (const key of Object.keys(record)) {
+  for (const key of Object.keys(options)) {
     if (!known.includes(key))
       throw new TypeError(`AgentChat.mount: unknown option "${key}"; the options are ${known.join(', ')}.`);
   }
   for (const [key, [isValid, expected]] of Object.entries(OPTION_RULES)) {
-    const value = record[key];
+    const value = options[key];
     if ((value !== undefined || key === 'endpoint') && !isValid(value)) {
       throw new TypeError(`AgentChat.mount: options.${key} must be ${expected}.`);
     }
   }
-  return record as unknown as MountOptions;
+  return options as unknown as MountOptions;
 }
 
 /** Resolves the mount target; throws when the selector is invalid or matches nothing. */

@@ -1,5 +1,6 @@
 import { REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../protocol.ts';
 import type { ProblemCode } from '../protocol.ts';
+import { isPlainObject } from '../is-plain-object.ts';
 import { parseRetryAfter } from './parse-retry-after.ts';
 
 /** Codes the transport itself produces when the server gave no problem body to name one. */
@@ -160,10 +161,6 @@ export function isRetryableStatus(status: number, code: string): boolean {
 
 function readString(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | null {

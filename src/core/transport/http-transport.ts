@@ -14,6 +14,7 @@ import { sleep } from '../clock.ts';
 import { createSystemClock } from '../clock.ts';
 import type { Clock } from '../clock.ts';
 import { linkSignals } from './link-signals.ts';
+import { pickDefined } from '../pick-defined.ts';
 
 /** Options of {@link createHttpTransport}. */
 export interface HttpTransportOptions {
@@ -237,9 +238,8 @@ interface AttemptCall {
 
 /** `headers` without the names whose value is undefined: what `fetch` is given. */
 function omitUndefinedHeaders(headers: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
+  // What pickDefined leaves are exactly the defined, so string, values.
+  return pickDefined(headers) as Record<string, string>;
 }
 
 function parseJsonBody<T>(text: string, status: number, requestId: string | null): T | null {

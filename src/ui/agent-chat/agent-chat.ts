@@ -10,30 +10,31 @@ import {
   type ReasoningEffort,
   type SnapshotMessage,
 } from '../../core/index.ts';
-import { approvalCardStyles } from '../approval-card/approval-card.styles.ts';
-import { composerStyles } from '../composer/composer.styles.ts';
 import { findConversationsPanelLoader } from '../../conversations-on-demand.ts';
 import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 import { Composer } from '../composer/composer.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { resolveStrings } from '../i18n/resolve-strings.ts';
 import { hasAnswerStarted } from '../message-list/build-transcript-items.ts';
-import { messageListStyles } from '../message-list/message-list.styles.ts';
 import { renderMessageList, type MessageReference, type ToolCardRenderer } from '../message-list/message-list.ts';
 import { RowChunks } from '../message-list/row-chunks.ts';
-import { reasoningPanelStyles } from '../reasoning-panel/reasoning-panel.styles.ts';
-import { hostStyles } from '../styles/host.styles.ts';
 import { renderChatHeader, renderEmptyState } from './chat-header.ts';
 import { renderErrorBox } from './error-box.ts';
 import { LifecycleEventTracker } from './lifecycle-events.ts';
-import { toolCardStyles } from '../tool-card/tool-card.styles.ts';
 import { createAgentChatEvent, type AgentChatEventDetails, type AgentChatEventName } from './agent-chat-events.ts';
-import { agentChatStyles } from './agent-chat.styles.ts';
 import type { AgentChatTheme } from './agent-chat-theme.ts';
 import { ClientController } from './client-controller.ts';
 import { OlderMessagesController } from './older-messages-controller.ts';
 import { ScrollPinController } from './scroll-pin-controller.ts';
 import { StateChangeTracker } from './state-changes.ts';
+// The element's stylesheets, together: adjacent in the bundle, they gzip as one.
+import { hostStyles } from '../styles/host.styles.ts';
+import { agentChatStyles } from './agent-chat.styles.ts';
+import { messageListStyles } from '../message-list/message-list.styles.ts';
+import { reasoningPanelStyles } from '../reasoning-panel/reasoning-panel.styles.ts';
+import { toolCardStyles } from '../tool-card/tool-card.styles.ts';
+import { approvalCardStyles } from '../approval-card/approval-card.styles.ts';
+import { composerStyles } from '../composer/composer.styles.ts';
 
 /**
  * `<agent-chat>`: the chat widget. It renders the state of the `AgentClient` in `client` and calls

@@ -1,4 +1,5 @@
 import type { Token } from 'marked';
+import { EN_STRINGS } from '../i18n/en.ts';
 import { lexMarkdown, renderTokensToHtml } from './render-tokens-to-html.ts';
 import type { CodeBlock, MarkdownStrings } from './render-tokens-to-html.ts';
 import { appendPlainText } from './plain-text.ts';
@@ -14,10 +15,10 @@ export const MARKDOWN_MAX_LENGTH = 200_000;
 /** Nesting deeper than this (blockquotes, lists, inline) renders as escaped plain text. */
 export const MARKDOWN_MAX_DEPTH = 32;
 
-/** Default English strings; the widget passes its translations through `strings`. */
+/** Default English strings, the widget's own (`EN_STRINGS`); the widget passes its translations through `strings`. */
 export const DEFAULT_MARKDOWN_STRINGS: MarkdownStrings = {
-  image: 'image',
-  truncated: 'Message truncated: only the first 200,000 characters are shown.',
+  image: EN_STRINGS.markdownImage,
+  truncated: EN_STRINGS.markdownTruncated,
 };
 
 /** Options for `renderMarkdown` and `renderMarkdownWithCode`. */
