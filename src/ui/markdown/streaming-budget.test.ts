@@ -22,7 +22,7 @@ describe('the render budget of a streamed message', () => {
   test('an over-budget tail renders as escaped text, then once as Markdown when its block closes', () => {
     const clock = createSteppingClock();
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container, { now: clock.now });
+    const stream = createStreamingMarkdown(container, { now: clock.now, idleNow: clock.idle });
     clock.step = 15;
     stream.update(`Intro.\n\n${LONG_PARAGRAPH}`);
     stream.update(`Intro.\n\n${LONG_PARAGRAPH} more`);
@@ -51,7 +51,7 @@ describe('the render budget of a streamed message', () => {
   test('an over-budget block whose one render is predicted over the limit stays escaped text', () => {
     const clock = createSteppingClock();
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container, { now: clock.now });
+    const stream = createStreamingMarkdown(container, { now: clock.now, idleNow: clock.idle });
     clock.step = 45;
     stream.update(LONG_PARAGRAPH);
     stream.update(`${LONG_PARAGRAPH} more`);
@@ -69,7 +69,7 @@ describe('the render budget of a streamed message', () => {
   test('the last block, over budget at finish, gets its one Markdown render only when predicted within the limit', () => {
     const clock = createSteppingClock();
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container, { now: clock.now });
+    const stream = createStreamingMarkdown(container, { now: clock.now, idleNow: clock.idle });
     clock.step = TAIL_RENDER_LIMIT_MS;
     stream.update(LONG_PARAGRAPH);
     clock.step = 0;
@@ -83,7 +83,7 @@ describe('the render budget of a streamed message', () => {
     const clock = createSteppingClock();
     clock.step = 2;
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container, { now: clock.now });
+    const stream = createStreamingMarkdown(container, { now: clock.now, idleNow: clock.idle });
     const markdown = Array.from({ length: 400 }, (_, index) => `Paragraph ${index} with *some* text.`).join('\n\n');
     let updates = 0;
     for (let end = 4; end < markdown.length + 4; end += 4) {
@@ -97,10 +97,27 @@ describe('the render budget of a streamed message', () => {
     expect(unwrapped(container)).toBe(serialize(renderMarkdown(markdown)));
   });
 
+  test('a stream that arrives slowly shows every token at once: the time between tokens pays for the renders', () => {
+    const clock = createSteppingClock();
+    const container = document.createElement('div');
+    const stream = createStreamingMarkdown(container, { now: clock.now, idleNow: clock.idle });
+    // Renders of 3 ms against 0.2 ms earned per 5-character token: a burst would fall behind at once.
+    clock.step = 3;
+    let markdown = 'A slow answer';
+    for (let index = 0; index < 200; index += 1) {
+      // 20 tokens a second: 50 ms pass between tokens.
+      clock.idleTime += 50;
+      markdown += ` w${index % 100}`.padEnd(5, 'x');
+      stream.update(markdown);
+      expect(tail(container)?.textContent.trim()).toBe(markdown);
+    }
+    expect(stream.stats.tailRenders).toBe(200);
+  });
+
   test('catchUp() shows what the budget held back, once the stream pauses', () => {
     const clock = createSteppingClock();
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container, { now: clock.now });
+    const stream = createStreamingMarkdown(container, { now: clock.now, idleNow: clock.idle });
     clock.step = 20;
     let markdown = 'One **bold** word';
     for (let index = 0; index < 10; index += 1) {
@@ -119,7 +136,7 @@ describe('the render budget of a streamed message', () => {
   test('a quadratically slow input streams within 2 s per 20,000 characters and 50 ms per update', () => {
     const clock = createSteppingClock();
     const container = document.createElement('div');
-    const stream = createStreamingMarkdown(container, { now: clock.now });
+    const stream = createStreamingMarkdown(container, { now: clock.now, idleNow: clock.idle });
     // Every render costs as alternating emphasis did before the budget: quadratic in the open block.
     const markdown = '*a_'.repeat(6_667).slice(0, 20_000);
     let worst = 0;

@@ -23,6 +23,8 @@ export interface StreamingMarkdownOptions {
   strings?: Partial<MarkdownStrings>;
   /** Milliseconds on a monotonic clock for the render budget; `performance.now` unless a test injects one. */
   now?: () => number;
+  /** The render budget's clock for the time between renders (`RenderBudgetOptions.idleNow`); defaults to `now`. */
+  idleNow?: () => number;
 }
 
 /** Counters for tests and benchmarks. */
@@ -75,8 +77,8 @@ export const TAIL_CLASS = 'ac-tail';
  * Renders a growing assistant message into `container`: finished top-level blocks are rendered
  * once and never re-parsed or re-rendered while streaming; only the text after them (the open
  * tail) is lexed and re-rendered, on an `update` whose render the time budget covers
- * (`render-budget.ts`: each appended character earns render time; a render is timed with the
- * layout it causes). A tail predicted to take over `TAIL_RENDER_LIMIT_MS` is shown as escaped
+ * (`render-budget.ts`: each appended character and a share of the time between renders earn
+ * render time; a render is timed with the layout it causes). A tail predicted to take over `TAIL_RENDER_LIMIT_MS` is shown as escaped
  * text until its block closes, then rendered once as Markdown if predicted within
  * `CLOSED_RENDER_LIMIT_MS` (else it stays text). A block is final when a later non-blank block
  * has started on a complete line (lists, tables, fences and indented code can still grow until
@@ -91,7 +93,8 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
   const strings: MarkdownStrings = { ...DEFAULT_MARKDOWN_STRINGS, ...options?.strings };
   const maxLength = options?.maxLength ?? MARKDOWN_MAX_LENGTH;
   const stats: StreamingMarkdownStats = { blocksFinalized: 0, tailRenders: 0, blocksOverBudget: 0, charactersLexed: 0 };
-  let budget = createRenderBudget({ now: options?.now });
+  const budgetClocks = { now: options?.now, idleNow: options?.idleNow };
+  let budget = createRenderBudget(budgetClocks);
   let finalOffset = 0;
   const tailBox = document.createElement('div');
   tailBox.className = TAIL_CLASS;
@@ -119,7 +122,7 @@ export function createStreamingMarkdown(container: HTMLElement, options?: Stream
     finalOffset = 0;
     hasTail = false;
     tailCodeBlocks = [];
-    budget = createRenderBudget({ now: options?.now });
+    budget = createRenderBudget(budgetClocks);
     plain = undefined;
     renderedLength = 0;
     text = '';
