@@ -83,6 +83,24 @@ describe('composer', () => {
     expect(root.querySelector('[part="stop-button"]')).toBe(null);
   });
 
+  it('stops the answer on Escape while Stop is offered, and lets Escape through otherwise', async () => {
+    const { element, client, root, emit } = await mountAgentChat();
+    const textarea = root.querySelector('textarea') as HTMLTextAreaElement;
+    const escapes: KeyboardEvent[] = [];
+    element.addEventListener('keydown', (event) => escapes.push(event));
+    await typeInto(textarea, '{Escape}');
+    expect(client.calls.some((call) => call.name === 'cancel')).toBe(false);
+    expect(escapes.map((event) => event.key)).toEqual(['Escape']);
+    await emit({ run: { runId: 'run-1', status: 'running', lastSeq: 3 } });
+    await typeInto(textarea, '{Escape}');
+    expect(client.calls.at(-1)).toEqual({ name: 'cancel' });
+    // Handled: it does not reach the launcher, which would close its panel on it.
+    expect(escapes).toHaveLength(1);
+    await emit({ isStopping: true });
+    await typeInto(textarea, '{Escape}');
+    expect(client.calls.filter((call) => call.name === 'cancel')).toHaveLength(1);
+  });
+
   it('offers Send in place of Stop while text is typed during a run that takes inputs', async () => {
     const { element, root, emit } = await mountAgentChat();
     await emit({

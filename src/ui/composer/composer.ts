@@ -174,9 +174,20 @@ export class Composer {
     this.effort = (event.target as HTMLSelectElement).value as ReasoningEffort | '';
   };
 
+  /**
+   * Enter sends (Shift+Enter breaks the line); Escape stops the answer while Stop is offered, and
+   * is kept from the launcher then, so the panel stays open on the stopped answer.
+   */
   #onKeydown(event: KeyboardEvent, view: ComposerView): void {
     // keyCode 229 is how Chromium and Safari flag keys that an IME is still composing.
-    if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+    if (event.isComposing || event.keyCode === 229) return;
+    if (event.key === 'Escape' && view.canStop && !view.isStopping) {
+      event.preventDefault();
+      event.stopPropagation();
+      this.#actions.stop();
+      return;
+    }
+    if (event.key !== 'Enter' || event.shiftKey) return;
     event.preventDefault();
     void this.submit(view);
   }
