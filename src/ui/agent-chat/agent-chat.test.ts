@@ -231,6 +231,34 @@ describe('<agent-chat> accessibility of the transcript', () => {
     expect(live.textContent).toBe('You are welcome.');
   });
 
+  it('shows a working row from the send until the answer shows something, and announces the wait once', async () => {
+    const { root, emit } = await mountAgentChat();
+    const working = () => root.querySelector('[part="working"]');
+    const live = root.querySelector('.visually-hidden[aria-live="polite"]') as HTMLElement;
+    const user = createMessage({ messageId: 'u1', role: 'user', content: 'Hi', runId: 'run-1' });
+    expect(working()).toBe(null);
+    await emit({ pendingSend: { clientMessageId: 'c1', text: 'Hi', status: 'sending' } });
+    expect(working()?.textContent).toBe('Thinking…');
+    expect(working()?.getAttribute('aria-hidden')).toBe('true');
+    expect(live.textContent).toBe('Thinking…');
+    // Accepted: the run is active and the user's message is still the last row (also what a reload into the gap shows).
+    await emit({ pendingSend: null, run: { runId: 'run-1', status: 'running', lastSeq: 1 }, messages: [user] });
+    expect(working()).not.toBe(null);
+    await emit({
+      messages: [
+        user,
+        createMessage({ messageId: 'r1', role: 'reasoning', content: 'Let me see', status: 'streaming' }),
+      ],
+    });
+    expect(working()).toBe(null);
+    // A tool call is something to see, too; a finished run waits for nothing.
+    await emit({ messages: [user], toolCalls: [{ toolCallId: 't1', name: 'orders.lookup', status: 'running' }] });
+    expect(working()).toBe(null);
+    await emit({ toolCalls: [], run: { runId: 'run-1', status: 'failed', lastSeq: 2 } });
+    expect(working()).toBe(null);
+    expect(live.textContent).toBe('Thinking…');
+  });
+
   it('does not announce answers that were already finished when it first saw the client', async () => {
     const client = new FakeAgentClient();
     client.emit({ messages: [createMessage({ messageId: 'a0', content: 'Old answer' })] });

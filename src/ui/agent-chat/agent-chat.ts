@@ -15,6 +15,7 @@ import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 import { Composer } from '../composer/composer.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { resolveStrings } from '../i18n/resolve-strings.ts';
+import { isAwaitingAnswer } from '../message-list/awaiting-answer.ts';
 import { hasAnswerStarted } from '../message-list/build-transcript-items.ts';
 import { renderMessageList, type MessageReference, type ToolCardRenderer } from '../message-list/message-list.ts';
 import { RowChunks } from '../message-list/row-chunks.ts';
@@ -76,6 +77,7 @@ import { composerStyles } from '../composer/composer.styles.ts';
  * @csspart message - Every message, which is also a `user-message` or an `assistant-message`.
  * @csspart user-message - A message the person sent.
  * @csspart assistant-message - A message from the agent.
+ * @csspart working - "Thinking…" with three pulsing dots, in the answer's place from a send until its first row.
  * @csspart reasoning - A reasoning panel.
  * @csspart tool-card - A tool call card.
  * @csspart approval-card - An approval request.
@@ -218,6 +220,8 @@ export class AgentChatElement extends LitElement {
   });
   #reasoningOverrides = new Map<string, boolean>();
   #stateChanges = new StateChangeTracker();
+  /** Whether the last state showed the working row (a new wait is announced once). */
+  #wasAwaitingAnswer = false;
   #lifecycle = new LifecycleEventTracker();
   #expiryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -409,11 +413,15 @@ export class AgentChatElement extends LitElement {
 
   /**
    * Applies what a new state means (called for every state the client publishes, and before each
-   * render): lifecycle events, an announcement, an error event, a failed send's text back in the composer.
+   * render): lifecycle events, an announcement (a finished answer, or once that one is awaited), an
+   * error event, a failed send's text back in the composer.
    */
   #applyStateEffects(state: ClientState): void {
     for (const [name, detail] of this.#lifecycle.observe(state)) this.dispatchEvent(createAgentChatEvent(name, detail));
     const { announcement, newError, restoredText } = this.#stateChanges.observe(state);
+    const isAwaiting = isAwaitingAnswer(state);
+    if (isAwaiting && !this.#wasAwaitingAnswer) this.announcement = resolveStrings(this.locale, this.strings).thinking;
+    this.#wasAwaitingAnswer = isAwaiting;
     if (announcement !== undefined) this.announcement = announcement;
     if (newError) {
       this.isReferenceCopied = false;

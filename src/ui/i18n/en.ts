@@ -77,6 +77,8 @@ export interface AgentChatStrings {
   markdownTruncated: string;
   retry: string;
   reconnecting: string;
+  /** Shown (and announced once) from a send until the answer's first row appears. */
+  thinking: string;
   offline: string;
   messageCancelled: string;
   messageFailed: string;
@@ -166,6 +168,7 @@ export const EN_STRINGS: AgentChatStrings = {
   markdownTruncated: 'Message truncated: only the first 200,000 characters are shown.',
   retry: 'Retry',
   reconnecting: 'Reconnecting…',
+  thinking: 'Thinking…',
   offline: 'Offline. Waiting for the network…',
   messageCancelled: 'Stopped',
   messageFailed: 'This answer did not finish.',

@@ -70,6 +70,7 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   markdownTruncated: '消息已截断：仅显示前 200,000 个字符。',
   retry: '重试',
   reconnecting: '正在重新连接…',
+  thinking: '正在思考…',
   offline: '已离线，等待网络恢复…',
   messageCancelled: '已停止',
   messageFailed: '此回答未完成。',

@@ -37,6 +37,27 @@ export const messageListStyles = css`
       opacity: 0;
     }
   }
+  /* In the answer's place until its first row: three dots that pulse in turn (static under reduced motion). */
+  .working {
+    display: flex;
+    align-items: center;
+    gap: 4px;
+    color: var(--agent-chat-color-text-muted);
+  }
+  .working i {
+    width: 6px;
+    height: 6px;
+    border-radius: 50%;
+    background: currentColor;
+    animation: ac-blink 1.2s infinite;
+  }
+  .working i:nth-child(2) {
+    animation-delay: 0.2s;
+  }
+  .working i:nth-child(3) {
+    animation-delay: 0.4s;
+    margin-inline-end: 4px;
+  }
   .message-actions {
     display: flex;
     gap: 4px;

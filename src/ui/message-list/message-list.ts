@@ -10,6 +10,7 @@ import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
 import { renderToolCard } from '../tool-card/tool-card.ts';
+import { isAwaitingAnswer } from './awaiting-answer.ts';
 import { buildTranscriptItems } from './build-transcript-items.ts';
 import { markdownBody } from './markdown-body.ts';
 import type { RowChunks } from './row-chunks.ts';
@@ -87,6 +88,11 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
           <div class="message-body" dir="auto">${pending.text}</div>
           <p class="message-note muted">${options.strings.sending}</p>
         </article>`
+        : nothing
+    }
+    ${
+      isAwaitingAnswer(state)
+        ? html`<div part="working" class="working" aria-hidden="true"><i></i><i></i><i></i>${options.strings.thinking}</div>`
         : nothing
     }`;
 }
