@@ -34,12 +34,22 @@ export default defineConfig({
       {
         // Pre-bundled up front so a first run never reloads a test file mid-run to optimize one.
         optimizeDeps: {
-          include: ['lit', 'lit/directive.js', 'lit/directive-helpers.js', 'marked', 'dompurify', 'axe-core'],
+          include: [
+            'lit',
+            'lit/directive.js',
+            'lit/directive-helpers.js',
+            'marked',
+            'dompurify',
+            'axe-core',
+            'react',
+            'react-dom/client',
+            '@lit/react',
+          ],
         },
         test: {
           name: 'ui',
-          // The widget and the browser-only tools module (IndexedDB, Web Locks) run in real Chromium.
-          include: ['src/ui/**/*.test.ts', 'src/tools/**/*.test.ts'],
+          // The widget, its React wrapper and the browser-only tools module (IndexedDB, Web Locks) run in real Chromium.
+          include: ['src/ui/**/*.test.ts', 'src/tools/**/*.test.ts', 'src/react/**/*.test.ts'],
           testTimeout: 30_000,
           browser: {
             enabled: true,

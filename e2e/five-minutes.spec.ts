@@ -20,7 +20,7 @@ async function preparePublicFolder(name: string): Promise<string> {
 }
 
 for (const recipe of ['server.mjs', 'server-express.mjs']) {
-  test(`the five-minute recipe (${recipe}) serves a page whose widget answers`, async ({
+  test(`the five-minute recipe (${recipe}) serves a page whose widget answers and runs its own tool`, async ({
     page,
     pageErrors: _errors,
   }) => {
@@ -40,6 +40,17 @@ for (const recipe of ['server.mjs', 'server-express.mjs']) {
       await widget.root.locator('[part="suggestion"]', { hasText: '/tool' }).click();
       await expect(widget.toolCards.first()).toHaveAttribute('data-status', 'completed');
       await widget.waitForIdle();
+      // The recipe's own tool (weather-tool.mjs, quoted in docs/reference.md) asks first.
+      await widget.send('/call get_weather {"city":"Paris"}');
+      const approval = widget.approvalCards.last();
+      await expect(approval).toHaveAttribute('data-state', 'open');
+      await expect(approval).toContainText('Get the weather');
+      await expect(approval.locator('.approval-args pre.approval-value')).toHaveText(['"city": "Paris"']);
+      await approval.locator('[part~="allow-button"]').click();
+      await widget.waitForIdle();
+      await expect(widget.approvalCards).toHaveCount(0);
+      await expect(widget.toolCards.last().locator('summary')).toHaveText(/Get the weather\s*Completed/);
+      await expect(widget.assistantMessages.last()).toContainText('light rain');
       expect(sessions).toEqual([expect.stringMatching(/^conversation ses_/)]);
     } finally {
       server.closeAllConnections();

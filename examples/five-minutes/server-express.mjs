@@ -3,11 +3,12 @@
 import express from 'express';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createAgentHandler, createAgentHttpServer, createDemoTools, createRunEngine } from 'agent-chat/server';
+import { weatherTool } from './weather-tool.mjs';
 
 /** Starts the page and the agent on `port`; resolves with the server once it listens. */
 export async function startServer({ port = 3000, publicDir = fileURLToPath(new URL('public', import.meta.url)) } = {}) {
   const agent = createAgentHandler({
-    engine: createRunEngine({ tools: createDemoTools() }), // the scripted model and the demo tools
+    engine: createRunEngine({ tools: [...createDemoTools(), weatherTool] }), // the scripted model, demo tools and yours
     authenticate: (req) => (req.headers.cookie?.includes('session=') ? { id: 'user-1', displayName: 'Ada' } : null),
   });
   const app = express();

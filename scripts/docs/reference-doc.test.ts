@@ -28,6 +28,48 @@ async function tableRows(heading: string, index = 0): Promise<string[][]> {
   );
 }
 
+/** The rows of the first table under `### heading` (a subsection), as {@link tableRows} gives them. */
+async function subsectionRows(heading: string): Promise<string[][]> {
+  const doc = await read('docs/reference.md');
+  const section = doc.split(/^#{2,3} /m).find((part) => part.startsWith(`${heading}\n`));
+  if (section === undefined) throw new Error(`docs/reference.md has no "### ${heading}"`);
+  const table = (section.match(/(?:^\|.*\n?)+/m) ?? [''])[0];
+  return table
+    .trim()
+    .split('\n')
+    .slice(2)
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+}
+
+/**
+ * The environment variables `npm start` reads: every `env['NAME']`, `env.NAME` and
+ * `…Variable: 'NAME'` in the files `scripts/start.ts` imports, directly or not.
+ */
+async function variablesStartReads(): Promise<string[]> {
+  const seen = new Set<string>();
+  const names = new Set<string>();
+  const visit = async (path: string): Promise<void> => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const text = await read(path);
+    for (const match of text.matchAll(
+      /\benv(?:\[['"]([A-Z][A-Z0-9_]+)['"]\]|\.([A-Z][A-Z0-9_]+))|Variable: '([A-Z][A-Z0-9_]+)'/g,
+    )) {
+      names.add(match[1] ?? match[2] ?? match[3] ?? '');
+    }
+    for (const match of text.matchAll(/(?:from|import\() ?'(\.{1,2}\/[^']+\.ts)'/g)) {
+      await visit(new URL(match[1] ?? '', `file:///${path}`).pathname.slice(1));
+    }
+  };
+  await visit('scripts/start.ts');
+  return [...names].sort();
+}
+
 /** The first cell of each row without its backticks. */
 const namesOf = (rows: string[][]): string[] => rows.map((row) => (row[0] ?? '').replace(/`/g, ''));
 
@@ -132,6 +174,40 @@ describe('docs/reference.md', () => {
     ].map((match) => match[1]);
     expect(launcherParts).toHaveLength(2);
     expect(namesOf(await tableRows('Parts')).sort()).toEqual([...parts, ...launcherParts].sort());
+  });
+
+  test('lists every createRunEngine and createOpenAiCompatibleModel option, and handler options that exist', async () => {
+    expect(namesOf(await subsectionRows('createRunEngine'))).toEqual(
+      (await interfaceMembers('src/server/agent-loop/engine-options.ts', 'RunEngineOptions')).map(([name]) => name),
+    );
+    expect(namesOf(await subsectionRows('createOpenAiCompatibleModel'))).toEqual(
+      (await interfaceMembers('src/server/models/openai-compatible-model.ts', 'OpenAiCompatibleModelOptions')).map(
+        ([name]) => name,
+      ),
+    );
+    const doc = await read('docs/reference.md');
+    const handler = doc.slice(doc.indexOf('### createAgentHandler'), doc.indexOf('### createRunEngine'));
+    const listed = [...handler.matchAll(/^- `([a-zA-Z]+)`/gm)].map((match) => match[1]);
+    expect(listed).toEqual(['authenticate', 'engine', 'storage', 'basePath', 'limits', 'cors']);
+    const serverOptions = (await read('docs/server.md')).split(/^## /m).find((part) => part.startsWith('Options\n'));
+    for (const name of listed) expect(serverOptions).toMatch(new RegExp(`^\\| \`${name}[(\`]`, 'm'));
+  });
+
+  test('lists exactly the environment variables npm start reads', async () => {
+    const read = await variablesStartReads();
+    expect(read).toContain('AGENT_CHAT_DB');
+    expect(namesOf(await subsectionRows('Environment variables of `npm start`')).sort()).toEqual(read);
+  });
+
+  test('quotes the whole get_weather tool as examples/five-minutes/weather-tool.mjs is', async () => {
+    const doc = await read('docs/reference.md');
+    const blocks = [...doc.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]);
+    const file = await read('examples/five-minutes/weather-tool.mjs');
+    expect(file).toContain("policy: 'ask'");
+    expect(blocks).toContain(file);
+    for (const recipe of ['server.mjs', 'server-express.mjs']) {
+      expect(await read(`examples/five-minutes/${recipe}`)).toContain('tools: [...createDemoTools(), weatherTool]');
+    }
   });
 
   test("quotes the five-minute recipe's page and script exactly as the files are", async () => {

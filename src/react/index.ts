@@ -6,26 +6,147 @@
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import '../define.ts';
-import type { AgentChatEventMap } from '../ui/agent-chat/agent-chat-events.ts';
+import { createAgentClient, type AgentClientHandle, type ClientStorage } from '../core/index.ts';
+import type { MountOptions } from '../mount-options.ts';
+import type { AgentChatEventMap, AgentChatEventName } from '../ui/agent-chat/agent-chat-events.ts';
 import { AgentChatElement } from '../ui/agent-chat/agent-chat.ts';
 
-/**
- * The React component for `<agent-chat>`. Props set the element's properties (`client`, `theme`,
- * `locale`, `strings`, `renderers`…); `onSend`, `onApprove` and `onError` receive its
- * `agent-chat-send`, `agent-chat-approve` and `agent-chat-error` events with their typed `detail`.
- * The host creates the `AgentClient` (`agent-chat/core`), calls its `bootstrap()` and disposes it.
- */
-export const AgentChat = createComponent({
+/** Each event's callback prop: `on` and the event's name after `agent-chat-`, in camel case. */
+export const AGENT_CHAT_EVENT_PROPS = {
+  onSend: 'agent-chat-send',
+  onApprove: 'agent-chat-approve',
+  onError: 'agent-chat-error',
+  onRunStart: 'agent-chat-run-start',
+  onRunFinish: 'agent-chat-run-finish',
+  onMessage: 'agent-chat-message',
+  onToolStart: 'agent-chat-tool-start',
+  onToolEnd: 'agent-chat-tool-end',
+  onApprovalRequest: 'agent-chat-approval-request',
+  onApprovalResolve: 'agent-chat-approval-resolve',
+  onSession: 'agent-chat-session',
+  onLauncherOpen: 'agent-chat-launcher-open',
+  onLauncherClose: 'agent-chat-launcher-close',
+} as const satisfies Record<string, AgentChatEventName>;
+
+type EventProps = typeof AGENT_CHAT_EVENT_PROPS;
+type TypedEvents = { [Prop in keyof EventProps]: EventName<AgentChatEventMap[EventProps[Prop]]> };
+
+/** The element itself as a component: props are its properties, the `on…` props its events. */
+const AgentChatElementComponent = createComponent({
   tagName: 'agent-chat',
   elementClass: AgentChatElement,
   react: React,
-  displayName: 'AgentChat',
-  events: {
-    onSend: 'agent-chat-send' as EventName<AgentChatEventMap['agent-chat-send']>,
-    onApprove: 'agent-chat-approve' as EventName<AgentChatEventMap['agent-chat-approve']>,
-    onError: 'agent-chat-error' as EventName<AgentChatEventMap['agent-chat-error']>,
-  },
+  displayName: 'AgentChatElement',
+  events: AGENT_CHAT_EVENT_PROPS as TypedEvents,
 });
 
-/** The props of {@link AgentChat}: the element's public properties, its three event callbacks and React's own. */
-export type AgentChatProps = React.ComponentProps<typeof AgentChat>;
+/** The mount options that are not properties of the element, as props of the same name. */
+export interface AgentChatMountProps {
+  /** The header's title (the element's `headerTitle`); defaults to the agent's name from bootstrap. */
+  title?: string;
+  /** The agent API; with it (and no `client`) the component creates, bootstraps and disposes its own client. */
+  endpoint?: string;
+  /** Pins new sessions of the owned client to this agent version. */
+  agentVersion?: string;
+  /** The conversation the owned client restores after its first bootstrap. */
+  sessionId?: string;
+  /** The owned client's fetch `credentials`. */
+  credentials?: MountOptions['credentials'];
+  /** Extra request headers of the owned client, read before each request. */
+  headers?: MountOptions['headers'];
+  /** Whether the owned client keeps the conversation in `sessionStorage` across reloads (as `mount`). */
+  persist?: boolean;
+}
+
+type ElementProps = React.ComponentProps<typeof AgentChatElementComponent>;
+
+/**
+ * The props of {@link AgentChat}: the element's public properties (`client`, `theme`, `locale`,
+ * `strings`, `renderers`…), the mount options of {@link AgentChatMountProps}, a typed callback
+ * for each of the 13 events and React's own.
+ */
+export type AgentChatProps = Omit<ElementProps, keyof AgentChatMountProps | 'headerTitle' | 'ref'> &
+  AgentChatMountProps & { ref?: React.Ref<AgentChatElement> };
+
+/**
+ * `<agent-chat>` for React. Give it `endpoint` and it owns a client as `mount` does (created on
+ * mount, bootstrapped, disposed on unmount, created again when `endpoint`, `agentVersion`,
+ * `credentials`, `persist` or `locale` change), or `client` to use yours (then the client props
+ * are ignored). `title` sets the header's title.
+ */
+export const AgentChat = React.forwardRef<AgentChatElement, Omit<AgentChatProps, 'ref'>>(
+  function AgentChat(props, ref) {
+    const { title, endpoint, agentVersion, sessionId, credentials, headers, persist, client, ...rest } = props;
+    const owned = useOwnedClient(
+      client === undefined && endpoint !== undefined
+        ? { endpoint, agentVersion, sessionId, credentials, headers, persist, locale: rest.locale, id: rest.id }
+        : null,
+    );
+    return React.createElement(AgentChatElementComponent, {
+      ...rest,
+      ref,
+      client: client ?? owned,
+      ...(title === undefined ? {} : { headerTitle: title }),
+    });
+  },
+);
+
+interface OwnedClientOptions extends Omit<AgentChatMountProps, 'title' | 'endpoint'> {
+  endpoint: string;
+  locale: string | undefined;
+  id: string | undefined;
+}
+
+/** The client the component owns while `options` are given: created in an effect, disposed in its cleanup. */
+function useOwnedClient(options: OwnedClientOptions | null): AgentClientHandle | undefined {
+  const [client, setClient] = React.useState<AgentClientHandle | undefined>(undefined);
+  const latest = React.useRef(options);
+  latest.current = options;
+  const identity =
+    options === null
+      ? null
+      : JSON.stringify([
+          options.endpoint,
+          options.agentVersion,
+          options.credentials,
+          options.persist === true,
+          options.locale,
+          options.id,
+          options.headers !== undefined,
+        ]);
+  React.useEffect(() => {
+    const current = latest.current;
+    if (current === null) return undefined;
+    const created = createAgentClient({
+      endpoint: current.endpoint,
+      locale: current.locale ?? globalThis.navigator?.language ?? 'en',
+      ...(current.agentVersion ? { agentVersion: current.agentVersion } : {}),
+      ...(current.credentials ? { credentials: current.credentials } : {}),
+      ...(current.headers ? { headers: () => latest.current?.headers?.() ?? {} } : {}),
+      ...(current.persist === true ? sessionPersistence(current.id) : {}),
+    });
+    setClient(created);
+    const sessionId = current.sessionId;
+    void created
+      .bootstrap()
+      .then(() => (sessionId ? created.restore(sessionId) : undefined))
+      // The client put the failure into its state, where the widget shows it with Retry.
+      .catch(() => undefined);
+    return () => {
+      setClient(undefined);
+      created.dispose();
+    };
+  }, [identity]);
+  return client;
+}
+
+/** `sessionStorage` under the prefix `mount` uses for a target with this id. */
+function sessionPersistence(id: string | undefined): { storage?: ClientStorage; storagePrefix: string } {
+  const storagePrefix = id ? `agent-chat:${id}:` : 'agent-chat:';
+  try {
+    return { storage: globalThis.sessionStorage, storagePrefix };
+  } catch {
+    // Storage disabled (sandboxed frame, privacy mode): the chat works, it just will not survive a reload.
+    return { storagePrefix };
+  }
+}

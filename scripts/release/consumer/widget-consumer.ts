@@ -79,6 +79,18 @@ const props: AgentChatProps = {
 };
 createElement(AgentChat, props);
 
+// The mount options as props: the component owns a client for `endpoint`; `title` is the header's.
+createElement(AgentChat, {
+  endpoint: '/api/agent',
+  title: 'My product assistant',
+  persist: true,
+  onRunFinish: (event) => console.log(event.detail.status),
+  onSession: (event) => console.log(event.detail.sessionId),
+});
+
+// @ts-expect-error `headerTitle` is not a prop: the header's title is `title`, as in mount
+createElement(AgentChat, { endpoint: '/api/agent', headerTitle: 'My product assistant' });
+
 // @ts-expect-error onApprove receives the approve event, not the send event
 createElement(AgentChat, { onApprove: (event: CustomEvent<AgentChatSendDetail>) => event.detail.text });
 

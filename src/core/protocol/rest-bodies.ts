@@ -217,7 +217,7 @@ export interface SessionResource {
   title: string | null;
   activeRun: ActiveRunRef | null;
   lastRunId: string | null;
-  /** Settled user and assistant messages (of ended runs); the active run's are not counted yet. */
+  /** Settled user and assistant messages plus the active run's user message (the one being answered). */
   messageCount: number;
   createdAt: string;
   /** The last activity: when a run last started or ended (a rename does not move it). */

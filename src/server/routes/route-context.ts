@@ -141,10 +141,15 @@ export function toRunResource(snapshot: RunSnapshot): RunResource {
 
 /** The `activeRun` reference of a session, or null. */
 export async function activeRunOf(session: StoredSession, context: HandlerContext): Promise<ActiveRunRef | null> {
+  const snapshot = await liveRunOf(session, context);
+  return snapshot === null ? null : { runId: snapshot.runId, status: snapshot.status, lastSeq: snapshot.lastSeq };
+}
+
+/** The snapshot of the session's run not yet ended, refreshed from the log; null when none. */
+export async function liveRunOf(session: StoredSession, context: HandlerContext): Promise<RunSnapshot | null> {
   const entry = session.activeRunId === null ? null : await context.store.getRun(session.activeRunId);
   if (entry === null || entry.record.isTerminal()) return null;
-  const snapshot = await entry.record.refresh();
-  return { runId: snapshot.runId, status: snapshot.status, lastSeq: snapshot.lastSeq };
+  return entry.record.refresh();
 }
 
 /** Epoch ms → ISO-8601 (REST resources use ISO; envelopes use epoch ms). */

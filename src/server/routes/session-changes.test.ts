@@ -89,15 +89,16 @@ describe.each(STORAGES)('conversations over HTTP on %s storage (docs/protocol.md
     const page = (await (await server.request('/sessions', { user: 'carol' })).json()) as SessionListResponse;
     expect(page.items.map((s) => s.sessionId)).toEqual([first.sessionId, third.sessionId, second.sessionId]);
     const [top, running, ended] = page.items as [SessionResource, SessionResource, SessionResource];
+    // The count includes the message being answered: a first run lists as 1, not "0 · Answering…".
     expect(top).toMatchObject({
       title: 'First question about things',
-      messageCount: 2,
+      messageCount: 3,
       activeRun: { runId: again.runId, status: 'queued', lastSeq: 1 },
       lastRunId: again.runId,
     });
     expect([running.title, running.messageCount, running.activeRun?.runId]).toEqual([
       'Third, still running',
-      0,
+      1,
       third.runId,
     ]);
     expect([ended.title, ended.messageCount, ended.activeRun]).toEqual(['Second', 2, null]);
@@ -106,6 +107,26 @@ describe.each(STORAGES)('conversations over HTTP on %s storage (docs/protocol.md
     expect([status, body.code, body.details]).toEqual([422, 'VALIDATION_FAILED', { field: 'after' }]);
     const [limitStatus, limitBody] = await problemOf(await server.request('/sessions?limit=101', { user: 'carol' }));
     expect([limitStatus, limitBody.details]).toEqual([422, { field: 'limit', max: 100 }]);
+  });
+
+  it('counts the message being answered, and the answer once it settles', async () => {
+    const { server, engine } = await start(openStorage);
+    const run = await server.createRun('carol', 'Hello');
+    const countOf = async (): Promise<[number, number | undefined]> => {
+      const one = (await (
+        await server.request(`/sessions/${run.sessionId}`, { user: 'carol' })
+      ).json()) as SessionResource;
+      const list = (await (await server.request('/sessions', { user: 'carol' })).json()) as SessionListResponse;
+      return [one.messageCount, list.items[0]?.messageCount];
+    };
+    expect(await countOf()).toEqual([1, 1]);
+    const handle = await engine.handleOf(run.runId);
+    await handle.append('TEXT_MESSAGE_START', { messageId: 'msg_partial', role: 'assistant' });
+    await handle.append('TEXT_MESSAGE_CONTENT', { messageId: 'msg_partial', delta: 'Half an ans' });
+    expect(await countOf()).toEqual([1, 1]);
+    await handle.append('TEXT_MESSAGE_END', { messageId: 'msg_partial', finishReason: 'stop' });
+    await handle.append('RUN_FINISHED', { outcome: { type: 'success' } });
+    expect(await countOf()).toEqual([2, 2]);
   });
 
   it('pages a long history newest first to its start, with the limit and the cursor checked at the edge', async () => {

@@ -4,7 +4,7 @@ import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import type { StoredSession } from '../storage/storage-port.ts';
 import type { HandlerContext, Route } from './route-context.ts';
-import { activeRunOf, requireOwnedSession, toIso } from './route-context.ts';
+import { activeRunOf, liveRunOf, requireOwnedSession, toIso } from './route-context.ts';
 
 /** `GET /sessions?limit&after`: the caller's sessions, most recent activity first, cursor-paginated. */
 export const listSessionsRoute: Route = {
@@ -58,15 +58,24 @@ export const sessionMessagesRoute: Route = {
   },
 };
 
-/** The REST form of a stored session: its active run, settled message count and ISO times. */
+/**
+ * The REST form of a stored session: its active run, message count and ISO times. The count is
+ * the settled messages plus the active run's user messages (the message being answered), so a
+ * first run lists as "1 message · Answering…", not 0; the run's answer counts once it settles.
+ */
 export async function toSessionResource(session: StoredSession, context: HandlerContext): Promise<SessionResource> {
+  const [live, settled] = await Promise.all([
+    liveRunOf(session, context),
+    context.storage.countSessionMessages(session.sessionId),
+  ]);
+  const answering = live?.messages.filter((message) => message.role === 'user').length ?? 0;
   return {
     sessionId: session.sessionId,
     agentVersionId: session.agentVersionId,
     title: session.title,
-    activeRun: await activeRunOf(session, context),
+    activeRun: live === null ? null : { runId: live.runId, status: live.status, lastSeq: live.lastSeq },
     lastRunId: session.lastRunId,
-    messageCount: await context.storage.countSessionMessages(session.sessionId),
+    messageCount: settled + answering,
     createdAt: toIso(session.createdAt),
     updatedAt: toIso(session.updatedAt),
   };

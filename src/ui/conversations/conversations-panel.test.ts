@@ -72,7 +72,11 @@ function createFakeConversations(
 }
 
 const SESSIONS = [
-  session('ses_b', 'Trip to Lisbon', { activeRun: { runId: 'run_9', status: 'running', lastSeq: 7 } }),
+  // A first run: the server counts the message being answered.
+  session('ses_b', 'Trip to Lisbon', {
+    messageCount: 1,
+    activeRun: { runId: 'run_9', status: 'running', lastSeq: 7 },
+  }),
   session('ses_a', 'Budget for May', { messageCount: 2 }),
   session('ses_c', null),
 ];
@@ -99,7 +103,7 @@ describe('<agent-chat-conversations>', () => {
     const { root, row, conversations, closes } = await mountPanel();
     const texts = [...root.querySelectorAll('.open')].map((button) => button.textContent?.replace(/\s+/g, ' ').trim());
     expect(texts).toEqual([
-      expect.stringMatching(/^Trip to Lisbon 4 messages · .+ · Answering…$/),
+      expect.stringMatching(/^Trip to Lisbon 1 message · .+ · Answering…$/),
       expect.stringMatching(/^Budget for May 2 messages · /),
       expect.stringMatching(/^Untitled conversation 4 messages · /),
     ]);

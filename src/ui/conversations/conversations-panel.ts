@@ -203,7 +203,9 @@ export class AgentChatConversationsElement extends LitElement {
 
   #describe(session: SessionResource): string {
     const when = new Date(session.updatedAt).toLocaleString(this.locale, { dateStyle: 'medium', timeStyle: 'short' });
-    return `${fillIn(this.#strings().messages, { count: session.messageCount })} · ${when}`;
+    const strings = this.#strings();
+    const count = session.messageCount === 1 ? (strings.oneMessage ?? strings.messages) : strings.messages;
+    return `${fillIn(count, { count: session.messageCount })} · ${when}`;
   }
 
   #setMode(session: SessionResource, kind: 'rename' | 'confirm-delete'): void {

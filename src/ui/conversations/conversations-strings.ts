@@ -5,6 +5,8 @@ export interface ConversationsStrings {
   newConversation: string;
   untitled: string;
   messages: string;
+  /** The count when it is 1 (`{count}` filled in); `messages` when not given. */
+  oneMessage?: string;
   answering: string;
   rename: string;
   renameLabel: string;
@@ -26,6 +28,7 @@ export const CONVERSATIONS_EN: ConversationsStrings = {
   newConversation: 'New conversation',
   untitled: 'Untitled conversation',
   messages: '{count} messages',
+  oneMessage: '{count} message',
   answering: 'Answering…',
   rename: 'Rename “{title}”',
   renameLabel: 'New title',
