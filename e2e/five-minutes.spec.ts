@@ -20,7 +20,7 @@ async function preparePublicFolder(name: string): Promise<string> {
 }
 
 for (const recipe of ['server.mjs', 'server-express.mjs']) {
-  test(`the five-minute recipe (${recipe}) serves a page whose widget answers and runs its own tool`, async ({
+  test(`the five-minute recipe (${recipe}) serves a page whose widget answers, runs its own tool and survives a reload`, async ({
     page,
     pageErrors: _errors,
   }) => {
@@ -52,6 +52,20 @@ for (const recipe of ['server.mjs', 'server-express.mjs']) {
       await expect(widget.toolCards.last().locator('summary')).toHaveText(/Get the weather\s*Completed/);
       await expect(widget.assistantMessages.last()).toContainText('light rain');
       expect(sessions).toEqual([expect.stringMatching(/^conversation ses_/)]);
+      // Reload-proof by default (the recipe sets no persist): a reload mid-answer follows the same run.
+      await widget.send('/slow');
+      const answerLength = async () => (await widget.assistantMessages.last().textContent())?.trim().length ?? 0;
+      await expect.poll(answerLength).toBeGreaterThan(0);
+      await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'streaming');
+      const beforeReload = await answerLength();
+      await page.reload();
+      await expect(widget.userMessages.last()).toContainText('/slow');
+      await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'streaming');
+      await expect.poll(answerLength).toBeGreaterThan(beforeReload);
+      // Escape in the composer stops it.
+      await widget.input.press('Escape');
+      await widget.waitForIdle();
+      await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'cancelled');
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -31,7 +31,10 @@ export interface MountOptions {
   suggestions?: string[];
   /** Whether a reasoning panel collapses once the answer starts (default true). */
   collapseReasoning?: boolean;
-  /** Keeps the conversation and stream cursor in `sessionStorage`, so a reload resumes the run. */
+  /**
+   * Keeps the conversation and stream cursor in `sessionStorage`, so a reload resumes the run
+   * (default true; `false` keeps nothing).
+   */
   persist?: boolean;
   /** `inline` renders into the target; `launcher` adds a floating button that opens the panel. */
   mode?: 'inline' | 'launcher';

@@ -112,7 +112,7 @@ function mountWidget(
     ...(valid.agentVersion ? { agentVersion: valid.agentVersion } : {}),
     ...(valid.credentials ? { credentials: valid.credentials } : {}),
     ...(valid.headers ? { headers: valid.headers } : {}),
-    ...(valid.persist ? persistenceFor(host) : {}),
+    ...(valid.persist === false ? {} : persistenceFor(host)),
   });
   const element = document.createElement(TAG_NAME) as AgentChatElement;
   element.client = client;

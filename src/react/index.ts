@@ -54,7 +54,7 @@ export interface AgentChatMountProps {
   credentials?: MountOptions['credentials'];
   /** Extra request headers of the owned client, read before each request. */
   headers?: MountOptions['headers'];
-  /** Whether the owned client keeps the conversation in `sessionStorage` across reloads (as `mount`). */
+  /** Whether the owned client keeps the conversation in `sessionStorage` across reloads (as `mount`; default true). */
   persist?: boolean;
 }
 
@@ -109,7 +109,7 @@ function useOwnedClient(options: OwnedClientOptions | null): AgentClientHandle |
           options.endpoint,
           options.agentVersion,
           options.credentials,
-          options.persist === true,
+          options.persist !== false,
           options.locale,
           options.id,
           options.headers !== undefined,
@@ -123,7 +123,7 @@ function useOwnedClient(options: OwnedClientOptions | null): AgentClientHandle |
       ...(current.agentVersion ? { agentVersion: current.agentVersion } : {}),
       ...(current.credentials ? { credentials: current.credentials } : {}),
       ...(current.headers ? { headers: () => latest.current?.headers?.() ?? {} } : {}),
-      ...(current.persist === true ? sessionPersistence(current.id) : {}),
+      ...(current.persist !== false ? sessionPersistence(current.id) : {}),
     });
     setClient(created);
     const sessionId = current.sessionId;
