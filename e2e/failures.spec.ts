@@ -80,7 +80,8 @@ test('destroying the widget or disposing its client during a send, a stream or a
     page.evaluate(() => {
       const demo = (window as unknown as { agentChatDemo: { inline: { destroy(): void } } }).agentChatDemo;
       demo.inline.destroy();
-      demo.inline = window.AgentChat!.mount('#inline-chat', { endpoint: '/api/agent' });
+      // A fresh conversation each time (the default would restore the one the last widget had).
+      demo.inline = window.AgentChat!.mount('#inline-chat', { endpoint: '/api/agent', persist: false });
     });
   const widget = chat(page);
 
