@@ -26,9 +26,10 @@ for (const recipe of ['server.mjs', 'server-express.mjs']) {
   }) => {
     const publicDir = await preparePublicFolder(recipe.replace('.mjs', ''));
     const module = (await import(`../examples/five-minutes/${recipe}`)) as {
-      startServer(options: { port: number; publicDir: string }): Promise<Server>;
+      startServer(options: { port: number; publicDir: string; env: Record<string, string> }): Promise<Server>;
     };
-    const server = await module.startServer({ port: 0, publicDir });
+    // The offline scripted model, whatever model this machine's environment names.
+    const server = await module.startServer({ port: 0, publicDir, env: {} });
     try {
       const sessions: string[] = [];
       page.on('console', (message) => {

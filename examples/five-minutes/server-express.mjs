@@ -2,13 +2,27 @@
 // /api/agent). No body parser or compression in front of it. `node server-express.mjs`.
 import express from 'express';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createAgentHandler, createAgentHttpServer, createDemoTools, createRunEngine } from 'agent-chat/server';
+import {
+  createAgentHandler,
+  createAgentHttpServer,
+  createDemoTools,
+  createModelFromEnv,
+  createRunEngine,
+} from 'agent-chat/server';
 import { weatherTool } from './weather-tool.mjs';
 
-/** Starts the page and the agent on `port`; resolves with the server once it listens. */
-export async function startServer({ port = 3000, publicDir = fileURLToPath(new URL('public', import.meta.url)) } = {}) {
+/**
+ * Starts the page and the agent on `port`; resolves with the server once it listens. The model is
+ * the offline scripted one unless `env` names a real one (`OPENAI_BASE_URL` and `AGENT_MODEL`, or
+ * `AGENT_MODEL_PROVIDER`: docs/reference.md, "Environment variables").
+ */
+export async function startServer({
+  port = 3000,
+  publicDir = fileURLToPath(new URL('public', import.meta.url)),
+  env = process.env,
+} = {}) {
   const agent = createAgentHandler({
-    engine: createRunEngine({ tools: [...createDemoTools(), weatherTool] }), // the scripted model, demo tools and yours
+    engine: createRunEngine({ model: createModelFromEnv(env), tools: [...createDemoTools(), weatherTool] }),
     authenticate: (req) => (req.headers.cookie?.includes('session=') ? { id: 'user-1', displayName: 'Ada' } : null),
   });
   const app = express();

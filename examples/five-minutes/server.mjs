@@ -3,16 +3,30 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createAgentHandler, createAgentHttpServer, createDemoTools, createRunEngine } from 'agent-chat/server';
+import {
+  createAgentHandler,
+  createAgentHttpServer,
+  createDemoTools,
+  createModelFromEnv,
+  createRunEngine,
+} from 'agent-chat/server';
 import { weatherTool } from './weather-tool.mjs';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css' };
 
-/** Starts the page and the agent on `port`; resolves with the server once it listens. */
-export async function startServer({ port = 3000, publicDir = fileURLToPath(new URL('public', import.meta.url)) } = {}) {
+/**
+ * Starts the page and the agent on `port`; resolves with the server once it listens. The model is
+ * the offline scripted one unless `env` names a real one (`OPENAI_BASE_URL` and `AGENT_MODEL`, or
+ * `AGENT_MODEL_PROVIDER`: docs/reference.md, "Environment variables").
+ */
+export async function startServer({
+  port = 3000,
+  publicDir = fileURLToPath(new URL('public', import.meta.url)),
+  env = process.env,
+} = {}) {
   const agent = createAgentHandler({
-    // The offline scripted model with the demo tools and your own; pass your { model, tools } (no tools: none).
-    engine: createRunEngine({ tools: [...createDemoTools(), weatherTool] }),
+    // The model with the demo tools and your own; a model is offered only the tools you pass.
+    engine: createRunEngine({ model: createModelFromEnv(env), tools: [...createDemoTools(), weatherTool] }),
     // Your own session: who is signed in. Never trust anything the browser claims.
     authenticate: (req) => (req.headers.cookie?.includes('session=') ? { id: 'user-1', displayName: 'Ada' } : null),
   });

@@ -10,8 +10,11 @@ import { createConsumerPackageFiles, type Lockfile, type TarballPackage } from '
 
 const execFileAsync = promisify(execFile);
 
-/** What the consumer installs besides the tarball: React for the wrapper's page, types for the strict compiles. */
-export const CONSUMER_DEPENDENCIES = ['@lit/react', '@types/node', '@types/react', 'react', 'react-dom'];
+/**
+ * What the consumer installs besides the tarball: React for the wrapper's page, types for the
+ * strict compiles, Express for the five-minute recipe's Express server.
+ */
+export const CONSUMER_DEPENDENCIES = ['@lit/react', '@types/node', '@types/react', 'express', 'react', 'react-dom'];
 
 /** Options of {@link installConsumerProject}. */
 export interface InstallConsumerOptions {

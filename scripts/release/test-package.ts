@@ -8,11 +8,13 @@
 import { expect } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, lstat, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, lstat, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve, sep } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright';
 import { publint } from 'publint';
@@ -26,6 +28,7 @@ import {
 } from './consumer-project.ts';
 import { listBareImports } from './list-bare-imports.ts';
 import { findManifestMismatches, type ReleaseManifest } from './release-manifest.ts';
+import { startWeatherProvider } from './weather-provider.ts';
 
 const execFileAsync = promisify(execFile);
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -331,6 +334,62 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
       await expect(page.locator('#sent')).toHaveText('/echo rendered by React');
       assert.deepEqual(problems, []);
       await page.close();
+    },
+  );
+
+  test(
+    'runs the five-minute recipe from the tarball: its own tool asks first, a fake provider calls it, a reload mid-answer resumes',
+    { timeout: 120_000 },
+    async () => {
+      if (browser === undefined) throw new Error('the browser did not start');
+      // The recipe as docs/reference.md gives it (examples/five-minutes), in the project that installed the tarball.
+      const recipeDir = join(project, 'five-minutes');
+      await cp(join(rootDir, 'examples/five-minutes'), recipeDir, { recursive: true });
+      const pagePath = join(recipeDir, 'public/index.html');
+      const html = await readFile(pagePath, 'utf8');
+      assert.ok(html.includes('integrity="sha384-COPY-FROM-MANIFEST"'));
+      await writeFile(pagePath, html.replace('sha384-COPY-FROM-MANIFEST', manifest.files[IIFE_FILE]?.integrity ?? ''));
+      const provider = await startWeatherProvider();
+      const recipe = (await import(pathToFileURL(join(recipeDir, 'server-express.mjs')).href)) as {
+        startServer(options: { port: number; env: Record<string, string> }): Promise<Server>;
+      };
+      const env = { OPENAI_BASE_URL: provider.baseUrl, OPENAI_API_KEY: 'sk-newcomer', AGENT_MODEL: 'fake-weather' };
+      const recipeServer = await recipe.startServer({ port: 0, env });
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      try {
+        await page.goto(`http://127.0.0.1:${(recipeServer.address() as AddressInfo).port}/`);
+        const widget = page.locator('#assistant agent-chat');
+        await widget.locator('[part~="input"]').fill("What's the weather in Paris?");
+        await widget.locator('[part~="input"]').press('Enter');
+        const approval = widget.locator('[part~="approval-card"]');
+        await expect(approval).toHaveAttribute('data-state', 'open');
+        await expect(approval.locator('.approval-args pre.approval-value')).toHaveText(['"city": "Paris"']);
+        await approval.locator('[part~="allow-button"]').click();
+        const answer = widget.locator('[part~="assistant-message"]').last();
+        await expect(answer).toContainText('light rain');
+        await expect(answer).toHaveAttribute('data-status', 'streaming');
+        await page.reload();
+        await expect(widget.locator('[part~="user-message"]')).toHaveCount(1);
+        await expect(answer).toContainText('Done.', { timeout: 20_000 });
+        await expect(answer).toHaveAttribute('data-status', 'complete');
+        await expect(widget.locator('[part~="tool-card"] summary')).toHaveText(/Get the weather\s*Completed/);
+        // The model got the question once, then the tool's result.
+        assert.equal(provider.requests.length, 2);
+        const followUp = provider.requests[1] ?? [];
+        assert.deepEqual(
+          followUp.filter((message) => message.role === 'user').map((message) => message.content),
+          ["What's the weather in Paris?"],
+        );
+        assert.match(String(followUp.find((message) => message.role === 'tool')?.content), /light rain/);
+        assert.deepEqual(problems, []);
+      } finally {
+        await page.close();
+        recipeServer.closeAllConnections();
+        await new Promise<void>((resolve) => recipeServer.close(() => resolve()));
+        await provider.close();
+      }
     },
   );
 });

@@ -1,0 +1,94 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One Chat Completions message as the provider received it. */
+export interface ReceivedMessage {
+  role: string;
+  content?: unknown;
+  tool_call_id?: string;
+}
+
+/** A fake OpenAI-compatible provider for the newcomer test of `test:package`. */
+export interface WeatherProvider {
+  /** `http://127.0.0.1:<port>/v1`, for `OPENAI_BASE_URL`. */
+  baseUrl: string;
+  /** The `messages` of every chat completion request, in order. */
+  requests: ReceivedMessage[][];
+  close(): Promise<void>;
+}
+
+/** The words of the answer after the tool ran, streamed one every `WORD_INTERVAL_MS`. */
+export const WEATHER_ANSWER_WORDS = [
+  'In',
+  'Paris',
+  'it',
+  'is',
+  '18',
+  '°C',
+  'with',
+  'light',
+  'rain.',
+  ...Array.from({ length: 24 }, (_, index) => `Take an umbrella (${index + 1}).`),
+  'Done.',
+];
+const WORD_INTERVAL_MS = 100;
+
+/**
+ * Starts a provider that speaks the real Chat Completions stream format (`chat.completion.chunk`
+ * frames, then `[DONE]`): a request without a tool result gets a `get_weather` call for Paris; one
+ * with a tool result gets `WEATHER_ANSWER_WORDS`, slowly enough to reload the page in the middle.
+ */
+export async function startWeatherProvider(): Promise<WeatherProvider> {
+  const requests: ReceivedMessage[][] = [];
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => {
+      if (req.url !== '/v1/chat/completions') {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { messages: ReceivedMessage[] };
+      requests.push(body.messages);
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const frame = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
+        `data: ${JSON.stringify({
+          id: 'chatcmpl-newcomer',
+          object: 'chat.completion.chunk',
+          created: 1_764_720_000,
+          model: 'fake-weather',
+          choices: [{ index: 0, delta, finish_reason: finishReason }],
+        })}\n\n`;
+      if (!body.messages.some((message) => message.role === 'tool')) {
+        const call = { index: 0, id: 'call_weather_1', type: 'function' };
+        res.write(
+          frame({ role: 'assistant', tool_calls: [{ ...call, function: { name: 'get_weather', arguments: '' } }] }),
+        );
+        res.write(frame({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }));
+        res.end(`${frame({}, 'tool_calls')}data: [DONE]\n\n`);
+        return;
+      }
+      let written = 0;
+      const timer = setInterval(() => {
+        if (written === WEATHER_ANSWER_WORDS.length) {
+          clearInterval(timer);
+          res.end(`${frame({}, 'stop')}data: [DONE]\n\n`);
+          return;
+        }
+        res.write(frame({ content: `${written === 0 ? '' : ' '}${WEATHER_ANSWER_WORDS[written]}` }));
+        written += 1;
+      }, WORD_INTERVAL_MS);
+      res.on('close', () => clearInterval(timer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
