@@ -220,8 +220,8 @@ export class AgentChatElement extends LitElement {
   });
   #reasoningOverrides = new Map<string, boolean>();
   #stateChanges = new StateChangeTracker();
-  /** Whether the last state showed the working row (a new wait is announced once). */
-  #wasAwaitingAnswer = false;
+  /** Whether the state last applied awaits an answer that shows nothing yet (the working row; a new wait is announced once). */
+  #isAwaitingAnswer = false;
   #lifecycle = new LifecycleEventTracker();
   #expiryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -315,6 +315,7 @@ export class AgentChatElement extends LitElement {
           }
           ${renderMessageList({
             state,
+            isAwaitingAnswer: this.#isAwaitingAnswer,
             strings,
             locale: this.locale,
             now,
@@ -420,8 +421,8 @@ export class AgentChatElement extends LitElement {
     for (const [name, detail] of this.#lifecycle.observe(state)) this.dispatchEvent(createAgentChatEvent(name, detail));
     const { announcement, newError, restoredText } = this.#stateChanges.observe(state);
     const isAwaiting = isAwaitingAnswer(state);
-    if (isAwaiting && !this.#wasAwaitingAnswer) this.announcement = resolveStrings(this.locale, this.strings).thinking;
-    this.#wasAwaitingAnswer = isAwaiting;
+    if (isAwaiting && !this.#isAwaitingAnswer) this.announcement = resolveStrings(this.locale, this.strings).thinking;
+    this.#isAwaitingAnswer = isAwaiting;
     if (announcement !== undefined) this.announcement = announcement;
     if (newError) {
       this.isReferenceCopied = false;

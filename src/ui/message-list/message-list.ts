@@ -10,7 +10,6 @@ import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
 import { renderToolCard } from '../tool-card/tool-card.ts';
-import { isAwaitingAnswer } from './awaiting-answer.ts';
 import { buildTranscriptItems } from './build-transcript-items.ts';
 import { markdownBody } from './markdown-body.ts';
 import type { RowChunks } from './row-chunks.ts';
@@ -49,6 +48,8 @@ export interface MessageListOptions {
   now: number;
   /** Keeps the rows shown so far in their DOM when older ones are put before them (one per list). */
   rowChunks?: RowChunks;
+  /** The user waits on an answer that shows nothing yet (`isAwaitingAnswer`): a working row stands in its place. */
+  isAwaitingAnswer: boolean;
 }
 
 /**
@@ -91,7 +92,7 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
         : nothing
     }
     ${
-      isAwaitingAnswer(state)
+      options.isAwaitingAnswer
         ? html`<div part="working" class="working" aria-hidden="true"><i></i><i></i><i></i>${options.strings.thinking}</div>`
         : nothing
     }`;
