@@ -1,9 +1,4 @@
-import {
-  isTerminalRunStatus,
-  type ClientState,
-  type TerminalRunStatus,
-  type ToolCallStatus,
-} from '../../core/index.ts';
+import { isTerminalRunStatus, type ClientState, type ToolCallStatus } from '../../core/index.ts';
 import type { AgentChatEventDetails, AgentChatEventName } from './agent-chat-events.ts';
 
 /** One event to dispatch: its name and detail. */
@@ -66,10 +61,9 @@ export class LifecycleEventTracker {
       const isNews = isLive || (message.runId !== undefined && message.runId === this.#liveRunId);
       note(`message:${message.messageId}`, isNews, ['agent-chat-message', { message }]);
     }
-    if (run !== null && run.runId === this.#liveRunId && !isLive) {
+    if (run !== null && run.runId === this.#liveRunId && isTerminalRunStatus(run.status)) {
       this.#liveRunId = null;
-      // Not live any more: the status is terminal (a type-only cast; the bundle has no bytes to spare).
-      events.push(['agent-chat-run-finish', { runId: run.runId, status: run.status as TerminalRunStatus }]);
+      events.push(['agent-chat-run-finish', { runId: run.runId, status: run.status }]);
     }
     return events;
   }
