@@ -78,9 +78,9 @@ export const TAIL_CLASS = 'ac-tail';
  * once and never re-parsed or re-rendered while streaming; only the text after them (the open
  * tail) is lexed and re-rendered, on an `update` whose render the time budget covers
  * (`render-budget.ts`: each appended character and a share of the time between renders earn
- * render time; a render is timed with the layout it causes). A tail predicted to take over `TAIL_RENDER_LIMIT_MS` is shown as escaped
- * text until its block closes, then rendered once as Markdown if predicted within
- * `CLOSED_RENDER_LIMIT_MS` (else it stays text). A block is final when a later non-blank block
+ * render time; a render is timed with the layout it causes). A tail predicted to take over
+ * `TAIL_RENDER_LIMIT_MS` is shown as escaped text until its block closes, then rendered once as
+ * Markdown if predicted within `CLOSED_RENDER_LIMIT_MS` (else it stays text). A block is final when a later non-blank block
  * has started on a complete line (lists, tables, fences and indented code can still grow until
  * then); a reference definition stays in the tail until a blank line follows it. Definitions
  * resolve for later text while streaming; links that point forward to a later definition resolve
