@@ -32,17 +32,16 @@ export interface OpenAiCompatibleModelOptions {
  * the finish reason. 429, 408, 5xx, network failures and a
  * stream cut before its end are retryable `ModelError`s (Retry-After honoured); other 4xx are
  * fatal. Provider text only ever lands in `ModelError.providerMessage`. Tool names the API
- * forbids (`orders.lookup`) are encoded for the provider and decoded back. `reasoning_effort` is
- * sent only for an effort listed in `options.reasoningOptions`.
+ * forbids (`orders.lookup`) are encoded for the provider and decoded back. The request's effort
+ * goes out as `reasoning_effort`; the loop sets one only when `options.reasoningOptions` lists it.
  */
 export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOptions): ModelAdapter {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  const reasoningOptions = [...(options.reasoningOptions ?? [])];
   return {
     id: options.model,
-    reasoningOptions,
+    reasoningOptions: [...(options.reasoningOptions ?? [])],
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
       const names = createToolNameCodec(request);
       const body: Record<string, unknown> = {
@@ -57,8 +56,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
           function: { name: names.encode(tool.name), description: tool.description, parameters: tool.parameters },
         }));
       }
-      const effort = request.reasoningEffort;
-      if (effort !== undefined && reasoningOptions.includes(effort)) body['reasoning_effort'] = effort;
+      if (request.reasoningEffort !== undefined) body['reasoning_effort'] = request.reasoningEffort;
       if (request.maxOutputTokens !== undefined) body[options.maxTokensField ?? 'max_tokens'] = request.maxOutputTokens;
 
       let response: Response;
