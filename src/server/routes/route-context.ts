@@ -141,7 +141,11 @@ export function toRunResource(snapshot: RunSnapshot): RunResource {
 
 /** The `activeRun` reference of a session, or null. */
 export async function activeRunOf(session: StoredSession, context: HandlerContext): Promise<ActiveRunRef | null> {
-  const snapshot = await liveRunOf(session, context);
+  return toActiveRunRef(await liveRunOf(session, context));
+}
+
+/** The `activeRun` reference of a live run's snapshot (null for none). */
+export function toActiveRunRef(snapshot: RunSnapshot | null): ActiveRunRef | null {
   return snapshot === null ? null : { runId: snapshot.runId, status: snapshot.status, lastSeq: snapshot.lastSeq };
 }
 

@@ -4,7 +4,7 @@ import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import type { StoredSession } from '../storage/storage-port.ts';
 import type { HandlerContext, Route } from './route-context.ts';
-import { activeRunOf, liveRunOf, requireOwnedSession, toIso } from './route-context.ts';
+import { activeRunOf, liveRunOf, requireOwnedSession, toActiveRunRef, toIso } from './route-context.ts';
 
 /** `GET /sessions?limit&after`: the caller's sessions, most recent activity first, cursor-paginated. */
 export const listSessionsRoute: Route = {
@@ -73,7 +73,7 @@ export async function toSessionResource(session: StoredSession, context: Handler
     sessionId: session.sessionId,
     agentVersionId: session.agentVersionId,
     title: session.title,
-    activeRun: live === null ? null : { runId: live.runId, status: live.status, lastSeq: live.lastSeq },
+    activeRun: toActiveRunRef(live),
     lastRunId: session.lastRunId,
     messageCount: settled + answering,
     createdAt: toIso(session.createdAt),
