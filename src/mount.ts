@@ -1,4 +1,4 @@
-import { createAgentClient, type AgentClientHandle, type ClientStorage, type FocusContext } from './core/index.ts';
+import { createAgentClient, type AgentClientHandle, type FocusContext } from './core/index.ts';
 import type { AttachMountTools } from './tools/attach-tools.ts';
 import type { AgentChatElement } from './ui/agent-chat/agent-chat.ts';
 import {
@@ -9,6 +9,7 @@ import {
 import { resolveStrings } from './ui/i18n/resolve-strings.ts';
 import type { CreateLauncherOptions, Launcher } from './ui/launcher/create-launcher.ts';
 import { resolveMountTarget, validateMountOptions, type MountOptions } from './mount-options.ts';
+import { sessionPersistenceFor } from './session-persistence.ts';
 
 /** What `mount` returns: the element, its client, what a product calls on them, and the way to take both down. */
 export interface MountedAgentChat {
@@ -112,7 +113,7 @@ function mountWidget(
     ...(valid.agentVersion ? { agentVersion: valid.agentVersion } : {}),
     ...(valid.credentials ? { credentials: valid.credentials } : {}),
     ...(valid.headers ? { headers: valid.headers } : {}),
-    ...(valid.persist === false ? {} : persistenceFor(host)),
+    ...(valid.persist === false ? {} : sessionPersistenceFor(host.id)),
   });
   const element = document.createElement(TAG_NAME) as AgentChatElement;
   element.client = client;
@@ -207,15 +208,4 @@ function required<Part>(part: Part | undefined, need: string): Part {
 function ensureDefined(): Promise<void> {
   if (customElements.get(TAG_NAME)) return Promise.resolve();
   return import('./define.ts').then(() => undefined);
-}
-
-/** `sessionStorage` under a key prefix per target (two persisted widgets on a page stay apart). */
-function persistenceFor(host: Element): { storage?: ClientStorage; storagePrefix: string } {
-  const storagePrefix = host.id ? `agent-chat:${host.id}:` : 'agent-chat:';
-  try {
-    return { storage: globalThis.sessionStorage, storagePrefix };
-  } catch {
-    // Storage disabled (sandboxed frame, privacy mode): the chat works, it just will not survive a reload.
-    return { storagePrefix };
-  }
 }

@@ -6,8 +6,9 @@
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import '../define.ts';
-import { createAgentClient, type AgentClientHandle, type ClientStorage } from '../core/index.ts';
+import { createAgentClient, type AgentClientHandle } from '../core/index.ts';
 import type { MountOptions } from '../mount-options.ts';
+import { sessionPersistenceFor } from '../session-persistence.ts';
 import type { AgentChatEventMap, AgentChatEventName } from '../ui/agent-chat/agent-chat-events.ts';
 import { AgentChatElement } from '../ui/agent-chat/agent-chat.ts';
 
@@ -123,7 +124,7 @@ function useOwnedClient(options: OwnedClientOptions | null): AgentClientHandle |
       ...(current.agentVersion ? { agentVersion: current.agentVersion } : {}),
       ...(current.credentials ? { credentials: current.credentials } : {}),
       ...(current.headers ? { headers: () => latest.current?.headers?.() ?? {} } : {}),
-      ...(current.persist !== false ? sessionPersistence(current.id) : {}),
+      ...(current.persist !== false ? sessionPersistenceFor(current.id) : {}),
     });
     setClient(created);
     const sessionId = current.sessionId;
@@ -138,15 +139,4 @@ function useOwnedClient(options: OwnedClientOptions | null): AgentClientHandle |
     };
   }, [identity]);
   return client;
-}
-
-/** `sessionStorage` under the prefix `mount` uses for a target with this id. */
-function sessionPersistence(id: string | undefined): { storage?: ClientStorage; storagePrefix: string } {
-  const storagePrefix = id ? `agent-chat:${id}:` : 'agent-chat:';
-  try {
-    return { storage: globalThis.sessionStorage, storagePrefix };
-  } catch {
-    // Storage disabled (sandboxed frame, privacy mode): the chat works, it just will not survive a reload.
-    return { storagePrefix };
-  }
 }
