@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sseChunk } from '../../src/server/models/test-support/fake-openai-server.ts';
+import { completionChunk } from '../../src/server/models/test-support/fake-openai-server.ts';
 
 /** One paced answer: `count` tokens `zq<firstIndex + i>`, one every `intervalMs`. */
 export interface PacedAnswer {
@@ -41,27 +41,19 @@ export async function startPacedOpenAiProvider(): Promise<PacedOpenAiProvider> {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.socket?.setNoDelay(true);
       const { firstIndex, count, intervalMs } = answer;
-      const chunk = (delta: Record<string, unknown>, finishReason: string | null): string =>
-        sseChunk({
-          id: 'chatcmpl-bench',
-          object: 'chat.completion.chunk',
-          created: Math.floor(Date.now() / 1000),
-          model: 'bench-model',
-          choices: [{ index: 0, delta, finish_reason: finishReason }],
-        });
-      res.write(chunk({ role: 'assistant', content: '' }, null));
+      res.write(completionChunk({ role: 'assistant', content: '' }));
       let written = 0;
       const timer = setInterval(() => {
         if (written === count) {
           clearInterval(timer);
-          res.end(`${chunk({}, 'stop')}data: [DONE]\n\n`);
+          res.end(`${completionChunk({}, 'stop')}data: [DONE]\n\n`);
           return;
         }
         const index = firstIndex + written;
         written += 1;
         const separator = written % TOKENS_PER_PARAGRAPH === 0 ? '\n\n' : ' ';
         sentAt.set(index, performance.timeOrigin + performance.now());
-        res.write(chunk({ content: `zq${index}${separator}` }, null));
+        res.write(completionChunk({ content: `zq${index}${separator}` }));
       }, intervalMs);
       res.on('close', () => clearInterval(timer));
     });

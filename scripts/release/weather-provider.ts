@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { completionChunk } from '../../src/server/models/test-support/fake-openai-server.ts';
 
 /** One Chat Completions message as the provider received it. */
 export interface ReceivedMessage {
@@ -51,31 +52,26 @@ export async function startWeatherProvider(): Promise<WeatherProvider> {
       const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { messages: ReceivedMessage[] };
       requests.push(body.messages);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      const frame = (delta: Record<string, unknown>, finishReason: string | null = null): string =>
-        `data: ${JSON.stringify({
-          id: 'chatcmpl-newcomer',
-          object: 'chat.completion.chunk',
-          created: 1_764_720_000,
-          model: 'fake-weather',
-          choices: [{ index: 0, delta, finish_reason: finishReason }],
-        })}\n\n`;
       if (!body.messages.some((message) => message.role === 'tool')) {
         const call = { index: 0, id: 'call_weather_1', type: 'function' };
         res.write(
-          frame({ role: 'assistant', tool_calls: [{ ...call, function: { name: 'get_weather', arguments: '' } }] }),
+          completionChunk({
+            role: 'assistant',
+            tool_calls: [{ ...call, function: { name: 'get_weather', arguments: '' } }],
+          }),
         );
-        res.write(frame({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }));
-        res.end(`${frame({}, 'tool_calls')}data: [DONE]\n\n`);
+        res.write(completionChunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }));
+        res.end(`${completionChunk({}, 'tool_calls')}data: [DONE]\n\n`);
         return;
       }
       let written = 0;
       const timer = setInterval(() => {
         if (written === WEATHER_ANSWER_WORDS.length) {
           clearInterval(timer);
-          res.end(`${frame({}, 'stop')}data: [DONE]\n\n`);
+          res.end(`${completionChunk({}, 'stop')}data: [DONE]\n\n`);
           return;
         }
-        res.write(frame({ content: `${written === 0 ? '' : ' '}${WEATHER_ANSWER_WORDS[written]}` }));
+        res.write(completionChunk({ content: `${written === 0 ? '' : ' '}${WEATHER_ANSWER_WORDS[written]}` }));
         written += 1;
       }, WORD_INTERVAL_MS);
       res.on('close', () => clearInterval(timer));

@@ -23,6 +23,17 @@ export function sseChunk(value: unknown): string {
   return `data: ${JSON.stringify(value)}\n\n`;
 }
 
+/** One `chat.completion.chunk` frame of a single choice: its `delta` and, on the last, its finish reason. */
+export function completionChunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
+  return sseChunk({
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: 1_764_720_000,
+    model: 'fake-model',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
+}
+
 /** Starts the fake provider on 127.0.0.1, port 0; answers `POST /v1/chat/completions` from its queue. */
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const queue: FakeReply[] = [];
