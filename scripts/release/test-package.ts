@@ -28,7 +28,7 @@ import {
 } from './consumer-project.ts';
 import { listBareImports } from './list-bare-imports.ts';
 import { findManifestMismatches, type ReleaseManifest } from './release-manifest.ts';
-import { startWeatherProvider } from './weather-provider.ts';
+import { FOLLOW_UP_ANSWER, FOLLOW_UP_FAILURES, FOLLOW_UP_QUESTION, startWeatherProvider } from './weather-provider.ts';
 
 const execFileAsync = promisify(execFile);
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -338,7 +338,7 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
   );
 
   test(
-    'runs the five-minute recipe from the tarball: its own tool asks first, a fake provider calls it, a reload mid-answer resumes',
+    'runs the five-minute recipe from the tarball: its own tool asks first, a fake provider calls it, a reload mid-answer resumes, Retry answers a failed turn once',
     { timeout: 120_000 },
     async () => {
       if (browser === undefined) throw new Error('the browser did not start');
@@ -383,6 +383,21 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
           ["What's the weather in Paris?"],
         );
         assert.match(String(followUp.find((message) => message.role === 'tool')?.content), /light rain/);
+        // The next turn fails past the server's own retries; Retry answers it once, as the same turn.
+        await widget.locator('[part~="input"]').fill(FOLLOW_UP_QUESTION);
+        await widget.locator('[part~="input"]').press('Enter');
+        await widget.locator('[part~="retry-button"]').click({ timeout: 30_000 });
+        await expect(widget.locator('[part~="assistant-message"]').last()).toHaveText(FOLLOW_UP_ANSWER);
+        await page.reload();
+        await expect(widget.locator('[part~="assistant-message"]').last()).toHaveText(FOLLOW_UP_ANSWER);
+        await expect(widget.locator('[part~="user-message"]')).toHaveCount(2);
+        assert.equal(provider.requests.length, 2 + FOLLOW_UP_FAILURES + 1);
+        const retried = provider.requests.at(-1) ?? [];
+        assert.deepEqual(
+          retried.filter((message) => message.role === 'user').map((message) => message.content),
+          ["What's the weather in Paris?", FOLLOW_UP_QUESTION],
+        );
+        assert.ok(retried.every((message, at) => message.role !== 'user' || retried[at + 1]?.role !== 'user'));
         assert.deepEqual(problems, []);
       } finally {
         await page.close();

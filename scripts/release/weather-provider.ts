@@ -34,13 +34,25 @@ export const WEATHER_ANSWER_WORDS = [
 ];
 const WORD_INTERVAL_MS = 100;
 
+/** A second question whose first answers fail, so the user retries the turn. */
+export const FOLLOW_UP_QUESTION = 'And tomorrow?';
+export const FOLLOW_UP_ANSWER = 'Tomorrow it is sunny.';
+/**
+ * How many requests with the follow-up last fail with a 500: one more than the server's own model
+ * retries (3 by default), so the turn fails and the user presses Retry; the next one succeeds.
+ */
+export const FOLLOW_UP_FAILURES = 4;
+
 /**
  * Starts a provider that speaks the real Chat Completions stream format (`chat.completion.chunk`
  * frames, then `[DONE]`): a request without a tool result gets a `get_weather` call for Paris; one
  * with a tool result gets `WEATHER_ANSWER_WORDS`, slowly enough to reload the page in the middle.
+ * A request whose last message is `FOLLOW_UP_QUESTION` fails (`FOLLOW_UP_FAILURES` times), then
+ * gets `FOLLOW_UP_ANSWER`.
  */
 export async function startWeatherProvider(): Promise<WeatherProvider> {
   const requests: ReceivedMessage[][] = [];
+  let followUpFailures = 0;
   const server = createServer((req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (part: Buffer) => parts.push(part));
@@ -51,7 +63,19 @@ export async function startWeatherProvider(): Promise<WeatherProvider> {
       }
       const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { messages: ReceivedMessage[] };
       requests.push(body.messages);
+      if (body.messages.at(-1)?.content === FOLLOW_UP_QUESTION && followUpFailures < FOLLOW_UP_FAILURES) {
+        followUpFailures += 1;
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"error":{"message":"The upstream is overloaded.","type":"server_error"}}');
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      if (body.messages.at(-1)?.content === FOLLOW_UP_QUESTION) {
+        res.end(
+          `${completionChunk({ role: 'assistant', content: FOLLOW_UP_ANSWER })}${completionChunk({}, 'stop')}data: [DONE]\n\n`,
+        );
+        return;
+      }
       if (!body.messages.some((message) => message.role === 'tool')) {
         const call = { index: 0, id: 'call_weather_1', type: 'function' };
         res.write(

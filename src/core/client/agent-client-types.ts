@@ -65,7 +65,10 @@ export interface AgentClient {
    * Throws `SEND_IN_PROGRESS` while a create is unresolved. Bootstrap and identity are kept.
    */
   newSession(): void;
-  /** Retries the failed action behind `state.error` (a failed send re-sends with a new key). */
+  /**
+   * Retries the failed action behind `state.error`: a failed send re-sends (a new key after a
+   * definitive failure); a failed run is answered again as the same turn (`retryOf`).
+   */
   retry(): Promise<void>;
   subscribe(listener: StateListener): () => void;
   getState(): ClientState;

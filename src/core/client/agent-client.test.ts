@@ -363,7 +363,7 @@ describe('AgentClient against the reference server', () => {
     await waitFor(other, isSettled, 'the run to end for the second client');
   });
 
-  it('shows a failed run with its correlation id, and retry() sends the text again as a new run', async () => {
+  it('shows a failed run with its correlation id, and retry() answers the same turn again', async () => {
     // With no retries left, /error's failed first attempt fails the run retryably: the user may send again.
     const strict = await startReferenceServer({ engineLimits: { maxRetries: 0 } });
     extraServers.push(strict);
@@ -387,10 +387,16 @@ describe('AgentClient against the reference server', () => {
     const creates = recorder.requests.filter(isCreate);
     expect(creates.length).toBe(2);
     expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(2);
-    expect(await strict.handler.store.listSessionRunIds(again.sessionId as string)).toEqual([runId, again.run?.runId]);
-    expect(again.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/error', '/error']);
-    // Each failure stays with its own run, after the later one too.
-    expect(again.runErrors.map((error) => error.runId)).toEqual([runId, again.run?.runId]);
+    expect(JSON.parse(creates[1]?.body ?? '{}')).toMatchObject({ sessionId: again.sessionId, retryOf: runId });
+    const sessionId = again.sessionId as string;
+    expect(await strict.handler.store.listSessionRunIds(sessionId)).toEqual([runId, again.run?.runId]);
+    // One user message for the turn, here and after a reload; the failed run's error went with it.
+    expect(again.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['/error']);
+    expect(again.runErrors.map((error) => error.runId)).toEqual([again.run?.runId]);
+    const reloaded = newClient();
+    await reloaded.restore(sessionId);
+    const restored = reloaded.getState().messages.filter((m) => m.role === 'user');
+    expect(restored.map((m) => [m.runId, m.content])).toEqual([[again.run?.runId, '/error']]);
   });
 
   it('shows /fail as a failure the user cannot retry, kept with its run after a later send', async () => {

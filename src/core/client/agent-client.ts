@@ -288,8 +288,9 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       store.dispatch({ type: 'streamRetried' });
       follower.follow(followedRunId);
     } else if (error?.source === 'run' && error.retryable && error.runId !== undefined) {
+      // The same turn again: the failed run's answer makes way, its user message is not repeated.
       const text = store.getRun(error.runId)?.messages.find((m) => m.role === 'user')?.content ?? '';
-      await sender.send(text);
+      await sender.retryRun(error.runId, text);
     } else {
       throw createClientError('NOTHING_TO_RETRY');
     }

@@ -5,6 +5,8 @@ import type { ClientError, ClientExtension } from './client-state.ts';
 export interface SentText {
   clientMessageId: string;
   text: string;
+  /** The failed run this send answers again (`retryOf`): it leaves the transcript as the send starts. */
+  replacesRunId?: string;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface PendingCreateRecord {
   /** The user message's id and text (also inside `body`), shown again as a failed send if the key expired. */
   clientMessageId: string;
   text: string;
+  /** The failed run the create answers again (its `retryOf`, also inside `body`). */
+  replacesRunId?: string;
 }
 
 /** The run the tab follows, so a reload reconnects to it. */

@@ -293,6 +293,26 @@ const cases: ClientCase[] = [
     expected: modelWith({ pendingSend: { ...sent, status: 'sending' }, optimistic, connection: 'streaming' }),
   },
   {
+    title: 'sendStarted of a retry (replacesRunId) takes the failed run out of the runs and the history',
+    model: modelWith({
+      sessionId: SES,
+      runs: [otherRun, failedRun],
+      history: [historyMessage, attemptUser, attemptText],
+      followedRunId: RUN,
+      error: failedRunError,
+    }),
+    action: { type: 'sendStarted', send: { ...sent, replacesRunId: RUN }, isStreaming: false },
+    expected: modelWith({
+      sessionId: SES,
+      runs: [otherRun],
+      history: [historyMessage],
+      followedRunId: RUN,
+      pendingSend: { ...sent, status: 'sending' },
+      optimistic,
+      connection: 'connecting',
+    }),
+  },
+  {
     title: 'runCreated in the same session adds the empty run and drops the pending send',
     model: modelWith({ sessionId: SES, runs: [otherRun], pendingSend: { ...sent, status: 'sending' }, optimistic }),
     action: { type: 'runCreated', runId: RUN, sessionId: SES },

@@ -81,7 +81,7 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
       return { ...model, sessionId: action.sessionId };
     case 'sendStarted':
       return {
-        ...model,
+        ...withoutRun(model, action.send.replacesRunId),
         pendingSend: pendingSendOf(action.send, 'sending'),
         optimistic: optimisticMessageOf(action.send),
         error: null,
@@ -224,6 +224,17 @@ function withRunSnapshot(model: ClientModel, snapshot: RunSnapshot): ClientModel
   if (index < 0) runs.push(snapshot);
   else runs[index] = snapshot;
   return { ...model, runs };
+}
+
+/** The model without what run `runId` showed (a run answered again by a retry leaves the transcript). */
+function withoutRun(model: ClientModel, runId: string | undefined): ClientModel {
+  if (runId === undefined) return model;
+  return {
+    ...model,
+    runs: model.runs.filter((run) => run.runId !== runId),
+    history: model.history.filter((message) => message.runId !== runId),
+    discarded: model.discarded.filter((entry) => entry.runId !== runId),
+  };
 }
 
 /** The model moved to another session (its history and runs dropped), or the same model when it is already there. */

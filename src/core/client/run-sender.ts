@@ -15,6 +15,8 @@ import type { RunFollower } from './run-follower.ts';
 export interface RunSender {
   /** Sends `text` as a new run; without `options` it reuses the latest send's (a retry of a failed run). */
   send(text: string, options?: SendOptions): Promise<{ runId: string }>;
+  /** Sends `text` again as run `runId`'s turn (`retryOf`), with the latest send's options. */
+  retryRun(runId: string, text: string): Promise<{ runId: string }>;
   /** Re-sends a failed send: the frozen key and body if its failure was not definitive, else anew. */
   retryFailed(): Promise<{ runId: string }>;
   /** After a reload: re-sends a persisted pending create; false when there was none. */
@@ -52,7 +54,8 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
     frozen = create;
     isCreateUnresolved = true;
     persistence.writePendingCreate(create);
-    const sent = { clientMessageId: create.clientMessageId, text: create.text };
+    const { clientMessageId, text, replacesRunId } = create;
+    const sent = { clientMessageId, text, ...pickDefined({ replacesRunId }) };
     store.dispatch({ type: 'sendStarted', send: sent, isStreaming: follower.isStreaming() });
     try {
       const response = await context.request<CreateRunResponse>({
@@ -94,12 +97,12 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
     }
   }
 
-  function send(text: string, options = lastOptions): Promise<{ runId: string }> {
+  function send(text: string, options = lastOptions, retryOf?: string): Promise<{ runId: string }> {
     if (isCreateUnresolved) return Promise.reject(createClientError('SEND_IN_PROGRESS'));
-    return track(sendNow(text, options));
+    return track(sendNow(text, options, retryOf));
   }
 
-  async function sendNow(text: string, options: SendOptions): Promise<{ runId: string }> {
+  async function sendNow(text: string, options: SendOptions, retryOf: string | undefined): Promise<{ runId: string }> {
     isCreateUnresolved = true;
     try {
       const boot = await context.ensureBootstrap();
@@ -120,7 +123,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
         },
         ...(Object.keys(runOptions).length === 0 ? {} : { options: runOptions }),
         // An extension's browser tools (`[]` after its runner revoked: the server takes it as none).
-        ...pickDefined({ browserTools: extension?.browserTools }),
+        ...pickDefined({ browserTools: extension?.browserTools, retryOf }),
       };
       lastOptions = options;
       return await submit({
@@ -130,6 +133,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
         createdAt: settings.clock.now(),
         clientMessageId,
         text,
+        ...pickDefined({ replacesRunId: retryOf }),
       });
     } finally {
       isCreateUnresolved = false;
@@ -138,6 +142,7 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
 
   return {
     send,
+    retryRun: (runId, text) => send(text, lastOptions, runId),
     async retryFailed() {
       if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS');
       if (frozen !== null) return track(submit(frozen));

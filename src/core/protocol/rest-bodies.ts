@@ -154,6 +154,11 @@ export interface CreateRunRequest {
   };
   /** Tools this page can run for the run (docs/protocol.md §19); ignored by a server without them. */
   browserTools?: BrowserToolDeclaration[];
+  /**
+   * The session's latest run, ended `failed` or `cancelled`, that this run answers again
+   * (docs/protocol.md §5.2): its messages leave the session's history, so the turn has one user message.
+   */
+  retryOf?: string;
 }
 
 /** `201` of `POST /runs` (and its replay). */

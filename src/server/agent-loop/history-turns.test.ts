@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { SnapshotMessage } from '../../core/protocol.ts';
 import type { SettledToolCall } from '../storage/storage-port.ts';
 import { createOpenAiCompatibleModel } from '../models/openai-compatible-model.ts';
+import { createScriptedModel } from '../models/scripted-model.ts';
 import type { FakeReply } from '../models/test-support/fake-openai-server.ts';
 import { sseChunk, startFakeOpenAiServer } from '../models/test-support/fake-openai-server.ts';
-import { startTestServer } from '../test-support/start-test-server.ts';
+import { freshKey, startTestServer } from '../test-support/start-test-server.ts';
 import { createRunEngine } from './create-run-engine.ts';
 import { DEFAULT_KERNEL_PROMPT } from './engine-settings.ts';
 import { buildHistoryTurns } from './history-turns.ts';
@@ -180,6 +181,109 @@ describe('the history a provider receives after a failed turn (over HTTP)', () =
     } finally {
       await server.close();
       await provider.close();
+    }
+  });
+});
+
+describe('a retry of a failed turn (retryOf, over HTTP)', () => {
+  it('sends the provider one user message and never the failed half answer, then keeps only the retried turn', async () => {
+    const provider = await startFakeOpenAiServer();
+    const server = await startTestServer({
+      engine: createRunEngine({
+        model: createOpenAiCompatibleModel({ baseUrl: provider.baseUrl, model: 'm-test' }),
+        limits: { maxRetries: 0 },
+        log: () => undefined,
+      }),
+    });
+    try {
+      const piece = (text: string, finish: string | null = null) =>
+        sseChunk({ choices: [{ index: 0, delta: { content: text }, finish_reason: finish }] });
+      provider.reply(
+        // The first answer breaks off mid-stream: the run fails with half an answer on screen.
+        { kind: 'stream', pieces: [piece('A-1 is on')], cut: true },
+        { kind: 'stream', pieces: [piece('A-1 shipped today.', 'stop'), 'data: [DONE]\n\n'] },
+        { kind: 'stream', pieces: [piece('You are welcome.', 'stop'), 'data: [DONE]\n\n'] },
+      );
+      const settle = async (runId: string): Promise<string> => {
+        let status = '';
+        await expect
+          .poll(async () => {
+            ({ status } = (await (await server.request(`/runs/${runId}`)).json()) as { status: string });
+            return ['completed', 'failed', 'cancelled', 'expired'].includes(status);
+          })
+          .toBe(true);
+        return status;
+      };
+      const failed = await server.createRun('alice', 'Where is A-1?');
+      expect(await settle(failed.runId)).toBe('failed');
+      const { sessionId } = failed;
+      const retry = await server.createRun('alice', 'Where is A-1?', { sessionId, retryOf: failed.runId });
+      expect(await settle(retry.runId)).toBe('completed');
+      const later = await server.createRun('alice', 'Thanks!', { sessionId });
+      expect(await settle(later.runId)).toBe('completed');
+      // The failed run is answered already: a second retry of it (another key) is refused.
+      const stale = await server.request('/runs', {
+        user: 'alice',
+        body: {
+          agentVersionId: 'agv_demo_1',
+          input: { content: [{ type: 'text', text: 'x' }] },
+          sessionId,
+          retryOf: failed.runId,
+        },
+        headers: { 'idempotency-key': freshKey() },
+      });
+      expect(stale.status).toBe(409);
+      expect(await stale.json()).toMatchObject({ code: 'RUN_NOT_RETRYABLE' });
+      const system = { role: 'system', content: DEFAULT_KERNEL_PROMPT };
+      const question = { role: 'user', content: 'Where is A-1?' };
+      expect(provider.requests.map((request) => request.body['messages'])).toEqual([
+        [system, question],
+        [system, question],
+        [system, question, { role: 'assistant', content: 'A-1 shipped today.' }, { role: 'user', content: 'Thanks!' }],
+      ]);
+      const page = (await (await server.request(`/sessions/${sessionId}/messages`)).json()) as {
+        items: { runId: string; role: string }[];
+      };
+      expect(page.items.map((m) => [m.runId, m.role])).toEqual([
+        [later.runId, 'assistant'],
+        [later.runId, 'user'],
+        [retry.runId, 'assistant'],
+        [retry.runId, 'user'],
+      ]);
+    } finally {
+      await server.close();
+      await provider.close();
+    }
+  });
+
+  it("refuses a retry of a completed run, of another session's or user's run, and one without its session", async () => {
+    const server = await startTestServer({
+      engine: createRunEngine({ model: createScriptedModel(), log: () => undefined }),
+    });
+    try {
+      const create = (user: string, extra: Record<string, unknown>) =>
+        server.request('/runs', {
+          user,
+          body: { agentVersionId: 'agv_demo_1', input: { content: [{ type: 'text', text: 'again' }] }, ...extra },
+          headers: { 'idempotency-key': freshKey() },
+        });
+      const done = await server.createRun('alice', '/echo done');
+      await expect
+        .poll(async () => ((await (await server.request(`/runs/${done.runId}`)).json()) as { status: string }).status)
+        .toBe('completed');
+      const completed = await create('alice', { sessionId: done.sessionId, retryOf: done.runId });
+      expect(completed.status).toBe(409);
+      expect(await completed.json()).toMatchObject({ code: 'RUN_NOT_RETRYABLE', details: { status: 'completed' } });
+      const other = await server.createRun('alice', '/echo elsewhere');
+      const elsewhere = await create('alice', { sessionId: other.sessionId, retryOf: done.runId });
+      expect(elsewhere.status).toBe(404);
+      const stranger = await create('bob', { sessionId: done.sessionId, retryOf: done.runId });
+      expect(stranger.status).toBe(404);
+      const withoutSession = await create('alice', { retryOf: done.runId });
+      expect(withoutSession.status).toBe(422);
+      expect(await withoutSession.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'sessionId' } });
+    } finally {
+      await server.close();
     }
   });
 });

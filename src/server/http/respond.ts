@@ -24,6 +24,7 @@ const TITLES: Record<string, string> = {
   RUN_ALREADY_ACTIVE: 'The session already has an active run',
   RUN_NOT_ACTIVE: 'The run has ended',
   RUN_NOT_ACCEPTING_INPUT: 'The run is waiting for an answer and accepts no input',
+  RUN_NOT_RETRYABLE: 'That run can no longer be answered again',
   AGENT_VERSION_MISMATCH: 'The agent version does not match the session',
   MODEL_UNAVAILABLE: 'The model is not available',
   UNSUPPORTED_CONTENT: 'This kind of content is not supported',

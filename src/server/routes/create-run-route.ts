@@ -79,6 +79,14 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
     });
   }
   const sessionId = validateOptionalString(body.sessionId, { field: 'sessionId', ...idLimit });
+  const retryOf = validateOptionalString(body.retryOf, { field: 'retryOf', ...idLimit });
+  if (retryOf !== undefined && sessionId === undefined) {
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'retryOf names a run of the session given in sessionId.',
+      details: { field: 'sessionId' },
+    });
+  }
   const input = requireObject(body.input, 'input');
   const { content } = validateContent(input.content, limits);
   const clientMessageId = validateClientId(input.clientMessageId, {
@@ -151,6 +159,7 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
   return {
     subject: request.subject,
     ...(sessionId === undefined ? {} : { sessionId }),
+    ...(retryOf === undefined ? {} : { retryOf }),
     ...(locale === undefined ? {} : { locale }),
     agent: { agentId: agent.agentId, versionId: agentVersionId },
     model: { modelId: model.modelId, ...(effort === undefined ? {} : { reasoningEffort: effort }) },

@@ -24,7 +24,7 @@ import { checkSizes } from './run-record.ts';
 import { createLiveRuns, findCancellingEvent } from './live-runs.ts';
 import type { SuggestSessionTitle } from './session-titles.ts';
 import { applySuggestedTitle, makeSessionTitle } from './session-titles.ts';
-import type { RetentionPolicy } from './live-runs.ts';
+import type { RetentionPolicy, SessionHistory } from './live-runs.ts';
 
 export type { RetentionPolicy } from './live-runs.ts';
 
@@ -48,6 +48,8 @@ export interface CreatedRun {
 export interface CreateRunInput {
   subject: RunStart['subject'];
   sessionId?: string;
+  /** The session's latest run, ended failed or cancelled, that this one answers again (docs/protocol.md §5.2). */
+  retryOf?: string;
   agent: { agentId: string; versionId: string };
   model: { modelId: string; reasoningEffort?: ReasoningEffort } | null;
   input: {
@@ -126,6 +128,22 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   const { storage, clock, ids } = options;
   const live = createLiveRuns(options);
 
+  /** Refuses a retry of a run that is not the subject's, not in the session, or did not end failed or cancelled. */
+  async function checkRetryable(retryOf: string, sessionId: string, subjectId: string): Promise<void> {
+    const replaced = await storage.getRun(retryOf);
+    if (replaced === null || replaced.subjectId !== subjectId || replaced.sessionId !== sessionId) {
+      return refuse({ code: 'NOT_FOUND', detail: 'retryOf names no run of this session.', details: { retryOf } });
+    }
+    const status = replaced.finalSnapshot?.status;
+    if (status !== 'failed' && status !== 'cancelled') {
+      return refuse({
+        code: 'RUN_NOT_RETRYABLE',
+        detail: 'Only a run that ended failed or cancelled can be answered again.',
+        details: { retryOf, status: status ?? 'active' },
+      });
+    }
+  }
+
   return {
     async createRun(input, complete) {
       const now = clock.now();
@@ -181,8 +199,11 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         ...optional('locale', input.locale),
         ...optional('browserTools', input.browserTools),
       };
+      if (input.retryOf !== undefined) await checkRetryable(input.retryOf, sessionId, input.subject.id);
       const history =
-        input.sessionId === undefined ? { history: [], historyToolCalls: [] } : await live.historyOf(sessionId);
+        input.sessionId === undefined
+          ? { history: [], historyToolCalls: [] }
+          : withoutRun(await live.historyOf(sessionId), input.retryOf);
       const newSession: StoredSession = {
         sessionId,
         subjectId: input.subject.id,
@@ -205,6 +226,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         started,
         title: makeSessionTitle(text),
         lease: live.newLease(),
+        ...optional('replacesRunId', input.retryOf),
         ...(complete === undefined
           ? {}
           : { idempotency: complete({ runId, sessionId, userMessageId, createdAt: now }) }),
@@ -224,6 +246,12 @@ export function createRunStore(options: RunStoreOptions): RunStore {
             detail: 'Attach to the active run or add an input to it.',
             details: { activeRunId: outcome.activeRunId },
             extra: { activeRunId: outcome.activeRunId },
+          });
+        case 'not_latest_run':
+          return refuse({
+            code: 'RUN_NOT_RETRYABLE',
+            detail: 'A later run of the session answered meanwhile; send the message again instead.',
+            details: { retryOf: input.retryOf },
           });
         case 'idempotency_lost':
           throw new IdempotencyLockLostError(runId);
@@ -290,4 +318,13 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 /** What the log keeps of a send's focus context: its title and size, never its text. */
 function summarizeFocus(focus: NonNullable<RunInput['focus']>): FocusSummary {
   return focus.title === undefined ? { chars: focus.text.length } : { title: focus.title, chars: focus.text.length };
+}
+
+/** The session's history without what run `runId` left in it (a run answered again leaves it). */
+function withoutRun(history: SessionHistory, runId: string | undefined): SessionHistory {
+  if (runId === undefined) return history;
+  return {
+    history: history.history.filter((message) => message.runId !== runId),
+    historyToolCalls: history.historyToolCalls.filter((call) => call.runId !== runId),
+  };
 }

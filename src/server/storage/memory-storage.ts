@@ -102,7 +102,13 @@ export function createMemoryStorage(): AgentStorage {
         if (existing.activeRunId !== null) return { kind: 'run_active', activeRunId: existing.activeRunId };
         session = { ...existing };
       }
+      const { replacesRunId } = command;
+      if (replacesRunId !== undefined && session.lastRunId !== replacesRunId) return { kind: 'not_latest_run' };
       if (command.idempotency !== undefined && !holdsLock(command.idempotency)) return { kind: 'idempotency_lost' };
+      if (replacesRunId !== undefined) {
+        const kept = (sessionMessages.get(session.sessionId) ?? []).filter((m) => m.runId !== replacesRunId);
+        sessionMessages.set(session.sessionId, kept);
+      }
       const { runId } = command.run;
       session.activeRunId = runId;
       session.lastRunId = runId;

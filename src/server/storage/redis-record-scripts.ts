@@ -122,11 +122,13 @@ end
 return out
 `);
 
-/** Settled user and assistant messages of a session (reasoning is not counted). ARGV: prefix, sessionId. */
+/** Settled user and assistant messages in the session's index (reasoning is not counted). ARGV: prefix, sessionId. */
 export const COUNT_SESSION_MESSAGES = defineRedisScript(`
 local count = 0
-for _, json in ipairs(redis.call('HVALS', P .. 'message-json:' .. ARGV[2])) do
-  if cjson.decode(json).role ~= 'reasoning' then count = count + 1 end
+local json = P .. 'message-json:' .. ARGV[2]
+for _, id in ipairs(redis.call('ZRANGE', P .. 'messages:' .. ARGV[2], 0, -1)) do
+  local message = redis.call('HGET', json, id)
+  if message and cjson.decode(message).role ~= 'reasoning' then count = count + 1 end
 end
 return count
 `);

@@ -5,7 +5,9 @@ import { defineRedisScript } from './redis-script.ts';
  * ARGV: prefix, mode (`new`|`existing`), sessionId, run subjectId, the run's agent version, runId,
  * userMessageId, createdAt, start JSON, RUN_STARTED JSON, title (`hasTitle` 1|0 then the title),
  * lease owner, lease expiresAt, idempotency recordId ('' for none), token, response JSON,
- * expiresAt, then for a new session its subjectId, createdAt, has-title and title. The run joins
+ * expiresAt, for a new session its subjectId, createdAt, has-title and title ('' and '0' when
+ * existing), then the run it replaces ('' for none: a retry, which must be the session's latest run
+ * and whose messages leave the session's index `messages:<sessionId>`). The run joins
  * its subject's set of active runs (`subject-active:<subjectId>`), which the terminal append leaves,
  * and counts in its subject's holdings (`holdings:sessions`, `holdings:runs`: what the store caps weigh).
  * Returns `{'created', <session hash>}` or the refusal with its detail.
@@ -22,7 +24,15 @@ if mode == 'existing' then
   if s[2] ~= versionId then return {'version_mismatch', s[2]} end
   if s[3] then return {'run_active', s[3]} end
 end
+local replaces = ARGV[23]
+if replaces ~= '' and redis.call('HGET', key, 'lastRunId') ~= replaces then return {'not_latest_run'} end
 if idemId ~= '' and not holdsIdempotency(idemId, idemToken) then return {'idempotency_lost'} end
+if replaces ~= '' then
+  local replacedIds = redis.call('HGET', runKey(replaces), 'messageIds')
+  if replacedIds then
+    for _, id in ipairs(cjson.decode(replacedIds)) do redis.call('ZREM', P .. 'messages:' .. sessionId, id) end
+  end
+end
 if mode == 'new' then
   local sessionSubject = ARGV[19]
   local position = redis.call('HINCRBY', P .. 'counters', 'session', 1)

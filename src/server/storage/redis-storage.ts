@@ -110,6 +110,7 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
         fresh?.createdAt ?? '',
         fresh?.title == null ? '0' : '1',
         fresh?.title ?? '',
+        command.replacesRunId ?? '',
       ]);
       const [kind, detail] = Array.isArray(reply) ? (reply as unknown[]) : [];
       switch (kind) {
@@ -121,6 +122,8 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
           return { kind: 'version_mismatch', agentVersionId: String(detail) };
         case 'run_active':
           return { kind: 'run_active', activeRunId: String(detail) };
+        case 'not_latest_run':
+          return { kind: 'not_latest_run' };
       }
       return { kind: 'created', session: toSession(sessionId, toFields(detail)) as StoredSession };
     },

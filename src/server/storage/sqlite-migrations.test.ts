@@ -26,6 +26,7 @@ describe('SQLite migrations', () => {
       { version: 1, description: SQLITE_MIGRATIONS[0]?.description },
       { version: 2, description: SQLITE_MIGRATIONS[1]?.description },
       { version: 3, description: SQLITE_MIGRATIONS[2]?.description },
+      { version: 4, description: SQLITE_MIGRATIONS[3]?.description },
     ]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = db
@@ -66,7 +67,7 @@ describe('SQLite migrations', () => {
       .pluck()
       .all();
     expect(indexes).toContain('sessions_by_subject_activity');
-    expect(db.prepare('SELECT MAX(version) FROM schema_version').pluck().get()).toBe(3);
+    expect(db.prepare('SELECT MAX(version) FROM schema_version').pluck().get()).toBe(4);
     db.close();
   });
 

@@ -105,6 +105,11 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 4,
+    description: 'settled messages of a run answered again (a retry) leave the session history',
+    sql: `ALTER TABLE messages ADD COLUMN in_history INTEGER NOT NULL DEFAULT 1;`,
+  },
 ];
 
 /**

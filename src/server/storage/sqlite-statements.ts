@@ -58,7 +58,8 @@ export function createSqliteStatements(db: Database) {
        ORDER BY updated_at DESC, position DESC LIMIT ?`,
     ),
     sessionMessageCount: statement<[string], { count: number }>(
-      `SELECT COUNT(*) AS count FROM messages WHERE session_id = ? AND json_extract(message_json, '$.role') != 'reasoning'`,
+      `SELECT COUNT(*) AS count FROM messages WHERE session_id = ? AND in_history = 1
+       AND json_extract(message_json, '$.role') != 'reasoning'`,
     ),
     setSessionTitle: statement<[string, string]>('UPDATE sessions SET title = ? WHERE session_id = ?'),
     insertSession: statement<[string, string, string, string | null, number, number, string | null, string | null]>(
@@ -107,11 +108,12 @@ export function createSqliteStatements(db: Database) {
       'SELECT message_json FROM messages WHERE run_id = ? ORDER BY position',
     ),
     messagesOfSession: statement<[string, number, number], { message_json: string }>(
-      `SELECT message_json FROM messages WHERE session_id = ? AND position < ? ${newest}`,
+      `SELECT message_json FROM messages WHERE session_id = ? AND in_history = 1 AND position < ? ${newest}`,
     ),
     messagePosition: statement<[string, string], { position: number }>(
-      'SELECT position FROM messages WHERE session_id = ? AND message_id = ?',
+      'SELECT position FROM messages WHERE session_id = ? AND message_id = ? AND in_history = 1',
     ),
+    leaveHistory: statement<[string]>('UPDATE messages SET in_history = 0 WHERE run_id = ?'),
     idempotencyRecord: statement<[string], IdempotencyRow>('SELECT * FROM idempotency WHERE record_id = ?'),
     idempotencyLock: statement<[string], { state: string; token: string | null }>(
       'SELECT state, token FROM idempotency WHERE record_id = ?',

@@ -108,9 +108,12 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
       if (row.active_run_id !== null) return { kind: 'run_active', activeRunId: row.active_run_id } as const;
       session = toSession(row);
     }
+    const { replacesRunId } = command;
+    if (replacesRunId !== undefined && session.lastRunId !== replacesRunId) return { kind: 'not_latest_run' } as const;
     if (command.idempotency !== undefined && !holdsLock(command.idempotency)) {
       return { kind: 'idempotency_lost' } as const;
     }
+    if (replacesRunId !== undefined) sql.leaveHistory.run(replacesRunId);
     const { run } = command;
     const updated: StoredSession = {
       ...session,

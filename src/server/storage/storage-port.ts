@@ -103,6 +103,12 @@ export interface CreateRunCommand {
   title: string | null;
   /** The creating process's lease on the run. */
   lease: { owner: string; expiresAt: number };
+  /**
+   * An ended run this one answers again (a retry): it must still be the session's latest run
+   * (else `not_latest_run`), and its messages leave the session's settled messages (`listMessages`,
+   * `countSessionMessages`) in the same commit. Its record, snapshot and log stay.
+   */
+  replacesRunId?: string;
   idempotency?: IdempotencyCompletion;
 }
 
@@ -112,6 +118,8 @@ export type CreateRunOutcome =
   | { kind: 'session_not_found' }
   | { kind: 'version_mismatch'; agentVersionId: string }
   | { kind: 'run_active'; activeRunId: string }
+  /** `replacesRunId` is no longer the session's latest run. */
+  | { kind: 'not_latest_run' }
   | { kind: 'idempotency_lost' };
 
 /** Options of {@link AgentStorage.appendEvents}. */

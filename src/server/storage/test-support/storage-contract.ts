@@ -369,6 +369,40 @@ export function describeStorageContract(
       expect(await storage.countSessionMessages('ses_unknown')).toBe(0);
     });
 
+    it('takes a run answered again out of the session history with the retry’s create, only the latest run', async () => {
+      const failed = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      await finishFixtureRun(storage, failed, 'half an answer');
+      const retry = await createFixtureRun(storage, {
+        runId: 'run_2',
+        sessionId: 'ses_1',
+        isNewSession: false,
+        replacesRunId: 'run_1',
+      });
+      expect(await storage.listMessages('ses_1', {})).toEqual({ items: [], next: null });
+      expect(await storage.countSessionMessages('ses_1')).toBe(0);
+      expect(await storage.listMessages('ses_1', { before: 'msg_answer_run_1' })).toBeNull();
+      // The replaced run keeps its record and snapshot.
+      expect((await storage.getRun('run_1'))?.finalSnapshot?.messages.map((m) => m.content)).toEqual([
+        'Hello from run_1',
+        'half an answer',
+      ]);
+      await finishFixtureRun(storage, retry, 'the answer');
+      expect((await storage.listMessages('ses_1', {}))?.items.map((m) => m.content)).toEqual([
+        'the answer',
+        'Hello from run_2',
+      ]);
+      const stale = createRunCommand({
+        runId: 'run_3',
+        sessionId: 'ses_1',
+        isNewSession: false,
+        replacesRunId: 'run_1',
+      });
+      expect(await storage.createRun(stale.command)).toEqual({ kind: 'not_latest_run' });
+      expect(await storage.getRun('run_3')).toBeNull();
+      expect((await storage.getSession('ses_1'))?.lastRunId).toBe('run_2');
+      expect(await storage.countSessionMessages('ses_1')).toBe(2);
+    });
+
     it('renames only the subject’s session, and a conditional title only over the expected one', async () => {
       await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true, text: 'Hi there' });
       const before = await storage.getSession('ses_1');

@@ -28,6 +28,8 @@ export function createRunCommand(options: {
   leaseOwner?: string;
   leaseExpiresAt?: number;
   idempotency?: CreateRunCommand['idempotency'];
+  /** The ended run this one answers again (`CreateRunCommand.replacesRunId`). */
+  replacesRunId?: string;
 }): { command: CreateRunCommand; run: FixtureRun } {
   const subjectId = options.subjectId ?? 'alice';
   const events = eventFactory(options.runId, options.sessionId);
@@ -68,6 +70,7 @@ export function createRunCommand(options: {
     title: text,
     lease: { owner: options.leaseOwner ?? 'proc_a', expiresAt: options.leaseExpiresAt ?? createdAt + 10_000 },
     ...(options.idempotency === undefined ? {} : { idempotency: options.idempotency }),
+    ...(options.replacesRunId === undefined ? {} : { replacesRunId: options.replacesRunId }),
   };
   return { command, run: { runId: options.runId, sessionId: options.sessionId, events, started } };
 }
