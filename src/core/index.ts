@@ -37,6 +37,7 @@ export type {
   ConnectionStatus,
   PendingSend,
   ClientExtension,
+  RunNotice,
   ToolRunnerPhase,
   ToolRunnerView,
 } from './client/client-state.ts';

@@ -1,6 +1,7 @@
 import type {
   BootstrapResponse,
   BrowserToolDeclaration,
+  EventDataMap,
   RunStatus,
   SnapshotInterrupt,
   SnapshotMessage,
@@ -104,4 +105,9 @@ export interface ClientState {
   toolRunner: ToolRunnerView | null;
   /** The reason of each tool call that ended its run on purpose (outcome `stopped`), by tool call id. */
   toolStops: Readonly<Record<string, string>>;
+  /** The followed run's `NOTICE`s, oldest first (e.g. `MODEL_RETRYING`: the next model attempt and when it starts). */
+  notices: readonly RunNotice[];
 }
+
+/** One `NOTICE` of a run: a recoverable condition the run goes on after (docs/protocol.md §7.1). */
+export type RunNotice = EventDataMap['NOTICE'];

@@ -91,5 +91,6 @@ function deriveState(model: ClientModel): ClientState {
         outcome?.type === 'stopped' && outcome.toolCallId ? [[outcome.toolCallId, outcome.reason]] : [],
       ),
     ),
+    notices: followed?.notices ?? [],
   };
 }

@@ -153,7 +153,15 @@ export interface EventDataMap {
     response?: unknown;
   };
   MESSAGE_DISCARDED: { messageId: string; reason: 'attempt_retry' | 'superseded' };
-  NOTICE: { level: 'info' | 'warning'; code: string; message: string };
+  NOTICE: {
+    level: 'info' | 'warning';
+    code: string;
+    message: string;
+    /** `MODEL_RETRYING`: the number of the model attempt that follows (2 for the first retry). */
+    attempt?: number;
+    /** `MODEL_RETRYING`: when that attempt starts (ISO). */
+    retryAt?: string;
+  };
   CUSTOM: { name: string; value: unknown };
   RUN_FINISHED: {
     outcome: RunOutcome;

@@ -297,7 +297,7 @@ describe('POST /ag-ui driven by @ag-ui/client HttpAgent', () => {
     expect(resource.status).toBe('failed');
   });
 
-  it('tells of a retracted attempt with a custom event, and the retry’s answer follows', async () => {
+  it('tells of a retracted attempt and the wait for the next with custom events, and the retry’s answer follows', async () => {
     const server = await serve();
     const client = clientOf(server);
     await client.send('/error');
@@ -310,13 +310,19 @@ describe('POST /ag-ui driven by @ag-ui/client HttpAgent', () => {
       .filter((event) => event.type === 'TEXT_MESSAGE_START' || event.type === 'REASONING_MESSAGE_START')
       .map((event) => event.messageId as string);
     expect(attempt).toHaveLength(2);
-    expect(wire.filter((event) => event.type === 'CUSTOM')).toEqual(
-      attempt.map((messageId) => ({
+    expect(wire.filter((event) => event.type === 'CUSTOM')).toEqual([
+      ...attempt.map((messageId) => ({
         type: 'CUSTOM',
         name: 'agent-chat.message_discarded',
         value: { messageId, reason: 'attempt_retry' },
       })),
-    );
+      // The wait before the next attempt, for a client to say "Retrying in 1 s…".
+      {
+        type: 'CUSTOM',
+        name: 'agent-chat.notice',
+        value: expect.objectContaining({ code: 'MODEL_RETRYING', attempt: 2, retryAt: expect.any(String) }),
+      },
+    ]);
     const kept = resource.messages.map((message) => message.messageId);
     expect(kept.filter((messageId) => attempt.includes(messageId))).toEqual([]);
     expect(deltasOf(wire.slice(firstCustom), 'TEXT_MESSAGE_CONTENT')).toBe(contentOf(resource, 'assistant'));

@@ -10,7 +10,8 @@ const MAX_BACKOFF_MS = 30_000;
 
 /**
  * Calls the model for one round with retries: each attempt has its own timeout; a retryable
- * failure retracts what the attempt streamed (`MESSAGE_DISCARDED{attempt_retry}`), waits with
+ * failure retracts what the attempt streamed (`MESSAGE_DISCARDED{attempt_retry}`), says when the
+ * next attempt starts (`NOTICE{MODEL_RETRYING}` with `attempt` and `retryAt`), waits with
  * exponential backoff (or the provider's Retry-After) and tries again, up to `maxRetries`.
  * Throws a `LoopStop` with `MODEL_ERROR`/`MODEL_TIMEOUT` when it gives up, and the round
  * signal's reason when that aborts (cancel and deadlines are never retried).
@@ -74,6 +75,15 @@ export async function callModel(
     for (const messageId of failure.messageIds)
       await writer.append('MESSAGE_DISCARDED', { messageId, reason: 'attempt_retry' });
     const backoff = limits.retryBaseMs * 2 ** (attempt - 1) * (0.5 + settings.random() / 2);
-    await settings.sleep(Math.min(MAX_BACKOFF_MS, cause.retryAfterMs ?? backoff), roundSignal);
+    const delayMs = Math.min(MAX_BACKOFF_MS, cause.retryAfterMs ?? backoff);
+    // The user sees why nothing comes yet, and for how long ("Retrying in 3 s…").
+    await writer.append('NOTICE', {
+      level: 'info',
+      code: 'MODEL_RETRYING',
+      message: context.texts.modelRetrying,
+      attempt: attempt + 1,
+      retryAt: new Date(clock.now() + delayMs).toISOString(),
+    });
+    await settings.sleep(delayMs, roundSignal);
   }
 }

@@ -368,6 +368,7 @@ describe('inputs and scenarios over HTTP with the real engine', () => {
       ...TEXT,
       'MESSAGE_DISCARDED',
       'MESSAGE_DISCARDED',
+      'NOTICE',
       ...REASONING,
       ...TEXT,
       'STEP_FINISHED',
@@ -379,6 +380,19 @@ describe('inputs and scenarios over HTTP with the real engine', () => {
       { messageId: reasoning, reason: 'attempt_retry' },
       { messageId: text, reason: 'attempt_retry' },
     ]);
+    // The wait before the second attempt is announced with its end.
+    const notice = events.find((event) => event.type === 'NOTICE');
+    expect(notice?.data).toEqual({
+      level: 'info',
+      code: 'MODEL_RETRYING',
+      message: 'The model did not answer; trying again.',
+      attempt: 2,
+      retryAt: expect.any(String),
+    });
+    const retryAt = Date.parse(String((notice?.data as { retryAt?: string }).retryAt));
+    const nextStart = events.find((event) => event.seq > (notice?.seq ?? 0) && event.type === 'REASONING_START');
+    expect(retryAt).toBeGreaterThanOrEqual(notice?.timestamp ?? Infinity);
+    expect(retryAt).toBeLessThanOrEqual((nextStart?.timestamp ?? 0) + 5);
     const snapshot = await server.resource(runId);
     expect(snapshot.messages.some((m) => m.content.includes('breaks off'))).toBe(false);
     expect(snapshot.messages.map((m) => [m.role, m.status])).toEqual([

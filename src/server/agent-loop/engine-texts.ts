@@ -15,6 +15,8 @@ export interface EngineTexts {
   tokenBudget: string;
   /** `MODEL_ERROR` when the model adapter failed in a way it did not describe. */
   modelFailed: string;
+  /** `NOTICE{MODEL_RETRYING}`: a model call failed and is tried again. */
+  modelRetrying: string;
   /** `INTERNAL`: `{reference}` is the run's correlation id. */
   internal: string;
   /** Units of a duration: `{count}` seconds and minutes. */
@@ -30,6 +32,7 @@ export const ENGLISH_ENGINE_TEXTS: EngineTexts = {
   roundTimeout: 'A step of the agent took longer than {limit} and was stopped.',
   tokenBudget: 'The conversation is too long for the agent (about {tokens} tokens; the limit is {limit}).',
   modelFailed: 'The model failed unexpectedly.',
+  modelRetrying: 'The model did not answer; trying again.',
   internal: 'The agent hit an unexpected problem (reference {reference}).',
   seconds: '{count} s',
   minutes: '{count} minutes',
@@ -43,6 +46,7 @@ export const CHINESE_ENGINE_TEXTS: EngineTexts = {
   roundTimeout: '智能体的一个步骤超过了 {limit}，已停止。',
   tokenBudget: '对话太长（约 {tokens} 个词元，上限为 {limit}）。',
   modelFailed: '模型意外出错。',
+  modelRetrying: '模型没有回应，正在重试。',
   internal: '智能体遇到意外问题（参考编号 {reference}）。',
   seconds: '{count} 秒',
   minutes: '{count} 分钟',

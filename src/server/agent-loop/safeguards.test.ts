@@ -86,6 +86,11 @@ describe('safeguards end the run with their own code', () => {
     const run = startEngine('go', { model });
     await run.done;
     expect(model.requests.map((r) => r.attempt)).toEqual([1, 2, 3, 4]);
+    expect(dataOf(run.events(), 'NOTICE').map((d) => [d.code, d.attempt])).toEqual([
+      ['MODEL_RETRYING', 2],
+      ['MODEL_RETRYING', 3],
+      ['MODEL_RETRYING', 4],
+    ]);
     expect(dataOf(run.events(), 'MESSAGE_DISCARDED').map((d) => d.messageId)).toEqual(['msg_1', 'msg_2', 'msg_3']);
     expect(run.handle.snapshot().messages.map((m) => [m.messageId, m.status])).toEqual([
       ['msg_user', 'complete'],
@@ -106,6 +111,10 @@ describe('safeguards end the run with their own code', () => {
     const events = run.events();
     expect((events.at(-1)?.timestamp ?? 0) - (events[0]?.timestamp ?? 0)).toBe(7000);
     expect(run.handle.snapshot().status).toBe('completed');
+    // The user is told when the second attempt starts.
+    const notice = events.find((event) => event.type === 'NOTICE');
+    expect(notice?.data).toMatchObject({ code: 'MODEL_RETRYING', attempt: 2 });
+    expect(Date.parse(String((notice?.data as { retryAt?: string }).retryAt))).toBe((notice?.timestamp ?? 0) + 7000);
   });
 
   it('an attempt that times out is retried, then ends with MODEL_TIMEOUT', async () => {
