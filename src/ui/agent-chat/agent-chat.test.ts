@@ -176,19 +176,23 @@ describe('<agent-chat> errors and status', () => {
     expect([stop(), status.textContent]).toEqual([null, '']);
   });
 
-  it('says the answer is being retried while a failed attempt is kept', async () => {
+  it('shows the working row under a failed attempt kept while the run retries, and none once the retry streams', async () => {
     const { root, emit } = await mountAgentChat();
-    const status = root.querySelector('[part="status"]') as HTMLElement;
+    const working = () => root.querySelector('[part="working"]')?.textContent ?? null;
+    const user = createMessage({ messageId: 'u1', role: 'user', content: 'Hi', runId: 'run-1' });
+    const run = { runId: 'run-1', status: 'running' as const, lastSeq: 5 };
     await emit({
-      messages: [createMessage({ messageId: 'a1', content: 'Half an', status: 'error' })],
+      run,
+      messages: [user, createMessage({ messageId: 'a1', content: 'Half an', status: 'error', runId: 'run-1' })],
       discardedMessageIds: ['a1'],
     });
-    expect(status.textContent).toBe('Retrying the answer…');
+    expect(root.querySelector('[part~="assistant-message"][data-discarded]')?.textContent).toContain('Half an');
+    expect(working()).toBe('Thinking…');
     await emit({
-      messages: [createMessage({ messageId: 'a2', content: 'Rec', status: 'streaming' })],
+      messages: [user, createMessage({ messageId: 'a2', content: 'Rec', status: 'streaming', runId: 'run-1' })],
       discardedMessageIds: [],
     });
-    expect(status.textContent).toBe('');
+    expect(working()).toBe(null);
   });
 
   it('says "Reconnecting…" calmly in a polite status line', async () => {
@@ -257,6 +261,18 @@ describe('<agent-chat> accessibility of the transcript', () => {
     await emit({ toolCalls: [], run: { runId: 'run-1', status: 'failed', lastSeq: 2 } });
     expect(working()).toBe(null);
     expect(live.textContent).toBe('Thinking…');
+  });
+
+  it('says "Reconnecting…" in the working row while a silent stream is reopened, never an empty turn', async () => {
+    const { root, emit } = await mountAgentChat();
+    const working = () => root.querySelector('[part="working"]')?.textContent;
+    const user = createMessage({ messageId: 'u1', role: 'user', content: 'Hi', runId: 'run-1' });
+    await emit({ run: { runId: 'run-1', status: 'running', lastSeq: 3 }, messages: [user], connection: 'streaming' });
+    expect(working()).toBe('Thinking…');
+    await emit({ connection: 'reconnecting' });
+    expect(working()).toBe('Reconnecting…');
+    await emit({ connection: 'streaming' });
+    expect(working()).toBe('Thinking…');
   });
 
   it('does not announce answers that were already finished when it first saw the client', async () => {

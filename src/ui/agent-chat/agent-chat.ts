@@ -15,7 +15,7 @@ import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 import { Composer } from '../composer/composer.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { resolveStrings } from '../i18n/resolve-strings.ts';
-import { isAwaitingAnswer } from '../message-list/awaiting-answer.ts';
+import { describeWait, isAwaitingAnswer } from '../message-list/awaiting-answer.ts';
 import { hasAnswerStarted } from '../message-list/build-transcript-items.ts';
 import { renderMessageList, type MessageReference, type ToolCardRenderer } from '../message-list/message-list.ts';
 import { RowChunks } from '../message-list/row-chunks.ts';
@@ -87,7 +87,7 @@ import { composerStyles } from '../composer/composer.styles.ts';
  * @csspart error - A failed request or stream, at the end of the transcript until it is handled.
  * @csspart retry-button - Retry, on the error or the failed run it can help.
  * @csspart run-error - A failed run's error, kept after its turn in the transcript.
- * @csspart status - The status line ("Reconnecting…", "Stopping…", "Retrying the answer…").
+ * @csspart status - The status line ("Reconnecting…", "Stopping…", "Offline").
  * @csspart jump-button - "Jump to latest", shown when the person scrolled up.
  * @csspart composer - The composer form.
  * @csspart input - The composer's text field.
@@ -272,15 +272,13 @@ export class AgentChatElement extends LitElement {
     this.#scheduleExpiryUpdate(state);
     const status = state.isStopping
       ? strings.stopping
-      : state.discardedMessageIds.length > 0
-        ? strings.answerRetrying
-        : state.connection === 'reconnecting'
-          ? strings.reconnecting
-          : state.connection === 'offline'
-            ? strings.offline
-            : this.isContextMissing
-              ? strings.contextFailed
-              : '';
+      : state.connection === 'reconnecting'
+        ? strings.reconnecting
+        : state.connection === 'offline'
+          ? strings.offline
+          : this.isContextMissing
+            ? strings.contextFailed
+            : '';
     const isEmpty = state.messages.length === 0 && state.pendingSend === null;
     const hasSheet =
       this.conversations &&
@@ -315,7 +313,7 @@ export class AgentChatElement extends LitElement {
           }
           ${renderMessageList({
             state,
-            isAwaitingAnswer: this.#isAwaitingAnswer,
+            workingLabel: this.#isAwaitingAnswer ? describeWait(state, strings) : null,
             strings,
             locale: this.locale,
             now,

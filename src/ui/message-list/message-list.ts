@@ -48,8 +48,8 @@ export interface MessageListOptions {
   now: number;
   /** Keeps the rows shown so far in their DOM when older ones are put before them (one per list). */
   rowChunks?: RowChunks;
-  /** The user waits on an answer that shows nothing yet (`isAwaitingAnswer`): a working row stands in its place. */
-  isAwaitingAnswer: boolean;
+  /** While the user waits on an answer that shows nothing yet (`isAwaitingAnswer`): what the working row in its place says (`describeWait`). */
+  workingLabel: string | null;
 }
 
 /**
@@ -92,9 +92,9 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
         : nothing
     }
     ${
-      options.isAwaitingAnswer
-        ? html`<div part="working" class="working" aria-hidden="true"><i></i><i></i><i></i>${options.strings.thinking}</div>`
-        : nothing
+      options.workingLabel === null
+        ? nothing
+        : html`<div part="working" class="working" aria-hidden="true"><i></i><i></i><i></i>${options.workingLabel}</div>`
     }`;
 }
 
