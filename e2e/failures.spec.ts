@@ -132,7 +132,9 @@ test('/error keeps the turn on screen while the answer is retried, and says so',
         seen.hasText = true;
       }
       if (seen.hasText && answers.length === 0) seen.wentBlank = true;
-      if (root.querySelector('[part~="assistant-message"][data-discarded] .message-note')) seen.sawRetrying = true;
+      const working = root.querySelector('[part="working"]')?.textContent ?? '';
+      if (root.querySelector('[part~="assistant-message"][data-discarded]') && working.startsWith('Retrying'))
+        seen.sawRetrying = true;
     }).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
   });
   await widget.send('/error');

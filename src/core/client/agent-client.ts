@@ -290,7 +290,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     } else if (error?.source === 'run' && error.retryable && error.runId !== undefined) {
       // The same turn again: the failed run's answer makes way, its user message is not repeated.
       const text = store.getRun(error.runId)?.messages.find((m) => m.role === 'user')?.content ?? '';
-      await sender.retryRun(error.runId, text);
+      await sender.send(text, undefined, error.runId);
     } else {
       throw createClientError('NOTHING_TO_RETRY');
     }

@@ -226,14 +226,15 @@ function withRunSnapshot(model: ClientModel, snapshot: RunSnapshot): ClientModel
   return { ...model, runs };
 }
 
-/** The model without what run `runId` showed (a run answered again by a retry leaves the transcript). */
+/**
+ * The model without what run `runId` showed (a run answered again by a retry leaves the
+ * transcript; no run when undefined). It ended, so nothing of it is kept as discarded any more (`settleRun`).
+ */
 function withoutRun(model: ClientModel, runId: string | undefined): ClientModel {
-  if (runId === undefined) return model;
   return {
     ...model,
     runs: model.runs.filter((run) => run.runId !== runId),
     history: model.history.filter((message) => message.runId !== runId),
-    discarded: model.discarded.filter((entry) => entry.runId !== runId),
   };
 }
 

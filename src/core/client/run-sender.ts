@@ -13,10 +13,11 @@ import type { RunFollower } from './run-follower.ts';
 
 /** Creates runs: one frozen `{key, body}` per user action, until a definitive answer. */
 export interface RunSender {
-  /** Sends `text` as a new run; without `options` it reuses the latest send's (a retry of a failed run). */
-  send(text: string, options?: SendOptions): Promise<{ runId: string }>;
-  /** Sends `text` again as run `runId`'s turn (`retryOf`), with the latest send's options. */
-  retryRun(runId: string, text: string): Promise<{ runId: string }>;
+  /**
+   * Sends `text` as a new run; without `options` it reuses the latest send's. `retryOf` names the
+   * failed run whose turn this answers again (docs/protocol.md §5.2).
+   */
+  send(text: string, options?: SendOptions, retryOf?: string): Promise<{ runId: string }>;
   /** Re-sends a failed send: the frozen key and body if its failure was not definitive, else anew. */
   retryFailed(): Promise<{ runId: string }>;
   /** After a reload: re-sends a persisted pending create; false when there was none. */
@@ -142,7 +143,6 @@ export function createRunSender(context: ClientContext, follower: RunFollower): 
 
   return {
     send,
-    retryRun: (runId, text) => send(text, lastOptions, runId),
     async retryFailed() {
       if (isCreateUnresolved) throw createClientError('SEND_IN_PROGRESS');
       if (frozen !== null) return track(submit(frozen));

@@ -275,6 +275,21 @@ describe('<agent-chat> accessibility of the transcript', () => {
     expect(working()).toBe('Thinking…');
   });
 
+  it('says in the working row when the server tries the model again, counting down, then that it is retrying now', async () => {
+    const { root, emit } = await mountAgentChat();
+    const working = () => root.querySelector('[part="working"]')?.textContent;
+    const user = createMessage({ messageId: 'u1', role: 'user', content: 'Hi', runId: 'run-1' });
+    const retryAt = new Date(Date.now() + 2500).toISOString();
+    await emit({
+      run: { runId: 'run-1', status: 'running', lastSeq: 3 },
+      messages: [user],
+      notices: [{ level: 'info', code: 'MODEL_RETRYING', message: 'Trying again.', attempt: 2, retryAt }],
+    });
+    expect(working()).toBe('Retrying in 3 seconds (attempt 2)…');
+    await expect.poll(working, { timeout: 3000 }).toBe('Retrying in 2 seconds (attempt 2)…');
+    await expect.poll(working, { timeout: 4000 }).toBe('Retrying now (attempt 2)…');
+  });
+
   it('does not announce answers that were already finished when it first saw the client', async () => {
     const client = new FakeAgentClient();
     client.emit({ messages: [createMessage({ messageId: 'a0', content: 'Old answer' })] });

@@ -223,7 +223,8 @@ export class AgentChatElement extends LitElement {
   /** Whether the state last applied awaits an answer that shows nothing yet (the working row; a new wait is announced once). */
   #isAwaitingAnswer = false;
   #lifecycle = new LifecycleEventTracker();
-  #expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The next render that brings time-based labels up to date. */
+  #updateTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -261,15 +262,21 @@ export class AgentChatElement extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    clearTimeout(this.#expiryTimer);
-    this.#expiryTimer = undefined;
+    clearTimeout(this.#updateTimer);
+    this.#updateTimer = undefined;
   }
 
   protected override render(): TemplateResult {
     const state = this.#state();
     const strings = resolveStrings(this.locale, this.strings);
     const now = Date.now();
-    this.#scheduleExpiryUpdate(state);
+    const wait = this.#isAwaitingAnswer ? describeWait(state, strings, now, this.locale) : null;
+    // Time moves what some rows say (a retry's countdown, an open approval's "expires in …"): render again each second.
+    if (wait?.isRetrying || state.interrupts.some((item) => item.state === 'open' && item.expiresAt))
+      this.#updateTimer ??= setTimeout(() => {
+        this.#updateTimer = undefined;
+        this.requestUpdate();
+      }, 1000);
     const status = state.isStopping
       ? strings.stopping
       : state.connection === 'reconnecting'
@@ -313,7 +320,7 @@ export class AgentChatElement extends LitElement {
           }
           ${renderMessageList({
             state,
-            workingLabel: this.#isAwaitingAnswer ? describeWait(state, strings) : null,
+            workingLabel: wait?.label ?? null,
             strings,
             locale: this.locale,
             now,
@@ -387,16 +394,6 @@ export class AgentChatElement extends LitElement {
 
   #focusAfterUpdate(selector: string): void {
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(selector)?.focus());
-  }
-
-  /** While an approval with an expiry is open, renders again every 15 s so "expires in …" stays true. */
-  #scheduleExpiryUpdate(state: ClientState): void {
-    if (this.#expiryTimer !== undefined || !state.interrupts.some((item) => item.state === 'open' && item.expiresAt))
-      return;
-    this.#expiryTimer = setTimeout(() => {
-      this.#expiryTimer = undefined;
-      this.requestUpdate();
-    }, EXPIRY_UPDATE_MS);
   }
 
   #state(): ClientState {
@@ -516,8 +513,6 @@ export class AgentChatElement extends LitElement {
 const EMPTY_STATE = createInitialClientState();
 /** The conversations panel's tag; its code is in `agent-chat.conversations.js` (or the ESM build), never in this file. */
 const CONVERSATIONS_TAG = 'agent-chat-conversations';
-/** How often an open approval's "expires in …" is brought up to date. */
-const EXPIRY_UPDATE_MS = 15_000;
 /** How long a send waits for the page's `getContext` before the message goes without context. */
 const CONTEXT_TIMEOUT_MS = 5_000;
 

@@ -79,11 +79,12 @@ export interface AgentChatStrings {
   reconnecting: string;
   /** Shown (and announced once) from a send until the answer's first row appears. */
   thinking: string;
+  /** The working row while the server tries the model again (`NOTICE{MODEL_RETRYING}`): `{time}` is when ("in 3 seconds", then "now"). */
+  retrying: string;
   offline: string;
   messageCancelled: string;
   messageFailed: string;
   messageCutAtLength: string;
-  answerRetrying: string;
   runFailed: string;
   /** Under an answer whose server process stopped mid-answer (`RUN_ABANDONED`). */
   messageInterrupted: string;
@@ -169,11 +170,11 @@ export const EN_STRINGS: AgentChatStrings = {
   retry: 'Retry',
   reconnecting: 'Reconnecting…',
   thinking: 'Thinking…',
+  retrying: 'Retrying {time} (attempt {attempt})…',
   offline: 'Offline. Waiting for the network…',
   messageCancelled: 'Stopped',
   messageFailed: 'This answer did not finish.',
   messageCutAtLength: 'The answer was cut at the length limit.',
-  answerRetrying: 'Retrying the answer…',
   runFailed: 'This answer failed: {message}',
   messageInterrupted: 'Interrupted: the server stopped before this answer finished.',
   launcherOpen: 'Open chat',

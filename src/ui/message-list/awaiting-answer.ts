@@ -1,5 +1,7 @@
 import { isTerminalRunStatus, type ClientState } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
+import { formatString } from '../i18n/resolve-strings.ts';
+import { formatExpiresIn } from '../approval-card/approval-card.ts';
 import { buildTranscriptItems } from './build-transcript-items.ts';
 
 /**
@@ -15,13 +17,32 @@ export function isAwaitingAnswer(state: ClientState): boolean {
   const lastItem = buildTranscriptItems(state).findLast(
     (item) => item.kind !== 'message' || !state.discardedMessageIds.includes(item.message.messageId),
   );
-  return lastItem?.kind === 'message' && lastItem.message.role === 'user' && lastItem.message.runId === run.runId;
+  const message = lastItem?.kind === 'message' ? lastItem.message : undefined;
+  return message?.role === 'user' && message.runId === run.runId;
 }
 
 /**
  * What the working row says while the answer is awaited: "Reconnecting…" while the stream is
- * reopened (a stream silent past the heartbeat's promise is reopened), else "Thinking…".
+ * reopened (a stream silent past the heartbeat's promise is reopened); while the server tries the
+ * model again (its latest `MODEL_RETRYING` notice: in the gap nothing of the answer shows, so it
+ * is this wait's) "Retrying in 3 seconds (attempt 2)…", then "Retrying now (attempt 2)…"; else
+ * "Thinking…". `isRetrying`: the label says when, so it changes each second.
  */
-export function describeWait(state: ClientState, strings: AgentChatStrings): string {
-  return state.connection === 'reconnecting' ? strings.reconnecting : strings.thinking;
+export function describeWait(
+  state: ClientState,
+  strings: AgentChatStrings,
+  now: number,
+  locale: string,
+): { label: string; isRetrying: boolean } {
+  const retry = state.notices.findLast((notice) => notice.code === 'MODEL_RETRYING');
+  const label =
+    state.connection === 'reconnecting'
+      ? strings.reconnecting
+      : retry === undefined
+        ? strings.thinking
+        : formatString(strings.retrying, {
+            time: formatExpiresIn(retry.retryAt, now, locale),
+            attempt: retry.attempt ?? 2,
+          });
+  return { label, isRetrying: retry !== undefined };
 }

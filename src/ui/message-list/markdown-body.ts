@@ -2,19 +2,20 @@ import { noChange } from 'lit';
 import { Directive, directive, type ChildPart } from 'lit/directive.js';
 import { createStreamingMarkdown, type StreamingMarkdown } from '../markdown/streaming-markdown.ts';
 import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
+import type { AgentChatStrings } from '../i18n/en.ts';
 
 /** A stream with no new text for this long is paused: the body catches up on what the budget held back. */
 const PAUSE_MS = 250;
 
-/** Labels the Markdown body writes itself. */
-export interface MarkdownBodyLabels {
-  copyCode: string;
-  copied: string;
-  /** Flag shown on a code block holding hidden characters (they show as `⟪U+XXXX⟫`; copy keeps them). */
-  hiddenCharacters: string;
-  image: string;
-  truncated: string;
-}
+/**
+ * Labels the Markdown body writes itself, named as in the widget's strings (so those can be passed
+ * as they are). `hiddenCharacters` flags a code block holding hidden characters (they show as
+ * `⟪U+XXXX⟫`; copy keeps them).
+ */
+export type MarkdownBodyLabels = Pick<
+  AgentChatStrings,
+  'copyCode' | 'copied' | 'hiddenCharacters' | 'markdownImage' | 'markdownTruncated'
+>;
 
 /**
  * Owns one container element and one streaming Markdown renderer per transcript message across
@@ -43,7 +44,7 @@ class MarkdownBodyDirective extends Directive {
       this.#container.className = 'markdown';
       this.#container.addEventListener('click', this.#onClick);
       this.#renderer = createStreamingMarkdown(this.#container, {
-        strings: { image: labels.image, truncated: labels.truncated },
+        strings: { image: labels.markdownImage, truncated: labels.markdownTruncated },
       });
       this.#text = text;
       this.#isFinished = isFinished;

@@ -82,7 +82,8 @@ describe('message list', () => {
     await emit({ messages: [user, partial], discardedMessageIds: ['a1'] });
     const kept = root.querySelector('[part~="assistant-message"]') as HTMLElement;
     expect(kept.hasAttribute('data-discarded')).toBe(true);
-    expect(kept.querySelector('.message-note')?.textContent).toBe('Retrying the answer…');
+    // No note of its own ("failed" would be wrong): the working row under it says the answer is retried.
+    expect(kept.querySelector('.message-note')).toBe(null);
     expect(kept.querySelector('.message-body')?.textContent?.trim()).toBe('This first attempt breaks off');
     const retried = createMessage({ messageId: 'a2', content: 'Recovered', status: 'streaming' });
     await emit({ messages: [user, retried], discardedMessageIds: [] });

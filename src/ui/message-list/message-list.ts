@@ -156,8 +156,9 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
   const { message, strings, getReferences, isDiscarded, isInterrupted } = view;
   const isFinished = message.status !== 'streaming';
   const references = isFinished && getReferences ? safeReferences(getReferences(message)) : [];
+  // A retried attempt's own note would be wrong; the working row under it says what happens.
   const note = isDiscarded
-    ? strings.answerRetrying
+    ? ''
     : isInterrupted
       ? strings.messageInterrupted
       : message.status === 'cancelled'
@@ -169,13 +170,7 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
             : '';
   return html`<article part="message assistant-message" class="message assistant" data-status=${message.status} ?data-discarded=${isDiscarded}>
     <span class="visually-hidden">${strings.assistant}</span>
-    <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, {
-      copyCode: strings.copyCode,
-      copied: strings.copied,
-      hiddenCharacters: strings.hiddenCharacters,
-      image: strings.markdownImage,
-      truncated: strings.markdownTruncated,
-    })}</div>
+    <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, strings)}</div>
     ${note ? html`<p class="message-note muted">${note}</p>` : nothing}
     ${
       message.status === 'complete' && !isDiscarded
