@@ -60,6 +60,8 @@ const PAGES: Record<string, { file: string; csp: () => string }> = {
   '/index.html': { file: 'index.html', csp: () => DEMO_CSP },
   '/strict.html': { file: 'strict.html', csp: () => STRICT_CSP },
   '/conversations.html': { file: 'conversations.html', csp: () => DEMO_CSP },
+  // Every state of the widget from fixed data (no server needed): the screenshots come from it.
+  '/gallery.html': { file: 'gallery.html', csp: () => DEMO_CSP },
   // The import map is the one inline script, allowed by its hash.
   '/esm.html': { file: 'esm.html', csp: () => buildDemoCsp([importMapHashSource()]) },
 };
@@ -84,7 +86,7 @@ const BUILT_FILES = [
 ];
 
 /**
- * Creates the demo's static handler: the pages (`/`, `/strict.html`, `/esm.html`, `/conversations.html`, with the IIFEs'
+ * Creates the demo's static handler: the pages (`/`, `/strict.html`, `/esm.html`, `/conversations.html`, `/gallery.html`, with the IIFEs'
  * integrity filled in from `dist/manifest.json` at request time, each with its CSP and
  * {@link DEMO_PAGE_HEADERS}), `/demo/*` page scripts and CSS,
  * the build (`/agent-chat.js`, `/agent-chat-tools.js`, the locale pack `/agent-chat.zh-CN.js`, the launcher `/agent-chat.launcher.js`,

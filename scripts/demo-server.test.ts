@@ -81,6 +81,7 @@ describe('demo page headers', () => {
     { path: '/', csp: DEMO_CSP },
     { path: '/index.html', csp: DEMO_CSP },
     { path: '/strict.html', csp: STRICT_CSP },
+    { path: '/gallery.html', csp: DEMO_CSP },
   ];
   for (const { path, csp } of pages) {
     it(`${path} carries its CSP (framing refused), no-referrer and nosniff`, async () => {
