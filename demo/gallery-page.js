@@ -332,6 +332,8 @@ const STATES = [
           reason: 'proposal',
           toolCallId: 'proposal-update',
           argsDigest: 'sha256:proposal',
+          // The server sends a proposal's summary as its message too (docs/protocol.md §11.1).
+          message: 'Change your city and the second line of your bio.',
           state: 'open',
           proposal: {
             summary: 'Change your city and the second line of your bio.',
