@@ -177,7 +177,12 @@ test('an RTL locale whose strings the product supplies mirrors the widget on a l
   expect(await widget.root.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
 });
 
-test('screenshots of every state (saved under test-results/screenshots)', async ({ page, pageErrors: _errors }) => {
+// The screenshots of the widget's states come from the gallery (e2e/gallery.spec.ts); this test
+// keeps the live flow through them on the demo, and saves only what the gallery does not show.
+test('the live flow through every state: suggestion, reasoning, stop, tool, approval, failure, sheet, theme, zh-CN, launcher', async ({
+  page,
+  pageErrors: _errors,
+}) => {
   await page.setViewportSize({ width: 1100, height: 760 });
   await openDemo(page);
   await remount(page, {
@@ -186,37 +191,31 @@ test('screenshots of every state (saved under test-results/screenshots)', async 
   });
   const widget = chat(page);
   await expect(widget.root.locator('[part="empty-state"]')).toBeVisible();
-  await widget.root.screenshot({ path: `${SHOTS}/empty.png` });
 
   await widget.root.locator('[part="suggestion"]').nth(1).click();
   await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'complete');
   await widget.reasoning.first().locator('summary').click();
   await expect(widget.reasoning.first()).toHaveAttribute('open', '');
-  await widget.root.screenshot({ path: `${SHOTS}/reasoning.png` });
 
   await widget.send('/slow');
   await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'streaming');
   await expect(widget.assistantMessages.last()).toHaveText(/[\s\S]{60}/);
-  await widget.root.screenshot({ path: `${SHOTS}/streaming.png` });
   await widget.stopButton.click();
   await widget.waitForIdle();
 
   await widget.send('/tool');
   await widget.waitForIdle();
   await expect(widget.toolCards.last()).toHaveAttribute('data-status', 'completed');
-  await widget.root.screenshot({ path: `${SHOTS}/tool.png` });
 
   await widget.send('/approval');
   await expect(widget.approvalCards.last()).toHaveAttribute('data-state', 'open');
   await expect(widget.approvalCards.last()).toHaveAttribute('data-destructive', '');
-  await widget.root.screenshot({ path: `${SHOTS}/approval.png` });
   await widget.approvalCards.last().locator('[part="deny-button"]').click();
   await widget.waitForIdle();
 
   await widget.send('/fail');
   await expect(widget.root.locator('[part="run-error"]').last()).toBeVisible();
   await widget.waitForIdle();
-  await widget.root.screenshot({ path: `${SHOTS}/error.png` });
 
   // The conversations sheet (agent-chat.conversations.js is loaded on the demo page) over this conversation.
   await widget.root.locator('[part="conversations-button"]').click();
@@ -227,7 +226,6 @@ test('screenshots of every state (saved under test-results/screenshots)', async 
 
   await widget.root.evaluate((element) => element.setAttribute('theme', 'dark'));
   await expect(widget.root).toHaveAttribute('theme', 'dark');
-  await widget.root.screenshot({ path: `${SHOTS}/dark.png` });
 
   await remount(page, { locale: 'zh-CN', suggestions: ['我的订单在哪里？'] });
   await widget.send('/approval');
