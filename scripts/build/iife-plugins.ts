@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { minifyHtmlTemplates } from './minify-html-templates.ts';
 import { requireProductionBuilds } from './require-production-builds.ts';
 import { terserSecondPass } from './terser-second-pass.ts';
 
@@ -8,7 +9,7 @@ import { terserSecondPass } from './terser-second-pass.ts';
  * lit, marked or dompurify, which ship as their authors publish them (docs/benchmarks.md, "Size").
  */
 export function iifePlugins(): Plugin[] {
-  return [requireProductionBuilds(), dropLazyDefine(), minifyCssTemplates(), terserSecondPass()];
+  return [requireProductionBuilds(), dropLazyDefine(), minifyCssTemplates(), minifyHtmlTemplates(), terserSecondPass()];
 }
 
 /** The lazy `define.ts` fallback in `src/mount.ts`, exactly as written there. */
