@@ -107,4 +107,16 @@ describe('<agent-chat> answer actions', () => {
     await vi.waitFor(() => expect(button.getAttribute('aria-label')).toBe('Copied'));
     expect(writeText).toHaveBeenCalledWith('Half **an answer**.');
   });
+
+  it('offers Copy once per turn, on its last answer, not under the lead-in before a tool call', async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit({
+      messages: [
+        createMessage({ messageId: 'a1', content: 'Let me look that up.', runId: 'run-1' }),
+        createMessage({ messageId: 'a2', content: 'Order A-1 shipped.', runId: 'run-1' }),
+      ],
+    });
+    const answers = root.querySelectorAll('[part~="assistant-message"]');
+    expect(Array.from(answers, (answer) => answer.querySelector('.message-actions') !== null)).toEqual([false, true]);
+  });
 });

@@ -72,6 +72,12 @@ export const messageListStyles = css`
   .message-actions [data-copied] {
     color: var(--agent-chat-color-success);
   }
+  /* With a mouse, Copy shows on the answer's hover or keyboard focus; touch screens always show it. */
+  @media (hover: hover) {
+    .message:not(:hover) .message-actions:not(:focus-within) {
+      opacity: 0;
+    }
+  }
   .message.user .message-body {
     white-space: pre-wrap;
   }

@@ -13,7 +13,7 @@ import { renderToolCard } from '../tool-card/tool-card.ts';
 import { buildTranscriptItems } from './build-transcript-items.ts';
 import { markdownBody } from './markdown-body.ts';
 import type { RowChunks } from './row-chunks.ts';
-import { buildRowView, rowInputsOf, type ApprovalView, type RowView } from './row-view.ts';
+import { buildRowView, findTurnEnds, rowInputsOf, type ApprovalView, type RowView } from './row-view.ts';
 import { transcriptRow } from './transcript-row.ts';
 
 /** A source card for an assistant message; only http(s) URLs are shown. */
@@ -69,9 +69,10 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
     pending?.status === 'sending' &&
     !state.messages.some((message) => message.clientMessageId === pending.clientMessageId);
   let messageIndex = 0;
+  const sources = { ...options, turnEnds: findTurnEnds(state.messages) };
   const rows = items.map((item) => {
     const index = item.kind === 'message' ? messageIndex++ : -1;
-    const view = buildRowView(item, index, options);
+    const view = buildRowView(item, index, sources);
     return transcriptRow(item.key, rowInputsOf(view), () => renderRow(view, options));
   });
   // Each chunk nests the older ones in its first part, so a chunk put before them all leaves their DOM as it is.
@@ -153,7 +154,7 @@ function renderToolRow(
 }
 
 function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): TemplateResult {
-  const { message, strings, getReferences, isDiscarded, isInterrupted } = view;
+  const { message, strings, getReferences, isDiscarded, isInterrupted, isTurnEnd } = view;
   const isFinished = message.status !== 'streaming';
   const references = isFinished && getReferences ? safeReferences(getReferences(message)) : [];
   // A retried attempt's own note would be wrong; the working row under it says what happens.
@@ -173,7 +174,7 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
     <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, strings)}</div>
     ${note ? html`<p class="message-note muted">${note}</p>` : nothing}
     ${
-      message.status === 'complete' && !isDiscarded
+      message.status === 'complete' && isTurnEnd && !isDiscarded
         ? html`<div part="message-actions" class="message-actions">
           <button class="icon-button" aria-label=${strings.copyMessage} title=${strings.copyMessage} @click=${(event: Event) => copyMessage(event, message.content, strings.copied)}>
             ${renderIcon(ICON_PATHS.copy)}

@@ -3,7 +3,7 @@ import { createInitialClientState, type SnapshotInterrupt, type SnapshotToolCall
 import { EN_STRINGS as en } from '../i18n/en.ts';
 import { createMessage } from '../test-support/mount-agent-chat.ts';
 import type { TranscriptItem } from './build-transcript-items.ts';
-import { buildRowView, rowInputsOf, type RowViewSources } from './row-view.ts';
+import { buildRowView, findTurnEnds, rowInputsOf, type RowViewSources } from './row-view.ts';
 
 const toolCall: SnapshotToolCall = { toolCallId: 't1', name: 'drafts.delete', status: 'awaiting_approval' };
 const interrupt: SnapshotInterrupt = { id: 'i1', reason: 'tool_call', toolCallId: 't1', state: 'open' };
@@ -13,6 +13,7 @@ const sources = (patch: Partial<RowViewSources> = {}): RowViewSources => ({
   locale: 'en',
   isReasoningOpen: () => true,
   now: Date.parse('2026-11-29T13:40:00Z'),
+  turnEnds: new Set(),
   ...patch,
 });
 
@@ -31,7 +32,11 @@ describe('buildRowView', () => {
       isDiscarded: false,
     });
     expect(
-      buildRowView({ kind: 'message', key: 'message:a1', message: assistant }, 1, sources({ getReferences })),
+      buildRowView(
+        { kind: 'message', key: 'message:a1', message: assistant },
+        1,
+        sources({ getReferences, turnEnds: new Set(['a1']) }),
+      ),
     ).toEqual({
       kind: 'assistant',
       message: assistant,
@@ -39,6 +44,7 @@ describe('buildRowView', () => {
       getReferences,
       isDiscarded: false,
       isInterrupted: false,
+      isTurnEnd: true,
     });
     expect(buildRowView(toolItem, -1, sources({ state }))).toEqual({
       kind: 'tool',
@@ -121,5 +127,19 @@ describe('rowInputsOf', () => {
       const next = rowInputsOf(buildRowView(expiring, -1, changed));
       expect(next.some((input, index) => input !== inputs[index])).toBe(true);
     }
+  });
+});
+
+describe('findTurnEnds', () => {
+  it("picks each run's last answer, never a lead-in before its tool call, reasoning or a user's message", () => {
+    const messages = [
+      createMessage({ messageId: 'u1', role: 'user', runId: 'run-1' }),
+      createMessage({ messageId: 'a1', runId: 'run-1' }),
+      createMessage({ messageId: 'a2', runId: 'run-1' }),
+      createMessage({ messageId: 'r1', role: 'reasoning', runId: 'run-1' }),
+      createMessage({ messageId: 'u2', role: 'user', runId: 'run-2' }),
+      createMessage({ messageId: 'b1', runId: 'run-2' }),
+    ];
+    expect([...findTurnEnds(messages)]).toEqual(['a2', 'b1']);
   });
 });

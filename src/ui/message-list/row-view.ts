@@ -35,6 +35,8 @@ export type RowView =
       isDiscarded: boolean;
       /** Its run ended because the server process writing it stopped (`RUN_ABANDONED`). */
       isInterrupted: boolean;
+      /** The last answer of its run (`findTurnEnds`): the one segment of the turn that offers Copy. */
+      isTurnEnd: boolean;
     }
   /** `canRetry`: this failure is the client's current error and `retry()` can help. */
   | { kind: 'failure'; error: ClientError; strings: AgentChatStrings; canRetry: boolean }
@@ -59,6 +61,15 @@ export interface RowViewSources {
   getReferences?: ((message: SnapshotMessage) => MessageReference[]) | undefined;
   /** Epoch ms of this render: approvals say their expiry relative to it. */
   now: number;
+  /** The ids of the turns' last answers (`findTurnEnds` of the state's messages). */
+  turnEnds: ReadonlySet<string>;
+}
+
+/** The id of each run's last assistant message: the final answer of its turn, not a lead-in before a tool call. */
+export function findTurnEnds(messages: readonly SnapshotMessage[]): ReadonlySet<string> {
+  const lastOfRun = new Map<string | undefined, string>();
+  for (const message of messages) if (message.role === 'assistant') lastOfRun.set(message.runId, message.messageId);
+  return new Set(lastOfRun.values());
 }
 
 /** Builds the view of one transcript item; `index` is the message's position among messages (-1 for other rows). */
@@ -100,7 +111,9 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
   const isInterrupted =
     message.status === 'error' &&
     state.runErrors.some((error) => error.code === 'RUN_ABANDONED' && error.runId === message.runId);
-  return { kind: 'assistant', message, strings, getReferences: sources.getReferences, isDiscarded, isInterrupted };
+  const isTurnEnd = sources.turnEnds.has(message.messageId);
+  const { getReferences } = sources;
+  return { kind: 'assistant', message, strings, getReferences, isDiscarded, isInterrupted, isTurnEnd };
 }
 
 /** The values a row is compared by: every field of its view, each approval's fields spread in. */
