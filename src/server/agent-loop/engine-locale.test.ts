@@ -48,7 +48,7 @@ describe('server text follows the locale of the request that created the run', (
     const server = await serve();
     const events = await runIn(server, '/approval', 'zh-CN,zh;q=0.9,en;q=0.8');
     expect(titlesOf(events)).toEqual(['列出草稿', '删除草稿']);
-    expect(questionOf(events)).toBe('是否允许使用所示参数运行“删除草稿”（drafts.delete）？');
+    expect(questionOf(events)).toBe('“删除草稿”需要你同意后才会运行。请检查下面的详细信息。');
     // drafts.delete is declared destructive: its approval says so for the widget to mark Allow.
     expect(dataOf(events, 'INTERRUPT_REQUESTED')[0]?.interrupt.metadata).toEqual({ destructive: true });
   });
@@ -57,7 +57,7 @@ describe('server text follows the locale of the request that created the run', (
     const server = await serve();
     const english = await runIn(server, '/approval', 'en-GB');
     expect(titlesOf(english)).toEqual(['List drafts', 'Delete a draft']);
-    expect(questionOf(english)).toBe('Allow "Delete a draft" (drafts.delete) to run with the arguments shown?');
+    expect(questionOf(english)).toBe('"Delete a draft" needs your OK before it runs. Check the details below.');
     expect(titlesOf(await runIn(server, '/tool', 'fr'))).toEqual(['Look up an order']);
     expect(titlesOf(await runIn(server, '/tool', 'zh-TW'))).toEqual(['查询订单']);
   });

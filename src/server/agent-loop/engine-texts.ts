@@ -3,7 +3,10 @@ import type { ToolDefinition } from '../tools/tool-registry.ts';
 
 /** The text the agent loop writes for the user to read; `{name}` placeholders are filled in. */
 export interface EngineTexts {
-  /** The approval question: `{tool}` is the tool's title (or name) and `{name}` its name. */
+  /**
+   * The approval question, in the product's words: `{tool}` is the tool's title (or name); `{name}`,
+   * its name as the code knows it, is there for products that want to show it.
+   */
   approvalQuestion: string;
   /** `RUN_TIMEOUT`: `{limit}` is the duration. */
   runTimeout: string;
@@ -26,7 +29,7 @@ export interface EngineTexts {
 
 /** English, the default. */
 export const ENGLISH_ENGINE_TEXTS: EngineTexts = {
-  approvalQuestion: 'Allow "{tool}" ({name}) to run with the arguments shown?',
+  approvalQuestion: '"{tool}" needs your OK before it runs. Check the details below.',
   runTimeout: 'The run took longer than its limit of {limit} and was stopped.',
   maxRounds: 'The agent reached its limit of {limit} rounds without finishing.',
   roundTimeout: 'A step of the agent took longer than {limit} and was stopped.',
@@ -40,7 +43,7 @@ export const ENGLISH_ENGINE_TEXTS: EngineTexts = {
 
 /** Simplified Chinese, for `zh` locales. */
 export const CHINESE_ENGINE_TEXTS: EngineTexts = {
-  approvalQuestion: '是否允许使用所示参数运行“{tool}”（{name}）？',
+  approvalQuestion: '“{tool}”需要你同意后才会运行。请检查下面的详细信息。',
   runTimeout: '运行时间超过了 {limit} 的上限，已停止。',
   maxRounds: '智能体已达到 {limit} 轮的上限，仍未完成。',
   roundTimeout: '智能体的一个步骤超过了 {limit}，已停止。',

@@ -76,7 +76,7 @@ describe('tool scenarios of the scripted model', () => {
       reason: 'tool_call',
       toolCallId: 'tc_2',
       argsDigest: sha256Digest({ draftId: 'draft-42' }),
-      message: 'Allow "Delete a draft" (drafts.delete) to run with the arguments shown?',
+      message: '"Delete a draft" needs your OK before it runs. Check the details below.',
       expiresAt: new Date(run.clock.now() + 900_000).toISOString(),
       metadata: { destructive: true },
       state: 'open',
