@@ -169,6 +169,27 @@ const STATES = [
     }),
   },
   {
+    id: 'model-retry',
+    title: 'The server tries the model again',
+    about:
+      'A model call failed and the server waits to try again (NOTICE MODEL_RETRYING): the working row counts down to the next attempt.',
+    state: clientState({
+      connection: 'streaming',
+      messages: [message('run-retry', 'user', 'user', 'Summarise my open orders.')],
+      run: run('run-retry', 'running'),
+      notices: [
+        {
+          level: 'info',
+          code: 'MODEL_RETRYING',
+          message: 'The model did not answer; trying again.',
+          attempt: 2,
+          // Ten minutes from the page's load: the countdown reads the same in every screenshot.
+          retryAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+        },
+      ],
+    }),
+  },
+  {
     id: 'streaming',
     title: 'Reasoning open, answer streaming',
     about: 'The reasoning panel kept open while the Markdown answer streams in.',

@@ -28,6 +28,9 @@ const STATE_CHECKS: Record<string, (widget: Locator) => Promise<void>> = {
     await expect(widget.locator('[part="working"]')).toHaveText('Thinking…');
     await expect(widget.locator('[part~="stop-button"]')).toBeVisible();
   },
+  'model-retry': async (widget) => {
+    await expect(widget.locator('[part="working"]')).toHaveText('Retrying in 10 minutes (attempt 2)…');
+  },
   streaming: async (widget) => {
     await expect(widget.locator('[part="reasoning"]')).toHaveAttribute('open', '');
     const answer = widget.locator('[part~="assistant-message"]');
