@@ -288,6 +288,12 @@ describe('<agent-chat> accessibility of the transcript', () => {
     expect(working()).toBe('Retrying in 3 seconds (attempt 2)…');
     await expect.poll(working, { timeout: 3000 }).toBe('Retrying in 2 seconds (attempt 2)…');
     await expect.poll(working, { timeout: 4000 }).toBe('Retrying now (attempt 2)…');
+    // The next send waits on its own answer: the previous run's retry is not this wait's.
+    await emit({
+      run: { runId: 'run-1', status: 'completed', lastSeq: 9 },
+      pendingSend: { clientMessageId: 'c2', text: 'And B?', status: 'sending' },
+    });
+    expect(working()).toBe('Thinking…');
   });
 
   it('does not announce answers that were already finished when it first saw the client', async () => {

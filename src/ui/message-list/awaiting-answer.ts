@@ -34,7 +34,11 @@ export function describeWait(
   now: number,
   locale: string,
 ): { label: string; isRetrying: boolean } {
-  const retry = state.notices.findLast((notice) => notice.code === 'MODEL_RETRYING');
+  // While a send is unanswered the followed run is still the previous one: its notices are not this wait's.
+  const retry =
+    state.pendingSend?.status === 'sending'
+      ? undefined
+      : state.notices.findLast((notice) => notice.code === 'MODEL_RETRYING');
   const label =
     state.connection === 'reconnecting'
       ? strings.reconnecting
