@@ -14,11 +14,14 @@ export function isAwaitingAnswer(state: ClientState): boolean {
   if (state.pendingSend?.status === 'sending') return true;
   const { run } = state;
   if (run === null || isTerminalRunStatus(run.status)) return false;
+  const isKept = (messageId: string): boolean => !state.discardedMessageIds.includes(messageId);
+  // Checked first and cheaply: while an answer streams (every event) its text is the last kept message.
+  const lastKept = state.messages.findLast((message) => isKept(message.messageId));
+  if (lastKept?.role !== 'user' || lastKept.runId !== run.runId) return false;
   const lastItem = buildTranscriptItems(state).findLast(
-    (item) => item.kind !== 'message' || !state.discardedMessageIds.includes(item.message.messageId),
+    (item) => item.kind !== 'message' || isKept(item.message.messageId),
   );
-  const message = lastItem?.kind === 'message' ? lastItem.message : undefined;
-  return message?.role === 'user' && message.runId === run.runId;
+  return lastItem?.kind === 'message' && lastItem.message === lastKept;
 }
 
 /**
