@@ -1,6 +1,5 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { completionChunk } from '../../src/server/models/test-support/fake-openai-server.ts';
+import { completionChunk, startFakeOpenAiServer } from '../../src/server/models/test-support/fake-openai-server.ts';
+import type { FakeReply } from '../../src/server/models/test-support/fake-openai-server.ts';
 
 /** One Chat Completions message as the provider received it. */
 export interface ReceivedMessage {
@@ -14,7 +13,7 @@ export interface WeatherProvider {
   /** `http://127.0.0.1:<port>/v1`, for `OPENAI_BASE_URL`. */
   baseUrl: string;
   /** The `messages` of every chat completion request, in order. */
-  requests: ReceivedMessage[][];
+  readonly requests: ReceivedMessage[][];
   close(): Promise<void>;
 }
 
@@ -38,77 +37,56 @@ const WORD_INTERVAL_MS = 100;
 export const FOLLOW_UP_QUESTION = 'And tomorrow?';
 export const FOLLOW_UP_ANSWER = 'Tomorrow it is sunny.';
 /**
- * How many requests with the follow-up last fail with a 500: one more than the server's own model
+ * How many requests with the follow-up fail with a 500: one more than the server's own model
  * retries (3 by default), so the turn fails and the user presses Retry; the next one succeeds.
  */
 export const FOLLOW_UP_FAILURES = 4;
 
 /**
- * Starts a provider that speaks the real Chat Completions stream format (`chat.completion.chunk`
- * frames, then `[DONE]`): a request without a tool result gets a `get_weather` call for Paris; one
- * with a tool result gets `WEATHER_ANSWER_WORDS`, slowly enough to reload the page in the middle.
- * A request whose last message is `FOLLOW_UP_QUESTION` fails (`FOLLOW_UP_FAILURES` times), then
- * gets `FOLLOW_UP_ANSWER`.
+ * Starts the shared fake provider (real `chat.completion.chunk` frames, then `[DONE]`) with the
+ * recipe's conversation as its replies, in order: a `get_weather` call for Paris; once the tool ran,
+ * `WEATHER_ANSWER_WORDS`, slowly enough to reload the page in the middle; then, for
+ * `FOLLOW_UP_QUESTION`, `FOLLOW_UP_FAILURES` answers of 500 and `FOLLOW_UP_ANSWER`.
  */
 export async function startWeatherProvider(): Promise<WeatherProvider> {
-  const requests: ReceivedMessage[][] = [];
-  let followUpFailures = 0;
-  const server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => {
-      if (req.url !== '/v1/chat/completions') {
-        res.writeHead(404).end();
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { messages: ReceivedMessage[] };
-      requests.push(body.messages);
-      if (body.messages.at(-1)?.content === FOLLOW_UP_QUESTION && followUpFailures < FOLLOW_UP_FAILURES) {
-        followUpFailures += 1;
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end('{"error":{"message":"The upstream is overloaded.","type":"server_error"}}');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      if (body.messages.at(-1)?.content === FOLLOW_UP_QUESTION) {
-        res.end(
-          `${completionChunk({ role: 'assistant', content: FOLLOW_UP_ANSWER })}${completionChunk({}, 'stop')}data: [DONE]\n\n`,
-        );
-        return;
-      }
-      if (!body.messages.some((message) => message.role === 'tool')) {
-        const call = { index: 0, id: 'call_weather_1', type: 'function' };
-        res.write(
-          completionChunk({
-            role: 'assistant',
-            tool_calls: [{ ...call, function: { name: 'get_weather', arguments: '' } }],
-          }),
-        );
-        res.write(completionChunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }));
-        res.end(`${completionChunk({}, 'tool_calls')}data: [DONE]\n\n`);
-        return;
-      }
-      let written = 0;
-      const timer = setInterval(() => {
-        if (written === WEATHER_ANSWER_WORDS.length) {
-          clearInterval(timer);
-          res.end(`${completionChunk({}, 'stop')}data: [DONE]\n\n`);
-          return;
-        }
-        res.write(completionChunk({ content: `${written === 0 ? '' : ' '}${WEATHER_ANSWER_WORDS[written]}` }));
-        written += 1;
-      }, WORD_INTERVAL_MS);
-      res.on('close', () => clearInterval(timer));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+  const provider = await startFakeOpenAiServer();
+  const call = { index: 0, id: 'call_weather_1', type: 'function' };
+  const toolCall: FakeReply = {
+    kind: 'stream',
+    pieces: [
+      completionChunk({
+        role: 'assistant',
+        tool_calls: [{ ...call, function: { name: 'get_weather', arguments: '' } }],
       }),
+      completionChunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }),
+      `${completionChunk({}, 'tool_calls')}data: [DONE]\n\n`,
+    ],
+  };
+  const slowAnswer: FakeReply = {
+    kind: 'stream',
+    pieces: [
+      ...WEATHER_ANSWER_WORDS.map((word, index) => completionChunk({ content: `${index === 0 ? '' : ' '}${word}` })),
+      `${completionChunk({}, 'stop')}data: [DONE]\n\n`,
+    ],
+    intervalMs: WORD_INTERVAL_MS,
+  };
+  const overloaded: FakeReply = {
+    kind: 'http',
+    status: 500,
+    body: '{"error":{"message":"The upstream is overloaded.","type":"server_error"}}',
+  };
+  const followUpAnswer: FakeReply = {
+    kind: 'stream',
+    pieces: [
+      `${completionChunk({ role: 'assistant', content: FOLLOW_UP_ANSWER })}${completionChunk({}, 'stop')}data: [DONE]\n\n`,
+    ],
+  };
+  provider.reply(toolCall, slowAnswer, ...Array.from({ length: FOLLOW_UP_FAILURES }, () => overloaded), followUpAnswer);
+  return {
+    baseUrl: provider.baseUrl,
+    get requests() {
+      return provider.requests.map((request) => request.body['messages'] as ReceivedMessage[]);
+    },
+    close: () => provider.close(),
   };
 }

@@ -1,11 +1,14 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One scripted reply: a plain HTTP answer, or an SSE stream written piece by piece. */
 export type FakeReply =
   | { kind: 'http'; status: number; headers?: Record<string, string>; body: string }
-  /** Writes each piece as its own chunk; `cut` destroys the socket afterwards instead of ending. */
-  | { kind: 'stream'; pieces: (string | Uint8Array)[]; cut?: boolean };
+  /**
+   * Writes each piece as its own chunk, `intervalMs` apart when given (a slow model); `cut`
+   * destroys the socket afterwards instead of ending.
+   */
+  | { kind: 'stream'; pieces: (string | Uint8Array)[]; cut?: boolean; intervalMs?: number };
 
 /** A local Chat Completions server for tests. */
 export interface FakeOpenAiServer {
@@ -34,6 +37,30 @@ export function completionChunk(delta: Record<string, unknown>, finishReason: st
   });
 }
 
+/** Writes a stream reply's pieces (paced by `intervalMs`), then ends or cuts the response. */
+function writePieces(res: ServerResponse, reply: Extract<FakeReply, { kind: 'stream' }>): void {
+  const finish = (): void => {
+    // Cut only once the pieces reached the socket, so the client reads them before the break.
+    if (reply.cut === true) res.write('', () => setTimeout(() => res.destroy(), 20));
+    else res.end();
+  };
+  if (reply.intervalMs === undefined) {
+    for (const piece of reply.pieces) res.write(piece);
+    finish();
+    return;
+  }
+  let written = 0;
+  const timer = setInterval(() => {
+    const piece = reply.pieces[written];
+    written += 1;
+    if (piece === undefined) {
+      clearInterval(timer);
+      finish();
+    } else res.write(piece);
+  }, reply.intervalMs);
+  res.on('close', () => clearInterval(timer));
+}
+
 /** Starts the fake provider on 127.0.0.1, port 0; answers `POST /v1/chat/completions` from its queue. */
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const queue: FakeReply[] = [];
@@ -57,10 +84,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
         res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(reply.body);
       } else {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        for (const piece of reply.pieces) res.write(piece);
-        // Cut only once the pieces reached the socket, so the client reads them before the break.
-        if (reply.cut === true) res.write('', () => setTimeout(() => res.destroy(), 20));
-        else res.end();
+        writePieces(res, reply);
       }
     });
   });
