@@ -207,6 +207,21 @@ describe('approvals over HTTP with the real engine', () => {
     expect(deletionResults(events).map((d) => d.status)).toEqual([decision === 'allow' ? 'completed' : 'denied']);
   });
 
+  it('replays an answer after its run ended with the seq of the resolution, not of the run’s end', async () => {
+    const server = await serve();
+    const { runId, run, interruptId, argsDigest } = await startApproval(server);
+    const path = `/runs/${runId}/interrupts/${interruptId}`;
+    const first = await json(await server.request(path, { body: { decision: 'allow', argsDigest } }));
+    const events = await finished(server, runId, run);
+    // The run is over: its record now comes from storage.
+    const repeat = await server.request(path, { body: { decision: 'allow', argsDigest } });
+    expect([repeat.status, repeat.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    const replayed = await json(repeat);
+    expect(replayed.eventSeq).toBe(first.eventSeq);
+    expect(replayed.eventSeq).toBe(events.find((event) => event.type === 'INTERRUPT_RESOLVED')?.seq);
+    expect(replayed.eventSeq).toBeLessThan(events.at(-1)?.seq ?? 0);
+  });
+
   it('expiry denies fail-closed and the run goes on; a late answer is 410 INTERRUPT_EXPIRED', async () => {
     // The handler's published interruptDefaultTtlSec decides, not the engine's own default (15 min).
     const server = await serve({}, { limits: { interruptDefaultTtlSec: 0.15 } });

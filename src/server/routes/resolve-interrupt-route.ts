@@ -9,6 +9,7 @@ import { DomainError } from '../domain-error.ts';
 import { fail } from '../http/problem-error.ts';
 import { sendJson } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
+import { findResolutionSeq } from '../runs/live-runs.ts';
 import type { RunEntry } from '../runs/run-store.ts';
 import type { HandlerContext, Route } from './route-context.ts';
 import { requireObject, requireOwnedRun } from './route-context.ts';
@@ -135,7 +136,12 @@ export async function resolveInterrupt(
   );
   const snapshot = await entry.record.refresh();
   const interrupt = snapshot.interrupts.find((i) => i.id === interruptId) as SnapshotInterrupt;
-  const eventSeq = appended[0]?.seq ?? entry.record.resolutionSeq(interruptId) ?? snapshot.lastSeq;
+  // A replay on a run that ended meanwhile may meet its stored record, which knows no resolutions: the log does.
+  const eventSeq =
+    appended[0]?.seq ??
+    entry.record.resolutionSeq(interruptId) ??
+    (await findResolutionSeq(context.storage, runId, interruptId)) ??
+    snapshot.lastSeq;
   return { interrupt, eventSeq, isReplayed: replayed !== null };
 }
 

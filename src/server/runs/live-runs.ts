@@ -310,6 +310,23 @@ export async function findCancellingEvent(
   );
 }
 
+/**
+ * The seq of the run's `INTERRUPT_RESOLVED` for `interruptId`, read from its log: what an ended
+ * run loaded from storage (whose record knows no resolutions) answers; undefined once compacted.
+ */
+export async function findResolutionSeq(
+  storage: AgentStorage,
+  runId: string,
+  interruptId: string,
+): Promise<number | undefined> {
+  const events = await storage.readEvents(runId, 0);
+  return events.find(
+    (event) =>
+      event.type === 'INTERRUPT_RESOLVED' &&
+      (event as EventEnvelope<'INTERRUPT_RESOLVED'>).data.interruptId === interruptId,
+  )?.seq;
+}
+
 function retentionCaps(policy: RetentionPolicy, now: number) {
   return {
     now,
