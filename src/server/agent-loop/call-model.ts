@@ -76,14 +76,16 @@ export async function callModel(
       await writer.append('MESSAGE_DISCARDED', { messageId, reason: 'attempt_retry' });
     const backoff = limits.retryBaseMs * 2 ** (attempt - 1) * (0.5 + settings.random() / 2);
     const delayMs = Math.min(MAX_BACKOFF_MS, cause.retryAfterMs ?? backoff);
-    // The user sees why nothing comes yet, and for how long ("Retrying in 3 s…").
+    // The user sees why nothing comes yet, and for how long ("Retrying in 3 s…"); the next attempt
+    // starts at the moment announced (whole milliseconds, as the timestamp says it), never before.
+    const retryAtMs = Math.ceil(clock.now() + delayMs);
     await writer.append('NOTICE', {
       level: 'info',
       code: 'MODEL_RETRYING',
       message: context.texts.modelRetrying,
       attempt: attempt + 1,
-      retryAt: new Date(clock.now() + delayMs).toISOString(),
+      retryAt: new Date(retryAtMs).toISOString(),
     });
-    await settings.sleep(delayMs, roundSignal);
+    await settings.sleep(Math.max(0, retryAtMs - clock.now()), roundSignal);
   }
 }
