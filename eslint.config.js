@@ -224,6 +224,24 @@ export default tseslint.config(
     },
   },
   {
+    // The script tag's approval card file (agent-chat.approval.js) renders with the widget's Lit: it holds none of its own.
+    files: ['embed/approval-card.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./src/(?!ui/approval-card/approval-card\\.ts$|approval-card-global\\.ts$)',
+              message: 'embed/approval-card.ts imports only src/ui/approval-card/approval-card.ts.',
+            },
+            { group: LIT_IMPORTS.group, message: "agent-chat.approval.js renders with the widget's Lit: no Lit." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The script tag's launcher file (agent-chat.launcher.js) is plain DOM: the launcher, never Lit.
     files: ['embed/launcher.ts'],
     rules: {
@@ -243,7 +261,7 @@ export default tseslint.config(
   },
   {
     files: ['embed/**/*.ts'],
-    ignores: ['embed/locale-*.ts', 'embed/launcher.ts'],
+    ignores: ['embed/locale-*.ts', 'embed/launcher.ts', 'embed/approval-card.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

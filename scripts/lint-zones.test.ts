@@ -77,6 +77,11 @@ const PLANTED: { title: string; filePath: string; code: string }[] = [
     code: "import { mount } from '../src/mount.ts';\nexport const x = mount;\n",
   },
   {
+    title: "the script-tag approval card file (rendering with the widget's Lit) imports Lit",
+    filePath: 'embed/approval-card.ts',
+    code: "import { html } from 'lit';\nexport const x = html;\n",
+  },
+  {
     title: 'the launcher (plain DOM, shipped without Lit) imports Lit',
     filePath: 'src/ui/launcher/planted.ts',
     code: "import { html } from 'lit';\nexport const x = html;\n",

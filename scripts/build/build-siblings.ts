@@ -12,11 +12,14 @@ interface Sibling {
   entry: string;
   fileName: string;
   plugins?: Plugin[];
+  /** Holds no Lit of its own (it renders with the widget's): the build fails if it creates a Trusted Types policy. */
+  isLitFree?: boolean;
 }
 
 /**
- * The files `agent-chat.js` loads on first use (embed/siblings.ts): the launcher (plain DOM) and
- * the conversations panel, whose own copy of Lit gets its own Trusted Types policy name.
+ * The files `agent-chat.js` loads on first use (embed/siblings.ts): the launcher (plain DOM), the
+ * conversations panel, whose own copy of Lit gets its own Trusted Types policy name, and the
+ * approval card, which renders with the widget's Lit (no copy, no policy).
  */
 export const SIBLINGS: readonly Sibling[] = [
   { name: 'launcher', entry: 'embed/launcher.ts', fileName: 'agent-chat.launcher.js' },
@@ -26,6 +29,7 @@ export const SIBLINGS: readonly Sibling[] = [
     fileName: 'agent-chat.conversations.js',
     plugins: [renameLitPolicy('agent-chat-conversations')],
   },
+  { name: 'approval', entry: 'embed/approval-card.ts', fileName: 'agent-chat.approval.js', isLitFree: true },
 ];
 
 /**
@@ -36,7 +40,13 @@ export async function buildSiblings(options: { rootDir: string; outDir: string }
   const files: Partial<SiblingFiles> = {};
   for (const sibling of SIBLINGS) {
     await buildIife({ ...options, entry: sibling.entry, fileName: sibling.fileName, plugins: sibling.plugins ?? [] });
-    const { integrity } = describeFile(await readFile(join(options.outDir, sibling.fileName)));
+    const bytes = await readFile(join(options.outDir, sibling.fileName));
+    if (sibling.isLitFree && bytes.includes('createPolicy')) {
+      throw new Error(
+        `${sibling.fileName} must hold no Lit (it renders with the widget's), yet it creates a Trusted Types policy`,
+      );
+    }
+    const { integrity } = describeFile(bytes);
     files[sibling.name] = { fileName: sibling.fileName, integrity };
   }
   return files as SiblingFiles;

@@ -9,28 +9,46 @@ import { terserSecondPass } from './terser-second-pass.ts';
  * lit, marked or dompurify, which ship as their authors publish them (docs/benchmarks.md, "Size").
  */
 export function iifePlugins(): Plugin[] {
-  return [requireProductionBuilds(), dropLazyDefine(), minifyCssTemplates(), minifyHtmlTemplates(), terserSecondPass()];
+  return [
+    requireProductionBuilds(),
+    dropLazyImports(),
+    minifyCssTemplates(),
+    minifyHtmlTemplates(),
+    terserSecondPass(),
+  ];
 }
 
-/** The lazy `define.ts` fallback in `src/mount.ts`, exactly as written there. */
-const LAZY_DEFINE = "import('./define.ts')";
+/**
+ * The dynamic imports of our own modules that the script-tag IIFE drops, exactly as written in
+ * their files, each with what replaces it. The IIFE never needs them: its entry imports
+ * `define.ts` statically and provides the approval card's sibling file (embed/index.ts). And a
+ * dynamic import (even one inlined) makes the bundler wrap every module in a lazy initializer
+ * (about 1.5 KB gzip), or here would pull the approval card back into `agent-chat.js`.
+ */
+const LAZY_IMPORTS: ReadonlyArray<{ file: string; call: string; replacement: string }> = [
+  { file: '/src/mount.ts', call: "import('./define.ts')", replacement: 'Promise.resolve()' },
+  {
+    file: '/src/approval-card-on-demand.ts',
+    call: "import('./ui/approval-card/approval-card.ts')",
+    replacement: "Promise.reject(new Error('AgentChat: the approval card is a sibling file'))",
+  },
+];
 
 /**
- * Drops `mount`'s lazy `import('./define.ts')` from the IIFE. The IIFE's entry imports
- * `define.ts` statically, so the fallback can never run there, and a dynamic import (even one
- * inlined) makes the bundler wrap every module in a lazy initializer (about 1.5 KB gzip). Fails the
- * build if `src/mount.ts` no longer contains the expected call, so this cannot silently rot.
+ * Replaces each of {@link LAZY_IMPORTS} in the IIFE. Fails the build if a file no longer contains
+ * its expected call, so this cannot silently rot.
  */
-export function dropLazyDefine(): Plugin {
+export function dropLazyImports(): Plugin {
   return {
-    name: 'agent-chat:drop-lazy-define',
+    name: 'agent-chat:drop-lazy-imports',
     enforce: 'pre',
     transform(code, id) {
-      if (!id.endsWith('/src/mount.ts')) return null;
-      if (!code.includes(LAZY_DEFINE)) {
-        this.error(`src/mount.ts no longer contains ${LAZY_DEFINE}; update scripts/build/iife-plugins.ts`);
+      const lazy = LAZY_IMPORTS.find(({ file }) => id.endsWith(file));
+      if (lazy === undefined) return null;
+      if (!code.includes(lazy.call)) {
+        this.error(`${lazy.file.slice(1)} no longer contains ${lazy.call}; update scripts/build/iife-plugins.ts`);
       }
-      return { code: code.replace(LAZY_DEFINE, 'Promise.resolve()'), map: null };
+      return { code: code.replace(lazy.call, lazy.replacement), map: null };
     },
   };
 }

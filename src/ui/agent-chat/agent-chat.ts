@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { adoptStyles, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import {
   createInitialClientState,
   isTerminalRunStatus,
@@ -24,6 +24,7 @@ import { renderErrorBox } from './error-box.ts';
 import { LifecycleEventTracker } from './lifecycle-events.ts';
 import { createAgentChatEvent, type AgentChatEventDetails, type AgentChatEventName } from './agent-chat-events.ts';
 import type { AgentChatTheme } from './agent-chat-theme.ts';
+import { ApprovalCardController } from './approval-card-controller.ts';
 import { ClientController } from './client-controller.ts';
 import { OlderMessagesController } from './older-messages-controller.ts';
 import { ScrollPinController } from './scroll-pin-controller.ts';
@@ -34,7 +35,6 @@ import { agentChatStyles } from './agent-chat.styles.ts';
 import { messageListStyles } from '../message-list/message-list.styles.ts';
 import { reasoningPanelStyles } from '../reasoning-panel/reasoning-panel.styles.ts';
 import { toolCardStyles } from '../tool-card/tool-card.styles.ts';
-import { approvalCardStyles } from '../approval-card/approval-card.styles.ts';
 import { composerStyles } from '../composer/composer.styles.ts';
 
 /**
@@ -147,7 +147,6 @@ export class AgentChatElement extends LitElement {
     messageListStyles,
     reasoningPanelStyles,
     toolCardStyles,
-    approvalCardStyles,
     composerStyles,
   ];
 
@@ -213,6 +212,10 @@ export class AgentChatElement extends LitElement {
     isFollowing: () => this.#scrollPin.isFollowing,
   });
   #rowChunks = new RowChunks();
+  // The approval card's styles arrive with it (a file of its own), beside the element's.
+  #approvalCards = new ApprovalCardController(this, (styles) =>
+    adoptStyles(this.renderRoot as ShadowRoot, [...AgentChatElement.elementStyles, styles]),
+  );
   #composer = new Composer(this, {
     send: (text, contextRefs) => this.#send(text, contextRefs),
     stop: () => this.#stop(),
@@ -324,6 +327,8 @@ export class AgentChatElement extends LitElement {
             strings,
             locale: this.locale,
             now,
+            approvalCard: this.#approvalCards.statusFor(state),
+            onRetryApprovalCard: this.#approvalCards.retry,
             isReasoningOpen: (message, index) => this.#isReasoningOpen(state, message, index),
             onToggleReasoning: (messageId, isOpen) => {
               this.#reasoningOverrides.set(messageId, isOpen);

@@ -1,7 +1,11 @@
-import { css } from 'lit';
+import type { css as cssTag, CSSResult } from 'lit';
 
-/** Styles of approval cards (`::part(approval-card)`): the arguments box is bounded so the buttons stay beside it. */
-export const approvalCardStyles = css`
+/**
+ * Styles of approval cards (`::part(approval-card)`): the arguments box is bounded so the buttons
+ * stay beside it. Built with the widget's own `css` (see `ApprovalCardTemplating`).
+ */
+export function createApprovalCardStyles(css: typeof cssTag): CSSResult {
+  return css`
   .approval-card {
     border: 2px solid var(--agent-chat-color-warning);
     border-radius: var(--agent-chat-radius);
@@ -62,3 +66,4 @@ export const approvalCardStyles = css`
     gap: 8px;
   }
 `;
+}

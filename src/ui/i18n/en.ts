@@ -59,6 +59,10 @@ export interface AgentChatStrings {
   approvalExpired: string;
   approvalCancelled: string;
   approvalSubmitting: string;
+  /** An approval's row while its card's file loads (the script tag's `agent-chat.approval.js`). */
+  approvalLoading: string;
+  /** An approval's row when its card's file did not load (beside Retry). */
+  approvalLoadFailed: string;
   /** The title of a proposal's card (a tool's preview of a write, docs/protocol.md §11.1). */
   proposalTitle: string;
   apply: string;
@@ -152,6 +156,8 @@ export const EN_STRINGS: AgentChatStrings = {
   approvalExpired: 'Expired without an answer',
   approvalCancelled: 'Cancelled',
   approvalSubmitting: 'Submitting…',
+  approvalLoading: 'Loading the approval…',
+  approvalLoadFailed: 'The approval could not be shown.',
   proposalTitle: 'Proposed: {name}',
   apply: 'Apply',
   dismiss: 'Dismiss',

@@ -53,6 +53,8 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   approvalExpired: '已过期，未作答复',
   approvalCancelled: '已取消',
   approvalSubmitting: '提交中…',
+  approvalLoading: '正在加载审批…',
+  approvalLoadFailed: '无法显示此审批。',
   proposalTitle: '建议：{name}',
   apply: '应用',
   dismiss: '忽略',

@@ -1,7 +1,7 @@
 import { isTerminalRunStatus, type ClientState } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
-import { formatExpiresIn } from '../approval-card/approval-card.ts';
+import { formatExpiresIn } from '../approval-card/format-expires-in.ts';
 import { buildTranscriptItems } from './build-transcript-items.ts';
 
 /**

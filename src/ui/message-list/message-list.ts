@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ApprovalDecision, ClientState, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
-import { describeApprovalOutcome, renderApprovalCard } from '../approval-card/approval-card.ts';
+import type { ApprovalCardStatus } from '../agent-chat/approval-card-controller.ts';
+import { describeApprovalOutcome } from '../approval-card/describe-approval-outcome.ts';
 import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 import { ICON_PATHS } from '../icon-paths.ts';
 import { renderIcon } from '../icons.ts';
@@ -46,6 +47,10 @@ export interface MessageListOptions {
   getReferences?: ((message: SnapshotMessage) => MessageReference[]) | undefined;
   /** Epoch ms of this render (approvals say when they expire relative to it). */
   now: number;
+  /** What renders approval cards: until it has loaded, an approval's row says so (and offers Retry when the load failed). */
+  approvalCard: ApprovalCardStatus;
+  /** Loads the approval card again after it failed. */
+  onRetryApprovalCard: () => void;
   /** Keeps the rows shown so far in their DOM when older ones are put before them (one per list). */
   rowChunks?: RowChunks;
   /** While the user waits on an answer that shows nothing yet (`isAwaitingAnswer`): what the working row in its place says (`describeWait`). */
@@ -101,8 +106,13 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
 
 /** Renders one row from its view alone (plus the callbacks, which a kept row does not replace). */
 function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
-  const approval = (item: ApprovalView, toolCall: SnapshotToolCall | undefined) =>
-    renderApprovalCard({ ...item, toolCall, strings: view.strings, onDecide: options.onDecide });
+  const approval = ({ card, ...item }: ApprovalView, toolCall: SnapshotToolCall | undefined) =>
+    typeof card === 'object'
+      ? card.render({ ...item, toolCall, strings: view.strings, onDecide: options.onDecide })
+      : html`<p part="approval-card" class="approval-card" role="status">
+          ${card === 'failed' ? view.strings.approvalLoadFailed : view.strings.approvalLoading}
+          ${card === 'failed' ? html`<button @click=${options.onRetryApprovalCard}>${view.strings.retry}</button>` : nothing}
+        </p>`;
   switch (view.kind) {
     case 'interrupt':
       return html`<div class="row">${approval(view, undefined)}</div>`;

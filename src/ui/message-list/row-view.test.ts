@@ -13,6 +13,7 @@ const sources = (patch: Partial<RowViewSources> = {}): RowViewSources => ({
   locale: 'en',
   isReasoningOpen: () => true,
   now: Date.parse('2026-11-29T13:40:00Z'),
+  approvalCard: 'loading',
   turnEnds: new Set(),
   ...patch,
 });
@@ -50,7 +51,7 @@ describe('buildRowView', () => {
       kind: 'tool',
       toolCall,
       renderer: undefined,
-      approvals: [{ interrupt, isSubmitting: true, expiresIn: '' }],
+      approvals: [{ interrupt, isSubmitting: true, expiresIn: '', card: 'loading' }],
       strings: en,
     });
     const error = {
@@ -71,6 +72,7 @@ describe('buildRowView', () => {
       interrupt,
       isSubmitting: false,
       expiresIn: '',
+      card: 'loading',
       strings: en,
     });
   });
@@ -100,11 +102,11 @@ describe('rowInputsOf', () => {
   it('is equal, value by value, for two views built from the same sources', () => {
     const first = rowInputsOf(buildRowView(toolItem, -1, sources()));
     const second = rowInputsOf(buildRowView(toolItem, -1, sources()));
-    expect(first).toEqual(['tool', toolCall, undefined, undefined, en, interrupt, false, '']);
+    expect(first).toEqual(['tool', toolCall, undefined, undefined, en, interrupt, false, 'loading', '']);
     expect(second.every((input, index) => input === first[index])).toBe(true);
   });
 
-  it("changes when the submitting flag, the renderer, the tool runner's note, or the expiry as said in the locale at that time changes", () => {
+  it("changes when the submitting flag, the renderer, the tool runner's note, the approval card's load, or the expiry as said in the locale at that time changes", () => {
     const expiring: TranscriptItem = {
       ...toolItem,
       interrupts: [{ ...interrupt, expiresAt: '2026-11-29T13:54:30Z' }],
@@ -123,6 +125,7 @@ describe('rowInputsOf', () => {
       sources({ locale: 'de' }),
       sources({ now: Date.parse('2026-11-29T13:41:00Z') }),
       sources({ renderers: { 'drafts.delete': renderer } }),
+      sources({ approvalCard: 'failed' }),
     ]) {
       const next = rowInputsOf(buildRowView(expiring, -1, changed));
       expect(next.some((input, index) => input !== inputs[index])).toBe(true);

@@ -5,7 +5,8 @@ import type {
   SnapshotMessage,
   SnapshotToolCall,
 } from '../../core/index.ts';
-import { formatExpiresIn } from '../approval-card/approval-card.ts';
+import { formatExpiresIn } from '../approval-card/format-expires-in.ts';
+import type { ApprovalCardStatus } from '../agent-chat/approval-card-controller.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import type { TranscriptItem } from './build-transcript-items.ts';
@@ -17,6 +18,8 @@ export interface ApprovalView {
   isSubmitting: boolean;
   /** When an open approval expires, relative to the render's `now` (changes as time passes); else empty. */
   expiresIn: string;
+  /** What renders the card (it loads on the first approval). */
+  card: ApprovalCardStatus;
 }
 
 /**
@@ -61,6 +64,8 @@ export interface RowViewSources {
   getReferences?: ((message: SnapshotMessage) => MessageReference[]) | undefined;
   /** Epoch ms of this render: approvals say their expiry relative to it. */
   now: number;
+  /** What renders approval cards. */
+  approvalCard: ApprovalCardStatus;
   /** The ids of the turns' last answers (`findTurnEnds` of the state's messages). */
   turnEnds: ReadonlySet<string>;
 }
@@ -78,6 +83,7 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
   const approvalOf = (interrupt: SnapshotInterrupt): ApprovalView => ({
     interrupt,
     isSubmitting: state.submittingInterruptIds.includes(interrupt.id),
+    card: sources.approvalCard,
     expiresIn: interrupt.state === 'open' ? formatExpiresIn(interrupt.expiresAt, sources.now, locale) : '',
   });
   if (item.kind === 'failure') {

@@ -1,6 +1,7 @@
 import type { ClientState, SnapshotMessage } from '../../core/index.ts';
 import '../../define.ts';
 import type { AgentChatElement } from '../agent-chat/agent-chat.ts';
+import { loadApprovalCard } from '../../approval-card-on-demand.ts';
 import { FakeAgentClient } from './fake-agent-client.ts';
 
 /** A mounted widget with its fake client, for component tests. */
@@ -12,11 +13,16 @@ export interface MountedAgentChat {
   emit: (patch: Partial<ClientState>) => Promise<void>;
 }
 
-/** Mounts `<agent-chat>` in English light theme (unless `configure` changes it) bound to a fresh fake client. */
+/**
+ * Mounts `<agent-chat>` in English light theme (unless `configure` changes it) bound to a fresh
+ * fake client, with the approval card loaded already (as on a page that has shown one), so an
+ * approval renders in the same update as its state.
+ */
 export async function mountAgentChat(
   configure?: (element: AgentChatElement) => void,
   client = new FakeAgentClient(),
 ): Promise<MountedAgentChat> {
+  await loadApprovalCard();
   const element = document.createElement('agent-chat');
   element.locale = 'en';
   element.theme = 'light';
