@@ -96,15 +96,31 @@ export const agentChatStyles = css`
     border-radius: 999px;
     box-shadow: 0 1px 4px rgb(0 0 0 / 0.2);
   }
+  /* The one error component (a failed answer's row, a failed request's box): an icon, the cause first, Retry when it can help. */
   .error {
-    padding: var(--agent-chat-spacing);
+    position: relative;
+    padding: 8px 12px;
+    padding-inline-start: 36px;
     border: 1px solid var(--agent-chat-color-danger);
     border-radius: var(--agent-chat-radius);
     display: grid;
     gap: 4px;
     justify-items: start;
   }
-  .error-title {
+  .error::before {
+    content: '!';
+    position: absolute;
+    inset-inline-start: 10px;
+    top: 10px;
+    width: 18px;
+    height: 18px;
+    border-radius: 50%;
+    background: var(--agent-chat-color-danger);
+    color: var(--agent-chat-color-on-accent);
+    font: 700 12px/18px var(--agent-chat-font-family);
+    text-align: center;
+  }
+  .error > :first-child {
     font-weight: 600;
     color: var(--agent-chat-color-danger);
   }

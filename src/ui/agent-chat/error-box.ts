@@ -25,7 +25,7 @@ export function renderErrorBox({
   onRetry,
 }: ErrorBoxView): TemplateResult {
   return html`<div part="error" class="error" role="alert">
-    <p class="error-title">${strings.errorTitle}</p>
+    <p>${strings.errorTitle}</p>
     <p class="error-message" dir="auto">${error.message}</p>
     ${
       error.reference

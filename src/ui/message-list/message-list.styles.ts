@@ -22,12 +22,13 @@ export const messageListStyles = css`
     border-end-end-radius: 4px;
     padding: 8px 14px;
   }
-  /* A caret after the text while the answer streams. */
-  .message[data-status='streaming'] .markdown::after {
+  /* A caret at the end of the text while the answer streams, inline after its last word. */
+  [data-status='streaming'] :is(.ac-tail > :last-child, .ac-tail:empty)::after {
     content: '';
     display: inline-block;
-    width: 8px;
+    width: 2px;
     height: 16px;
+    margin-inline-start: 1px;
     background: var(--agent-chat-color-text-muted);
     vertical-align: text-bottom;
     animation: ac-blink 1s steps(2) infinite;
@@ -91,11 +92,14 @@ export const messageListStyles = css`
     font-size: 12px;
     color: var(--agent-chat-color-text-muted);
   }
-  .run-error {
-    display: grid;
-    gap: 4px;
-    justify-items: start;
-    color: var(--agent-chat-color-danger);
+  /* New rows enter with a short fade (none under reduced motion). */
+  .transcript-content > * {
+    animation: ac-enter 0.2s ease-out;
+  }
+  @keyframes ac-enter {
+    from {
+      opacity: 0;
+    }
   }
   /* content-visibility: auto already contains a finished chunk's layout, style and paint. */
   .ac-tail {

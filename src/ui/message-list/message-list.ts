@@ -119,7 +119,7 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
     case 'tool':
       return html`<div class="row tool-row">${renderToolRow(view, approval)}</div>`;
     case 'failure':
-      return html`<div part="run-error" class="message-note run-error" role="note" dir="auto">
+      return html`<div part="run-error" class="error" role="note" dir="auto">
         <p>${formatString(view.strings.runFailed, { message: view.error.message })}</p>
         ${view.error.reference ? html`<p>${view.strings.errorReference}: <code class="reference">${view.error.reference}</code></p>` : nothing}
         ${view.canRetry ? html`<button part="retry-button" class="primary" @click=${options.onRetry}>${view.strings.retry}</button>` : nothing}

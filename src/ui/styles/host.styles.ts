@@ -91,9 +91,12 @@ export const hostStyles = css`
     stroke-linecap: round;
     stroke-linejoin: round;
   }
+  /* Disabled reads as disabled: a quiet outline in the surface colour, never a washed-out accent. */
   button:disabled {
     cursor: default;
-    opacity: 0.55;
+    color: var(--agent-chat-color-text-muted);
+    background: var(--agent-chat-color-surface);
+    border-color: var(--agent-chat-color-border);
   }
   :focus-visible {
     outline: 2px solid var(--agent-chat-color-focus);
@@ -131,9 +134,34 @@ export const hostStyles = css`
   h3 {
     margin: 0;
   }
+  /* Every disclosure: its label vertically centred, then one chevron that turns down when open. */
   summary {
+    display: flex;
+    align-items: center;
+    gap: 4px;
+    list-style: none;
     cursor: pointer;
     color: var(--agent-chat-color-text-muted);
+  }
+  summary::-webkit-details-marker {
+    display: none;
+  }
+  summary::after {
+    content: '';
+    flex: none;
+    width: 5px;
+    height: 5px;
+    margin-inline: 4px;
+    border: solid currentColor;
+    border-width: 0 1.5px 1.5px 0;
+    rotate: -45deg;
+    transition: rotate 0.2s;
+  }
+  summary:dir(rtl)::after {
+    rotate: 135deg;
+  }
+  [open] > summary::after {
+    rotate: 45deg;
   }
   .visually-hidden {
     position: absolute;
