@@ -224,18 +224,18 @@ export default tseslint.config(
     },
   },
   {
-    // The script tag's approval card file (agent-chat.approval.js) renders with the widget's Lit: it holds none of its own.
-    files: ['embed/approval-card.ts'],
+    // The script tag's tool cards file (agent-chat.tool-cards.js) renders with the widget's Lit: it holds none of its own.
+    files: ['embed/tool-cards.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^\\.\\./src/(?!ui/approval-card/approval-card\\.ts$|approval-card-global\\.ts$)',
-              message: 'embed/approval-card.ts imports only src/ui/approval-card/approval-card.ts.',
+              regex: '^\\.\\./src/(?!ui/tool-cards\\.ts$|tool-cards-global\\.ts$)',
+              message: 'embed/tool-cards.ts imports only src/ui/tool-cards.ts.',
             },
-            { group: LIT_IMPORTS.group, message: "agent-chat.approval.js renders with the widget's Lit: no Lit." },
+            { group: LIT_IMPORTS.group, message: "agent-chat.tool-cards.js renders with the widget's Lit: no Lit." },
           ],
         },
       ],
@@ -261,7 +261,7 @@ export default tseslint.config(
   },
   {
     files: ['embed/**/*.ts'],
-    ignores: ['embed/locale-*.ts', 'embed/launcher.ts', 'embed/approval-card.ts'],
+    ignores: ['embed/locale-*.ts', 'embed/launcher.ts', 'embed/tool-cards.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

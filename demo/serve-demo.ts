@@ -81,7 +81,7 @@ const BUILT_FILES = [
   '/agent-chat.zh-CN.js',
   '/agent-chat.launcher.js',
   '/agent-chat.conversations.js',
-  '/agent-chat.approval.js',
+  '/agent-chat.tool-cards.js',
   '/agent-chat-tools.js',
   '/manifest.json',
 ];

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
 import { chat, openDemo } from './support/chat.ts';
 
-const SIBLINGS = ['/agent-chat.launcher.js', '/agent-chat.conversations.js', '/agent-chat.approval.js'];
+const SIBLINGS = ['/agent-chat.launcher.js', '/agent-chat.conversations.js', '/agent-chat.tool-cards.js'];
 
 /** The paths of the sibling files the page has requested so far, in order. */
 function recordSiblingRequests(page: Page): string[] {
@@ -69,7 +69,7 @@ test('under the strict CSP with Trusted Types, agent-chat.js fetches its sibling
     await integrityOf(page, 'agent-chat.launcher.js'),
   );
 
-  // The first approval loads the approval card's file; the card renders with the widget's Lit and styles.
+  // The first tool call (here with its approval) loads the tool cards' file; they render with the widget's Lit and styles.
   await widget.send('/approval');
   const card = widget.approvalCards.last();
   await expect(card).toContainText('"draftId": "draft-42"');
@@ -77,10 +77,10 @@ test('under the strict CSP with Trusted Types, agent-chat.js fetches its sibling
   await card.locator('[part~="allow-button"]').click();
   await widget.waitForIdle();
   await expect(widget.assistantMessages.last()).toHaveText(/Done: draft-42 was deleted\./);
-  expect(requested).toEqual(['/agent-chat.conversations.js', '/agent-chat.launcher.js', '/agent-chat.approval.js']);
-  await expect(page.locator('head script[src$="/agent-chat.approval.js"]')).toHaveAttribute(
+  expect(requested).toEqual(['/agent-chat.conversations.js', '/agent-chat.launcher.js', '/agent-chat.tool-cards.js']);
+  await expect(page.locator('head script[src$="/agent-chat.tool-cards.js"]')).toHaveAttribute(
     'integrity',
-    await integrityOf(page, 'agent-chat.approval.js'),
+    await integrityOf(page, 'agent-chat.tool-cards.js'),
   );
 
   expect(await page.evaluate(() => (window as { cspViolations?: unknown[] }).cspViolations)).toEqual([]);

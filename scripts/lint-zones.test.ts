@@ -77,8 +77,8 @@ const PLANTED: { title: string; filePath: string; code: string }[] = [
     code: "import { mount } from '../src/mount.ts';\nexport const x = mount;\n",
   },
   {
-    title: "the script-tag approval card file (rendering with the widget's Lit) imports Lit",
-    filePath: 'embed/approval-card.ts',
+    title: "the script-tag tool cards file (rendering with the widget's Lit) imports Lit",
+    filePath: 'embed/tool-cards.ts',
     code: "import { html } from 'lit';\nexport const x = html;\n",
   },
   {

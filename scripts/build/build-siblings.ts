@@ -19,7 +19,7 @@ interface Sibling {
 /**
  * The files `agent-chat.js` loads on first use (embed/siblings.ts): the launcher (plain DOM), the
  * conversations panel, whose own copy of Lit gets its own Trusted Types policy name, and the
- * approval card, which renders with the widget's Lit (no copy, no policy).
+ * tool cards (tool calls and approvals), which render with the widget's Lit (no copy, no policy).
  */
 export const SIBLINGS: readonly Sibling[] = [
   { name: 'launcher', entry: 'embed/launcher.ts', fileName: 'agent-chat.launcher.js' },
@@ -29,7 +29,7 @@ export const SIBLINGS: readonly Sibling[] = [
     fileName: 'agent-chat.conversations.js',
     plugins: [renameLitPolicy('agent-chat-conversations')],
   },
-  { name: 'approval', entry: 'embed/approval-card.ts', fileName: 'agent-chat.approval.js', isLitFree: true },
+  { name: 'tool-cards', entry: 'embed/tool-cards.ts', fileName: 'agent-chat.tool-cards.js', isLitFree: true },
 ];
 
 /**

@@ -21,16 +21,16 @@ export function iifePlugins(): Plugin[] {
 /**
  * The dynamic imports of our own modules that the script-tag IIFE drops, exactly as written in
  * their files, each with what replaces it. The IIFE never needs them: its entry imports
- * `define.ts` statically and provides the approval card's sibling file (embed/index.ts). And a
+ * `define.ts` statically and provides the tool cards' sibling file (embed/index.ts). And a
  * dynamic import (even one inlined) makes the bundler wrap every module in a lazy initializer
- * (about 1.5 KB gzip), or here would pull the approval card back into `agent-chat.js`.
+ * (about 1.5 KB gzip), or here would pull the tool cards back into `agent-chat.js`.
  */
 const LAZY_IMPORTS: ReadonlyArray<{ file: string; call: string; replacement: string }> = [
   { file: '/src/mount.ts', call: "import('./define.ts')", replacement: 'Promise.resolve()' },
   {
-    file: '/src/approval-card-on-demand.ts',
-    call: "import('./ui/approval-card/approval-card.ts')",
-    replacement: "Promise.reject(new Error('AgentChat: the approval card is a sibling file'))",
+    file: '/src/tool-cards-on-demand.ts',
+    call: "import('./ui/tool-cards.ts')",
+    replacement: "Promise.reject(new Error('AgentChat: the tool cards are a sibling file'))",
   },
 ];
 

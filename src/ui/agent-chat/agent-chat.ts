@@ -24,7 +24,7 @@ import { renderErrorBox } from './error-box.ts';
 import { LifecycleEventTracker } from './lifecycle-events.ts';
 import { createAgentChatEvent, type AgentChatEventDetails, type AgentChatEventName } from './agent-chat-events.ts';
 import type { AgentChatTheme } from './agent-chat-theme.ts';
-import { ApprovalCardController } from './approval-card-controller.ts';
+import { ToolCardsController } from './tool-cards-controller.ts';
 import { ClientController } from './client-controller.ts';
 import { OlderMessagesController } from './older-messages-controller.ts';
 import { ScrollPinController } from './scroll-pin-controller.ts';
@@ -34,7 +34,6 @@ import { hostStyles } from '../styles/host.styles.ts';
 import { agentChatStyles } from './agent-chat.styles.ts';
 import { messageListStyles } from '../message-list/message-list.styles.ts';
 import { reasoningPanelStyles } from '../reasoning-panel/reasoning-panel.styles.ts';
-import { toolCardStyles } from '../tool-card/tool-card.styles.ts';
 import { composerStyles } from '../composer/composer.styles.ts';
 
 /**
@@ -141,14 +140,7 @@ export class AgentChatElement extends LitElement {
     isReferenceCopied: { state: true },
   };
 
-  static override styles = [
-    hostStyles,
-    agentChatStyles,
-    messageListStyles,
-    reasoningPanelStyles,
-    toolCardStyles,
-    composerStyles,
-  ];
+  static override styles = [hostStyles, agentChatStyles, messageListStyles, reasoningPanelStyles, composerStyles];
 
   /** The conversation's client; the element subscribes to it while connected. */
   declare client: AgentClient | undefined;
@@ -212,9 +204,9 @@ export class AgentChatElement extends LitElement {
     isFollowing: () => this.#scrollPin.isFollowing,
   });
   #rowChunks = new RowChunks();
-  // The approval card's styles arrive with it (a file of its own), beside the element's.
-  #approvalCards = new ApprovalCardController(this, (styles) =>
-    adoptStyles(this.renderRoot as ShadowRoot, [...AgentChatElement.elementStyles, styles]),
+  // The tool cards' styles arrive with them (a file of their own), beside the element's.
+  #toolCards = new ToolCardsController(this, (styles) =>
+    adoptStyles(this.renderRoot as ShadowRoot, [...AgentChatElement.elementStyles, ...styles]),
   );
   #composer = new Composer(this, {
     send: (text, contextRefs) => this.#send(text, contextRefs),
@@ -327,8 +319,8 @@ export class AgentChatElement extends LitElement {
             strings,
             locale: this.locale,
             now,
-            approvalCard: this.#approvalCards.statusFor(state),
-            onRetryApprovalCard: this.#approvalCards.retry,
+            toolCards: this.#toolCards.statusFor(state),
+            onRetryToolCards: this.#toolCards.retry,
             isReasoningOpen: (message, index) => this.#isReasoningOpen(state, message, index),
             onToggleReasoning: (messageId, isOpen) => {
               this.#reasoningOverrides.set(messageId, isOpen);

@@ -59,7 +59,7 @@ export interface AgentChatStrings {
   approvalExpired: string;
   approvalCancelled: string;
   approvalSubmitting: string;
-  /** An approval's row while its card's file loads (the script tag's `agent-chat.approval.js`). */
+  /** An approval's row while its card's file loads (the script tag's `agent-chat.tool-cards.js`). */
   approvalLoading: string;
   /** An approval's row when its card's file did not load (beside Retry). */
   approvalLoadFailed: string;

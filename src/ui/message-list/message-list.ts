@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ApprovalDecision, ClientState, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
-import type { ApprovalCardStatus } from '../agent-chat/approval-card-controller.ts';
+import type { ToolCardsStatus } from '../agent-chat/tool-cards-controller.ts';
 import { describeApprovalOutcome } from '../approval-card/describe-approval-outcome.ts';
 import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 import { ICON_PATHS } from '../icon-paths.ts';
@@ -10,7 +10,7 @@ import { renderVisibleText } from '../text/render-visible-text.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
-import { renderToolCard } from '../tool-card/tool-card.ts';
+import { toolStatusLabel } from '../tool-card/tool-status-label.ts';
 import { buildTranscriptItems } from './build-transcript-items.ts';
 import { markdownBody } from './markdown-body.ts';
 import type { RowChunks } from './row-chunks.ts';
@@ -47,10 +47,10 @@ export interface MessageListOptions {
   getReferences?: ((message: SnapshotMessage) => MessageReference[]) | undefined;
   /** Epoch ms of this render (approvals say when they expire relative to it). */
   now: number;
-  /** What renders approval cards: until it has loaded, an approval's row says so (and offers Retry when the load failed). */
-  approvalCard: ApprovalCardStatus;
-  /** Loads the approval card again after it failed. */
-  onRetryApprovalCard: () => void;
+  /** What renders tool call and approval cards: until they have loaded, a tool call's row is its title and status, an approval's says so (and offers Retry when the load failed). */
+  toolCards: ToolCardsStatus;
+  /** Loads the tool cards again after they failed. */
+  onRetryToolCards: () => void;
   /** Keeps the rows shown so far in their DOM when older ones are put before them (one per list). */
   rowChunks?: RowChunks;
   /** While the user waits on an answer that shows nothing yet (`isAwaitingAnswer`): what the working row in its place says (`describeWait`). */
@@ -106,12 +106,12 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
 
 /** Renders one row from its view alone (plus the callbacks, which a kept row does not replace). */
 function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
-  const approval = ({ card, ...item }: ApprovalView, toolCall: SnapshotToolCall | undefined) =>
-    typeof card === 'object'
-      ? card.render({ ...item, toolCall, strings: view.strings, onDecide: options.onDecide })
+  const approval = ({ cards, ...item }: ApprovalView, toolCall: SnapshotToolCall | undefined) =>
+    typeof cards === 'object'
+      ? cards.approval.render({ ...item, toolCall, strings: view.strings, onDecide: options.onDecide })
       : html`<p part="approval-card" class="approval-card" role="status">
-          ${card === 'failed' ? view.strings.approvalLoadFailed : view.strings.approvalLoading}
-          ${card === 'failed' ? html`<button @click=${options.onRetryApprovalCard}>${view.strings.retry}</button>` : nothing}
+          ${cards === 'failed' ? view.strings.approvalLoadFailed : view.strings.approvalLoading}
+          ${cards === 'failed' ? html`<button @click=${options.onRetryToolCards}>${view.strings.retry}</button>` : nothing}
         </p>`;
   switch (view.kind) {
     case 'interrupt':
@@ -156,11 +156,13 @@ function renderToolRow(
   const answered = view.approvals.findLast(
     ({ interrupt }) => interrupt.decision !== 'allow' || (interrupt.proposal && view.toolCall.status === 'completed'),
   );
-  return renderToolCard({
-    toolCall: view.toolCall,
-    strings: view.strings,
-    note: answered ? describeApprovalOutcome(answered.interrupt, view.strings) : view.note,
-  });
+  const note = answered ? describeApprovalOutcome(answered.interrupt, view.strings) : view.note;
+  const { toolCall, strings, cards } = view;
+  return typeof cards === 'object'
+    ? cards.tool.render({ toolCall, strings, note })
+    : html`<article part="tool-card" class="tool-card" data-status=${toolCall.status}>
+        ${renderVisibleText(`${toolCall.title ?? toolCall.name} · ${note ?? toolStatusLabel(toolCall.status, strings)}`)}
+      </article>`;
 }
 
 function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): TemplateResult {

@@ -13,7 +13,7 @@ const sources = (patch: Partial<RowViewSources> = {}): RowViewSources => ({
   locale: 'en',
   isReasoningOpen: () => true,
   now: Date.parse('2026-11-29T13:40:00Z'),
-  approvalCard: 'loading',
+  toolCards: 'loading',
   turnEnds: new Set(),
   ...patch,
 });
@@ -51,7 +51,8 @@ describe('buildRowView', () => {
       kind: 'tool',
       toolCall,
       renderer: undefined,
-      approvals: [{ interrupt, isSubmitting: true, expiresIn: '', card: 'loading' }],
+      cards: 'loading',
+      approvals: [{ interrupt, isSubmitting: true, expiresIn: '', cards: 'loading' }],
       strings: en,
     });
     const error = {
@@ -72,7 +73,7 @@ describe('buildRowView', () => {
       interrupt,
       isSubmitting: false,
       expiresIn: '',
-      card: 'loading',
+      cards: 'loading',
       strings: en,
     });
   });
@@ -102,7 +103,7 @@ describe('rowInputsOf', () => {
   it('is equal, value by value, for two views built from the same sources', () => {
     const first = rowInputsOf(buildRowView(toolItem, -1, sources()));
     const second = rowInputsOf(buildRowView(toolItem, -1, sources()));
-    expect(first).toEqual(['tool', toolCall, undefined, undefined, en, interrupt, false, 'loading', '']);
+    expect(first).toEqual(['tool', toolCall, undefined, undefined, 'loading', en, interrupt, false, 'loading', '']);
     expect(second.every((input, index) => input === first[index])).toBe(true);
   });
 
@@ -125,7 +126,7 @@ describe('rowInputsOf', () => {
       sources({ locale: 'de' }),
       sources({ now: Date.parse('2026-11-29T13:41:00Z') }),
       sources({ renderers: { 'drafts.delete': renderer } }),
-      sources({ approvalCard: 'failed' }),
+      sources({ toolCards: 'failed' }),
     ]) {
       const next = rowInputsOf(buildRowView(expiring, -1, changed));
       expect(next.some((input, index) => input !== inputs[index])).toBe(true);

@@ -6,7 +6,7 @@ import type {
   SnapshotToolCall,
 } from '../../core/index.ts';
 import { formatExpiresIn } from '../approval-card/format-expires-in.ts';
-import type { ApprovalCardStatus } from '../agent-chat/approval-card-controller.ts';
+import type { ToolCardsStatus } from '../agent-chat/tool-cards-controller.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import type { TranscriptItem } from './build-transcript-items.ts';
@@ -18,8 +18,8 @@ export interface ApprovalView {
   isSubmitting: boolean;
   /** When an open approval expires, relative to the render's `now` (changes as time passes); else empty. */
   expiresIn: string;
-  /** What renders the card (it loads on the first approval). */
-  card: ApprovalCardStatus;
+  /** What renders the card (the tool cards load on the first tool call or approval). */
+  cards: ToolCardsStatus;
 }
 
 /**
@@ -50,6 +50,8 @@ export type RowView =
       /** That the call ended its run on purpose (with the tool's reason), or what the page's tool runner says about a browser tool call (where it runs); else undefined. */
       note: string | undefined;
       renderer: ToolCardRenderer | undefined;
+      /** What renders the tool card. */
+      cards: ToolCardsStatus;
       approvals: ApprovalView[];
       strings: AgentChatStrings;
     };
@@ -64,8 +66,8 @@ export interface RowViewSources {
   getReferences?: ((message: SnapshotMessage) => MessageReference[]) | undefined;
   /** Epoch ms of this render: approvals say their expiry relative to it. */
   now: number;
-  /** What renders approval cards. */
-  approvalCard: ApprovalCardStatus;
+  /** What renders tool call and approval cards. */
+  toolCards: ToolCardsStatus;
   /** The ids of the turns' last answers (`findTurnEnds` of the state's messages). */
   turnEnds: ReadonlySet<string>;
 }
@@ -83,7 +85,7 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
   const approvalOf = (interrupt: SnapshotInterrupt): ApprovalView => ({
     interrupt,
     isSubmitting: state.submittingInterruptIds.includes(interrupt.id),
-    card: sources.approvalCard,
+    cards: sources.toolCards,
     expiresIn: interrupt.state === 'open' ? formatExpiresIn(interrupt.expiresAt, sources.now, locale) : '',
   });
   if (item.kind === 'failure') {
@@ -103,6 +105,7 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
           ? state.toolRunner?.notes[toolCallId]
           : formatString(strings.toolStoppedRun, { reason: stopReason }),
       renderer: sources.renderers?.[item.toolCall.name],
+      cards: sources.toolCards,
       approvals: item.interrupts.map(approvalOf),
       strings,
     };

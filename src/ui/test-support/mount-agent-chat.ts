@@ -1,7 +1,7 @@
 import type { ClientState, SnapshotMessage } from '../../core/index.ts';
 import '../../define.ts';
 import type { AgentChatElement } from '../agent-chat/agent-chat.ts';
-import { loadApprovalCard } from '../../approval-card-on-demand.ts';
+import { loadToolCards } from '../../tool-cards-on-demand.ts';
 import { FakeAgentClient } from './fake-agent-client.ts';
 
 /** A mounted widget with its fake client, for component tests. */
@@ -15,14 +15,14 @@ export interface MountedAgentChat {
 
 /**
  * Mounts `<agent-chat>` in English light theme (unless `configure` changes it) bound to a fresh
- * fake client, with the approval card loaded already (as on a page that has shown one), so an
- * approval renders in the same update as its state.
+ * fake client, with the tool cards loaded already (as on a page that has shown one), so a tool
+ * call or an approval renders in the same update as its state.
  */
 export async function mountAgentChat(
   configure?: (element: AgentChatElement) => void,
   client = new FakeAgentClient(),
 ): Promise<MountedAgentChat> {
-  await loadApprovalCard();
+  await loadToolCards();
   const element = document.createElement('agent-chat');
   element.locale = 'en';
   element.theme = 'light';

@@ -1,7 +1,11 @@
-import { css } from 'lit';
+import type { css as cssTag, CSSResult } from 'lit';
 
-/** Styles of tool cards (`::part(tool-card)`): one line with a status mark; consecutive cards join into one box. */
-export const toolCardStyles = css`
+/**
+ * Styles of tool cards (`::part(tool-card)`): one line with a status mark; consecutive cards join
+ * into one box. Built with the widget's own `css` (see `ApprovalCardTemplating`).
+ */
+export function createToolCardStyles(css: typeof cssTag): CSSResult {
+  return css`
   .tool-card {
     border: 1px solid var(--agent-chat-color-border);
     border-radius: var(--agent-chat-radius);
@@ -80,3 +84,4 @@ export const toolCardStyles = css`
     color: var(--agent-chat-color-warning);
   }
 `;
+}

@@ -1,10 +1,13 @@
-import { render } from 'lit';
+import { css, html, nothing, render } from 'lit';
 import { describe, expect, it } from 'vitest';
 import type { SnapshotToolCall, ToolCallStatus } from '../../core/index.ts';
 import { EN_STRINGS } from '../i18n/en.ts';
 import { ZH_CN_STRINGS } from '../i18n/zh-cn.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
-import { renderToolCard, TOOL_RESULT_MAX_CHARS } from './tool-card.ts';
+import { renderVisibleText } from '../text/render-visible-text.ts';
+import { createToolCard, TOOL_RESULT_MAX_CHARS } from './tool-card.ts';
+
+const renderToolCard = createToolCard({ html, nothing, css, renderVisibleText }).render;
 
 function renderCard(
   patch: Partial<SnapshotToolCall>,

@@ -1,0 +1,51 @@
+import { css, html, nothing } from 'lit';
+import type { ApprovalCard, ApprovalCardTemplating } from './ui/approval-card/approval-card.ts';
+import { renderVisibleText } from './ui/text/render-visible-text.ts';
+import type { ToolCard } from './ui/tool-card/tool-card.ts';
+import type * as toolCardsModule from './ui/tool-cards.ts';
+
+/** What the tool cards' file provides: `src/ui/tool-cards.ts` itself, or the script tag's sibling file. */
+export type ToolCardsModule = typeof toolCardsModule;
+
+/** The tool cards, rendering with the widget's Lit. */
+export interface ToolCards {
+  tool: ToolCard;
+  approval: ApprovalCard;
+}
+
+// The ESM build's: a chunk of its own. The script tag's build drops it (scripts/build/iife-plugins.ts) and its entry provides the sibling file.
+let loadModule: () => Promise<ToolCardsModule> = () => import('./ui/tool-cards.ts');
+let loading: Promise<ToolCards> | undefined;
+let loaded: ToolCards | undefined;
+
+/**
+ * Makes `load` the way every `<agent-chat>` gets the tool cards, which only hosts whose agent calls
+ * tools need: by default a dynamic import of `src/ui/tool-cards.ts` (a chunk of the ESM build); the
+ * script tag's entry provides its sibling file `agent-chat.tool-cards.js` (embed/siblings.ts).
+ */
+export function provideToolCards(load: () => Promise<ToolCardsModule>): void {
+  loadModule = load;
+}
+
+/** The tool cards once they have loaded; `undefined` before (then {@link loadToolCards} gets them). */
+export function findToolCards(): ToolCards | undefined {
+  return loaded;
+}
+
+/**
+ * Loads the tool cards once, with the widget's own Lit. Rejects when their file does not load
+ * (network, integrity, CSP); a later call tries again.
+ */
+export function loadToolCards(): Promise<ToolCards> {
+  loading ??= loadModule().then(
+    ({ createToolCard, createApprovalCard }) => {
+      const templating: ApprovalCardTemplating = { html, nothing, css, renderVisibleText };
+      return (loaded = { tool: createToolCard(templating), approval: createApprovalCard(templating) });
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}

@@ -1,0 +1,26 @@
+import type { ToolCallStatus } from '../../core/index.ts';
+import type { AgentChatStrings } from '../i18n/en.ts';
+
+/** The strings that name a tool call's status. */
+type ToolStatusStringKey = Extract<keyof AgentChatStrings, `toolStatus${string}`>;
+
+/** The label of each status; a status added to `ToolCallStatus` fails to compile until it has one. */
+const STATUS_LABEL_KEYS: Record<ToolCallStatus, ToolStatusStringKey> = {
+  streaming_args: 'toolStatusStreamingArgs',
+  pending: 'toolStatusPending',
+  awaiting_approval: 'toolStatusAwaitingApproval',
+  // A browser call waiting to be claimed; the page's tool runner says more in the card's note.
+  awaiting_executor: 'toolStatusPending',
+  running: 'toolStatusRunning',
+  completed: 'toolStatusCompleted',
+  failed: 'toolStatusFailed',
+  denied: 'toolStatusDenied',
+  cancelled: 'toolStatusCancelled',
+  unknown: 'toolStatusUnknown',
+  expired: 'toolStatusExpired',
+};
+
+/** What a tool call's card (or its row before the card loads) says of its status. */
+export function toolStatusLabel(status: ToolCallStatus, strings: AgentChatStrings): string {
+  return strings[STATUS_LABEL_KEYS[status]];
+}
