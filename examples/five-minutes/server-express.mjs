@@ -1,6 +1,7 @@
 // The same page with Express: the agent handler is ordinary middleware (it calls next() outside
 // /api/agent). No body parser or compression in front of it. `node server-express.mjs`.
 import express from 'express';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createAgentHandler,
@@ -27,7 +28,9 @@ export async function startServer({
   });
   const app = express();
   app.use((req, res, next) => agent(req, res, next));
-  app.get('/agent-chat.js', (req, res) => res.sendFile(fileURLToPath(import.meta.resolve('agent-chat/agent-chat.js'))));
+  // agent-chat.js and the sibling files it loads on first use, from the package.
+  const scriptsDir = dirname(fileURLToPath(import.meta.resolve('agent-chat/agent-chat.js')));
+  app.get(/^\/agent-chat[\w.-]*\.js$/, (req, res) => res.sendFile(join(scriptsDir, req.path)));
   app.use((req, res, next) => {
     res.cookie('session', 'demo', { httpOnly: true, sameSite: 'lax' }); // a stand-in for your login
     next();

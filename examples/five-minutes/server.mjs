@@ -1,7 +1,7 @@
 // Your own page in five minutes (docs/reference.md): a static folder and the agent API on one
 // Node http server. `node server.mjs`, then open http://127.0.0.1:3000/.
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createAgentHandler,
@@ -13,6 +13,9 @@ import {
 import { weatherTool } from './weather-tool.mjs';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css' };
+// agent-chat.js and the sibling files it loads on first use (docs/embedding.md, "Sibling files"), from the package.
+const SCRIPT_FILE = /^\/agent-chat[\w.-]*\.js$/;
+const scriptsDir = dirname(fileURLToPath(import.meta.resolve('agent-chat/agent-chat.js')));
 
 /**
  * Starts the page and the agent on `port`; resolves with the server once it listens. The model is
@@ -30,12 +33,12 @@ export async function startServer({
     // Your own session: who is signed in. Never trust anything the browser claims.
     authenticate: (req) => (req.headers.cookie?.includes('session=') ? { id: 'user-1', displayName: 'Ada' } : null),
   });
-  const bundle = fileURLToPath(import.meta.resolve('agent-chat/agent-chat.js'));
   const server = createAgentHttpServer((req, res) => {
     agent(req, res, async () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const file = path === '/agent-chat.js' ? bundle : normalize(join(publicDir, path === '/' ? 'index.html' : path));
-      if (file !== bundle && !file.startsWith(publicDir + sep)) return void res.writeHead(404).end();
+      const isScript = SCRIPT_FILE.test(path);
+      const file = isScript ? join(scriptsDir, path) : normalize(join(publicDir, path === '/' ? 'index.html' : path));
+      if (!isScript && !file.startsWith(publicDir + sep)) return void res.writeHead(404).end();
       try {
         const body = await readFile(file);
         // A stand-in for your login: the page visit signs the browser in.
