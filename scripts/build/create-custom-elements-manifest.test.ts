@@ -131,7 +131,7 @@ describe('createCustomElementsManifest', () => {
     const declared = [...styles.matchAll(/(--agent-chat-[a-z-]+):/g)].map((match) => match[1]);
     const element = onlyElement(await manifest);
     expect(element.cssProperties?.map((property) => property.name)).toEqual(declared);
-    expect(declared).toHaveLength(19);
+    expect(declared).toHaveLength(32);
   });
 
   test('lists no slots, since the element renders none', async () => {

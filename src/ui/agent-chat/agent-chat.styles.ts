@@ -12,9 +12,9 @@ export const agentChatStyles = css`
   .header {
     display: flex;
     align-items: center;
-    gap: 8px;
-    padding: 8px;
-    padding-inline: 12px 8px;
+    gap: var(--agent-chat-space-m);
+    padding: var(--agent-chat-space-m);
+    padding-inline: var(--agent-chat-space-l) var(--agent-chat-space-m);
     border-bottom: 1px solid var(--agent-chat-color-border);
   }
   .avatar {
@@ -26,7 +26,7 @@ export const agentChatStyles = css`
   .header-title {
     flex: 1;
     margin: 0;
-    font-size: 15px;
+    font-size: var(--agent-chat-font-size-title);
     font-weight: 600;
   }
   .header .icon-button {
@@ -35,31 +35,31 @@ export const agentChatStyles = css`
   }
   .empty-state {
     display: grid;
-    gap: 12px;
-    padding: 24px 4px;
+    gap: var(--agent-chat-space-l);
+    padding: 24px var(--agent-chat-space-xs);
     text-align: center;
     justify-items: center;
   }
   .greeting {
-    font-size: 17px;
+    font-size: var(--agent-chat-font-size-display);
     font-weight: 600;
   }
   .suggestions {
     justify-content: center;
   }
   .suggestions .chip {
-    padding: 6px 12px;
+    padding: var(--agent-chat-space-s) var(--agent-chat-space-l);
     background: transparent;
-    font-size: 13px;
+    font-size: var(--agent-chat-font-size-control);
   }
   .status,
   .error-reference {
-    font-size: 12px;
+    font-size: var(--agent-chat-font-size-small);
     color: var(--agent-chat-color-text-muted);
   }
   /* Empty, the line takes no room at all. */
   .status:not(:empty) {
-    padding: 4px 12px;
+    padding: var(--agent-chat-space-xs) var(--agent-chat-space-l);
     border-bottom: 1px solid var(--agent-chat-color-border);
   }
   .transcript {
@@ -67,13 +67,13 @@ export const agentChatStyles = css`
     min-height: 0;
     overflow-y: auto;
     overscroll-behavior: contain;
-    padding: 12px;
+    padding: var(--agent-chat-space-l);
   }
   /* Block flow, not grid: a grid re-sizes every row when the last one grows, which made each
      streamed update cost grow with the length of the conversation (bench/long-session). Rows
      off screen skip layout and paint until they scroll into view. */
   .transcript-content > * + * {
-    margin-top: 12px;
+    margin-top: var(--agent-chat-space-l);
   }
   .transcript-content > * {
     content-visibility: auto;
@@ -91,20 +91,20 @@ export const agentChatStyles = css`
   .jump-button {
     align-self: center;
     margin-top: -44px;
-    margin-bottom: 8px;
+    margin-bottom: var(--agent-chat-space-m);
     position: relative;
     border-radius: 999px;
-    box-shadow: 0 1px 4px rgb(0 0 0 / 0.2);
+    box-shadow: var(--agent-chat-shadow);
   }
   /* The one error component (a failed answer's row, a failed request's box): an icon, the cause first, Retry when it can help. */
   .error {
     position: relative;
-    padding: 8px 12px;
+    padding: var(--agent-chat-space-m) var(--agent-chat-space-l);
     padding-inline-start: 36px;
     border: 1px solid var(--agent-chat-color-danger);
     border-radius: var(--agent-chat-radius);
     display: grid;
-    gap: 4px;
+    gap: var(--agent-chat-space-xs);
     justify-items: start;
   }
   .error::before {
@@ -128,14 +128,14 @@ export const agentChatStyles = css`
     display: flex;
     flex-wrap: wrap;
     align-items: center;
-    gap: 6px;
+    gap: var(--agent-chat-space-s);
   }
   .reference {
     user-select: all;
     color: var(--agent-chat-color-text);
   }
   .copy-button {
-    font-size: 12px;
-    padding: 0 8px;
+    font-size: var(--agent-chat-font-size-small);
+    padding: 0 var(--agent-chat-space-m);
   }
 `;

@@ -97,11 +97,24 @@ import { composerStyles } from '../composer/composer.styles.ts';
  *
  * @cssproperty --agent-chat-font-family - Text font. Default: system UI fonts.
  * @cssproperty --agent-chat-mono-font-family - Code and arguments font. Default: `ui-monospace, …`.
+ * @cssproperty --agent-chat-font-size-caption - Code labels. Default: `11px`.
+ * @cssproperty --agent-chat-font-size-small - Notes, code, labels. Default: `12px`.
+ * @cssproperty --agent-chat-font-size-control - Buttons. Default: `13px`.
  * @cssproperty --agent-chat-font-size - Base text size. Default: `14px`.
+ * @cssproperty --agent-chat-font-size-title - The header's title. Default: `15px`.
+ * @cssproperty --agent-chat-font-size-display - The greeting, top headings. Default: `17px`.
  * @cssproperty --agent-chat-line-height - Default: `1.5`.
  * @cssproperty --agent-chat-height - The widget's height. Default: `560px`.
- * @cssproperty --agent-chat-radius - Corner radius of cards and bubbles. Default: `12px`.
- * @cssproperty --agent-chat-spacing - Base gap and padding. Default: `8px`.
+ * @cssproperty --agent-chat-radius-small - Code, argument values. Default: `4px`.
+ * @cssproperty --agent-chat-radius - Corner radius of cards. Default: `12px`.
+ * @cssproperty --agent-chat-radius-bubble - The person's bubbles and the composer. Default: `18px`.
+ * @cssproperty --agent-chat-spacing - The spacing unit the scale derives from. Default: `8px`.
+ * @cssproperty --agent-chat-space-xs - ½ × the unit. Default: `4px`.
+ * @cssproperty --agent-chat-space-s - ¾ × the unit. Default: `6px`.
+ * @cssproperty --agent-chat-space-m - The unit. Default: `8px`.
+ * @cssproperty --agent-chat-space-l - 1½ × the unit. Default: `12px`.
+ * @cssproperty --agent-chat-space-xl - 2 × the unit. Default: `16px`.
+ * @cssproperty --agent-chat-shadow - Elevation of what floats over the transcript. Default: `0 1px 4px rgb(0 0 0 / 0.2)`.
  * @cssproperty --agent-chat-color-background - Default: `#ffffff` (dark `#0d1117`).
  * @cssproperty --agent-chat-color-surface - Cards and code. Default: `#f6f8fa` (dark `#161b22`).
  * @cssproperty --agent-chat-color-user-message - User bubbles. Default: `#eaf1fb` (dark `#1c2a3d`).

@@ -4,17 +4,17 @@ import { css } from 'lit';
 export const composerStyles = css`
   .composer {
     display: grid;
-    gap: 6px;
-    padding: 4px var(--agent-chat-spacing) var(--agent-chat-spacing);
+    gap: var(--agent-chat-space-s);
+    padding: var(--agent-chat-space-xs) var(--agent-chat-space-m) var(--agent-chat-space-m);
   }
   .composer-row {
     display: flex;
     align-items: flex-end;
-    gap: 4px;
-    padding: 4px;
+    gap: var(--agent-chat-space-xs);
+    padding: var(--agent-chat-space-xs);
     background: var(--agent-chat-color-background);
     border: 1px solid var(--agent-chat-color-border);
-    border-radius: 20px;
+    border-radius: var(--agent-chat-radius-bubble);
   }
   .composer-row:focus-within {
     border-color: var(--agent-chat-color-focus);
@@ -27,7 +27,7 @@ export const composerStyles = css`
     min-height: 32px;
     max-height: 200px;
     overflow-y: auto;
-    padding: 5px 8px;
+    padding: 5px var(--agent-chat-space-m);
     font: inherit;
     color: var(--agent-chat-color-text);
     background: transparent;
@@ -58,13 +58,13 @@ export const composerStyles = css`
   .effort-select {
     align-self: center;
     font: inherit;
-    font-size: 12px;
+    font-size: var(--agent-chat-font-size-small);
     color: inherit;
     background: none;
     border: 0;
   }
   .limit {
-    font-size: 12px;
+    font-size: var(--agent-chat-font-size-small);
     color: var(--agent-chat-color-text-muted);
     text-align: end;
   }
@@ -72,11 +72,11 @@ export const composerStyles = css`
     color: var(--agent-chat-color-danger);
   }
   .attachment {
-    padding: 0 0 0 8px;
+    padding: 0 0 0 var(--agent-chat-space-m);
   }
   .attachment-remove {
     border: 0;
     background: transparent;
-    padding: 0 8px;
+    padding: 0 var(--agent-chat-space-m);
   }
 `;

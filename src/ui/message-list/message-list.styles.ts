@@ -4,13 +4,13 @@ import { css } from 'lit';
 export const messageListStyles = css`
   .tool-row {
     display: grid;
-    gap: 6px;
+    gap: var(--agent-chat-space-s);
   }
   /* One column that may shrink below its content: a wide code block or table scrolls inside itself. */
   .message {
     display: grid;
     grid-template-columns: minmax(0, 1fr);
-    gap: 4px;
+    gap: var(--agent-chat-space-xs);
     overflow-wrap: anywhere;
   }
   .message.user {
@@ -18,9 +18,9 @@ export const messageListStyles = css`
     margin-inline-start: auto;
     max-width: 85%;
     background: var(--agent-chat-color-user-message);
-    border-radius: 18px;
+    border-radius: var(--agent-chat-radius-bubble);
     border-end-end-radius: 4px;
-    padding: 8px 14px;
+    padding: var(--agent-chat-space-m) 14px;
   }
   /* A caret at the end of the text while the answer streams, inline after its last word. */
   [data-status='streaming'] :is(.ac-tail > :last-child, .ac-tail:empty)::after {
@@ -42,7 +42,7 @@ export const messageListStyles = css`
   .working {
     display: flex;
     align-items: center;
-    gap: 4px;
+    gap: var(--agent-chat-space-xs);
     color: var(--agent-chat-color-text-muted);
   }
   .working i {
@@ -57,11 +57,11 @@ export const messageListStyles = css`
   }
   .working i:nth-child(3) {
     animation-delay: 0.4s;
-    margin-inline-end: 4px;
+    margin-inline-end: var(--agent-chat-space-xs);
   }
   .message-actions {
     display: flex;
-    gap: 4px;
+    gap: var(--agent-chat-space-xs);
   }
   .message-actions .icon-button {
     width: 28px;
@@ -89,7 +89,7 @@ export const messageListStyles = css`
   }
   .message-note,
   .markdown :is(.ac-host, .ac-img) {
-    font-size: 12px;
+    font-size: var(--agent-chat-font-size-small);
     color: var(--agent-chat-color-text-muted);
   }
   /* New rows enter with a short fade (none under reduced motion). */
@@ -117,18 +117,18 @@ export const messageListStyles = css`
     margin-bottom: 0;
   }
   .markdown > * + * > :is(h1, h2, h3, h4, h5, h6):first-child {
-    margin-top: 4px;
+    margin-top: var(--agent-chat-space-xs);
   }
   .markdown :is(p, ul, ol, blockquote, table, pre) {
-    margin: 0 0 8px;
+    margin: 0 0 var(--agent-chat-space-m);
   }
   .markdown :is(h1, h2, h3, h4, h5, h6) {
-    margin: 14px 0 6px;
-    font-size: 14px;
+    margin: 14px 0 var(--agent-chat-space-s);
+    font-size: var(--agent-chat-font-size);
     line-height: 1.35;
   }
   .markdown h1 {
-    font-size: 17px;
+    font-size: var(--agent-chat-font-size-display);
   }
   .markdown h2 {
     font-size: 15.5px;
@@ -138,16 +138,16 @@ export const messageListStyles = css`
   }
   .markdown pre,
   .markdown :not(pre) > code {
-    padding: 1px 4px;
+    padding: 1px var(--agent-chat-space-xs);
     background: var(--agent-chat-color-surface);
-    border-radius: 4px;
+    border-radius: var(--agent-chat-radius-small);
   }
   .markdown pre {
     position: relative;
-    padding: 8px;
+    padding: var(--agent-chat-space-m);
     overflow: auto;
     border: 1px solid var(--agent-chat-color-border);
-    border-radius: 6px;
+    border-radius: calc(var(--agent-chat-radius-small) + 2px);
   }
   .markdown blockquote {
     padding-inline-start: 10px;
@@ -161,7 +161,7 @@ export const messageListStyles = css`
   }
   .markdown :is(th, td) {
     border: 1px solid var(--agent-chat-color-border);
-    padding: 4px 8px;
+    padding: var(--agent-chat-space-xs) var(--agent-chat-space-m);
     text-align: start;
   }
   .markdown th {
@@ -169,32 +169,32 @@ export const messageListStyles = css`
   }
   .references,
   .context-refs {
-    margin-top: 4px;
+    margin-top: var(--agent-chat-space-xs);
   }
   .reference-card:hover {
     border-color: var(--agent-chat-color-accent);
   }
   .markdown .ac-code-lang {
     display: block;
-    font-size: 11px;
+    font-size: var(--agent-chat-font-size-caption);
     color: var(--agent-chat-color-text-muted);
-    margin-bottom: 4px;
+    margin-bottom: var(--agent-chat-space-xs);
   }
   .markdown .ac-copy {
     float: inline-end;
-    margin: -4px -4px 0 8px;
-    padding: 0 8px;
-    font-size: 11px;
+    margin: -4px -4px 0 var(--agent-chat-space-m);
+    padding: 0 var(--agent-chat-space-m);
+    font-size: var(--agent-chat-font-size-caption);
     user-select: none;
   }
   .markdown .ac-host {
-    margin-inline-start: 4px;
+    margin-inline-start: var(--agent-chat-space-xs);
   }
   .markdown .ac-img {
     display: inline-block;
-    padding: 0 6px;
+    padding: 0 var(--agent-chat-space-s);
     border: 1px dashed var(--agent-chat-color-border);
-    border-radius: 4px;
+    border-radius: var(--agent-chat-radius-small);
   }
   .markdown .ac-invisible,
   .markdown .ac-code-hidden {
@@ -202,7 +202,7 @@ export const messageListStyles = css`
   }
   .markdown .ac-code-hidden {
     display: block;
-    font-size: 11px;
+    font-size: var(--agent-chat-font-size-caption);
     user-select: none;
   }
   /* Escaped text comes in paragraphs of at most 1,000 characters (plain-text.ts): read as one. */

@@ -1,7 +1,9 @@
 import { css } from 'lit';
 
 /**
- * The widget's public theming tokens with their defaults, host isolation, and the base rules every
+ * The widget's public design tokens with their defaults (docs/reference.md, "CSS custom
+ * properties": a type scale, radii, a spacing scale derived from `--agent-chat-spacing`, one
+ * elevation, the colours), host isolation, and the base rules every
  * piece shares (buttons, focus ring, visually hidden text, chips). Each colour is
  * declared once as `light-dark(light, dark)`; the theme only sets `color-scheme` (`auto` follows
  * `prefers-color-scheme`). Sizes are px so the host page's `html { font-size }` never rescales
@@ -12,11 +14,24 @@ export const hostStyles = css`
     all: initial;
     --agent-chat-font-family: system-ui, sans-serif;
     --agent-chat-mono-font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+    --agent-chat-font-size-caption: 11px;
+    --agent-chat-font-size-small: 12px;
+    --agent-chat-font-size-control: 13px;
     --agent-chat-font-size: 14px;
+    --agent-chat-font-size-title: 15px;
+    --agent-chat-font-size-display: 17px;
     --agent-chat-line-height: 1.5;
     --agent-chat-height: 560px;
+    --agent-chat-radius-small: 4px;
     --agent-chat-radius: 12px;
+    --agent-chat-radius-bubble: 18px;
     --agent-chat-spacing: 8px;
+    --agent-chat-space-xs: calc(var(--agent-chat-spacing) / 2);
+    --agent-chat-space-s: calc(var(--agent-chat-spacing) * 0.75);
+    --agent-chat-space-m: var(--agent-chat-spacing);
+    --agent-chat-space-l: calc(var(--agent-chat-spacing) * 1.5);
+    --agent-chat-space-xl: calc(var(--agent-chat-spacing) * 2);
+    --agent-chat-shadow: 0 1px 4px rgb(0 0 0 / 0.2);
     --agent-chat-color-background: light-dark(#ffffff, #0d1117);
     --agent-chat-color-surface: light-dark(#f6f8fa, #161b22);
     --agent-chat-color-user-message: light-dark(#eaf1fb, #1c2a3d);
@@ -56,13 +71,13 @@ export const hostStyles = css`
   }
   button {
     font: inherit;
-    font-size: 13px;
+    font-size: var(--agent-chat-font-size-control);
     line-height: 20px;
     color: var(--agent-chat-color-text);
     background: var(--agent-chat-color-surface);
     border: 1px solid var(--agent-chat-color-border);
     border-radius: calc(var(--agent-chat-radius) - 2px);
-    padding: 4px 12px;
+    padding: var(--agent-chat-space-xs) var(--agent-chat-space-l);
     cursor: pointer;
   }
   button.primary {
@@ -106,7 +121,7 @@ export const hostStyles = css`
   pre,
   code {
     font-family: var(--agent-chat-mono-font-family);
-    font-size: 12px;
+    font-size: var(--agent-chat-font-size-small);
     direction: ltr;
     unicode-bidi: isolate;
   }
@@ -138,7 +153,7 @@ export const hostStyles = css`
   summary {
     display: flex;
     align-items: center;
-    gap: 4px;
+    gap: var(--agent-chat-space-xs);
     list-style: none;
     cursor: pointer;
     color: var(--agent-chat-color-text-muted);
@@ -151,7 +166,7 @@ export const hostStyles = css`
     flex: none;
     width: 5px;
     height: 5px;
-    margin-inline: 4px;
+    margin-inline: var(--agent-chat-space-xs);
     border: solid currentColor;
     border-width: 0 1.5px 1.5px 0;
     rotate: -45deg;
@@ -181,7 +196,7 @@ export const hostStyles = css`
   .chips {
     display: flex;
     flex-wrap: wrap;
-    gap: 6px;
+    gap: var(--agent-chat-space-s);
     margin: 0;
     padding: 0;
     list-style: none;
@@ -189,11 +204,11 @@ export const hostStyles = css`
   .chip {
     display: inline-flex;
     align-items: center;
-    gap: 6px;
-    padding: 2px 8px;
+    gap: var(--agent-chat-space-s);
+    padding: 2px var(--agent-chat-space-m);
     border: 1px solid var(--agent-chat-color-border);
     border-radius: 999px;
-    font-size: 12px;
+    font-size: var(--agent-chat-font-size-small);
     color: var(--agent-chat-color-text);
     text-decoration: none;
   }

@@ -10,7 +10,7 @@ export function createToolCardStyles(css: typeof cssTag): CSSResult {
     border: 1px solid var(--agent-chat-color-border);
     border-radius: var(--agent-chat-radius);
     background: var(--agent-chat-color-surface);
-    padding: 6px 10px;
+    padding: var(--agent-chat-space-s) 10px;
     min-width: 0;
   }
   /* Consecutive tool calls join into one box: no gap, the shared edges square. */
@@ -52,35 +52,35 @@ export function createToolCardStyles(css: typeof cssTag): CSSResult {
   }
   .tool-status,
   .tool-label {
-    margin-inline-start: 6px;
-    font-size: 12px;
+    margin-inline-start: var(--agent-chat-space-s);
+    font-size: var(--agent-chat-font-size-small);
     color: var(--agent-chat-color-text-muted);
   }
   .tool-label {
-    margin: 6px 0 0;
+    margin: var(--agent-chat-space-s) 0 0;
   }
   .tool-progress {
     display: flex;
     align-items: center;
-    gap: 8px;
+    gap: var(--agent-chat-space-m);
   }
   .tool-progress progress {
     flex: 1;
     accent-color: var(--agent-chat-color-accent);
   }
   .tool-text {
-    margin: 4px 0 0;
-    padding: 6px 8px;
+    margin: var(--agent-chat-space-xs) 0 0;
+    padding: var(--agent-chat-space-s) var(--agent-chat-space-m);
     max-height: 240px;
     overflow: auto;
     white-space: pre-wrap;
     overflow-wrap: anywhere;
     background: var(--agent-chat-color-background);
-    border-radius: 4px;
+    border-radius: var(--agent-chat-radius-small);
   }
   .truncation-note {
-    margin-top: 4px;
-    font-size: 12px;
+    margin-top: var(--agent-chat-space-xs);
+    font-size: var(--agent-chat-font-size-small);
     color: var(--agent-chat-color-warning);
   }
 `;
