@@ -14,6 +14,7 @@ import type {
   StoredResponse,
   StoredRun,
   StoredSession,
+  StoredFeedback,
 } from './storage-port.ts';
 
 interface MemoryRun {
@@ -41,6 +42,8 @@ export function createMemoryStorage(): AgentStorage {
   const agUiThreads = new Map<string, string>();
   const agUiThreadsOfSession = new Map<string, Set<string>>();
   const agUiSegments = new Map<string, string>();
+  // Per run: each person's vote per message, by `JSON.stringify([subjectId, messageId])`.
+  const feedbackOfRun = new Map<string, Map<string, StoredFeedback>>();
   /** Each session's creation number (1, 2, …): the order of equal activity times in listings. */
   const creationNumbers = new Map<string, number>();
   let sessionsCreated = 0;
@@ -67,6 +70,7 @@ export function createMemoryStorage(): AgentStorage {
     runs.delete(runId);
     leases.delete(runId);
     agUiSegments.delete(runId);
+    feedbackOfRun.delete(runId);
     const { sessionId } = stored.run;
     sessionRunIds.set(
       sessionId,
@@ -351,6 +355,19 @@ export function createMemoryStorage(): AgentStorage {
     },
     async getAgUiSegment(runId) {
       return agUiSegments.get(runId) ?? null;
+    },
+    async putFeedback(feedback) {
+      if (!runs.has(feedback.runId)) return false;
+      const votes = feedbackOfRun.get(feedback.runId) ?? new Map<string, StoredFeedback>();
+      votes.set(JSON.stringify([feedback.subjectId, feedback.messageId]), { ...feedback });
+      feedbackOfRun.set(feedback.runId, votes);
+      return true;
+    },
+    async listFeedback(runId, subjectId) {
+      return [...(feedbackOfRun.get(runId)?.values() ?? [])]
+        .filter((vote) => vote.subjectId === subjectId)
+        .sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0))
+        .map((vote) => ({ ...vote }));
     },
     async counts() {
       return { sessions: sessions.size, runs: runs.size };

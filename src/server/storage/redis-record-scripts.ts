@@ -206,6 +206,17 @@ redis.call('SADD', P .. 'session-ag-ui-threads:' .. ARGV[3], ARGV[2])
 return 1
 `);
 
+/**
+ * Keeps one vote (`AgentStorage.putFeedback`) in the run's hash of votes `feedback:<runId>`, by
+ * person and message, replacing theirs; the run's deletion deletes the hash. ARGV: prefix, runId,
+ * field (JSON `[subjectId, messageId]`), vote JSON. Returns 1, or 0 when the run does not exist.
+ */
+export const PUT_FEEDBACK = defineRedisScript(`
+if redis.call('EXISTS', runKey(ARGV[2])) == 0 then return 0 end
+redis.call('HSET', P .. 'feedback:' .. ARGV[2], ARGV[3], ARGV[4])
+return 1
+`);
+
 /** Sets the AG-UI run serving a run that exists (its hash's `agUiRunId`). ARGV: prefix, runId, agUiRunId. */
 export const SET_AG_UI_SEGMENT = defineRedisScript(`
 if redis.call('EXISTS', runKey(ARGV[2])) == 0 then return 0 end

@@ -26,7 +26,7 @@ local function deleteRun(runId)
       redis.call('HDEL', P .. 'message-json:' .. run[1], id)
     end
   end
-  redis.call('DEL', runKey(runId), streamKey(runId))
+  redis.call('DEL', runKey(runId), streamKey(runId), P .. 'feedback:' .. runId)
   redis.call('ZREM', P .. 'runs', runId)
   redis.call('ZREM', P .. 'session-runs:' .. run[1], runId)
   redis.call('ZREM', P .. 'ended', runId)

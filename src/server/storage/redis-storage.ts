@@ -16,6 +16,7 @@ import {
   LIST_FINAL_SNAPSHOTS,
   LIST_MESSAGES,
   LIST_SESSIONS,
+  PUT_FEEDBACK,
   RENEW_LEASE,
   SET_AG_UI_SEGMENT,
   TAKE_EXPIRED_LEASE,
@@ -30,7 +31,13 @@ import type { BlockingConnection } from './redis-tails.ts';
 import { createRedisTails } from './redis-tails.ts';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
-import type { AgentStorage, IdempotencyCompletion, SettledToolCall, StoredSession } from './storage-port.ts';
+import type {
+  AgentStorage,
+  IdempotencyCompletion,
+  SettledToolCall,
+  StoredFeedback,
+  StoredSession,
+} from './storage-port.ts';
 
 /** What {@link createRedisStorage} runs on: one command connection, and a way to open blocking ones. */
 export interface RedisConnections {
@@ -308,6 +315,17 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
     async getAgUiSegment(runId) {
       const agUiRunId = await connections.send(['HGET', `${prefix}run:${runId}`, 'agUiRunId']);
       return typeof agUiRunId === 'string' ? agUiRunId : null;
+    },
+    async putFeedback(feedback) {
+      const field = JSON.stringify([feedback.subjectId, feedback.messageId]);
+      return (await run(PUT_FEEDBACK, [feedback.runId, field, JSON.stringify(feedback)])) === 1;
+    },
+    async listFeedback(runId, subjectId) {
+      const fields = toFields(await connections.send(['HGETALL', `${prefix}feedback:${runId}`]));
+      const votes = Object.values(fields).map((json) => JSON.parse(json) as StoredFeedback);
+      return votes
+        .filter((vote) => vote.subjectId === subjectId)
+        .sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
     },
     async counts() {
       const [sessions, runs] = toStrings(await run(COUNTS, []));

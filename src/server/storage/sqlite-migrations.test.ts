@@ -27,6 +27,7 @@ describe('SQLite migrations', () => {
       { version: 2, description: SQLITE_MIGRATIONS[1]?.description },
       { version: 3, description: SQLITE_MIGRATIONS[2]?.description },
       { version: 4, description: SQLITE_MIGRATIONS[3]?.description },
+      { version: 5, description: SQLITE_MIGRATIONS[4]?.description },
     ]);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = db
@@ -37,6 +38,7 @@ describe('SQLite migrations', () => {
       'ag_ui_segments',
       'ag_ui_threads',
       'events',
+      'feedback',
       'idempotency',
       'leases',
       'messages',
@@ -67,7 +69,7 @@ describe('SQLite migrations', () => {
       .pluck()
       .all();
     expect(indexes).toContain('sessions_by_subject_activity');
-    expect(db.prepare('SELECT MAX(version) FROM schema_version').pluck().get()).toBe(4);
+    expect(db.prepare('SELECT MAX(version) FROM schema_version').pluck().get()).toBe(5);
     db.close();
   });
 

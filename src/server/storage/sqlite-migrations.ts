@@ -110,6 +110,21 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     description: 'settled messages of a run answered again (a retry) leave the session history',
     sql: `ALTER TABLE messages ADD COLUMN in_history INTEGER NOT NULL DEFAULT 1;`,
   },
+  {
+    version: 5,
+    description: "each person's rating of an answer, kept with its run",
+    sql: `
+      CREATE TABLE feedback (
+        run_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        rating TEXT NOT NULL CHECK (rating IN ('up', 'down')),
+        comment TEXT,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (run_id, subject_id, message_id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

@@ -13,6 +13,16 @@ export interface SessionRow {
   last_run_id: string | null;
 }
 
+/** A `feedback` row. */
+export interface FeedbackRow {
+  run_id: string;
+  subject_id: string;
+  message_id: string;
+  rating: 'up' | 'down';
+  comment: string | null;
+  updated_at: number;
+}
+
 /** A `runs` row. */
 export interface RunRow {
   run_id: string;
@@ -185,6 +195,14 @@ export function createSqliteStatements(db: Database) {
       'SELECT ag_ui_run_id FROM ag_ui_segments WHERE run_id = ?',
     ),
     deleteAgUiSegment: statement<[string]>('DELETE FROM ag_ui_segments WHERE run_id = ?'),
+    putFeedback: statement<[string, string, string, string | null, number, string]>(
+      `INSERT OR REPLACE INTO feedback (run_id, subject_id, message_id, rating, comment, updated_at)
+       SELECT run_id, ?, ?, ?, ?, ? FROM runs WHERE run_id = ?`,
+    ),
+    feedbackOfSubject: statement<[string, string], FeedbackRow>(
+      'SELECT * FROM feedback WHERE run_id = ? AND subject_id = ? ORDER BY message_id',
+    ),
+    deleteRunFeedback: statement<[string]>('DELETE FROM feedback WHERE run_id = ?'),
     deleteRunEvents: statement<[string]>('DELETE FROM events WHERE run_id = ?'),
     deleteRunMessages: statement<[string]>('DELETE FROM messages WHERE run_id = ?'),
     deleteRun: statement<[string]>('DELETE FROM runs WHERE run_id = ?'),

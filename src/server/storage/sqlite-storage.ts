@@ -250,6 +250,7 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
     sql.deleteRunMessages.run(runId);
     sql.deleteLease.run(runId);
     sql.deleteAgUiSegment.run(runId);
+    sql.deleteRunFeedback.run(runId);
     sql.deleteRun.run(runId);
   };
   const deleteSession = (sessionId: string, deleted: { sessionIds: string[]; runIds: string[] }): void => {
@@ -436,6 +437,20 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
     },
     async getAgUiSegment(runId) {
       return sql.agUiSegment.get(runId)?.ag_ui_run_id ?? null;
+    },
+    async putFeedback(feedback) {
+      const { runId, subjectId, messageId, rating, comment, updatedAt } = feedback;
+      return sql.putFeedback.run(subjectId, messageId, rating, comment, updatedAt, runId).changes > 0;
+    },
+    async listFeedback(runId, subjectId) {
+      return sql.feedbackOfSubject.all(runId, subjectId).map((row) => ({
+        runId: row.run_id,
+        messageId: row.message_id,
+        subjectId: row.subject_id,
+        rating: row.rating,
+        comment: row.comment,
+        updatedAt: row.updated_at,
+      }));
     },
     async counts() {
       return sql.counts.get() as { sessions: number; runs: number };

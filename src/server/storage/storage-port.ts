@@ -93,6 +93,21 @@ export interface RunLease {
 }
 
 /** The command of {@link AgentStorage.createRun}: everything that is committed together. */
+/**
+ * One person's rating of one answer (docs/protocol.md, "Feedback"): `subjectId` voted `rating` on
+ * the assistant message `messageId` of run `runId`, with an optional comment. A later vote of the
+ * same person on the same message replaces it. It goes with its run.
+ */
+export interface StoredFeedback {
+  runId: string;
+  messageId: string;
+  subjectId: string;
+  rating: 'up' | 'down';
+  comment: string | null;
+  /** Epoch ms of the vote. */
+  updatedAt: number;
+}
+
 export interface CreateRunCommand {
   /** A new session (its `activeRunId` is this run), or the id of one to continue. */
   session: { kind: 'new'; session: StoredSession } | { kind: 'existing'; sessionId: string };
@@ -307,6 +322,11 @@ export interface AgentStorage {
   setAgUiSegment(runId: string, agUiRunId: string): Promise<void>;
   /** The AG-UI run that serves our run now, or null. */
   getAgUiSegment(runId: string): Promise<string | null>;
+
+  /** Keeps `feedback`, replacing the same person's earlier vote on that message; false (nothing kept) when the run no longer exists. */
+  putFeedback(feedback: StoredFeedback): Promise<boolean>;
+  /** The person's votes on the run's messages, in message id order (empty when none or no run). */
+  listFeedback(runId: string, subjectId: string): Promise<StoredFeedback[]>;
 
   /** How many sessions and runs are kept (for operators, tests and benchmarks). */
   counts(): Promise<{ sessions: number; runs: number }>;

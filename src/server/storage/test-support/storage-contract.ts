@@ -650,6 +650,63 @@ export function describeStorageContract(
       expect(await storage.findAgUiThread('alice', 'thread-1')).toBe('ses_2');
     });
 
+    it("keeps each person's one vote per answer, replaced by their next, and forgets it with its session", async () => {
+      const run = await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_1', isNewSession: true });
+      const vote = { runId: 'run_1', subjectId: 'alice', rating: 'up' as const, comment: null, updatedAt: 1_000 };
+      expect(await storage.putFeedback({ ...vote, messageId: 'msg_b' })).toBe(true);
+      expect(await storage.putFeedback({ ...vote, messageId: 'msg_a', rating: 'down', comment: 'Too long' })).toBe(
+        true,
+      );
+      expect(await storage.putFeedback({ ...vote, messageId: 'msg_b', subjectId: 'bob', rating: 'down' })).toBe(true);
+      // A second vote replaces the first: one per person and message.
+      expect(
+        await storage.putFeedback({
+          ...vote,
+          messageId: 'msg_b',
+          rating: 'down',
+          comment: 'Wrong date',
+          updatedAt: 2_000,
+        }),
+      ).toBe(true);
+      expect(await storage.listFeedback('run_1', 'alice')).toEqual([
+        {
+          runId: 'run_1',
+          subjectId: 'alice',
+          messageId: 'msg_a',
+          rating: 'down',
+          comment: 'Too long',
+          updatedAt: 1_000,
+        },
+        {
+          runId: 'run_1',
+          subjectId: 'alice',
+          messageId: 'msg_b',
+          rating: 'down',
+          comment: 'Wrong date',
+          updatedAt: 2_000,
+        },
+      ]);
+      expect(await storage.listFeedback('run_1', 'bob')).toEqual([
+        { runId: 'run_1', subjectId: 'bob', messageId: 'msg_b', rating: 'down', comment: null, updatedAt: 1_000 },
+      ]);
+      expect(await storage.listFeedback('run_1', 'carol')).toEqual([]);
+      // Nothing is kept for a run that does not exist.
+      expect(await storage.putFeedback({ ...vote, runId: 'run_missing', messageId: 'msg_a' })).toBe(false);
+      expect(await storage.listFeedback('run_missing', 'alice')).toEqual([]);
+      await finishFixtureRun(storage, run, 'rated');
+      if (subject.reopen !== undefined) {
+        storage = await subject.reopen();
+        expect(await storage.listFeedback('run_1', 'bob')).toHaveLength(1);
+      }
+      expect(await storage.deleteSession({ sessionId: 'ses_1', subjectId: 'alice' })).toMatchObject({
+        kind: 'deleted',
+      });
+      expect(await storage.listFeedback('run_1', 'alice')).toEqual([]);
+      // A run of the same id later starts with no votes.
+      await createFixtureRun(storage, { runId: 'run_1', sessionId: 'ses_2', isNewSession: true });
+      expect(await storage.listFeedback('run_1', 'bob')).toEqual([]);
+    });
+
     it('keeps the first value of a setting', async () => {
       expect(await storage.getOrCreateSetting('identity_secret', 'first')).toBe('first');
       expect(await storage.getOrCreateSetting('identity_secret', 'second')).toBe('first');
