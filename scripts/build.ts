@@ -36,6 +36,7 @@ const ESM_ENTRIES: EsmEntry[] = [
   { name: 'react', source: 'src/react/index.ts' },
   { name: 'locales/zh-cn', source: 'src/locales/zh-cn.ts' },
   { name: 'tools', source: 'src/tools/index.ts' },
+  { name: 'highlight', source: 'src/highlight/index.ts' },
 ];
 
 await main();

@@ -13,6 +13,7 @@ for (const specifier of [
   'agent-chat/react',
   'agent-chat/locales/zh-cn',
   'agent-chat/tools',
+  'agent-chat/highlight',
   'agent-chat/agent-chat.js',
   'agent-chat/agent-chat.zh-CN.js',
   'agent-chat/agent-chat.launcher.js',
