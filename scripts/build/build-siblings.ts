@@ -15,8 +15,9 @@ interface Sibling {
 }
 
 /**
- * The files `agent-chat.js` loads on first use (embed/siblings.ts): the launcher (plain DOM) and
- * the conversations panel, whose own copy of Lit gets its own Trusted Types policy name.
+ * The files `agent-chat.js` loads on first use (embed/siblings.ts): the launcher (plain DOM), the
+ * conversations panel, whose own copy of Lit gets its own Trusted Types policy name, and the code
+ * highlighter (highlight.js core, no DOM: it returns HTML that `agent-chat.js` sanitizes).
  */
 export const SIBLINGS: readonly Sibling[] = [
   { name: 'launcher', entry: 'embed/launcher.ts', fileName: 'agent-chat.launcher.js' },
@@ -26,6 +27,7 @@ export const SIBLINGS: readonly Sibling[] = [
     fileName: 'agent-chat.conversations.js',
     plugins: [renameLitPolicy('agent-chat-conversations')],
   },
+  { name: 'highlight', entry: 'embed/highlight.ts', fileName: 'agent-chat.highlight.js' },
 ];
 
 /**

@@ -18,6 +18,7 @@ for (const specifier of [
   'agent-chat/agent-chat.zh-CN.js',
   'agent-chat/agent-chat.launcher.js',
   'agent-chat/agent-chat.conversations.js',
+  'agent-chat/agent-chat.highlight.js',
   'agent-chat/agent-chat-tools.js',
   'agent-chat/manifest.json',
   'agent-chat/custom-elements.json',
