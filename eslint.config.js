@@ -274,9 +274,10 @@ export default tseslint.config(
                 '!../src/define.ts',
                 '!../src/tools/index.ts',
                 '!../src/tools/agent-chat-tools-global.ts',
+                '!../src/highlight/index.ts',
               ],
               message:
-                'embed imports only the browser entries in src/ (index, define, mount) and, for the tools script, src/tools/index.ts.',
+                'embed imports only the browser entries in src/ (index, define, mount) and, for the tools script, src/tools/index.ts (src/highlight/index.ts for the highlighter).',
             },
             REACT_IMPORTS,
             AG_UI_IMPORTS,

@@ -40,6 +40,8 @@ export default defineConfig({
             'lit/directive-helpers.js',
             'marked',
             'dompurify',
+            'highlight.js/lib/core',
+            'highlight.js/lib/languages/*',
             'axe-core',
             'react',
             'react-dom/client',
@@ -48,8 +50,13 @@ export default defineConfig({
         },
         test: {
           name: 'ui',
-          // The widget, its React wrapper and the browser-only tools module (IndexedDB, Web Locks) run in real Chromium.
-          include: ['src/ui/**/*.test.ts', 'src/tools/**/*.test.ts', 'src/react/**/*.test.ts'],
+          // The widget, its React wrapper, its code highlighter and the browser-only tools module (IndexedDB, Web Locks) run in real Chromium.
+          include: [
+            'src/ui/**/*.test.ts',
+            'src/highlight/**/*.test.ts',
+            'src/tools/**/*.test.ts',
+            'src/react/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           browser: {
             enabled: true,

@@ -2,7 +2,7 @@
 // fixed client that reports one unchanging ClientState (docs/client.md), so every state of the
 // widget shows side by side with no server and no model. Actions resolve and do nothing.
 // `window.agentChatGallery` lists the states for the end-to-end tests (e2e/gallery.spec.ts) and
-// for `npm run images:refresh`; `ready` resolves once every widget has rendered.
+// for `npm run images:refresh`; `ready` resolves once every widget has rendered and its code is highlighted.
 
 const THEMES = ['light', 'dark'];
 const WIDTHS = [
@@ -145,6 +145,26 @@ console.log(\`\${status}: arriving \${new Date(eta).toLocaleString()}\`);
 
 - Not home? The driver leaves it at the pick-up point on your street.
 - Something missing? Reply here and I open a claim for you.`;
+
+const CODE_ANSWER = `Here is a typed retry helper, and how to call it:
+
+\`\`\`ts
+/** Tries \`task\` up to \`attempts\` times, waiting longer after each failure. */
+export async function retry<T>(task: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await task();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    }
+  }
+}
+\`\`\`
+
+\`\`\`json
+{ "attempts": 3, "retryOn": ["timeout", 503], "log": true }
+\`\`\``;
 
 /** Every state the gallery shows: its id (for tests and file names), heading, one line about it, and what the widget gets. */
 const STATES = [
@@ -445,6 +465,19 @@ const STATES = [
     }),
   },
   {
+    id: 'code',
+    title: 'Highlighted code',
+    about:
+      'Code blocks that name a language, highlighted by agent-chat.highlight.js (loaded for them): the label and Copy stay.',
+    state: clientState({
+      messages: [
+        message('run-code', 'user', 'user', 'How do I retry a flaky request?'),
+        message('run-code', 'answer', 'assistant', CODE_ANSWER),
+      ],
+      run: run('run-code', 'completed'),
+    }),
+  },
+  {
     id: 'rtl',
     title: 'Right to left (Arabic)',
     about: 'dir="rtl" with Arabic text: the layout mirrors, the code block stays left to right.',
@@ -544,7 +577,23 @@ function renderGallery() {
     item.append(link);
     index.append(item);
   }
-  return Promise.all(widgets.map((widget) => widget.updateComplete)).then(() => undefined);
+  return Promise.all(widgets.map((widget) => widget.updateComplete)).then(highlighterArrived);
+}
+
+/**
+ * Resolves once agent-chat.highlight.js has run and the code it was loaded for is highlighted (the
+ * widgets ask for it when they render code that names a language), or after 10 s without it.
+ */
+function highlighterArrived() {
+  const giveUpAt = Date.now() + 10_000;
+  return new Promise((resolve) => {
+    const check = () => {
+      // Its blocks are highlighted in the same task that ran the file: one more task, and they are.
+      if (window.AgentChatHighlight || Date.now() > giveUpAt) setTimeout(resolve);
+      else setTimeout(check, 20);
+    };
+    check();
+  });
 }
 
 /** Says where the widgets would be when the browser refused agent-chat.js (SRI mismatch, CSP, 404). */

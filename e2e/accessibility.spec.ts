@@ -28,7 +28,10 @@ async function checkWidgets(page: Page): Promise<{ violations: string[]; passed:
 /** Rules that must have run and passed, so an empty violation list means something. */
 const CHECKED_RULES = ['button-name', 'color-contrast', 'aria-dialog-name', 'aria-allowed-attr'];
 
-/** Opens the demo with a tool card and a waiting approval in the inline widget and the launcher open, in `theme`. */
+/**
+ * Opens the demo with highlighted code, a tool card and a waiting approval in the inline widget and
+ * the launcher open, in `theme`.
+ */
 async function openBusyDemo(page: Page, theme: 'light' | 'dark'): Promise<void> {
   await openDemo(page);
   await page.evaluate((scheme) => {
@@ -37,6 +40,10 @@ async function openBusyDemo(page: Page, theme: 'light' | 'dark'): Promise<void> 
       Object.assign(element ?? {}, { theme: scheme });
   }, theme);
   const widget = chat(page);
+  // Highlighted code (agent-chat.highlight.js): its colours are checked for contrast too.
+  await widget.send('/code');
+  await widget.waitForIdle();
+  await expect(widget.assistantMessages.last().locator('code .hljs-keyword').first()).toBeVisible();
   await widget.send('/tool');
   await widget.waitForIdle();
   await widget.send('/approval');

@@ -89,6 +89,16 @@ const STATE_CHECKS: Record<string, (widget: Locator) => Promise<void>> = {
     await expect(answer.locator('table tr')).toHaveCount(4);
     await expect(answer.locator('ol > li')).toHaveCount(3);
     await expect(answer.locator('ul > li')).toHaveCount(2);
+    await expect(answer.locator('pre code .hljs-keyword').first()).toHaveText('const');
+  },
+  code: async (widget) => {
+    const blocks = widget.locator('[part~="assistant-message"] pre.ac-code');
+    await expect(blocks).toHaveCount(2);
+    await expect(blocks.locator('.ac-code-lang')).toHaveText(['ts', 'json']);
+    await expect(blocks.locator(':scope > button.ac-copy')).toHaveCount(2);
+    await expect(blocks.nth(0).locator('code .hljs-keyword').first()).toHaveText('export');
+    await expect(blocks.nth(0).locator('code .hljs-comment')).toContainText('Tries `task`');
+    await expect(blocks.nth(1).locator('code .hljs-attr').first()).toHaveText('"attempts"');
   },
   rtl: async (widget) => {
     await expect(widget).toHaveAttribute('dir', 'rtl');

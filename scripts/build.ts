@@ -1,10 +1,10 @@
 /**
  * `npm run build`: the ESM library with type declarations, the self-contained IIFE
  * `dist/agent-chat.js` with the sibling files it loads on first use (the launcher and the
- * conversations panel, scripts/build/build-siblings.ts), the locale pack, the browser tools IIFE `dist/agent-chat-tools.js` (loaded beside it by
+ * conversations panel and the code highlighter, scripts/build/build-siblings.ts), the locale pack, the browser tools IIFE `dist/agent-chat-tools.js` (loaded beside it by
  * pages that run tools), the Custom Elements Manifest `dist/custom-elements.json`, and
  * `dist/manifest.json` (size, gzip size, SRI integrity of every shipped file). Prints the size
- * table and exits non-zero when either IIFE passes its gzip budget.
+ * table and exits non-zero when either IIFE or the highlighter passes its gzip budget.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,7 +16,12 @@ import { buildIife } from './build/build-iife.ts';
 import { buildSiblings } from './build/build-siblings.ts';
 import { createCustomElementsManifest } from './build/create-custom-elements-manifest.ts';
 import { createManifest } from './build/create-manifest.ts';
-import { checkSizeBudget, IIFE_GZIP_BUDGET_BYTES, TOOLS_IIFE_GZIP_BUDGET_BYTES } from './build/check-size-budget.ts';
+import {
+  checkSizeBudget,
+  HIGHLIGHT_GZIP_BUDGET_BYTES,
+  IIFE_GZIP_BUDGET_BYTES,
+  TOOLS_IIFE_GZIP_BUDGET_BYTES,
+} from './build/check-size-budget.ts';
 import { formatSizeTable } from './build/format-size-table.ts';
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,6 +31,8 @@ const IIFE_FILE = 'agent-chat.js';
 const LOCALE_PACKS = [{ entry: 'embed/locale-zh-cn.ts', fileName: 'agent-chat.zh-CN.js' }];
 /** The second IIFE: the browser tool runner and its IndexedDB store (docs/embedding.md, "Browser tools"). */
 const TOOLS_IIFE_FILE = 'agent-chat-tools.js';
+/** The code highlighter's sibling file (scripts/build/build-siblings.ts), which has a budget of its own. */
+const HIGHLIGHT_FILE = 'agent-chat.highlight.js';
 /** The Custom Elements Manifest, named by package.json's `customElements` field. */
 const CUSTOM_ELEMENTS_FILE = 'custom-elements.json';
 const ESM_ENTRIES: EsmEntry[] = [
@@ -36,6 +43,7 @@ const ESM_ENTRIES: EsmEntry[] = [
   { name: 'react', source: 'src/react/index.ts' },
   { name: 'locales/zh-cn', source: 'src/locales/zh-cn.ts' },
   { name: 'tools', source: 'src/tools/index.ts' },
+  { name: 'highlight', source: 'src/highlight/index.ts' },
 ];
 
 await main();
@@ -77,6 +85,7 @@ async function main(): Promise<void> {
   for (const [fileName, budgetBytes] of [
     [IIFE_FILE, IIFE_GZIP_BUDGET_BYTES],
     [TOOLS_IIFE_FILE, TOOLS_IIFE_GZIP_BUDGET_BYTES],
+    [HIGHLIGHT_FILE, HIGHLIGHT_GZIP_BUDGET_BYTES],
   ] as const) {
     const iife = manifest.files[fileName];
     if (!iife) fail(`build: ${fileName} was not produced`);

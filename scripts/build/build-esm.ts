@@ -23,6 +23,7 @@ const EXTERNAL = [
   /^lit-element(\/.*)?$/,
   /^marked$/,
   /^dompurify$/,
+  /^highlight\.js\//,
   /^ajv(-formats)?$/,
   /^@ag-ui\//,
   /^zod(\/.*)?$/,
@@ -37,7 +38,7 @@ const EXTERNAL = [
 
 /**
  * Builds the ESM library (one file per entry plus shared chunks) with `lit`, `marked`,
- * `dompurify`, `ajv`, `@ag-ui/*`, `zod`, `better-sqlite3`, `@redis/client`, `prom-client`,
+ * `dompurify`, `highlight.js` (the `highlight` entry only), `ajv`, `@ag-ui/*`, `zod`, `better-sqlite3`, `@redis/client`, `prom-client`,
  * `@opentelemetry/api` and `@modelcontextprotocol/sdk` (server only), `react` and Node built-ins
  * left external. Rejects when Vite fails.
  */

@@ -18,8 +18,9 @@ interface Sibling {
 
 /**
  * The files `agent-chat.js` loads on first use (embed/siblings.ts): the launcher (plain DOM), the
- * conversations panel, whose own copy of Lit gets its own Trusted Types policy name, and the
- * tool cards (tool calls and approvals), which render with the widget's Lit (no copy, no policy).
+ * conversations panel, whose own copy of Lit gets its own Trusted Types policy name, the tool
+ * cards (tool calls and approvals), which render with the widget's Lit (no copy, no policy), and
+ * the code highlighter (highlight.js core, no DOM: it returns HTML that `agent-chat.js` sanitizes).
  */
 export const SIBLINGS: readonly Sibling[] = [
   { name: 'launcher', entry: 'embed/launcher.ts', fileName: 'agent-chat.launcher.js' },
@@ -30,6 +31,7 @@ export const SIBLINGS: readonly Sibling[] = [
     plugins: [renameLitPolicy('agent-chat-conversations')],
   },
   { name: 'tool-cards', entry: 'embed/tool-cards.ts', fileName: 'agent-chat.tool-cards.js', isLitFree: true },
+  { name: 'highlight', entry: 'embed/highlight.ts', fileName: 'agent-chat.highlight.js' },
 ];
 
 /**

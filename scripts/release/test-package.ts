@@ -125,6 +125,7 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
         'agent-chat.launcher.js',
         'agent-chat.conversations.js',
         'agent-chat.tool-cards.js',
+        'agent-chat.highlight.js',
         'agent-chat-tools.js',
         tarballName,
       ].sort(),
@@ -177,11 +178,13 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
         'agent-chat/react': 'dist/esm/react.js',
         'agent-chat/locales/zh-cn': 'dist/esm/locales/zh-cn.js',
         'agent-chat/tools': 'dist/esm/tools.js',
+        'agent-chat/highlight': 'dist/esm/highlight.js',
         'agent-chat/agent-chat.js': 'dist/agent-chat.js',
         'agent-chat/agent-chat.zh-CN.js': 'dist/agent-chat.zh-CN.js',
         'agent-chat/agent-chat.launcher.js': 'dist/agent-chat.launcher.js',
         'agent-chat/agent-chat.conversations.js': 'dist/agent-chat.conversations.js',
         'agent-chat/agent-chat.tool-cards.js': 'dist/agent-chat.tool-cards.js',
+        'agent-chat/agent-chat.highlight.js': 'dist/agent-chat.highlight.js',
         'agent-chat/agent-chat-tools.js': 'dist/agent-chat-tools.js',
         'agent-chat/manifest.json': 'dist/manifest.json',
         'agent-chat/custom-elements.json': 'dist/custom-elements.json',
@@ -255,6 +258,7 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
         index: await packagesOf('index.js'),
         define: await packagesOf('define.js'),
         react: await packagesOf('react.js'),
+        highlight: await packagesOf('highlight.js'),
       },
       {
         core: [],
@@ -276,6 +280,13 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
         index: ['dompurify', 'marked'],
         define: ['dompurify', 'marked'],
         react: ['@lit/react', 'dompurify', 'marked', 'react'],
+        // highlight.js only where a host asks for highlighting (docs/embedding.md, "Code highlighting").
+        highlight: [
+          'highlight.js/lib/core',
+          ...['bash', 'c', 'cpp', 'csharp', 'diff', 'go', 'java', 'javascript', 'json', 'markdown', 'python']
+            .concat(['rust', 'shell', 'sql', 'typescript', 'xml', 'yaml'])
+            .map((language) => `highlight.js/lib/languages/${language}`),
+        ],
       },
     );
     const iife = await readFile(join(releaseDir, IIFE_FILE), 'utf8');

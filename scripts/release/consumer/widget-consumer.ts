@@ -14,6 +14,8 @@ import type {} from 'agent-chat/agent-chat.js';
 import type {} from 'agent-chat/agent-chat.zh-CN.js';
 import type {} from 'agent-chat/agent-chat.launcher.js';
 import type {} from 'agent-chat/agent-chat.conversations.js';
+import type {} from 'agent-chat/agent-chat.highlight.js';
+import { enableHighlighting, HIGHLIGHT_LANGUAGES } from 'agent-chat/highlight';
 import { ZH_CN_STRINGS } from 'agent-chat/locales/zh-cn';
 import 'agent-chat/define';
 import { createAgentClient } from 'agent-chat/core';
@@ -25,6 +27,9 @@ const packs: Record<string, Partial<typeof ZH_CN_STRINGS>> | undefined = globalT
 console.log(packs, ZH_CN_STRINGS.send.length);
 // The script tag's launcher file fills this global, typed.
 console.log(globalThis.AgentChatLauncher?.createLauncher);
+// The script tag's highlighter file fills this global, typed; the ESM host turns highlighting on.
+console.log(window.AgentChatHighlight?.highlight('let a', 'ts')?.length, HIGHLIGHT_LANGUAGES.length);
+enableHighlighting();
 
 const chat: MountedAgentChat = mount('#assistant', { endpoint: '/api/agent', theme: 'dark', mode: 'launcher' });
 

@@ -35,6 +35,27 @@ const BLOCKS: ReadonlyArray<(n: number) => string> = [
   (n) => `1. Prepare item ${n}\n2. Check it against the list\n3. Ship it`,
 ];
 
+/**
+ * The scripted model's `/code` answer: a TypeScript block and a shell block, whose languages the
+ * widget highlights (docs/embedding.md, "Code highlighting").
+ */
+export const CODE_ANSWER = `A typed helper that totals a cart:
+
+\`\`\`ts
+/** Sums the prices of the items, in cents. */
+export function total(items: ReadonlyArray<{ price: number }>): number {
+  return items.reduce((sum, item) => sum + item.price, 0);
+}
+
+const label = \`Total: \${total([{ price: 250 }])} cents\`;
+\`\`\`
+
+Run it with:
+
+\`\`\`sh
+npx tsx total.ts # prints the label
+\`\`\``;
+
 /** The scripted model's Markdown answer to ordinary text, with the scenarios it suggests trying. */
 export function buildDefaultAnswer(text: string, suggestions: readonly string[]): string {
   const quoted = text.length > 120 ? `${text.slice(0, 117)}...` : text;

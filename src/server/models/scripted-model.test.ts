@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sha256Digest } from '../json/canonical-json.ts';
 import { dataOf, startEngine } from '../agent-loop/test-support/run-engine-harness.ts';
 import { createDemoTools } from '../tools/demo-tools.ts';
+import { CODE_ANSWER } from './scripted-markdown.ts';
 import type { ToolDefinition } from '../tools/tool-registry.ts';
 
 /** A product's own tool, the kind a team tries offline before it has a model. */
@@ -115,5 +116,18 @@ describe('the scripted model names only the tools the run offers', () => {
     expect(answerOf(run)).toBe(
       '`/approval` needs the tool `drafts.list`, `drafts.delete`, which this server does not offer, so nothing was called. Try `/call <tool> <json-args>` with one of: `weather.get`.',
     );
+  });
+});
+
+describe('the scripted model /code', () => {
+  it('answers with a TypeScript block and a shell block, and the default answer suggests it', async () => {
+    const run = startEngine('/code', { tools: [] });
+    await run.done;
+    expect(answerOf(run)).toBe(CODE_ANSWER);
+    expect(CODE_ANSWER).toMatch(/^```ts\n[^`]*export function total\(/m);
+    expect(CODE_ANSWER).toMatch(/^```sh\nnpx tsx total\.ts/m);
+    const hello = startEngine('Hello', { tools: [] });
+    await hello.done;
+    expect(answerOf(hello)).toContain('`/code`');
   });
 });

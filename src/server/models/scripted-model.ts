@@ -4,7 +4,7 @@ import { createClockSleep, createSystemClock } from '../../core/clock.ts';
 import type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ModelToolCall } from './model-adapter.ts';
 import { ModelError } from './model-adapter.ts';
 import { buildContextReport } from './scripted-context-report.ts';
-import { buildDefaultAnswer, buildLongMarkdown } from './scripted-markdown.ts';
+import { buildDefaultAnswer, buildLongMarkdown, CODE_ANSWER } from './scripted-markdown.ts';
 
 /** The efforts the scripted model takes (the handler's default `models` offer the same). */
 const SCRIPTED_REASONING_OPTIONS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
@@ -23,7 +23,7 @@ export interface ScriptedModelOptions {
 
 /**
  * Creates the offline, deterministic model. The user's latest text picks the scenario: plain
- * text → reasoning then Markdown; `/echo <text>`; `/long <n>`; `/slow`; `/tool`; `/approval`
+ * text → reasoning then Markdown; `/echo <text>`; `/long <n>`; `/code`; `/slow`; `/tool`; `/approval`
  * (lists the user's drafts, then deletes the first after approval); `/progress`; `/loop`; `/length`
  * (an answer cut at the output limit); `/error` (fails retryably on attempt 1, succeeds on retry);
  * `/fail` (not retryable); `/context` (a table of the prompt layers and history it received);
@@ -96,6 +96,9 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
         case 'long':
           yield* say('reasoning', 'A long answer was asked for, so I will write several Markdown sections.');
           yield* say('text', buildLongMarkdown(Number.parseInt(rest, 10) || 2000), undefined, delayMs / 4);
+          break;
+        case 'code':
+          yield* say('text', CODE_ANSWER);
           break;
         case 'slow': {
           yield* say('reasoning', 'This answer streams slowly on purpose.');
@@ -230,6 +233,7 @@ const SCENARIO_TOOLS: Readonly<Record<string, readonly string[]>> = {
 const SUGGESTIONS: ReadonlyArray<{ text: string; commands: readonly string[] }> = [
   { text: '`/echo <text>` streams your text back', commands: [] },
   { text: '`/long 2000` writes about 2000 characters of Markdown', commands: [] },
+  { text: '`/code` answers with code blocks in TypeScript and shell', commands: [] },
   { text: '`/tool` looks up an order', commands: ['tool'] },
   { text: '`/approval` asks before deleting a draft', commands: ['approval'] },
   { text: '`/propose` proposes a profile change you can apply or dismiss', commands: ['propose'] },

@@ -53,6 +53,16 @@ const WALL_CASES: Array<{ title: string; html: string; expected: string }> = [
     html: '<code>a\u202Eb</code>',
     expected: '<code>a\u202Eb</code>',
   },
+  {
+    title: 'highlighter classes on spans only, nothing else of theirs',
+    html: '<code><span class="hljs-title function_ evil" style="color:red" onclick="x">f</span><b class="hljs-keyword">k</b></code>',
+    expected: '<code><span class="hljs-title">f</span>k</code>',
+  },
+  {
+    title: 'highlighter classes nowhere but on spans',
+    html: '<pre class="hljs-keyword"><code class="hljs-string language-ts">x</code></pre><p class="hljs-comment">p</p>',
+    expected: '<pre><code class="language-ts">x</code></pre><p>p</p>',
+  },
 ];
 
 describe('sanitizeHtml', () => {

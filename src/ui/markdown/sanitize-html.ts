@@ -38,6 +38,8 @@ export const ALLOWED_TAGS = [
 ];
 
 const ALLOWED_CLASS = /^(?:ac-[a-z-]+|language-[a-z0-9+#-]{1,32})$/;
+/** The classes of highlighted code (highlight-code-block.ts), kept on `span` only. */
+const HIGHLIGHT_CLASS = /^hljs-[a-z_-]{1,32}$/;
 const SAFE_URI = /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 
 /** The widget's DOMPurify config: its own `ALLOWED_TAGS` and `ALLOWED_ATTR`, never `USE_PROFILES`. */
@@ -56,7 +58,7 @@ let purifier: Purifier | undefined;
 
 /**
  * Sanitizes renderer HTML into an inert `DocumentFragment` (never a string, never live
- * innerHTML), enforcing the allow-list, `ac-`/`language-` classes only, checked links (the
+ * innerHTML), enforcing the allow-list, `ac-`/`language-` classes only (and `hljs-` on `span`), checked links (the
  * destination as `title`, `target="_blank" rel="noopener noreferrer"`), and invisible-character
  * stripping in text. Links that fail the check lose `href`; `finishLinks` unwraps them.
  * Throws only if the browser refuses to parse (e.g. Trusted Types without our policy).
@@ -76,7 +78,7 @@ function getPurifier(): Purifier {
 
 /**
  * Creates a DOMPurify instance for this window from `factory` with the widget's hooks: invisible
- * characters stripped from text, only `ac-`/`language-` classes kept, links checked and opened in
+ * characters stripped from text, only `ac-`/`language-` classes kept (and `hljs-` on `span`), links checked and opened in
  * a new tab. The widget passes DOMPurify itself.
  */
 export function createWidgetPurifier(factory: typeof DOMPurify): Purifier {
@@ -89,9 +91,11 @@ export function createWidgetPurifier(factory: typeof DOMPurify): Purifier {
     const cleaned = parent?.closest('a') ? removeHiddenCharacters(text.data) : removeHiddenProseCharacters(text.data);
     if (cleaned !== text.data) text.data = cleaned;
   });
-  instance.addHook('uponSanitizeAttribute', (_node, data) => {
+  instance.addHook('uponSanitizeAttribute', (node, data) => {
     if (data.attrName === 'class') {
-      const kept = data.attrValue.split(/\s+/).filter((name) => ALLOWED_CLASS.test(name));
+      const kept = data.attrValue
+        .split(/\s+/)
+        .filter((name) => ALLOWED_CLASS.test(name) || (node.nodeName === 'SPAN' && HIGHLIGHT_CLASS.test(name)));
       data.attrValue = kept.join(' ');
       data.keepAttr = kept.length > 0;
     } else if (data.attrName === 'href') {

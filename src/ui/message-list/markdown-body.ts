@@ -1,6 +1,8 @@
 import { noChange } from 'lit';
 import { Directive, directive, type ChildPart } from 'lit/directive.js';
-import { createStreamingMarkdown, type StreamingMarkdown } from '../markdown/streaming-markdown.ts';
+import { createStreamingMarkdown, DONE_CHUNK_CLASS, type StreamingMarkdown } from '../markdown/streaming-markdown.ts';
+import { findHighlighter } from '../../highlight-on-demand.ts';
+import { highlightCodeBlock } from '../markdown/highlight-code-block.ts';
 import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 
@@ -23,6 +25,8 @@ export type MarkdownBodyLabels = Pick<
  * renders into the container; only the Markdown pipeline does, at most once per animation frame
  * (the final text is rendered at once). Each code block gets a copy button that copies the
  * block's exact source, not its DOM text, and a visible flag when that source holds hidden characters.
+ * A finished code block that names a language is highlighted once, when the highlighter is here
+ * (src/highlight-on-demand.ts: the first such block loads it; the blocks highlight when it arrives).
  */
 class MarkdownBodyDirective extends Directive {
   #container: HTMLDivElement | null = null;
@@ -32,6 +36,8 @@ class MarkdownBodyDirective extends Directive {
   #isFinished = false;
   #frame = 0;
   #pause: ReturnType<typeof setTimeout> | undefined;
+  /** The code blocks given to the highlighter already (a re-rendered block is a new element). */
+  #highlighted = new WeakSet<Element>();
 
   render(_text: string, _isFinished: boolean, _labels: MarkdownBodyLabels): unknown {
     return noChange;
@@ -77,26 +83,36 @@ class MarkdownBodyDirective extends Directive {
     // A stream that pauses shows all it sent: the render budget may have held the last deltas back.
     if (this.#isFinished) renderer.finish();
     else this.#pause = setTimeout(() => renderer.catchUp(), PAUSE_MS);
-    this.#addCopyButtons();
+    this.#decorateCodeBlocks();
   }
 
-  #addCopyButtons(): void {
+  /** Highlights the finished code blocks not highlighted yet and adds the copy buttons missing. */
+  #decorateCodeBlocks = (): void => {
     const codeBlocks = this.#renderer?.codeBlocks ?? [];
     const blocks = this.#container?.querySelectorAll('pre.ac-code') ?? [];
     blocks.forEach((pre, index) => {
+      const block = codeBlocks[index];
+      // Only finished blocks: the open tail is re-rendered while it streams.
+      if (block?.language && !this.#highlighted.has(pre) && (this.#isFinished || pre.closest(`.${DONE_CHUNK_CLASS}`))) {
+        const highlight = findHighlighter(this.#decorateCodeBlocks);
+        if (highlight) {
+          this.#highlighted.add(pre);
+          highlightCodeBlock(pre, block, highlight);
+        }
+      }
       if (pre.querySelector(':scope > button.ac-copy')) return;
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'ac-copy';
       button.textContent = this.#labels?.copyCode ?? '';
       pre.prepend(button);
-      if (!codeBlocks[index]?.hasHiddenCharacters) return;
+      if (!block?.hasHiddenCharacters) return;
       const flag = document.createElement('span');
       flag.className = 'ac-code-hidden';
       flag.textContent = this.#labels?.hiddenCharacters ?? '';
       button.after(flag);
     });
-  }
+  };
 
   #onClick = (event: Event): void => {
     const button = (event.target as Element).closest('button.ac-copy');

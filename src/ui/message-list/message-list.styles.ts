@@ -213,4 +213,32 @@ export const messageListStyles = css`
   .markdown .ac-raw {
     white-space: pre-wrap;
   }
+  /* Highlighted code (agent-chat.highlight.js): classes only, in the theme's colours. */
+  .hljs-keyword,
+  .hljs-deletion {
+    color: var(--agent-chat-color-danger);
+  }
+  .hljs-string,
+  .hljs-regexp,
+  .hljs-addition {
+    color: var(--agent-chat-color-success);
+  }
+  .hljs-number,
+  .hljs-literal,
+  .hljs-built_in,
+  .hljs-type,
+  .hljs-attr,
+  .hljs-variable {
+    color: var(--agent-chat-color-accent);
+  }
+  .hljs-title,
+  .hljs-name,
+  .hljs-section {
+    color: var(--agent-chat-color-warning);
+  }
+  .hljs-comment,
+  .hljs-quote,
+  .hljs-meta {
+    color: var(--agent-chat-color-text-muted);
+  }
 `;
