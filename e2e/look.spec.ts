@@ -230,7 +230,8 @@ test('the live flow through every state: suggestion, reasoning, stop, tool, appr
   await remount(page, { locale: 'zh-CN', suggestions: ['我的订单在哪里？'] });
   await widget.send('/approval');
   await expect(widget.approvalCards.last()).toHaveAttribute('data-state', 'open');
-  await expect(widget.approvalCards.last().locator('h3')).toHaveText('需要批准：删除草稿');
+  await expect(widget.approvalCards.last().locator('h3')).toHaveText('删除草稿“Quarterly report (unfinished)”？');
+  await expect(widget.approvalCards.last().locator('.approval-consequence')).toHaveText('此操作无法撤销。');
   await widget.root.screenshot({ path: `${SHOTS}/zh-CN.png` });
 
   await page.locator('#launcher [part="launcher-button"]').click();

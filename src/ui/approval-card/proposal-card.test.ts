@@ -70,6 +70,13 @@ describe('proposal card', () => {
     expect(card.querySelector('.approval-warning')?.textContent).toBe(
       'Contains hidden or control characters (shown as ⟪U+…⟫).',
     );
+    // What Apply runs, exactly as the digest binds it, is behind Details.
+    const details = card.querySelector('.approval-details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('.approval-tool')?.textContent).toBe('Tool: profile.update');
+    expect(details.querySelector('.approval-json')?.textContent).toBe(
+      JSON.stringify(PROPOSAL.apply.arguments, null, 2),
+    );
     const [added, removed] = [values[3], values[2]].map((value) => getComputedStyle(value as Element).color);
     expect(added).not.toBe(removed);
     const buttons = Array.from(card.querySelectorAll<HTMLButtonElement>('button'));
