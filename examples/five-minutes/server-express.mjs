@@ -27,7 +27,15 @@ export async function startServer({
   });
   const app = express();
   app.use((req, res, next) => agent(req, res, next));
-  app.get('/agent-chat.js', (req, res) => res.sendFile(fileURLToPath(import.meta.resolve('agent-chat/agent-chat.js'))));
+  // agent-chat.js and the files it loads beside it on first use (docs/embedding.md "Sibling files").
+  for (const name of [
+    'agent-chat.js',
+    'agent-chat.approval.js',
+    'agent-chat.launcher.js',
+    'agent-chat.conversations.js',
+  ]) {
+    app.get(`/${name}`, (req, res) => res.sendFile(fileURLToPath(import.meta.resolve(`agent-chat/${name}`))));
+  }
   app.use((req, res, next) => {
     res.cookie('session', 'demo', { httpOnly: true, sameSite: 'lax' }); // a stand-in for your login
     next();

@@ -13,6 +13,14 @@ import {
 import { weatherTool } from './weather-tool.mjs';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css' };
+// agent-chat.js and the files it loads beside it on first use (the approval card, the launcher,
+// the conversations sheet: docs/embedding.md "Sibling files"), from the package.
+const BUNDLES = new Map(
+  ['agent-chat.js', 'agent-chat.approval.js', 'agent-chat.launcher.js', 'agent-chat.conversations.js'].map((name) => [
+    `/${name}`,
+    fileURLToPath(import.meta.resolve(`agent-chat/${name}`)),
+  ]),
+);
 
 /**
  * Starts the page and the agent on `port`; resolves with the server once it listens. The model is
@@ -30,12 +38,12 @@ export async function startServer({
     // Your own session: who is signed in. Never trust anything the browser claims.
     authenticate: (req) => (req.headers.cookie?.includes('session=') ? { id: 'user-1', displayName: 'Ada' } : null),
   });
-  const bundle = fileURLToPath(import.meta.resolve('agent-chat/agent-chat.js'));
   const server = createAgentHttpServer((req, res) => {
     agent(req, res, async () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const file = path === '/agent-chat.js' ? bundle : normalize(join(publicDir, path === '/' ? 'index.html' : path));
-      if (file !== bundle && !file.startsWith(publicDir + sep)) return void res.writeHead(404).end();
+      const bundle = BUNDLES.get(path);
+      const file = bundle ?? normalize(join(publicDir, path === '/' ? 'index.html' : path));
+      if (bundle === undefined && !file.startsWith(publicDir + sep)) return void res.writeHead(404).end();
       try {
         const body = await readFile(file);
         // A stand-in for your login: the page visit signs the browser in.
