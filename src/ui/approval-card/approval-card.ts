@@ -83,9 +83,16 @@ export function createApprovalCard({ html, nothing, css, renderVisibleText }: Ap
     const entries = proposal ? toPreviewEntries(proposal) : toArgumentEntries(args);
     const isDestructive = interrupt.metadata?.destructive === true;
     const message = interrupt.message === summary ? undefined : interrupt.message;
-    const hasHidden = [summary, consequence, ...entries.flatMap((entry) => [entry.key, entry.value])].some(
-      (text) => text !== undefined && text !== null && hasHiddenCharacters(text),
-    );
+    const json =
+      args === undefined || args === '' ? '' : typeof args === 'string' ? formatJsonText(args) : toJson(args);
+    // The exact JSON too: a proposal's preview need not show every argument of its write.
+    const hasHidden = [
+      summary,
+      consequence,
+      message,
+      json,
+      ...entries.flatMap((entry) => [entry.key, entry.value]),
+    ].some((text) => typeof text === 'string' && hasHiddenCharacters(text));
     return html`<section part="approval-card" class="approval-card" data-state="open" ?data-destructive=${isDestructive} aria-labelledby=${titleId}>
       ${title}
       ${message ? html`<p class="approval-message" dir="auto">${renderVisibleText(message)}</p>` : nothing}
@@ -98,7 +105,7 @@ export function createApprovalCard({ html, nothing, css, renderVisibleText }: Ap
           : nothing
       }
       ${hasHidden ? html`<p class="approval-warning">${strings.hiddenCharacters}</p>` : nothing}
-      ${renderDetails(proposal?.apply.tool ?? toolCall?.name, args, strings)}
+      ${renderDetails(proposal?.apply.tool ?? toolCall?.name, json, strings)}
       ${
         options.expiresIn
           ? html`<p class="approval-expiry muted">
@@ -149,15 +156,13 @@ export function createApprovalCard({ html, nothing, css, renderVisibleText }: Ap
       : html`<span class="approval-value">${value}</span>`;
   }
 
-  /** The Details disclosure: the tool's name and the exact arguments as JSON, what the digest binds. */
+  /** The Details disclosure: the tool's name and `json`, the exact arguments the digest binds. */
   function renderDetails(
     tool: string | undefined,
-    args: unknown,
+    json: string,
     strings: AgentChatStrings,
   ): TemplateResult | typeof nothing {
-    if (tool === undefined && (args === undefined || args === '')) return nothing;
-    const json =
-      args === undefined || args === '' ? '' : typeof args === 'string' ? formatJsonText(args) : toJson(args);
+    if (tool === undefined && json === '') return nothing;
     return html`<details class="approval-details">
       <summary>${strings.approvalDetails}</summary>
       ${

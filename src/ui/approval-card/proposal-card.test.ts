@@ -92,6 +92,21 @@ describe('proposal card', () => {
     ]);
   });
 
+  it("warns of hidden characters in the write's arguments that the preview does not show", async () => {
+    const { root, emit } = await mountAgentChat();
+    const proposal: Proposal = {
+      summary: 'Rename the city?',
+      fields: [{ name: 'City', before: 'Porto', after: 'Lisbon' }],
+      apply: { tool: 'profile.update', arguments: { city: 'Lisbon', bio: 'x\u202Ey' } },
+    };
+    await emit(proposalState({ message: proposal.summary, proposal }));
+    const card = root.querySelector('[part="approval-card"]') as HTMLElement;
+    expect(card.querySelector('.approval-json')?.textContent).toContain('"bio": "x⟪U+202E⟫y"');
+    expect(card.querySelector('.approval-warning')?.textContent).toBe(
+      'Contains hidden or control characters (shown as ⟪U+…⟫).',
+    );
+  });
+
   it('once answered, the tool line says Applied (with the result behind it), Dismissed or Expired', async () => {
     const { root, emit } = await mountAgentChat();
     const result = {
