@@ -85,6 +85,24 @@ test.describe('at 375 × 700 (a phone)', () => {
     await page.screenshot({ path: `${SHOTS}/mobile.png` });
   });
 
+  test('an approval card fits the phone, its Details open: the summary and Allow / Deny are 44 × 44', async ({
+    page,
+    pageErrors: _errors,
+  }) => {
+    await openDemo(page);
+    const widget = chat(page);
+    await widget.send('/approval');
+    const card = widget.approvalCards.last();
+    await expect(card).toHaveAttribute('data-state', 'open');
+    await card.locator('.approval-details summary').click();
+    await expect(card.locator('.approval-json')).toBeVisible();
+    const box = await card.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
+    const small = (await tapTargets(page, '#inline-chat')).filter((target) => target.width < 44 || target.height < 44);
+    expect(small).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/mobile-approval.png` });
+  });
+
   test('the launcher opens full screen below 480 px, with a 44 px close in its header', async ({
     page,
     pageErrors: _errors,

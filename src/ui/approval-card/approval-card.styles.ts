@@ -82,6 +82,13 @@ export function createApprovalCardStyles(css: typeof cssTag): CSSResult {
   .approval-details > summary {
     font-size: 13px;
   }
+  /* Phones: the disclosures' 44 px rows hold their label in the middle, not at the top. */
+  @media (max-width: 480px) {
+    .approval-card summary {
+      padding-block: 12px;
+      line-height: 20px;
+    }
+  }
   .approval-details[open] {
     display: grid;
     gap: 6px;
