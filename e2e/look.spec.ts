@@ -39,7 +39,7 @@ async function tapTargets(
 test.describe('at 375 × 700 (a phone)', () => {
   test.use({ viewport: { width: 375, height: 700 } });
 
-  test('nothing overflows sideways, code and tables scroll inside, the input is 16 px, taps are 44 × 44', async ({
+  test('nothing overflows sideways, code and tables scroll inside, the input is 16 px, taps are 44 × 44, an approval too', async ({
     page,
     pageErrors: _errors,
   }) => {
@@ -80,17 +80,10 @@ test.describe('at 375 × 700 (a phone)', () => {
       inputFont: '16px',
     });
     expect(layout.widgetRight).toBeLessThanOrEqual(375);
-    const small = (await tapTargets(page, '#inline-chat')).filter((target) => target.width < 44 || target.height < 44);
+    let small = (await tapTargets(page, '#inline-chat')).filter((target) => target.width < 44 || target.height < 44);
     expect(small).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/mobile.png` });
-  });
-
-  test('an approval card fits the phone, its Details open: the summary and Allow / Deny are 44 × 44', async ({
-    page,
-    pageErrors: _errors,
-  }) => {
-    await openDemo(page);
-    const widget = chat(page);
+    // An approval card with its Details open fits too, its disclosure and buttons 44 x 44.
     await widget.send('/approval');
     const card = widget.approvalCards.last();
     await expect(card).toHaveAttribute('data-state', 'open');
@@ -98,7 +91,7 @@ test.describe('at 375 × 700 (a phone)', () => {
     await expect(card.locator('.approval-json')).toBeVisible();
     const box = await card.boundingBox();
     expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
-    const small = (await tapTargets(page, '#inline-chat')).filter((target) => target.width < 44 || target.height < 44);
+    small = (await tapTargets(page, '#inline-chat')).filter((target) => target.width < 44 || target.height < 44);
     expect(small).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/mobile-approval.png` });
   });
