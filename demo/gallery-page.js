@@ -299,7 +299,8 @@ const STATES = [
   {
     id: 'approval',
     title: 'An open approval (destructive)',
-    about: 'A tool call on one line, then the approval card for deleting a draft: Allow marked as dangerous, and Deny.',
+    about:
+      "A tool call on one line, then the approval card for deleting a draft: the tool's question and consequence, the arguments as a list (the JSON behind Details), Allow marked as dangerous, and Deny.",
     state: clientState({
       connection: 'streaming',
       messages: [
@@ -338,8 +339,12 @@ const STATES = [
           reason: 'tool_call',
           toolCallId: 'approval-delete',
           argsDigest: 'sha256:gallery',
-          message: 'Delete the draft “Q3 plan (old)”? This cannot be undone.',
-          metadata: { destructive: true },
+          message: 'Delete the draft "Q3 plan (old)"?',
+          metadata: {
+            destructive: true,
+            summary: 'Delete the draft "Q3 plan (old)"?',
+            consequence: "This can't be undone.",
+          },
           state: 'open',
         },
       ],

@@ -29,8 +29,8 @@ async function checkWidgets(page: Page): Promise<{ violations: string[]; passed:
 const CHECKED_RULES = ['button-name', 'color-contrast', 'aria-dialog-name', 'aria-allowed-attr'];
 
 /**
- * Opens the demo with highlighted code, a tool card and a waiting approval in the inline widget and
- * the launcher open, in `theme`.
+ * Opens the demo with highlighted code, a tool card and a waiting approval (its Details open) in
+ * the inline widget and the launcher open, in `theme`.
  */
 async function openBusyDemo(page: Page, theme: 'light' | 'dark'): Promise<void> {
   await openDemo(page);
@@ -48,6 +48,9 @@ async function openBusyDemo(page: Page, theme: 'light' | 'dark'): Promise<void> 
   await widget.waitForIdle();
   await widget.send('/approval');
   await expect(widget.approvalCards).toHaveCount(1);
+  // Its Details open, so the scan reaches the tool's name and the exact JSON too.
+  await widget.approvalCards.locator('.approval-details summary').click();
+  await expect(widget.approvalCards.locator('.approval-json')).toBeVisible();
   await page.locator('#launcher [part="launcher-button"]').click();
   await expect(page.locator('#launcher [part="launcher-panel"]')).toBeVisible();
 }

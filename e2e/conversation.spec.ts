@@ -33,7 +33,16 @@ test('a full conversation: reasoning and Markdown, a read-only tool, one approva
   await widget.send('/approval');
   const allowCard = widget.approvalCards.last();
   await expect(allowCard).toHaveAttribute('data-state', 'open');
-  await expect(allowCard).toContainText('"draftId": "draft-42"');
+  // The tool's own question names the draft by its title; the arguments read as a list.
+  await expect(allowCard.locator('h3')).toHaveText('Delete the draft "Quarterly report (unfinished)"?');
+  await expect(allowCard.locator('.approval-consequence')).toHaveText("This can't be undone.");
+  await expect(allowCard.locator('.approval-arg dt')).toHaveText(['draftId']);
+  await expect(allowCard.locator('.approval-arg dd')).toHaveText(['draft-42']);
+  // The exact JSON and the tool's name are one click away.
+  await expect(allowCard.locator('.approval-json')).toBeHidden();
+  await allowCard.locator('.approval-details summary').click();
+  await expect(allowCard.locator('.approval-tool')).toHaveText('Tool: drafts.delete');
+  await expect(allowCard.locator('.approval-json')).toHaveText('{\n  "draftId": "draft-42"\n}');
   await expect(allowCard).toHaveAttribute('data-destructive', '');
   await allowCard.locator('[part~="allow-button"]').click();
   await widget.waitForIdle();
@@ -47,7 +56,8 @@ test('a full conversation: reasoning and Markdown, a read-only tool, one approva
   await expect(widget.approvalCards).toHaveCount(1);
   await expect(denyCard).toHaveAttribute('data-state', 'open');
   // draft-42 is gone, so the second /approval asks about this user's next draft.
-  await expect(denyCard).toContainText('"draftId": "draft-43"');
+  await expect(denyCard.locator('h3')).toHaveText('Delete the draft "Re: lunch on Friday"?');
+  await expect(denyCard.locator('.approval-arg dd')).toHaveText(['draft-43']);
   await denyCard.locator('[part~="deny-button"]').click();
   await widget.waitForIdle();
   await expect(widget.approvalCards).toHaveCount(0);

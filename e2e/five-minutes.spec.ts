@@ -46,7 +46,8 @@ for (const recipe of ['server.mjs', 'server-express.mjs']) {
       const approval = widget.approvalCards.last();
       await expect(approval).toHaveAttribute('data-state', 'open');
       await expect(approval).toContainText('Get the weather');
-      await expect(approval.locator('.approval-args pre.approval-value')).toHaveText(['"city": "Paris"']);
+      await expect(approval.locator('.approval-arg dt')).toHaveText(['city']);
+      await expect(approval.locator('.approval-arg dd')).toHaveText(['Paris']);
       await approval.locator('[part~="allow-button"]').click();
       await widget.waitForIdle();
       await expect(widget.approvalCards).toHaveCount(0);

@@ -49,7 +49,12 @@ const STATE_CHECKS: Record<string, (widget: Locator) => Promise<void>> = {
     const card = widget.locator('[part~="approval-card"]');
     await expect(card).toHaveAttribute('data-state', 'open');
     await expect(card).toHaveAttribute('data-destructive', '');
-    await expect(card.locator('h3')).toHaveText('Approval needed: Delete draft');
+    await expect(card.locator('h3')).toHaveText('Delete the draft "Q3 plan (old)"?');
+    await expect(card.locator('.approval-consequence')).toHaveText("This can't be undone.");
+    await expect(card.locator('.approval-arg dt')).toHaveText(['draftId', 'title']);
+    await expect(card.locator('.approval-arg dd')).toHaveText(['d-2', 'Q3 plan (old)']);
+    await expect(card.locator('.approval-json')).toBeHidden();
+    await expect(card.locator('.approval-details summary')).toHaveText('Details');
     await expect(card.locator('[part="allow-button"]')).toHaveText('Allow');
     await expect(card.locator('[part="deny-button"]')).toHaveText('Deny');
     await expect(widget.locator('[part~="tool-card"][data-status="completed"]')).toBeVisible();

@@ -39,7 +39,7 @@ async function tapTargets(
 test.describe('at 375 × 700 (a phone)', () => {
   test.use({ viewport: { width: 375, height: 700 } });
 
-  test('nothing overflows sideways, code and tables scroll inside, the input is 16 px, taps are 44 × 44', async ({
+  test('nothing overflows sideways, code and tables scroll inside, the input is 16 px, taps are 44 × 44, an approval too', async ({
     page,
     pageErrors: _errors,
   }) => {
@@ -80,9 +80,20 @@ test.describe('at 375 × 700 (a phone)', () => {
       inputFont: '16px',
     });
     expect(layout.widgetRight).toBeLessThanOrEqual(375);
-    const small = (await tapTargets(page, '#inline-chat')).filter((target) => target.width < 44 || target.height < 44);
+    let small = (await tapTargets(page, '#inline-chat')).filter((target) => target.width < 44 || target.height < 44);
     expect(small).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/mobile.png` });
+    // An approval card with its Details open fits too, its disclosure and buttons 44 x 44.
+    await widget.send('/approval');
+    const card = widget.approvalCards.last();
+    await expect(card).toHaveAttribute('data-state', 'open');
+    await card.locator('.approval-details summary').click();
+    await expect(card.locator('.approval-json')).toBeVisible();
+    const box = await card.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(375);
+    small = (await tapTargets(page, '#inline-chat')).filter((target) => target.width < 44 || target.height < 44);
+    expect(small).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/mobile-approval.png` });
   });
 
   test('the launcher opens full screen below 480 px, with a 44 px close in its header', async ({
@@ -230,7 +241,8 @@ test('the live flow through every state: suggestion, reasoning, stop, tool, appr
   await remount(page, { locale: 'zh-CN', suggestions: ['我的订单在哪里？'] });
   await widget.send('/approval');
   await expect(widget.approvalCards.last()).toHaveAttribute('data-state', 'open');
-  await expect(widget.approvalCards.last().locator('h3')).toHaveText('需要批准：删除草稿');
+  await expect(widget.approvalCards.last().locator('h3')).toHaveText('删除草稿“Quarterly report (unfinished)”？');
+  await expect(widget.approvalCards.last().locator('.approval-consequence')).toHaveText('此操作无法撤销。');
   await widget.root.screenshot({ path: `${SHOTS}/zh-CN.png` });
 
   await page.locator('#launcher [part="launcher-button"]').click();

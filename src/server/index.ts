@@ -34,7 +34,13 @@ export type {
 export { ModelError } from './models/model-adapter.ts';
 export type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ToolSpec } from './models/model-adapter.ts';
 export { ToolError, ToolOutcomeUnknownError, ToolStoppedError, createToolRegistry } from './tools/tool-registry.ts';
-export type { ToolDefinition, ToolPolicy, ToolRunContext } from './tools/tool-registry.ts';
+export type {
+  ToolApprovalContext,
+  ToolApprovalTexts,
+  ToolDefinition,
+  ToolPolicy,
+  ToolRunContext,
+} from './tools/tool-registry.ts';
 export { endRun, propose } from './tools/tool-outcomes.ts';
 export type { ProposalInit, WriteProposal } from './tools/tool-outcomes.ts';
 export { createDemoTools } from './tools/demo-tools.ts';

@@ -201,8 +201,13 @@ describe('POST /ag-ui driven by @ag-ui/client HttpAgent', () => {
         additionalProperties: false,
       },
       expiresAt: waiting.interrupts[0]?.expiresAt,
-      // The interrupt's own metadata passes through: drafts.delete is declared destructive.
-      metadata: { destructive: true, 'agent-chat': { argsDigest: call?.argsDigest } },
+      // The interrupt's own metadata passes through: drafts.delete is declared destructive, and words its question.
+      metadata: {
+        destructive: true,
+        summary: 'Delete the draft "Quarterly report (unfinished)"?',
+        consequence: "This can't be undone.",
+        'agent-chat': { argsDigest: call?.argsDigest },
+      },
     });
     expect(client.agent.pendingInterrupts.map((pending) => pending.id)).toEqual([interrupt?.id]);
 

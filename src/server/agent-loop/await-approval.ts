@@ -1,5 +1,6 @@
 import type { Proposal, RunSnapshot } from '../../core/protocol.ts';
 import type { Deadline } from './create-deadline.ts';
+import type { ApprovalTexts } from './approval-texts.ts';
 import type { RunContext } from './engine-options.ts';
 import { fillText } from './engine-texts.ts';
 import { LoopStop } from './loop-stop.ts';
@@ -20,6 +21,8 @@ export interface ApprovalQuestion {
   title: string | undefined;
   argsDigest: string;
   isDestructive: boolean;
+  /** The tool's question about this call and what allowing it does (its `approval`, resolved for the run). */
+  texts?: ApprovalTexts;
   proposal?: Proposal;
 }
 
@@ -31,7 +34,8 @@ export interface ApprovalQuestion {
  * if it is still open (fail closed). A cancel rejects with the stop reason (the finalizer closes
  * the interrupt). Afterwards `RUN_STATUS_CHANGED{running}` unless the run is cancelling.
  * With `existing` (a resumed run), the interrupt is already in the log: nothing is asked again
- * and it expires at its own `expiresAt`. A proposal is asked the same way, as `reason: "proposal"`
+ * and it expires at its own `expiresAt`. The tool's summary (`call.texts`) is the question, in
+ * `message` and `metadata.summary`, and its consequence `metadata.consequence`. A proposal is asked the same way, as `reason: "proposal"`
  * with its summary as the message (docs/protocol.md §11.1). Returns the decision with the
  * interrupt's id.
  */
@@ -112,9 +116,10 @@ async function askForApproval(
                 argsDigest: call.argsDigest,
                 message:
                   call.proposal?.summary ??
+                  call.texts?.summary ??
                   fillText(context.texts.approvalQuestion, { tool: call.title ?? call.name, name: call.name }),
                 ...(interrupt.expiresAt === undefined ? {} : { expiresAt: interrupt.expiresAt }),
-                ...(call.isDestructive ? { metadata: { destructive: true } } : {}),
+                ...metadataOf(call),
                 ...(call.proposal === undefined ? {} : { proposal: call.proposal }),
               },
             },
@@ -126,4 +131,14 @@ async function askForApproval(
         ],
   );
   return requested.length > 0;
+}
+
+/** The interrupt's `metadata`: `destructive`, the tool's `summary` and `consequence`; nothing when none is set. */
+function metadataOf(call: ApprovalQuestion): { metadata?: Record<string, unknown> } {
+  const metadata = {
+    ...(call.isDestructive ? { destructive: true } : {}),
+    ...(call.texts?.summary === undefined ? {} : { summary: call.texts.summary }),
+    ...(call.texts?.consequence === undefined ? {} : { consequence: call.texts.consequence }),
+  };
+  return Object.keys(metadata).length === 0 ? {} : { metadata };
 }

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { EventEnvelope } from '../../core/protocol.ts';
 import { readRequestLocale } from '../http/request-locale.ts';
 import { pickLocalized } from '../locale/pick-localized.ts';
+import { createDemoTools } from '../tools/demo-tools.ts';
 import { freshKey } from '../test-support/start-test-server.ts';
 import { dataOf } from './test-support/run-engine-harness.ts';
 import type { EngineServer } from './test-support/start-engine-server.ts';
@@ -48,22 +49,29 @@ describe('server text follows the locale of the request that created the run', (
     const server = await serve();
     const events = await runIn(server, '/approval', 'zh-CN,zh;q=0.9,en;q=0.8');
     expect(titlesOf(events)).toEqual(['列出草稿', '删除草稿']);
-    expect(questionOf(events)).toBe('“删除草稿”需要你同意后才会运行。请检查下面的详细信息。');
-    // drafts.delete is declared destructive: its approval says so for the widget to mark Allow.
-    expect(dataOf(events, 'INTERRUPT_REQUESTED')[0]?.interrupt.metadata).toEqual({ destructive: true });
+    // drafts.delete words its own question, in the run's locale, and its consequence (`consequences`).
+    expect(questionOf(events)).toBe('删除草稿“Quarterly report (unfinished)”？');
+    // It is declared destructive: its approval says so for the widget to mark Allow.
+    expect(dataOf(events, 'INTERRUPT_REQUESTED')[0]?.interrupt.metadata).toEqual({
+      destructive: true,
+      summary: '删除草稿“Quarterly report (unfinished)”？',
+      consequence: '此操作无法撤销。',
+    });
   });
 
   it('writes English for an English or unknown locale, and the title of the language for zh-TW', async () => {
     const server = await serve();
     const english = await runIn(server, '/approval', 'en-GB');
     expect(titlesOf(english)).toEqual(['List drafts', 'Delete a draft']);
-    expect(questionOf(english)).toBe('"Delete a draft" needs your OK before it runs. Check the details below.');
+    expect(questionOf(english)).toBe('Delete the draft "Quarterly report (unfinished)"?');
     expect(titlesOf(await runIn(server, '/tool', 'fr'))).toEqual(['Look up an order']);
     expect(titlesOf(await runIn(server, '/tool', 'zh-TW'))).toEqual(['查询订单']);
   });
 
   it("uses the product's texts for its own locales", async () => {
-    const server = await serve({ texts: { fr: { approvalQuestion: 'Autoriser « {tool} » ({name}) ?' } } });
+    // Without its own summary, drafts.delete asks the engine's question.
+    const tools = createDemoTools().map(({ approval: _approval, ...tool }) => tool);
+    const server = await serve({ tools, texts: { fr: { approvalQuestion: 'Autoriser « {tool} » ({name}) ?' } } });
     expect(questionOf(await runIn(server, '/approval', 'fr'))).toBe('Autoriser « Delete a draft » (drafts.delete) ?');
   });
 });

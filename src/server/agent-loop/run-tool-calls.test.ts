@@ -76,9 +76,13 @@ describe('tool scenarios of the scripted model', () => {
       reason: 'tool_call',
       toolCallId: 'tc_2',
       argsDigest: sha256Digest({ draftId: 'draft-42' }),
-      message: '"Delete a draft" needs your OK before it runs. Check the details below.',
+      message: 'Delete the draft "Quarterly report (unfinished)"?',
       expiresAt: new Date(run.clock.now() + 900_000).toISOString(),
-      metadata: { destructive: true },
+      metadata: {
+        destructive: true,
+        summary: 'Delete the draft "Quarterly report (unfinished)"?',
+        consequence: "This can't be undone.",
+      },
       state: 'open',
     });
     await run.decide('int_1', 'allow');

@@ -4,6 +4,7 @@ import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
 import type { PendingEvent } from '../runs/run-handle.ts';
 import type { BrowserToolEntry } from '../tools/browser-tool-set.ts';
 import type { ToolDefinition, ToolPolicy } from '../tools/tool-registry.ts';
+import { resolveApprovalTexts, type ApprovalTexts } from './approval-texts.ts';
 import { awaitApproval, type ApprovalResult } from './await-approval.ts';
 import { awaitBrowserResult } from './await-browser-result.ts';
 import type { Deadline } from './create-deadline.ts';
@@ -338,6 +339,7 @@ function isBrowserTool(tool: ToolDefinition | BrowserToolEntry | undefined): too
 function approvalQuestionOf(
   call: PreparedCall,
   tool: ToolDefinition | BrowserToolEntry,
+  texts?: ApprovalTexts,
 ): Parameters<typeof awaitApproval>[1] {
   return {
     toolCallId: call.toolCallId,
@@ -345,6 +347,7 @@ function approvalQuestionOf(
     title: call.title,
     argsDigest: call.argsDigest,
     isDestructive: !isBrowserTool(tool) && tool.destructive === true,
+    ...(texts === undefined ? {} : { texts }),
   };
 }
 
@@ -400,7 +403,10 @@ async function governCall(context: RunContext, options: GovernOptions): Promise<
         status: 'denied',
         content: 'This tool needs approval and nobody can approve it here, so it was not run.',
       };
-    const { decision } = await awaitApproval(context, approvalQuestionOf(call, tool), options.deadline);
+    // A server tool's own words for this call; a browser tool's approval asks the default question.
+    const texts = isBrowserTool(tool) ? undefined : await resolveApprovalTexts(context, tool, call.args);
+    options.signal.throwIfAborted();
+    const { decision } = await awaitApproval(context, approvalQuestionOf(call, tool, texts), options.deadline);
     return approvalRefusal(decision);
   }
   return null;

@@ -21,8 +21,8 @@ export interface DemoToolsOptions {
 
 /**
  * Creates the demo tools that show the range of governance: `orders.lookup` (read-only,
- * `allow`), `drafts.list` (read-only, `allow`) and `drafts.delete` (changes something, `ask`) on
- * the calling user's own drafts, `report.generate` (long, `allow`, reports progress, honours
+ * `allow`), `drafts.list` (read-only, `allow`) and `drafts.delete` (changes something, `ask`, its
+ * approval naming the draft by title) on the calling user's own drafts, `report.generate` (long, `allow`, reports progress, honours
  * its signal and confirms a stop with `ToolStoppedError`), and `profile.propose` with the
  * `profile.update` write it proposes (`demo-profiles.ts`).
  */
@@ -84,6 +84,16 @@ export function createDemoTools(options: DemoToolsOptions = {}): ToolDefinition[
         additionalProperties: false,
       },
       policy: 'ask',
+      approval: {
+        // The question names the draft by its title, looked up in the user's own folder.
+        summary(args, { subject, locale }) {
+          const draftId = String(args['draftId']);
+          const name = drafts.list(subject.id).find((draft) => draft.draftId === draftId)?.title ?? draftId;
+          return locale?.toLowerCase().startsWith('zh') ? `删除草稿“${name}”？` : `Delete the draft "${name}"?`;
+        },
+        consequence: "This can't be undone.",
+        consequences: { 'zh-CN': '此操作无法撤销。' },
+      },
       run: async (args, { signal, subject }) => {
         const draftId = String(args['draftId']);
         await sleep(stepMs, signal);

@@ -34,6 +34,8 @@ export interface ToolDefinition {
    * approval carries `metadata.destructive: true` and the widget marks Allow as dangerous.
    */
   destructive?: boolean;
+  /** What the approval of a call says to the end user beside its arguments (`policy: 'ask'`, docs/protocol.md §11). */
+  approval?: ToolApprovalTexts;
   /**
    * Whether it runs only when the user applies a proposal naming it (docs/agent-loop.md,
    * "Proposals"): it is left out of the model's tool list, and a call the model makes itself fails unrun.
@@ -45,6 +47,42 @@ export interface ToolDefinition {
    */
   run(args: Record<string, unknown>, context: ToolRunContext): Promise<unknown>;
 }
+
+/**
+ * What a call's approval says to the end user: the question about this call and what allowing it
+ * does. Both are the product's text, shown as plain text (never HTML) above the arguments.
+ */
+export interface ToolApprovalTexts {
+  /**
+   * The question for one call, in the user's words and locale (`Delete the draft "Q3 plan"?`): the
+   * interrupt's `message` and `metadata.summary`, the card's heading. `args` are the model's (valid
+   * against the schema, but hostile, and a copy: changing them changes nothing). Returning nothing
+   * or a blank, throwing, or taking longer than {@link APPROVAL_SUMMARY_TIMEOUT_MS} leaves the
+   * default question; past {@link MAX_APPROVAL_TEXT_CHARS} it is cut with `…`.
+   */
+  summary?(
+    args: Record<string, unknown>,
+    context: ToolApprovalContext,
+  ): string | undefined | Promise<string | undefined>;
+  /** What allowing a call does, in plain words ("This can't be undone."): the interrupt's `metadata.consequence`. */
+  consequence?: string;
+  /** The consequence per locale (BCP 47 keys), matched like `titles`; else `consequence`. */
+  consequences?: Readonly<Record<string, string>>;
+}
+
+/** What a tool's approval `summary` gets besides the arguments. */
+export interface ToolApprovalContext {
+  /** Who the run belongs to (a summary may look up this subject's data, e.g. a draft's title). */
+  subject: Subject;
+  /** The locale the user reads (the create's `Accept-Language`), when known. */
+  locale: string | undefined;
+}
+
+/** How long a tool's approval `summary` may take before the default question is asked instead. */
+export const APPROVAL_SUMMARY_TIMEOUT_MS = 2_000;
+
+/** The longest approval summary or consequence, in characters (a longer one is cut). */
+export const MAX_APPROVAL_TEXT_CHARS = 200;
 
 /**
  * Thrown by a tool to fail with a message that is safe to show the user and the model. Any other

@@ -28,7 +28,9 @@ export function createApprovalCardStyles(css: typeof cssTag): CSSResult {
     background: var(--agent-chat-color-surface);
   }
   .approval-title {
-    font-size: 14px;
+    font-size: 15px;
+    line-height: 1.4;
+    overflow-wrap: anywhere;
   }
   .approval-title,
   .approval-key {
@@ -37,16 +39,68 @@ export function createApprovalCardStyles(css: typeof cssTag): CSSResult {
   .approval-outcome {
     color: var(--agent-chat-color-text-muted);
   }
+  .approval-consequence {
+    overflow-wrap: anywhere;
+  }
+  .approval-card[data-destructive] .approval-consequence {
+    color: var(--agent-chat-color-danger);
+    font-weight: 600;
+  }
   .approval-warning {
     color: var(--agent-chat-color-danger);
     font-size: 12px;
   }
-  .approval-args {
+  .approval-args,
+  .approval-json {
     max-height: 280px;
     overflow: auto;
     background: var(--agent-chat-color-surface);
     border-radius: 4px;
     padding: 6px 8px;
+  }
+  /* The arguments as a key–value list: labels in a column of their own, up to 40% wide. */
+  .approval-args dl {
+    display: grid;
+    grid-template-columns: fit-content(40%) minmax(0, 1fr);
+    gap: 4px 12px;
+    margin: 0;
+  }
+  .approval-arg {
+    display: contents;
+  }
+  .approval-arg dt {
+    color: var(--agent-chat-color-text-muted);
+    overflow-wrap: anywhere;
+  }
+  .approval-arg dd {
+    margin: 0;
+    min-width: 0;
+  }
+  .approval-arg .approval-value {
+    white-space: pre-wrap;
+  }
+  .approval-details > summary {
+    font-size: 13px;
+  }
+  /* Phones: the disclosures' 44 px rows hold their label in the middle, not at the top. */
+  @media (max-width: 480px) {
+    .approval-card summary {
+      padding-block: 12px;
+      line-height: 20px;
+    }
+  }
+  .approval-details[open] {
+    display: grid;
+    gap: 6px;
+  }
+  .approval-tool {
+    font-size: 12px;
+    color: var(--agent-chat-color-text-muted);
+  }
+  .approval-json {
+    margin: 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
   }
   .approval-value {
     margin: 0;

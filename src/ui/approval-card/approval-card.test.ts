@@ -19,17 +19,25 @@ function approvalState(
   };
 }
 
+/** The key–value list as `[label, value]` pairs, as read. */
+function argumentsOf(card: HTMLElement): Array<[string | null, string | null]> {
+  return Array.from(card.querySelectorAll('.approval-arg'), (row) => [
+    row.querySelector('dt')?.textContent ?? null,
+    row.querySelector('dd')?.textContent ?? null,
+  ]);
+}
+
 describe('approval card', () => {
-  it('shows the complete arguments, the expiry and calls approve() on Allow and Deny', async () => {
+  it('shows the arguments as labels and readable values, the expiry and calls approve() on Allow and Deny', async () => {
     const { element, client, root, emit } = await mountAgentChat();
     const events: AgentChatApproveDetail[] = [];
     element.addEventListener('agent-chat-approve', (event) => events.push(event.detail));
     await emit(approvalState({ expiresAt: '2030-01-01T12:30:00.000Z' }));
     const card = root.querySelector('[part="approval-card"]') as HTMLElement;
     expect(card.querySelector('h3')?.textContent).toBe('Approval needed: delete_files');
-    expect(Array.from(card.querySelectorAll('.approval-value'), (pre) => pre.textContent)).toEqual([
-      '"path": "/srv/release"',
-      '"recursive": true',
+    expect(argumentsOf(card)).toEqual([
+      ['path', '/srv/release'],
+      ['recursive', 'true'],
     ]);
     expect(card.querySelector('time')?.getAttribute('datetime')).toBe('2030-01-01T12:30:00.000Z');
     (card.querySelector('[part="allow-button"]') as HTMLButtonElement).click();
@@ -42,6 +50,63 @@ describe('approval card', () => {
       { interruptId: 'i1', decision: 'allow' },
       { interruptId: 'i1', decision: 'deny' },
     ]);
+  });
+
+  it("asks the tool's summary as its heading, says the consequence, and keeps the exact JSON and the tool's name one click away", async () => {
+    const { root, emit } = await mountAgentChat();
+    const summary = 'Delete the draft "Q3 plan <b>old</b>"?';
+    const args = { draftId: 'd-2', count: 3, force: false, none: null, blank: '  ', tags: ['a', 'b'], at: { x: 1 } };
+    await emit({
+      ...approvalState(
+        {
+          message: summary,
+          metadata: { destructive: true, summary, consequence: "This can't be undone." },
+        },
+        args,
+      ),
+    });
+    const card = root.querySelector('[part="approval-card"]') as HTMLElement;
+    expect(card.querySelector('h3')?.textContent).toBe(summary);
+    expect(card.querySelector('b')).toBe(null);
+    expect(card.getAttribute('aria-labelledby')).toBe(card.querySelector('h3')?.id);
+    // The message is the same question: it is not said twice.
+    expect(card.querySelector('.approval-message')).toBe(null);
+    expect(card.querySelector('.approval-consequence')?.textContent).toBe("This can't be undone.");
+    expect(argumentsOf(card)).toEqual([
+      ['draftId', 'd-2'],
+      ['count', '3'],
+      ['force', 'false'],
+      ['none', 'null'],
+      ['blank', '"  "'],
+      ['tags', '["a","b"]'],
+      ['at', '{"x":1}'],
+    ]);
+    const details = card.querySelector('.approval-details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')?.textContent).toBe('Details');
+    expect(details.querySelector('.approval-tool')?.textContent).toBe('Tool: delete_files');
+    expect(details.querySelector('.approval-json')?.textContent).toBe(JSON.stringify(args, null, 2));
+    const json = details.querySelector('.approval-json') as HTMLElement;
+    expect(json.checkVisibility()).toBe(false);
+    details.querySelector('summary')?.click();
+    await Promise.resolve();
+    expect(details.open).toBe(true);
+    expect(json.checkVisibility()).toBe(true);
+    // Destructive: the consequence and Allow in the danger style.
+    const danger = getComputedStyle(card).borderTopColor;
+    expect(getComputedStyle(card.querySelector('.approval-consequence') as Element).color).toBe(danger);
+    expect(card.querySelector('[part="allow-button"]')?.className).toBe('danger');
+  });
+
+  it('spells out hidden characters of the summary and consequence, with the warning', async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit(approvalState({ metadata: { summary: 'Delete "a\u202Eb"?', consequence: 'Gone\u200B.' } }, { id: 1 }));
+    const card = root.querySelector('[part="approval-card"]') as HTMLElement;
+    expect(card.querySelector('h3')?.textContent).toBe('Delete "a⟪U+202E⟫b"?');
+    expect(card.querySelector('.approval-consequence')?.textContent).toBe('Gone⟪U+200B⟫.');
+    expect(card.querySelector('.approval-warning')?.textContent).toBe(
+      'Contains hidden or control characters (shown as ⟪U+…⟫).',
+    );
   });
 
   it('disables both buttons while the decision is submitted', async () => {
@@ -101,48 +166,68 @@ describe('approval card', () => {
     );
   });
 
-  it('folds a padded value behind its key and length beside the buttons, the whole value one click away', async () => {
+  it('folds a padded value behind its length beside its label and the buttons, the whole value one click away', async () => {
     const { root, emit } = await mountAgentChat();
     const command = `echo hi${' '.repeat(2_000)}; rm -rf /`;
     await emit(approvalState({}, { command, note: 'x\u0000y\u202Ez' }));
     const card = root.querySelector('[part="approval-card"]') as HTMLElement;
-    const json = JSON.stringify(command);
-    expect(json.length).toBeGreaterThan(APPROVAL_VALUE_PREVIEW_CHARS);
-    const details = card.querySelector('.approval-args > details') as HTMLDetailsElement;
+    expect(command.length).toBeGreaterThan(APPROVAL_VALUE_PREVIEW_CHARS);
+    const details = card.querySelector('.approval-args dd > details') as HTMLDetailsElement;
     expect(details.open).toBe(false);
-    expect(details.querySelector('summary')?.textContent).toBe(`"command": Show all ${json.length} characters`);
-    expect(details.querySelector('.approval-value')?.textContent).toBe(json);
-    const values = Array.from(card.querySelectorAll('.approval-args > pre.approval-value'));
-    expect(values.length).toBe(1);
-    expect(values[0]?.textContent).toBe('"note": "x\\u0000y⟪U+202E⟫z"');
+    expect(card.querySelector('.approval-arg dt')?.textContent).toBe('command');
+    expect(details.querySelector('summary')?.textContent).toBe(`Show all ${command.length} characters`);
+    expect(details.querySelector('.approval-value')?.textContent).toBe(command);
+    expect(argumentsOf(card)[1]).toEqual(['note', 'x⟪U+0000⟫y⟪U+202E⟫z']);
     expect(card.querySelector('.approval-warning')?.textContent).toBe(
       'Contains hidden or control characters (shown as ⟪U+…⟫).',
     );
+    // The exact JSON (control characters as JSON escapes, the rest spelled out) is behind Details.
+    expect(card.querySelector('.approval-json')?.textContent).toContain('"note": "x\\u0000y⟪U+202E⟫z"');
     const args = card.querySelector('.approval-args') as HTMLElement;
     const allow = card.querySelector('[part="allow-button"]') as HTMLElement;
     expect(allow.getBoundingClientRect().top - args.getBoundingClientRect().bottom).toBeLessThan(120);
     details.open = true;
     expect(args.getBoundingClientRect().height).toBeLessThanOrEqual(280);
     expect(allow.getBoundingClientRect().top - args.getBoundingClientRect().bottom).toBeLessThan(120);
+    const json = card.querySelector('.approval-json') as HTMLElement;
+    (card.querySelector('.approval-details') as HTMLDetailsElement).open = true;
+    expect(json.getBoundingClientRect().height).toBeLessThanOrEqual(280);
+    expect(allow.getBoundingClientRect().top - json.getBoundingClientRect().bottom).toBeLessThan(120);
   });
 
   it('spells out tag, zero-width and word-joiner characters in keys and values, with the warning', async () => {
     const { root, emit } = await mountAgentChat();
     await emit(approvalState({}, { 'pa\u200Bth': '/tmp\u{E0041}\u{E0042}', q: 'a\u2060b' }));
     const card = root.querySelector('[part="approval-card"]') as HTMLElement;
-    expect(Array.from(card.querySelectorAll('.approval-value'), (value) => value.textContent)).toEqual([
-      '"pa⟪U+200B⟫th": "/tmp⟪U+E0041⟫⟪U+E0042⟫"',
-      '"q": "a⟪U+2060⟫b"',
+    expect(argumentsOf(card)).toEqual([
+      ['pa⟪U+200B⟫th', '/tmp⟪U+E0041⟫⟪U+E0042⟫'],
+      ['q', 'a⟪U+2060⟫b'],
     ]);
     expect(card.querySelector('.approval-warning')?.textContent).toBe(
       'Contains hidden or control characters (shown as ⟪U+…⟫).',
     );
   });
 
+  it('shows arguments that are no object, or no JSON, as they are', async () => {
+    const { root, emit } = await mountAgentChat();
+    await emit(approvalState({}, ['a', 1]));
+    let card = root.querySelector('[part="approval-card"]') as HTMLElement;
+    expect(card.querySelector('.approval-args dl')).toBe(null);
+    expect(card.querySelector('.approval-args pre')?.textContent).toBe('[\n  "a",\n  1\n]');
+    await emit({
+      toolCalls: [{ toolCallId: 't1', name: 'delete_files', argsText: '{"path": "/srv', status: 'awaiting_approval' }],
+    });
+    card = root.querySelector('[part="approval-card"]') as HTMLElement;
+    expect(card.querySelector('.approval-args pre')?.textContent).toBe('{"path": "/srv');
+    expect(card.querySelector('.approval-json')?.textContent).toBe('{"path": "/srv');
+  });
+
   it('is operable by keyboard alone, and focus goes to the composer after Allow or Deny, never to <body>', async () => {
     const { client, root, emit } = await mountAgentChat();
     await emit(approvalState({}));
     (root.querySelector('.approval-args') as HTMLElement).focus();
+    await userEvent.tab();
+    expect((root.activeElement as HTMLElement).textContent).toBe('Details');
     await userEvent.tab();
     expect((root.activeElement as HTMLElement).getAttribute('part')).toBe('allow-button');
     await userEvent.keyboard('{Enter}');
@@ -151,7 +236,7 @@ describe('approval card', () => {
     expect(document.activeElement?.tagName).toBe('AGENT-CHAT');
     expect((root.activeElement as HTMLElement).getAttribute('part')).toBe('input');
     await emit({ ...approvalState({ id: 'i2' }), submittingInterruptIds: [] });
-    (root.querySelector('.approval-args') as HTMLElement).focus();
+    (root.querySelector('.approval-details summary') as HTMLElement).focus();
     await userEvent.tab();
     await userEvent.tab();
     expect((root.activeElement as HTMLElement).getAttribute('part')).toBe('deny-button');

@@ -70,6 +70,13 @@ describe('proposal card', () => {
     expect(card.querySelector('.approval-warning')?.textContent).toBe(
       'Contains hidden or control characters (shown as ⟪U+…⟫).',
     );
+    // What Apply runs, exactly as the digest binds it, is behind Details.
+    const details = card.querySelector('.approval-details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('.approval-tool')?.textContent).toBe('Tool: profile.update');
+    expect(details.querySelector('.approval-json')?.textContent).toBe(
+      JSON.stringify(PROPOSAL.apply.arguments, null, 2),
+    );
     const [added, removed] = [values[3], values[2]].map((value) => getComputedStyle(value as Element).color);
     expect(added).not.toBe(removed);
     const buttons = Array.from(card.querySelectorAll<HTMLButtonElement>('button'));
@@ -83,6 +90,21 @@ describe('proposal card', () => {
       { name: 'approve', interruptId: 'i1', decision: 'allow' },
       { name: 'approve', interruptId: 'i1', decision: 'deny' },
     ]);
+  });
+
+  it("warns of hidden characters in the write's arguments that the preview does not show", async () => {
+    const { root, emit } = await mountAgentChat();
+    const proposal: Proposal = {
+      summary: 'Rename the city?',
+      fields: [{ name: 'City', before: 'Porto', after: 'Lisbon' }],
+      apply: { tool: 'profile.update', arguments: { city: 'Lisbon', bio: 'x\u202Ey' } },
+    };
+    await emit(proposalState({ message: proposal.summary, proposal }));
+    const card = root.querySelector('[part="approval-card"]') as HTMLElement;
+    expect(card.querySelector('.approval-json')?.textContent).toContain('"bio": "x⟪U+202E⟫y"');
+    expect(card.querySelector('.approval-warning')?.textContent).toBe(
+      'Contains hidden or control characters (shown as ⟪U+…⟫).',
+    );
   });
 
   it('once answered, the tool line says Applied (with the result behind it), Dismissed or Expired', async () => {

@@ -69,6 +69,10 @@ export interface AgentChatStrings {
   dismiss: string;
   proposalApplied: string;
   proposalDismissed: string;
+  /** An approval's disclosure of the exact arguments (raw JSON) and the tool's name. */
+  approvalDetails: string;
+  /** The label of the tool's name inside it. */
+  approvalTool: string;
   showFullValue: string;
   hiddenCharacters: string;
   sources: string;
@@ -163,6 +167,8 @@ export const EN_STRINGS: AgentChatStrings = {
   dismiss: 'Dismiss',
   proposalApplied: 'Applied',
   proposalDismissed: 'Dismissed',
+  approvalDetails: 'Details',
+  approvalTool: 'Tool',
   showFullValue: 'Show all {count} characters',
   hiddenCharacters: 'Contains hidden or control characters (shown as ⟪U+…⟫).',
   sources: 'Sources',

@@ -60,6 +60,8 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   dismiss: '忽略',
   proposalApplied: '已应用',
   proposalDismissed: '已忽略',
+  approvalDetails: '详细信息',
+  approvalTool: '工具',
   showFullValue: '显示全部 {count} 个字符',
   hiddenCharacters: '包含隐藏字符或控制字符（显示为 ⟪U+…⟫）。',
   sources: '来源',
