@@ -207,6 +207,32 @@ export default tseslint.config(
     },
   },
   {
+    // The fetch core (the pipeline, routes, streams, AG-UI) runs on Web Request/Response: it never
+    // imports the Node adapter (src/server/node) or Node's HTTP module, so it mounts on any server.
+    files: [
+      'src/server/{routes,sse,ag-ui}/**/*.ts',
+      'src/server/agent-core.ts',
+      'src/server/agent-server-options.ts',
+      'src/server/create-agent-fetch-handler.ts',
+    ],
+    ignores: ['**/*.test.ts', '**/test-support/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...SERVER_IMPORTS,
+            {
+              group: ['**/node/**', 'node:http', '**/create-agent-handler.ts'],
+              message:
+                'The fetch core speaks Web Request/Response; only the Node adapter (src/server/node) speaks node:http.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // A script-tag locale pack is data only: it may import the strings and the packs' global type.
     files: ['embed/locale-*.ts'],
     rules: {

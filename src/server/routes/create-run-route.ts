@@ -155,7 +155,7 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       details: { field: 'options.limits.maxCostUsd' },
     });
   }
-  const locale = readPreferredLocale(request.req.headers[ACCEPT_LANGUAGE_HEADER]);
+  const locale = readPreferredLocale(request.raw.headers.get(ACCEPT_LANGUAGE_HEADER));
   return {
     subject: request.subject,
     ...(sessionId === undefined ? {} : { sessionId }),

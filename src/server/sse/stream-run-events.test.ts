@@ -7,6 +7,7 @@ import type { EventEnvelope } from '../../core/protocol.ts';
 import type { EventReader } from '../runs/event-log.ts';
 import type { RunEventStream } from './stream-run-events.ts';
 import { streamRunEvents } from './stream-run-events.ts';
+import { writeNodeResponse } from '../node/write-node-response.ts';
 
 const settings = { heartbeatSec: 15, clientIdleTimeoutSec: 45, maxStreamDurationSec: 300, retryMs: 1000 };
 
@@ -46,10 +47,15 @@ async function listen(onRequest: (req: IncomingMessage, res: ServerResponse) => 
   return (server.address() as AddressInfo).port;
 }
 
+/** Starts a stream for `req` and writes it to `res` as the Node adapter does. */
 function start(req: IncomingMessage, res: ServerResponse, eventLog: EventReader): RunEventStream {
-  return streamRunEvents({
-    req,
-    res,
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  if (res.destroyed) gone.abort();
+  const stream = streamRunEvents({
+    signal: gone.signal,
     runId: 'r1',
     eventLog,
     afterSeq: 0,
@@ -59,6 +65,8 @@ function start(req: IncomingMessage, res: ServerResponse, eventLog: EventReader)
     headers: {},
     onError: () => undefined,
   });
+  void writeNodeResponse(stream.response, res);
+  return stream;
 }
 
 /** Whether `promise` settles within `ms`. */
