@@ -73,6 +73,9 @@ export interface AgentCore extends AgentHandlerMembers {
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
+const unsupportedMediaType = (): ProblemError =>
+  new ProblemError({ code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the body as application/json.' });
+
 /**
  * Creates the protocol v1 pipeline (docs/protocol.md) on Web `Request`s and `Response`s: operator
  * routes, CORS, admission and load shedding, the protocol checks, authentication, rate limits,
@@ -289,17 +292,20 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       await enforceRateLimit({ limiter: rateLimiter, limits, identityId, limit: 'readsPerMinute' });
     let body: unknown = {};
     if (route.method !== 'GET') {
-      const hasBody = request.body !== null && request.headers.get('content-length') !== '0';
+      // HTTP says a request without Content-Length or Transfer-Encoding has no body; a Request built
+      // in code may still carry one, so it must then turn out empty unless it is JSON.
+      const isDeclared =
+        request.headers.has('transfer-encoding') || Number(request.headers.get('content-length') ?? 0) > 0;
       const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-      if ((hasBody || route.csrfGuard === 'json-body') && type !== 'application/json') {
-        throw new ProblemError({ code: 'UNSUPPORTED_MEDIA_TYPE', detail: 'Send the body as application/json.' });
-      }
+      const isJson = type === 'application/json';
+      if ((isDeclared || route.csrfGuard === 'json-body') && !isJson) throw unsupportedMediaType();
       const releaseBody = admission.holdBody(client);
       try {
         body = await readJsonBody(request, {
           maxBytes: limits.maxRequestBytes,
           timeoutMs: requestBodyTimeoutMs,
           clock,
+          ...(isJson ? {} : { onlyEmpty: unsupportedMediaType }),
         });
       } catch (error) {
         // A body that is not JSON is an attempt like any other: it counts against the route's rate.

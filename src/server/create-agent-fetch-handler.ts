@@ -8,15 +8,25 @@ export interface AgentFetchHandlerOptions extends AgentServerOptions {
   /**
    * The address the request's connection came from, which the per-network-client limits count
    * by (docs/server.md, "Overload"); `trustProxy` then applies to it as to a socket's address. A
-   * fetch handler sees no socket, so the host says it (e.g. Hono's `getConnInfo(c).remote.address`,
-   * or the header its own proxy sets). Default: unknown, and then each request is its own client:
+   * fetch handler sees no socket, so the host says it: here from the request (e.g. a header its
+   * own platform sets), or per call as the handler's second argument. Default: unknown, and then each request is its own client:
    * only the total limits (`maxConnections`, `maxStreams`, `maxLiveRuns`) apply.
    */
   clientAddress?: (request: Request) => string | undefined;
 }
 
-/** A Web-standard `(request) => Promise<Response>` handler serving the protocol, plus its store and a `close`. */
-export type AgentFetchHandler = ((request: Request) => Promise<Response>) & AgentHandlerMembers;
+/** What the host knows of the connection a request came on (a fetch handler sees no socket). */
+export interface AgentConnection {
+  /** The address the connection came from (e.g. Hono's `getConnInfo(c).remote.address`). */
+  remoteAddress?: string | undefined;
+}
+
+/**
+ * A Web-standard `(request) => Promise<Response>` handler serving the protocol, plus its store and
+ * a `close`. The optional `connection` names the client's address; it beats `clientAddress`.
+ */
+export type AgentFetchHandler = ((request: Request, connection?: AgentConnection) => Promise<Response>) &
+  AgentHandlerMembers;
 
 /**
  * Creates the protocol v1 handler on Web `Request` → `Response` (docs/server.md): mount it in a
@@ -29,9 +39,10 @@ export type AgentFetchHandler = ((request: Request) => Promise<Response>) & Agen
 export function createAgentFetchHandler(options: AgentFetchHandlerOptions): AgentFetchHandler {
   const core = createAgentCore(options);
   const clientAddress = options.clientAddress;
-  const handler = ((request: Request) =>
+  const handler = ((request: Request, connection?: AgentConnection) =>
     core.serve(request, {
-      remoteAddress: clientAddress === undefined ? undefined : safely(() => clientAddress(request)),
+      remoteAddress:
+        connection?.remoteAddress ?? (clientAddress === undefined ? undefined : safely(() => clientAddress(request))),
       admit: (client) => core.admission.admit(client),
     })) as AgentFetchHandler;
   handler.store = core.store;

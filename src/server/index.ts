@@ -1,6 +1,6 @@
 /** The public API of the reference server: the fetch handler and its Node adapter, the agent loop, models and tools. */
 export { createAgentFetchHandler } from './create-agent-fetch-handler.ts';
-export type { AgentFetchHandler, AgentFetchHandlerOptions } from './create-agent-fetch-handler.ts';
+export type { AgentConnection, AgentFetchHandler, AgentFetchHandlerOptions } from './create-agent-fetch-handler.ts';
 export { createAgentHandler } from './create-agent-handler.ts';
 export type { AgentHandler, AgentHandlerOptions } from './create-agent-handler.ts';
 export type { AgentHandlerStats, AgentServerOptions } from './agent-server-options.ts';

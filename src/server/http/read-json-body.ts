@@ -9,6 +9,8 @@ export interface ReadJsonBodyOptions {
   /** The whole body must arrive within this many ms of the first read → `408 REQUEST_TIMEOUT`. */
   timeoutMs: number;
   clock: Clock;
+  /** When set, a body with any bytes is refused with what this returns (a body that must be empty). */
+  onlyEmpty?: () => ProblemError;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function readJsonBody(request: Request, options: ReadJsonBodyOption
   if (declared > options.maxBytes) throw tooLarge(options.maxBytes);
   const bytes = request.body === null ? new Uint8Array(0) : await collect(request.body, options);
   if (bytes.byteLength === 0) return {};
+  if (options.onlyEmpty !== undefined) throw options.onlyEmpty();
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
