@@ -66,7 +66,16 @@ const BROWSER_ONLY_GLOBALS = [
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.peers/**', 'release/**'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'examples/nextjs/.next/**',
+      'examples/nextjs/next-env.d.ts',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/.peers/**',
+      'release/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
