@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test, expect } from './support/fixtures.ts';
-import { chat } from './support/chat.ts';
+import { chat, expectSlowAnswerSurvivesReload } from './support/chat.ts';
 
 /** The Next.js App Router example: the fetch handler in `app/api/agent/[...path]/route.ts`. */
 const APP_DIR = join(process.cwd(), 'examples', 'nextjs');
@@ -77,21 +77,8 @@ test('a Next.js App Router app serves the widget: it sends, streams, resumes aft
   const widget = chat(page, '#assistant');
   await expect(widget.root.locator('[part="header"] h2')).toHaveText('My product assistant');
 
-  // Sends and streams: the scripted model's slow answer arrives in pieces over the route handler's SSE.
-  await widget.send('/slow');
-  const answerLength = async () => (await widget.assistantMessages.last().textContent())?.trim().length ?? 0;
-  await expect.poll(answerLength).toBeGreaterThan(0);
-  await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'streaming');
-  const beforeReload = await answerLength();
-
-  // A reload mid-answer follows the same run from its cursor.
-  await page.reload();
-  await expect(widget.userMessages.last()).toContainText('/slow');
-  await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'streaming');
-  await expect.poll(answerLength).toBeGreaterThan(beforeReload);
-  await widget.input.press('Escape');
-  await widget.waitForIdle();
-  await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'cancelled');
+  // Sends and streams; a reload mid-answer follows the same run from its cursor.
+  await expectSlowAnswerSurvivesReload(page, widget);
 
   // An approval: the card waits, allowing it runs the tool and the run completes.
   await widget.send('/approval');

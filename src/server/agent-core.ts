@@ -71,6 +71,20 @@ export interface AgentCore extends AgentHandlerMembers {
   admission: EdgeAdmission;
 }
 
+/** `serve` with the core's members (`close`, `store`, `storage`, `stats`, `readiness`): each handler's shape. */
+export function withHandlerMembers<Serve extends (...args: never[]) => unknown>(
+  serve: Serve,
+  core: AgentCore,
+): Serve & AgentHandlerMembers {
+  return Object.assign(serve, {
+    store: core.store,
+    storage: core.storage,
+    stats: core.stats,
+    readiness: core.readiness,
+    close: core.close,
+  });
+}
+
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const unsupportedMediaType = (): ProblemError =>

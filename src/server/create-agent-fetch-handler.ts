@@ -1,5 +1,5 @@
 import type { AgentHandlerMembers, AgentServerOptions, Authenticate } from './agent-server-options.ts';
-import { createAgentCore } from './agent-core.ts';
+import { createAgentCore, withHandlerMembers } from './agent-core.ts';
 
 /** Options of {@link createAgentFetchHandler}: the shared ones, with hooks on the Web `Request`. */
 export interface AgentFetchHandlerOptions extends AgentServerOptions {
@@ -39,18 +39,13 @@ export type AgentFetchHandler = ((request: Request, connection?: AgentConnection
 export function createAgentFetchHandler(options: AgentFetchHandlerOptions): AgentFetchHandler {
   const core = createAgentCore(options);
   const clientAddress = options.clientAddress;
-  const handler = ((request: Request, connection?: AgentConnection) =>
+  const handler = (request: Request, connection?: AgentConnection): Promise<Response> =>
     core.serve(request, {
       remoteAddress:
         connection?.remoteAddress ?? (clientAddress === undefined ? undefined : safely(() => clientAddress(request))),
       admit: (client) => core.admission.admit(client),
-    })) as AgentFetchHandler;
-  handler.store = core.store;
-  handler.storage = core.storage;
-  handler.stats = core.stats;
-  handler.readiness = core.readiness;
-  handler.close = core.close;
-  return handler;
+    });
+  return withHandlerMembers(handler, core);
 }
 
 /** A host hook that throws names no one (the request is still served). */

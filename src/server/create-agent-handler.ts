@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER } from '../core/protocol.ts';
 import type { AgentHandlerMembers, AgentServerOptions, Authenticate } from './agent-server-options.ts';
-import { createAgentCore } from './agent-core.ts';
+import { createAgentCore, withHandlerMembers } from './agent-core.ts';
 import { parseRequestTarget } from './http/parse-request-target.ts';
 import { ProblemError } from './http/problem-error.ts';
 import { toWebRequest } from './node/to-web-request.ts';
@@ -34,7 +34,7 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
     ...options,
     authenticate: (request) => options.authenticate(nodeRequests.get(request) as IncomingMessage),
   });
-  const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
+  const handler = (req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
     let response: Promise<Response>;
     let release: (() => void) | null = null;
     let url: URL;
@@ -80,13 +80,8 @@ export function createAgentHandler(options: AgentHandlerOptions): AgentHandler {
       .finally(() => {
         if (res.writableEnded) (release as (() => void) | null)?.();
       });
-  }) as AgentHandler;
-  handler.store = core.store;
-  handler.storage = core.storage;
-  handler.stats = core.stats;
-  handler.readiness = core.readiness;
-  handler.close = core.close;
-  return handler;
+  };
+  return withHandlerMembers(handler, core);
 }
 
 function requestOf(req: IncomingMessage): { method: string; path: string; requestIdHeader: string | undefined } {

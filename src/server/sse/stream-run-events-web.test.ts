@@ -1,35 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createSystemClock } from '../../core/clock.ts';
-import type { EventEnvelope } from '../../core/protocol.ts';
 import type { EventReader } from '../runs/event-log.ts';
 import type { RunEventStream } from './stream-run-events.ts';
 import { streamRunEvents } from './stream-run-events.ts';
-
-const settings = { heartbeatSec: 15, clientIdleTimeoutSec: 45, maxStreamDurationSec: 300, retryMs: 1000 };
-
-/** A large `TEXT_DELTA` event (64 KiB), so a few of them fill the stream's queue. */
-function bigEvent(seq: number): EventEnvelope {
-  return {
-    type: 'TEXT_DELTA',
-    seq,
-    cursor: `r1:${seq}`,
-    runId: 'r1',
-    sessionId: 's1',
-    createdAt: '2026-12-03T00:00:00.000Z',
-    data: { messageId: 'm1', delta: 'x'.repeat(64 * 1024) },
-  } as unknown as EventEnvelope;
-}
-
-/** Whether `promise` settles within `ms`. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = await Promise.race([promise.then(() => true), timeout]);
-  clearTimeout(timer);
-  return settled;
-}
+import { bigEvent, settlesWithin, testStreamOptions } from './test-support/stream-fixtures.ts';
 
 describe('streamRunEvents as a Web stream (the fetch core, no socket)', () => {
   /** A log of `count` large events that counts how many it has handed out. */
@@ -48,19 +21,7 @@ describe('streamRunEvents as a Web stream (the fetch core, no socket)', () => {
   }
 
   function startWeb(eventLog: EventReader, signal: AbortSignal, stallTimeoutMs = 60_000): RunEventStream {
-    return streamRunEvents({
-      signal,
-      runId: 'r1',
-      eventLog,
-      afterSeq: 0,
-      lastSeq: 0,
-      settings,
-      clock: createSystemClock(),
-      headers: {},
-      stallTimeoutMs,
-      pageSize: 4,
-      onError: () => undefined,
-    });
+    return streamRunEvents({ ...testStreamOptions(signal, eventLog), stallTimeoutMs, pageSize: 4 });
   }
 
   it('reads no more of the log while its reader does not read, then goes on as it reads', async () => {
@@ -97,16 +58,8 @@ describe('streamRunEvents as a Web stream (the fetch core, no socket)', () => {
     const gone = new AbortController();
     let toldGone = 0;
     const stream = streamRunEvents({
-      signal: gone.signal,
-      runId: 'r1',
-      eventLog: { read: async () => [], subscribe: () => () => undefined },
-      afterSeq: 0,
-      lastSeq: 0,
-      settings,
-      clock: createSystemClock(),
-      headers: {},
+      ...testStreamOptions(gone.signal, { read: async () => [], subscribe: () => () => undefined }),
       onClientGone: () => (toldGone += 1),
-      onError: () => undefined,
     });
     gone.abort();
     expect(await settlesWithin(stream.done, 2_000)).toBe(true);
