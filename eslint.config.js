@@ -53,6 +53,18 @@ const DOMAIN_FOLDERS = [
   'locale',
 ];
 
+/**
+ * A zone of src/server (its tests and test support aside): the server's own import rules plus
+ * `forbidden`, what that layer may not import.
+ */
+function serverZone(files, forbidden) {
+  return {
+    files,
+    ignores: ['**/*.test.ts', '**/test-support/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...SERVER_IMPORTS, forbidden] }] },
+  };
+}
+
 const BROWSER_ONLY_GLOBALS = [
   'window',
   'document',
@@ -66,7 +78,16 @@ const BROWSER_ONLY_GLOBALS = [
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/.peers/**', 'release/**'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'examples/nextjs/.next/**',
+      'examples/nextjs/next-env.d.ts',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/.peers/**',
+      'release/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -178,34 +199,35 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: SERVER_IMPORTS }],
     },
   },
-  {
-    // The domain never speaks HTTP: it raises DomainError (src/server/domain-error.ts), which the
-    // routes answer as problems; Node's HTTP types stay in http/, routes/ and the handler.
-    files: [`src/server/{${DOMAIN_FOLDERS.join(',')}}/**/*.ts`, 'src/server/domain-error.ts'],
-    ignores: ['**/*.test.ts', '**/test-support/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...SERVER_IMPORTS,
-            {
-              group: [
-                '**/http/**',
-                '**/routes/**',
-                '../http',
-                '../routes',
-                'node:http',
-                'http',
-                '**/create-agent-handler.ts',
-              ],
-              message: 'The domain never speaks HTTP: raise a DomainError and let the routes answer it.',
-            },
-          ],
-        },
-      ],
+  // The domain never speaks HTTP: it raises DomainError (src/server/domain-error.ts), which the
+  // routes answer as problems; Node's HTTP types stay in http/, routes/, node/ and the handler.
+  serverZone([`src/server/{${DOMAIN_FOLDERS.join(',')}}/**/*.ts`, 'src/server/domain-error.ts'], {
+    group: [
+      '**/http/**',
+      '**/routes/**',
+      '**/node/**',
+      '../http',
+      '../routes',
+      'node:http',
+      'http',
+      '**/create-agent-handler.ts',
+    ],
+    message: 'The domain never speaks HTTP: raise a DomainError and let the routes answer it.',
+  }),
+  // The fetch core (the pipeline, routes, streams, AG-UI) runs on Web Request/Response: it never
+  // imports the Node adapter (src/server/node) or Node's HTTP module, so it mounts on any server.
+  serverZone(
+    [
+      'src/server/{routes,sse,ag-ui}/**/*.ts',
+      'src/server/agent-core.ts',
+      'src/server/agent-server-options.ts',
+      'src/server/create-agent-fetch-handler.ts',
+    ],
+    {
+      group: ['**/node/**', 'node:http', '**/create-agent-handler.ts'],
+      message: 'The fetch core speaks Web Request/Response; only the Node adapter (src/server/node) speaks node:http.',
     },
-  },
+  ),
   {
     // A script-tag locale pack is data only: it may import the strings and the packs' global type.
     files: ['embed/locale-*.ts'],

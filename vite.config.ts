@@ -2,6 +2,20 @@ import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { chromiumLaunchOptions } from './scripts/chromium.ts';
 
+/**
+ * The client's loopback suite against the real server (test/support/start-reference-server.ts),
+ * run again with the fetch handler mounted in Hono on `@hono/node-server` (project `core-hono`).
+ */
+const REFERENCE_SERVER_SUITE = [
+  'src/core/client/agent-client.test.ts',
+  'src/core/client/agent-client-stop.test.ts',
+  'src/core/client/conversations.test.ts',
+  'src/core/client/older-messages.loopback.test.ts',
+  'src/core/client/proposals.loopback.test.ts',
+  'src/core/tools/tool-runner.loopback.test.ts',
+  'src/core/transport/rate-limit.loopback.test.ts',
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -10,6 +24,15 @@ export default defineConfig({
           name: 'core',
           environment: 'node',
           include: ['src/core/**/*.test.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'core-hono',
+          environment: 'node',
+          include: REFERENCE_SERVER_SUITE,
+          env: { AGENT_CHAT_REFERENCE_MOUNT: 'hono' },
           testTimeout: 20_000,
         },
       },

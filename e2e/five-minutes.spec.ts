@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test, expect } from './support/fixtures.ts';
-import { chat } from './support/chat.ts';
+import { chat, expectSlowAnswerSurvivesReload } from './support/chat.ts';
 
 /** The recipe's public folder with the integrity copied from the manifest, as the reader is told to do. */
 async function preparePublicFolder(name: string): Promise<string> {
@@ -55,19 +55,7 @@ for (const recipe of ['server.mjs', 'server-express.mjs']) {
       await expect(widget.assistantMessages.last()).toContainText('light rain');
       expect(sessions).toEqual([expect.stringMatching(/^conversation ses_/)]);
       // Reload-proof by default (the recipe sets no persist): a reload mid-answer follows the same run.
-      await widget.send('/slow');
-      const answerLength = async () => (await widget.assistantMessages.last().textContent())?.trim().length ?? 0;
-      await expect.poll(answerLength).toBeGreaterThan(0);
-      await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'streaming');
-      const beforeReload = await answerLength();
-      await page.reload();
-      await expect(widget.userMessages.last()).toContainText('/slow');
-      await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'streaming');
-      await expect.poll(answerLength).toBeGreaterThan(beforeReload);
-      // Escape in the composer stops it.
-      await widget.input.press('Escape');
-      await widget.waitForIdle();
-      await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'cancelled');
+      await expectSlowAnswerSurvivesReload(page, widget);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -47,6 +47,21 @@ const PLANTED: { title: string; filePath: string; code: string }[] = [
     code: "import { renderMarkdown } from '../ui/markdown/render-markdown.ts';\nexport const x = renderMarkdown;\n",
   },
   {
+    title: 'the domain imports the HTTP layer',
+    filePath: 'src/server/runs/planted.ts',
+    code: "import { fail } from '../http/problem-error.ts';\nexport const x = fail;\n",
+  },
+  {
+    title: 'the fetch core (a route) imports the Node adapter',
+    filePath: 'src/server/routes/planted.ts',
+    code: "import { toWebRequest } from '../node/to-web-request.ts';\nexport const x = toWebRequest;\n",
+  },
+  {
+    title: 'the fetch core imports node:http',
+    filePath: 'src/server/agent-core.ts',
+    code: "import { createServer } from 'node:http';\nexport const x = createServer;\n",
+  },
+  {
     title: 'core imports an AG-UI package',
     filePath: 'src/core/client/planted.ts',
     code: "import { EventType } from '@ag-ui/core';\nexport const x = EventType;\n",

@@ -94,3 +94,23 @@ export interface DemoState {
 export function readState(page: Page): Promise<DemoState> {
   return page.evaluate(() => (window as DemoWindow).agentChatDemo!.inline.client.getState());
 }
+
+/**
+ * Sends `/slow` (the scripted model's slow answer), reloads the page while it streams, checks the
+ * widget follows the same run (the answer keeps growing) and stops it with Escape.
+ */
+export async function expectSlowAnswerSurvivesReload(page: Page, widget: ChatDriver): Promise<void> {
+  await widget.send('/slow');
+  const answerLength = async () => (await widget.assistantMessages.last().textContent())?.trim().length ?? 0;
+  await expect.poll(answerLength).toBeGreaterThan(0);
+  await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'streaming');
+  const beforeReload = await answerLength();
+  await page.reload();
+  await expect(widget.userMessages.last()).toContainText('/slow');
+  await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'streaming');
+  await expect.poll(answerLength).toBeGreaterThan(beforeReload);
+  // Escape in the composer stops it.
+  await widget.input.press('Escape');
+  await widget.waitForIdle();
+  await expect(widget.assistantMessages.last()).toHaveAttribute('data-status', 'cancelled');
+}

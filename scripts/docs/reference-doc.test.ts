@@ -186,9 +186,12 @@ describe('docs/reference.md', () => {
       ),
     );
     const doc = await read('docs/reference.md');
-    const handler = doc.slice(doc.indexOf('### createAgentHandler'), doc.indexOf('### createRunEngine'));
+    const handler = doc.slice(
+      doc.indexOf('### createAgentFetchHandler and createAgentHandler'),
+      doc.indexOf('### createRunEngine'),
+    );
     const listed = [...handler.matchAll(/^- `([a-zA-Z]+)`/gm)].map((match) => match[1]);
-    expect(listed).toEqual(['authenticate', 'engine', 'storage', 'basePath', 'limits', 'cors']);
+    expect(listed).toEqual(['authenticate', 'engine', 'storage', 'basePath', 'limits', 'cors', 'clientAddress']);
     const serverOptions = (await read('docs/server.md')).split(/^## /m).find((part) => part.startsWith('Options\n'));
     for (const name of listed) expect(serverOptions).toMatch(new RegExp(`^\\| \`${name}[(\`]`, 'm'));
   });

@@ -1,6 +1,9 @@
-/** The public API of the reference server (Node only): the handler, the agent loop, models and tools. */
+/** The public API of the reference server: the fetch handler and its Node adapter, the agent loop, models and tools. */
+export { createAgentFetchHandler } from './create-agent-fetch-handler.ts';
+export type { AgentConnection, AgentFetchHandler, AgentFetchHandlerOptions } from './create-agent-fetch-handler.ts';
 export { createAgentHandler } from './create-agent-handler.ts';
-export type { AgentHandler, AgentHandlerOptions, AgentHandlerStats } from './create-agent-handler.ts';
+export type { AgentHandler, AgentHandlerOptions } from './create-agent-handler.ts';
+export type { AgentHandlerStats, AgentServerOptions } from './agent-server-options.ts';
 export { createAgentHttpServer, DEFAULT_HTTP_SERVER_LIMITS } from './http/create-agent-http-server.ts';
 export type { AgentHttpServerOptions } from './http/create-agent-http-server.ts';
 export type { CorsOptions } from './http/cors.ts';

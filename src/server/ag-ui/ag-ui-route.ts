@@ -65,7 +65,7 @@ export const agUiRoute: Route = {
         throw error;
       }
     }
-    await streamAgUiSegment(request, context, { segment, threads });
+    return streamAgUiSegment(request, context, { segment, threads });
   },
 };
 

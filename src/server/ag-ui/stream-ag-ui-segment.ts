@@ -34,7 +34,7 @@ export async function streamAgUiSegment(
   request: RequestContext,
   context: HandlerContext,
   options: { segment: AgUiSegment; threads: AgUiThreads },
-): Promise<void> {
+): Promise<Response> {
   const { segment, threads } = options;
   const entry = await requireOwnedRun({ ...request, params: { runId: segment.runId } }, context);
   const { runId } = segment;
@@ -51,10 +51,8 @@ export async function streamAgUiSegment(
     sessionId: segment.sessionId,
   });
   const encoder = new EventEncoder();
-  const { res } = request;
-  res.once('close', () => {
-    const isClientGone = !res.writableFinished && !translator.isEnded();
-    if (!isClientGone || entry.record.isTerminal()) return;
+  const cancelOnDisconnect = (): void => {
+    if (translator.isEnded() || entry.record.isTerminal()) return;
     // Only the AG-UI run serving ours now cancels it (a resume elsewhere took over an older one).
     threads
       .isLiveSegment(runId, segment.agUiRunId)
@@ -62,10 +60,10 @@ export async function streamAgUiSegment(
         isLive && !entry.record.isTerminal() ? context.store.cancelRun(runId, AG_UI_DISCONNECT_REASON) : undefined,
       )
       .catch(() => undefined);
-  });
+  };
   const stream = streamRunEvents({
-    req: request.req,
-    res,
+    signal: request.raw.signal,
+    onClientGone: cancelOnDisconnect,
     runId,
     eventLog: {
       read: (id, afterSeq, limit) => context.storage.readEvents(id, afterSeq, limit),
@@ -88,6 +86,6 @@ export async function streamAgUiSegment(
     },
   });
   context.streams.add(request.identityId, stream);
-  await stream.done;
-  context.streams.delete(request.identityId, stream);
+  void stream.done.then(() => context.streams.delete(request.identityId, stream));
+  return stream.response;
 }

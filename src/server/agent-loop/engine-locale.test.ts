@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { IncomingMessage } from 'node:http';
 import type { EventEnvelope } from '../../core/protocol.ts';
-import { readRequestLocale } from '../http/request-locale.ts';
 import { pickLocalized } from '../locale/pick-localized.ts';
 import { createDemoTools } from '../tools/demo-tools.ts';
 import { freshKey } from '../test-support/start-test-server.ts';
@@ -73,19 +71,6 @@ describe('server text follows the locale of the request that created the run', (
     const tools = createDemoTools().map(({ approval: _approval, ...tool }) => tool);
     const server = await serve({ tools, texts: { fr: { approvalQuestion: 'Autoriser « {tool} » ({name}) ?' } } });
     expect(questionOf(await runIn(server, '/approval', 'fr'))).toBe('Autoriser « Delete a draft » (drafts.delete) ?');
-  });
-});
-
-describe('readRequestLocale', () => {
-  const localeOf = (header: string | undefined): string | undefined =>
-    readRequestLocale({ headers: header === undefined ? {} : { 'accept-language': header } } as IncomingMessage);
-
-  it('picks the tag with the highest q, the first of equals, skipping * and malformed tags', () => {
-    expect(localeOf('zh-CN')).toBe('zh-CN');
-    expect(localeOf('en;q=0.5, zh-CN;q=0.9, fr;q=0.9')).toBe('zh-CN');
-    expect(localeOf('*, de')).toBe('de');
-    expect(localeOf('en;q=0, <script>')).toBeUndefined();
-    expect(localeOf(undefined)).toBeUndefined();
   });
 });
 

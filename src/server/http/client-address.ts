@@ -4,6 +4,19 @@ import { BlockList, isIP } from 'node:net';
 /** The network client of a request, as the per-client limits count it (docs/server.md, "Overload"). */
 export type ClientAddressOf = (req: IncomingMessage) => string;
 
+/** The forwarding headers a client name is read from (with trusted proxies only). */
+export interface ForwardingHeaders {
+  forwarded?: string | undefined;
+  xForwardedFor?: string | undefined;
+}
+
+/**
+ * Names a network client from the address its connection came from (the socket's, or what the
+ * host says it was; undefined when unknown) and its forwarding headers: see
+ * {@link createClientAddressOf}.
+ */
+export type NameClient = (remoteAddress: string | undefined, headers: ForwardingHeaders) => string | undefined;
+
 /**
  * Creates the function that names a request's network client. Without `trustProxy` it is the
  * socket's remote address, whatever the request says. With it (the addresses or CIDR subnets of
@@ -16,23 +29,40 @@ export type ClientAddressOf = (req: IncomingMessage) => string;
  * not an address or a subnet.
  */
 export function createClientAddressOf(trustProxy: readonly string[] = []): ClientAddressOf {
+  const nameClient = createNameClient(trustProxy);
+  return (req) => {
+    const header = req.headers['x-forwarded-for'];
+    return (
+      nameClient(req.socket.remoteAddress, {
+        forwarded: req.headers.forwarded,
+        xForwardedFor: Array.isArray(header) ? header.join(',') : header,
+      }) ?? 'unknown'
+    );
+  };
+}
+
+/**
+ * The runtime-neutral core of {@link createClientAddressOf}: the same walk of the forwarded chain
+ * from `remoteAddress`, undefined when neither that address nor a trusted hop names anyone.
+ */
+export function createNameClient(trustProxy: readonly string[] = []): NameClient {
   const trusted = new BlockList();
   for (const entry of trustProxy) addTrusted(trusted, entry);
   const isTrusted = (address: string): boolean => {
     const family = isIP(address);
     return family !== 0 && trusted.check(address, family === 6 ? 'ipv6' : 'ipv4');
   };
-  return (req) => {
-    let address = normalize(req.socket.remoteAddress ?? '');
+  return (remoteAddress, headers) => {
+    let address = normalize(remoteAddress ?? '');
     if (trustProxy.length > 0) {
-      const hops = forwardedHops(req);
+      const hops = forwardedHops(headers);
       while (isTrusted(address) && hops.length > 0) {
         const next = normalize(hops.pop() as string);
         if (isIP(next) === 0) break;
         address = next;
       }
     }
-    return isIP(address) === 6 ? prefix64(address) : address === '' ? 'unknown' : address;
+    return isIP(address) === 6 ? prefix64(address) : address === '' ? undefined : address;
   };
 }
 
@@ -52,16 +82,15 @@ function addTrusted(list: BlockList, entry: string): void {
 }
 
 /** The addresses of the forwarded chain, left (the original client) to right (the last proxy). */
-function forwardedHops(req: IncomingMessage): string[] {
-  const forwarded = req.headers.forwarded;
+function forwardedHops(headers: ForwardingHeaders): string[] {
+  const forwarded = headers.forwarded;
   if (forwarded !== undefined) {
     return forwarded
       .split(',')
       .map((element) => /(?:^|;)\s*for=("[^"]*"|[^;,\s]*)/i.exec(element)?.[1] ?? '')
       .map((value) => value.replace(/^"|"$/g, ''));
   }
-  const header = req.headers['x-forwarded-for'];
-  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const value = headers.xForwardedFor ?? '';
   return value === '' ? [] : value.split(',').map((hop) => hop.trim());
 }
 

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ACCEPT_LANGUAGE_HEADER,
   IDEMPOTENCY_KEY_HEADER,
@@ -28,8 +27,16 @@ export interface CorsOptions {
   maxAgeSec?: number;
 }
 
-/** Answers CORS for one request: `true` when it was a preflight and has been answered. */
-export type CorsHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+/** What CORS says about one request: the headers its answer carries, and the answer itself for a preflight. */
+export interface CorsDecision {
+  /** Added to whatever the request is answered with (`Vary: Origin` always). */
+  headers: Record<string, string>;
+  /** The `204` of a listed preflight; null for every other request. */
+  preflight: Response | null;
+}
+
+/** Decides CORS for one request; throws `403` for a preflight from an unlisted origin. */
+export type CorsHandler = (request: Request) => CorsDecision;
 
 /** The request headers the client core and the browser tools' runner send (docs/protocol.md §3, §19.3). */
 const PROTOCOL_REQUEST_HEADERS = [
@@ -75,26 +82,30 @@ export function createCors(options: CorsOptions): CorsHandler {
   const hasCredentials = options.credentials ?? true;
   const allowHeaders = [...PROTOCOL_REQUEST_HEADERS, ...(options.allowHeaders ?? [])].join(', ');
   const maxAge = String(options.maxAgeSec ?? 600);
-  return (req, res) => {
-    const origin = req.headers.origin;
-    const isPreflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-    res.appendHeader('Vary', 'Origin');
-    if (origin === undefined || !origins.has(origin.toLowerCase())) {
-      if (isPreflight) throw new ProblemError({ code: 'FORBIDDEN', detail: 'This origin may not call the agent API.' });
-      return false;
+  return (request) => {
+    const origin = request.headers.get('origin');
+    const isPreflight = request.method === 'OPTIONS' && request.headers.has('access-control-request-method');
+    const headers: Record<string, string> = { Vary: 'Origin' };
+    if (origin === null || !origins.has(origin.toLowerCase())) {
+      if (isPreflight)
+        throw new ProblemError({ code: 'FORBIDDEN', detail: 'This origin may not call the agent API.', headers });
+      return { headers, preflight: null };
     }
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    if (hasCredentials) res.setHeader('Access-Control-Allow-Credentials', 'true');
+    headers['Access-Control-Allow-Origin'] = origin;
+    if (hasCredentials) headers['Access-Control-Allow-Credentials'] = 'true';
     if (!isPreflight) {
-      res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(', '));
-      return false;
+      headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS.join(', ');
+      return { headers, preflight: null };
     }
-    res.writeHead(204, {
-      'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
-      'Access-Control-Allow-Headers': allowHeaders,
-      'Access-Control-Max-Age': maxAge,
+    const preflight = new Response(null, {
+      status: 204,
+      headers: {
+        ...headers,
+        'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
+        'Access-Control-Allow-Headers': allowHeaders,
+        'Access-Control-Max-Age': maxAge,
+      },
     });
-    res.end();
-    return true;
+    return { headers, preflight };
   };
 }

@@ -60,6 +60,8 @@ export interface EdgeAdmission {
    * handler calls when it is done with the request.
    */
   admitRequest(req: IncomingMessage, res: ServerResponse, client: string): () => void;
+  /** Admits a request of `client` that has no socket here (the fetch handler's); the caller releases it. */
+  admit(client: string): () => void;
   /** Holds a body slot of `client` while its body is read, or throws `429`. */
   holdBody(client: string): () => void;
   /** Holds a stream slot of `client` while a stream route runs, or throws (`503`, `429`). */
@@ -131,6 +133,7 @@ export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 
       }
       return release;
     },
+    admit: (client) => take('connections', client),
     holdBody: (client) => take('bodies', client),
     holdStream: (client) => take('streams', client),
     reserveRun(client) {

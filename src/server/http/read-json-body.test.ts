@@ -7,6 +7,7 @@ import { openRawSocket } from '../../../test/support/raw-http.ts';
 import { canonicalJson, MAX_CANONICAL_DEPTH } from '../json/canonical-json.ts';
 import { exceedsJsonDepth } from './json-depth.ts';
 import { readJsonBody, RequestAbortedError } from './read-json-body.ts';
+import { toWebRequest } from '../node/to-web-request.ts';
 
 describe('exceedsJsonDepth', () => {
   const cases: { title: string; text: string; maxDepth: number; expected: boolean }[] = [
@@ -40,9 +41,14 @@ describe('readJsonBody', () => {
   it('rejects with RequestAbortedError when the client left before the body was read', async () => {
     const outcome = new Promise<unknown>((resolve) => {
       const server = createServer((req: IncomingMessage) => {
+        // As the Node adapter hands it to the fetch core: its body read only when the core reads it.
+        const request = toWebRequest(req, new URL('http://x/'), new AbortController().signal);
         // The product's authentication is still running when the client resets the connection.
         req.once('close', () => {
-          readJsonBody(req, { maxBytes: 1000, timeoutMs: 60_000, clock: createSystemClock() }).then(resolve, resolve);
+          readJsonBody(request, { maxBytes: 1000, timeoutMs: 60_000, clock: createSystemClock() }).then(
+            resolve,
+            resolve,
+          );
           setTimeout(() => resolve('still pending'), 500).unref();
           server.close();
         });

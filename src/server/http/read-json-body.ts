@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../../core/clock.ts';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 import { fail, ProblemError } from './problem-error.ts';
@@ -10,6 +9,8 @@ export interface ReadJsonBodyOptions {
   /** The whole body must arrive within this many ms of the first read → `408 REQUEST_TIMEOUT`. */
   timeoutMs: number;
   clock: Clock;
+  /** When set, a body with any bytes is refused with what this returns (a body that must be empty). */
+  onlyEmpty?: () => ProblemError;
 }
 
 /**
@@ -34,15 +35,15 @@ const CLOSE_CONNECTION = { Connection: 'close' };
  * hold a number no double can represent (`1e999`; `details.reason` says which), and
  * {@link RequestAbortedError} when the client goes away first. An empty body is `{}`.
  */
-export async function readJsonBody(req: IncomingMessage, options: ReadJsonBodyOptions): Promise<unknown> {
-  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+export async function readJsonBody(request: Request, options: ReadJsonBodyOptions): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > options.maxBytes) throw tooLarge(options.maxBytes);
-  const chunks = await collect(req, options);
-  const size = chunks.reduce((total, chunk) => total + chunk.length, 0);
-  if (size === 0) return {};
+  const bytes = request.body === null ? new Uint8Array(0) : await collect(request.body, options);
+  if (bytes.byteLength === 0) return {};
+  if (options.onlyEmpty !== undefined) throw options.onlyEmpty();
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     return fail({
       code: 'VALIDATION_FAILED',
@@ -104,52 +105,67 @@ function tooLarge(maxBytes: number): ProblemError {
   });
 }
 
-// Listeners rather than `for await`: leaving an async iterator early destroys the socket, and
-// the 413 or 408 answer still has to be written on it.
-function collect(req: IncomingMessage, options: ReadJsonBodyOptions): Promise<Buffer[]> {
+/**
+ * Reads `body` to its end within `timeoutMs` and `maxBytes`. Past either it cancels the stream
+ * (the Node adapter then stops reading the socket without destroying it, so the 413 or 408 answer
+ * can still be written) and throws; a stream that fails (the client reset or closed the
+ * connection) is {@link RequestAbortedError}.
+ */
+async function collect(body: ReadableStream<Uint8Array>, options: ReadJsonBodyOptions): Promise<Uint8Array> {
   const { maxBytes, timeoutMs, clock } = options;
-  return new Promise((resolve, reject) => {
-    // Reset while an earlier step (authentication) was awaited: Node has already destroyed it.
-    if (req.destroyed) {
-      reject(new RequestAbortedError());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (error: Error | null): void => {
-      clock.clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onGone);
-      req.off('close', onGone);
-      if (error === null) {
-        resolve(chunks);
-        return;
-      }
-      if (error instanceof ProblemError) req.pause();
-      reject(error);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > maxBytes) settle(tooLarge(maxBytes));
-      else chunks.push(chunk);
-    };
-    const onEnd = (): void => settle(null);
-    // `error` (ECONNRESET "aborted") or `close` before `end`: the client is gone, nothing to answer.
-    const onGone = (): void => settle(new RequestAbortedError());
-    const timer = clock.setTimeout(() => {
-      settle(
-        new ProblemError({
-          code: 'REQUEST_TIMEOUT',
-          detail: `The request body must arrive within ${timeoutMs} ms.`,
-          details: { requestBodyTimeoutMs: timeoutMs },
-          headers: CLOSE_CONNECTION,
-        }),
-      );
-    }, timeoutMs);
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onGone);
-    req.on('close', onGone);
+  let reader: ReadableStreamDefaultReader<Uint8Array>;
+  try {
+    reader = body.getReader();
+  } catch {
+    // Already read or locked: nothing of it is left for this request.
+    throw new RequestAbortedError();
+  }
+  let timer: unknown = null;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = clock.setTimeout(() => resolve('timeout'), timeoutMs);
   });
+  const refuse = (error: ProblemError): never => {
+    reader.cancel(error).catch(() => undefined);
+    throw error;
+  };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      let next: ReadableStreamReadResult<Uint8Array> | 'timeout';
+      try {
+        next = await Promise.race([reader.read(), timedOut]);
+      } catch {
+        throw new RequestAbortedError();
+      }
+      if (next === 'timeout') {
+        return refuse(
+          new ProblemError({
+            code: 'REQUEST_TIMEOUT',
+            detail: `The request body must arrive within ${timeoutMs} ms.`,
+            details: { requestBodyTimeoutMs: timeoutMs },
+            headers: CLOSE_CONNECTION,
+          }),
+        );
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > maxBytes) return refuse(tooLarge(maxBytes));
+      chunks.push(next.value);
+    }
+  } finally {
+    clock.clearTimeout(timer);
+  }
+  return concatBytes(chunks, size);
+}
+
+function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { ProblemDetails } from '../../core/protocol.ts';
 import { RETRY_AFTER_HEADER } from '../../core/protocol.ts';
 import type { ProblemError } from './problem-error.ts';
@@ -61,21 +60,25 @@ export const STREAM_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store, no-transform',
 };
 
-/** Writes a JSON body with {@link API_RESPONSE_HEADERS} (every JSON answer of the protocol). */
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    ...API_RESPONSE_HEADERS,
-    'Content-Length': String(Buffer.byteLength(text)),
-    ...headers,
+const encoder = new TextEncoder();
+
+/** A JSON answer with {@link API_RESPONSE_HEADERS} and its `Content-Length` (every JSON answer of the protocol). */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  const bytes = encoder.encode(JSON.stringify(body));
+  return new Response(bytes, {
+    status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      ...API_RESPONSE_HEADERS,
+      'Content-Length': String(bytes.byteLength),
+      ...headers,
+    },
   });
-  res.end(text);
+}
+
+/** An answer without a body (`204`) with {@link API_RESPONSE_HEADERS}. */
+export function emptyResponse(status: number, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status, headers: { ...API_RESPONSE_HEADERS, ...headers } });
 }
 
 /** Builds the RFC 9457 body of a problem; `type` is `<typeBase><kebab-code>`. */
@@ -96,22 +99,17 @@ export function buildProblem(error: ProblemError, requestId: string, typeBase: s
   };
 }
 
-/** Answers with `application/problem+json`; adds `Retry-After` (seconds) when the problem has one. */
-export function sendProblem(
-  res: ServerResponse,
-  options: { error: ProblemError; requestId: string; typeBase: string },
-): void {
+/** The `application/problem+json` answer of `error`, with `Retry-After` (seconds) when the problem has one. */
+export function problemResponse(options: { error: ProblemError; requestId: string; typeBase: string }): Response {
   const { error, requestId, typeBase } = options;
-  const body = buildProblem(error, requestId, typeBase);
-  const text = JSON.stringify(body);
+  const bytes = encoder.encode(JSON.stringify(buildProblem(error, requestId, typeBase)));
   const headers: Record<string, string> = {
     'Content-Type': 'application/problem+json; charset=utf-8',
     ...API_RESPONSE_HEADERS,
-    'Content-Length': String(Buffer.byteLength(text)),
+    'Content-Length': String(bytes.byteLength),
     ...error.init.headers,
   };
   if (error.init.retryAfterMs !== undefined)
     headers[RETRY_AFTER_HEADER] = String(Math.ceil(error.init.retryAfterMs / 1000));
-  res.writeHead(error.status, headers);
-  res.end(text);
+  return new Response(bytes, { status: error.status, headers });
 }

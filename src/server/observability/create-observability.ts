@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TracerProvider } from '@opentelemetry/api';
+import type { TextMapGetter, TracerProvider } from '@opentelemetry/api';
 import { context, propagation, trace } from '@opentelemetry/api';
 import type { RunEngine } from '../runs/run-handle.ts';
 import type { AgentStorage } from '../storage/storage-port.ts';
@@ -14,7 +13,7 @@ import { createHttpTelemetry } from './http-telemetry.ts';
 import { instrumentStorage } from './instrument-storage.ts';
 import { observeEngine } from './observe-engine.ts';
 import { createRunTelemetry } from './run-telemetry.ts';
-import { serveOperations } from './serve-operations.ts';
+import { isOperationsPath, serveOperations } from './serve-operations.ts';
 import type { LogLevel, LogSink, StructuredLog } from './structured-log.ts';
 import { createStructuredLog, parseLogLevel } from './structured-log.ts';
 
@@ -42,18 +41,16 @@ export interface Observability {
   /** The engine, handed handles whose `observer` reports model calls. */
   instrumentEngine(engine: RunEngine): RunEngine;
   /** Answers the operator routes (`/metrics`, `/healthz`, `/readyz`); false when `pathname` is none of them (or off). */
-  serveOperations(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  serveOperations(request: Request, pathname: string): Promise<Response> | null;
+  /** Whether `pathname` is an operator route that is on. */
+  servesOperations(pathname: string): boolean;
   /**
-   * Serves one admitted request: counts it by route and status, and runs `serve` in its scope
-   * (its request id for log lines; the caller's trace, else the one its `traceparent` continues).
+   * Serves one admitted request in its scope (its request id for log lines; the caller's trace,
+   * else the one its `traceparent` continues).
    */
-  serveRequest(
-    req: IncomingMessage,
-    res: ServerResponse,
-    requestId: string,
-    path: string,
-    serve: () => Promise<void>,
-  ): Promise<void>;
+  serveRequest(request: Request, requestId: string, serve: () => Promise<Response>): Promise<Response>;
+  /** Starts counting a request by route (`path` under `{basePath}`); call the result with its status once its answer is over. */
+  trackRequest(method: string, path: string): (status: number) => void;
   /** A request was answered with this failure. */
   requestFailed(error: unknown, requestId: string): void;
   /** An unexpected error (what `onError` is told), as a log line. */
@@ -64,6 +61,11 @@ export interface Observability {
 }
 
 const READINESS_TIMEOUT_MS = 2_000;
+/** Reads a `traceparent` (and the like) from Web headers. */
+const HEADERS_GETTER: TextMapGetter<Headers> = {
+  keys: (headers) => [...headers.keys()],
+  get: (headers, key) => headers.get(key) ?? undefined,
+};
 const CONTEXT_FIELDS = ['requestId', 'runId', 'correlationId', 'where', 'method', 'path'] as const;
 
 /** Creates one handler's observability from its options; `gauges` are read at scrape time. */
@@ -111,21 +113,23 @@ export function createObservability(
       return instrumented;
     },
     instrumentEngine: (engine) => observeEngine(engine, runs),
-    serveOperations: (req, res, pathname) =>
-      serveOperations(req, res, pathname, {
+    servesOperations: (pathname) => isOperationsPath(pathname, { metrics, hasProbes: options.probes === true }),
+    serveOperations: (request, pathname) =>
+      serveOperations(request, pathname, {
         metrics,
         metricsOptions,
         hasProbes: options.probes === true,
         readiness,
         onError: (error) => reportError(error, { where: pathname }),
       }),
-    serveRequest(req, res, requestId, path, serve) {
-      http.track(req, res, path);
+    serveRequest(request, requestId, serve) {
       const active = context.active();
       // A host with HTTP instrumentation already has a server span; otherwise continue the page's trace.
-      const parent = trace.getSpan(active) === undefined ? propagation.extract(active, req.headers) : active;
+      const parent =
+        trace.getSpan(active) === undefined ? propagation.extract(active, request.headers, HEADERS_GETTER) : active;
       return requestScope.run(requestId, () => context.with(parent, serve));
     },
+    trackRequest: (method, path) => http.track(method, path),
     requestFailed: (error, requestId) => http.failed(error, requestId),
     reportError,
     readiness,

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '../domain-error.ts';
 import { toProblemError } from '../http/problem-error.ts';
 import { matchHandlerRoute } from '../routes/match-route.ts';
@@ -10,8 +9,11 @@ const LIMIT_NAME = /^[A-Za-z]{1,40}$/;
 
 /** Counts each request by its route template (never its ids) and status, and each problem by code and limit. */
 export interface HttpTelemetry {
-  /** Starts timing a request admitted at `path` (relative to `{basePath}`); it is counted when its response closes. */
-  track(req: IncomingMessage, res: ServerResponse, path: string): void;
+  /**
+   * Starts timing a request admitted at `path` (relative to `{basePath}`); the returned function
+   * counts it with its status once its answer is over (sent, or abandoned by the client).
+   */
+  track(method: string, path: string): (status: number) => void;
   /** A request was answered with this failure (a problem, or an unexpected error). */
   failed(error: unknown, requestId: string): void;
 }
@@ -19,15 +21,15 @@ export interface HttpTelemetry {
 /** Creates the HTTP telemetry of one handler; without metrics it only logs refusals at `debug`. */
 export function createHttpTelemetry(metrics: AgentMetrics | null, log: StructuredLog): HttpTelemetry {
   return {
-    track(req, res, path) {
-      if (metrics === null) return;
+    track(requestMethod, path) {
+      if (metrics === null) return () => undefined;
       const startedAt = performance.now();
-      const method = METHODS.has(req.method ?? '') ? (req.method as string) : 'other';
+      const method = METHODS.has(requestMethod) ? requestMethod : 'other';
       const route = routeTemplate(method, path);
-      res.once('close', () => {
-        metrics.httpRequests.inc({ method, route, status: String(res.statusCode) });
+      return (status) => {
+        metrics.httpRequests.inc({ method, route, status: String(status) });
         metrics.httpRequestDuration.observe({ method, route }, (performance.now() - startedAt) / 1000);
-      });
+      };
     },
     failed(error, requestId) {
       if (!(error instanceof DomainError)) return;

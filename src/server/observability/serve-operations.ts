@@ -1,5 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentMetrics } from './agent-metrics.ts';
 import type { MetricsOptions } from './metrics-options.ts';
 import type { ReadinessReport } from './check-readiness.ts';
@@ -22,89 +20,84 @@ export interface OperationsOptions {
   onError: (error: unknown) => void;
 }
 
+/** Whether `pathname` is an operator route that is on (so {@link serveOperations} answers it). */
+export function isOperationsPath(pathname: string, options: Pick<OperationsOptions, 'metrics' | 'hasProbes'>): boolean {
+  if (options.metrics !== null && pathname === OPERATIONS_PATHS.metrics) return true;
+  return options.hasProbes && (pathname === OPERATIONS_PATHS.liveness || pathname === OPERATIONS_PATHS.readiness);
+}
+
 /**
  * Answers `/metrics` (when metrics are on), `/healthz` and `/readyz` (when probes are on);
- * returns false for anything else. `/metrics` is refused (`403`) to requests with browser
+ * returns null for anything else. `/metrics` is refused (`403`) to requests with browser
  * signals and, with a `bearerToken`, to requests without it (`401`).
  */
 export function serveOperations(
-  req: IncomingMessage,
-  res: ServerResponse,
+  request: Request,
   pathname: string,
   options: OperationsOptions,
-): boolean {
+): Promise<Response> | null {
   const { metrics } = options;
   const isMetrics = metrics !== null && pathname === OPERATIONS_PATHS.metrics;
   const isProbe =
     options.hasProbes && (pathname === OPERATIONS_PATHS.liveness || pathname === OPERATIONS_PATHS.readiness);
-  if (!isMetrics && !isProbe) return false;
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    answer(res, 405, 'text/plain; charset=utf-8', 'Use GET.\n', { Allow: 'GET, HEAD' });
-    return true;
+  if (!isMetrics && !isProbe) return null;
+  const answer = (status: number, type: string, body: string, headers: Record<string, string> = {}): Response =>
+    new Response(request.method === 'HEAD' ? null : body, {
+      status,
+      headers: { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...headers },
+    });
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return Promise.resolve(answer(405, 'text/plain; charset=utf-8', 'Use GET.\n', { Allow: 'GET, HEAD' }));
   }
   if (isMetrics) {
-    const refusal = refuseScrape(req, options.metricsOptions);
+    const refusal = refuseScrape(request, options.metricsOptions);
     if (refusal !== null) {
-      answer(res, refusal.status, 'text/plain; charset=utf-8', `${refusal.text}\n`, refusal.headers);
-      return true;
+      return Promise.resolve(answer(refusal.status, 'text/plain; charset=utf-8', `${refusal.text}\n`, refusal.headers));
     }
-    metrics.registry.metrics().then(
-      (text) => answer(res, 200, metrics.registry.contentType, text),
+    return metrics.registry.metrics().then(
+      (text) => answer(200, metrics.registry.contentType, text),
       (error: unknown) => {
         options.onError(error);
-        answer(res, 500, 'text/plain; charset=utf-8', 'Metrics failed.\n');
+        return answer(500, 'text/plain; charset=utf-8', 'Metrics failed.\n');
       },
     );
-    return true;
   }
-  if (pathname === OPERATIONS_PATHS.liveness) {
-    answer(res, 200, 'application/json', '{"status":"ok"}');
-    return true;
-  }
-  options.readiness().then(
+  if (pathname === OPERATIONS_PATHS.liveness)
+    return Promise.resolve(answer(200, 'application/json', '{"status":"ok"}'));
+  return options.readiness().then(
     (report) =>
       answer(
-        res,
         report.ready ? 200 : 503,
         'application/json',
         JSON.stringify({ status: report.ready ? 'ready' : 'not_ready', checks: report.checks }),
       ),
     (error: unknown) => {
       options.onError(error);
-      answer(res, 503, 'application/json', '{"status":"not_ready"}');
+      return answer(503, 'application/json', '{"status":"not_ready"}');
     },
   );
-  return true;
 }
 
 function refuseScrape(
-  req: IncomingMessage,
+  request: Request,
   options: MetricsOptions,
 ): { status: number; text: string; headers?: Record<string, string> } | null {
-  if (options.allowBrowsers !== true && BROWSER_SIGNALS.some((name) => req.headers[name] !== undefined)) {
+  if (options.allowBrowsers !== true && BROWSER_SIGNALS.some((name) => request.headers.has(name))) {
     return { status: 403, text: 'Metrics are not served to browsers.' };
   }
   if (options.bearerToken === undefined) return null;
-  const sent = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';
-  const expected = Buffer.from(options.bearerToken);
-  const given = Buffer.from(sent);
-  if (given.length === expected.length && timingSafeEqual(given, expected)) return null;
+  const sent = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]?.trim() ?? '';
+  if (isSameSecret(sent, options.bearerToken)) return null;
   return { status: 401, text: 'Send the metrics bearer token.', headers: { 'WWW-Authenticate': 'Bearer' } };
 }
 
-function answer(
-  res: ServerResponse,
-  status: number,
-  type: string,
-  body: string,
-  headers: Record<string, string> = {},
-): void {
-  if (res.headersSent) return;
-  res.writeHead(status, {
-    'Content-Type': type,
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    ...headers,
-  });
-  res.end(res.req.method === 'HEAD' ? undefined : body);
+/** Compares two secrets in time that depends only on their lengths (never on where they differ). */
+function isSameSecret(given: string, expected: string): boolean {
+  const encoder = new TextEncoder();
+  const a = encoder.encode(given);
+  const b = encoder.encode(expected);
+  if (a.byteLength !== b.byteLength) return false;
+  let difference = 0;
+  for (let index = 0; index < a.byteLength; index += 1) difference |= (a[index] as number) ^ (b[index] as number);
+  return difference === 0;
 }

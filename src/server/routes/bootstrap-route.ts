@@ -1,7 +1,7 @@
 import type { BootstrapResponse, BrowserToolLimits, Limits } from '../../core/protocol.ts';
 import { PROTOCOL_VERSION, REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { DEFAULT_BROWSER_TOOL_LIMITS } from '../agent-handler-defaults.ts';
-import { sendJson } from '../http/respond.ts';
+import { jsonResponse } from '../http/respond.ts';
 import type { Route } from './route-context.ts';
 
 /**
@@ -31,7 +31,7 @@ export const bootstrapRoute: Route = {
       limits: context.browserTools === null ? withoutBrowserToolLimits(context.limits) : context.limits,
       stream: context.stream,
     };
-    sendJson(request.res, 200, body, { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 

@@ -1,6 +1,6 @@
 import type { EventEnvelope, RunSnapshot, SnapshotToolCall, ToolReceiptResponse } from '../../core/protocol.ts';
 import { IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER, TOOL_GRANT_HEADER } from '../../core/protocol.ts';
-import { sendJson } from '../http/respond.ts';
+import { jsonResponse } from '../http/respond.ts';
 import type { BrowserToolRuntime } from '../executors/browser-tool-runtime.ts';
 import type { ExecutorLease } from '../executors/executor-registry.ts';
 import { DomainError } from '../domain-error.ts';
@@ -95,8 +95,7 @@ export function requireBrowserCall(snapshot: RunSnapshot, toolCallId: string): S
 
 /** `X-Tool-Grant` of the request ('' when missing). */
 export function readGrant(request: RequestContext): string {
-  const header = request.req.headers[TOOL_GRANT_HEADER];
-  return typeof header === 'string' ? header.trim() : '';
+  return request.raw.headers.get(TOOL_GRANT_HEADER)?.trim() ?? '';
 }
 
 /** Throws `403 TOOL_GRANT_INVALID` unless `executorId` holds the call's claim and `grant` is its grant. */
@@ -115,13 +114,13 @@ export function requireGrant(
 }
 
 /**
- * Answers a receipt or a report: `200 {accepted: true, replayed?, late?, cancelRequested?,
+ * The answer to a receipt or a report: `200 {accepted: true, replayed?, late?, cancelRequested?,
  * eventSeq?}` (the seq of what it appended), with `Idempotent-Replayed: true` on a repeat.
  */
-export function sendToolAnswer(
+export function toolAnswerResponse(
   request: RequestContext,
   options: { answer: { late?: true; replayed?: true }; appended: readonly EventEnvelope[]; isCancelling?: boolean },
-): void {
+): Response {
   const { answer, appended } = options;
   const response: ToolReceiptResponse = {
     accepted: true,
@@ -131,5 +130,5 @@ export function sendToolAnswer(
   };
   const headers: Record<string, string> = { [REQUEST_ID_HEADER]: request.requestId };
   if (answer.replayed === true) headers[IDEMPOTENT_REPLAYED_HEADER] = 'true';
-  sendJson(request.res, 200, response, headers);
+  return jsonResponse(200, response, headers);
 }

@@ -1,7 +1,7 @@
 import type { ClaimToolCallResponse } from '../../core/protocol.ts';
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import { sendJson } from '../http/respond.ts';
+import { jsonResponse } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { PendingEvent } from '../runs/run-handle.ts';
 import {
@@ -81,6 +81,6 @@ export const claimToolCallRoute: Route = {
       expiresAt: executor?.expiresAt ?? '',
       eventSeq: appended[0]?.seq ?? snapshot.lastSeq,
     };
-    sendJson(request.res, 200, response, { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(200, response, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };

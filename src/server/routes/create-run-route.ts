@@ -1,8 +1,8 @@
 import type { CreateRunRequest, CreateRunResponse, ReasoningEffort } from '../../core/protocol.ts';
-import { REASONING_EFFORTS } from '../../core/protocol.ts';
+import { ACCEPT_LANGUAGE_HEADER, REASONING_EFFORTS } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import type { StoredResponse } from '../idempotency/idempotency-store.ts';
-import { readRequestLocale } from '../http/request-locale.ts';
+import { readPreferredLocale } from '../locale/preferred-locale.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { CreateRunInput } from '../runs/run-store.ts';
 import type { HandlerContext, RequestContext, Route } from './route-context.ts';
@@ -155,7 +155,7 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       details: { field: 'options.limits.maxCostUsd' },
     });
   }
-  const locale = readRequestLocale(request.req);
+  const locale = readPreferredLocale(request.raw.headers.get(ACCEPT_LANGUAGE_HEADER));
   return {
     subject: request.subject,
     ...(sessionId === undefined ? {} : { sessionId }),

@@ -4,7 +4,7 @@ import {
   requireBrowserCall,
   requireGrant,
   requireToolCallRun,
-  sendToolAnswer,
+  toolAnswerResponse,
 } from './browser-tool-access.ts';
 import { admitExecutor } from './executor-routes.ts';
 import type { Route } from './route-context.ts';
@@ -56,6 +56,6 @@ export const reportExecutorRoute: Route = {
         },
       ];
     });
-    sendToolAnswer(request, { answer, appended });
+    return toolAnswerResponse(request, { answer, appended });
   },
 };

@@ -8,7 +8,7 @@ import { listPendingCalls, releaseUnstartedClaims } from '../executors/browser-c
 import type { BrowserToolRuntime } from '../executors/browser-tool-runtime.ts';
 import type { ExecutorLease } from '../executors/executor-registry.ts';
 import { fail } from '../http/problem-error.ts';
-import { sendJson } from '../http/respond.ts';
+import { jsonResponse } from '../http/respond.ts';
 import { failOverLimit } from '../limits/fail-over-limit.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { parseExecutorId, requireExecutorAccess, requireLease } from './browser-tool-access.ts';
@@ -78,7 +78,7 @@ export const connectExecutorRoute: Route = {
         details: { reason: 'capacity', limit: 'maxExecutors' },
       });
     }
-    sendJson(request.res, 200, leaseResponse(lease, context), { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(200, leaseResponse(lease, context), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -91,7 +91,7 @@ export const heartbeatExecutorRoute: Route = {
     const { executorId, runtime } = await admitExecutor(request, context);
     const lease =
       runtime.executors.heartbeat(request.subject.id, executorId) ?? requireLease(request, runtime, executorId);
-    sendJson(request.res, 200, leaseResponse(lease, context), { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(200, leaseResponse(lease, context), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -109,7 +109,7 @@ export const disconnectExecutorRoute: Route = {
       'disconnected',
     );
     const response: DisconnectExecutorResponse = { released };
-    sendJson(request.res, 200, response, { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(200, response, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -134,6 +134,6 @@ export const pendingToolCallsRoute: Route = {
         details: { field: after !== null && after.length > 256 ? 'after' : 'limit' },
       });
     const page: PendingToolCallsResponse = await listPendingCalls(context.store, lease, { after, limit });
-    sendJson(request.res, 200, page, { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(200, page, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };

@@ -7,7 +7,7 @@ import type {
 import { IDEMPOTENT_REPLAYED_HEADER, isTerminalRunStatus, REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { DomainError } from '../domain-error.ts';
 import { fail } from '../http/problem-error.ts';
-import { sendJson } from '../http/respond.ts';
+import { jsonResponse } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { findResolutionSeq } from '../runs/live-runs.ts';
 import type { RunEntry } from '../runs/run-store.ts';
@@ -43,7 +43,7 @@ export const resolveInterruptRoute: Route = {
     const headers: Record<string, string> = { [REQUEST_ID_HEADER]: request.requestId };
     if (resolved.isReplayed) headers[IDEMPOTENT_REPLAYED_HEADER] = 'true';
     const response: ResolveInterruptResponse = { interrupt: resolved.interrupt, eventSeq: resolved.eventSeq };
-    sendJson(request.res, 200, response, headers);
+    return jsonResponse(200, response, headers);
   },
 };
 

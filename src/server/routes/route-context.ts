@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type {
   ActiveRunRef,
   Capabilities,
@@ -9,7 +8,7 @@ import type {
 } from '../../core/protocol.ts';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import { sendJson } from '../http/respond.ts';
+import { jsonResponse } from '../http/respond.ts';
 import type { BrowserToolRuntime } from '../executors/browser-tool-runtime.ts';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.ts';
 import { failInUse, parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
@@ -85,8 +84,8 @@ export interface HandlerContext {
 
 /** One authenticated request after the cross-cutting checks. */
 export interface RequestContext {
-  req: IncomingMessage;
-  res: ServerResponse;
+  /** The Web request as the fetch core received it (headers, `signal`). */
+  raw: Request;
   url: URL;
   params: Record<string, string>;
   requestId: string;
@@ -115,7 +114,8 @@ export interface Route {
   opensStream?: boolean;
   /** May create a run: takes a run slot first (`maxLiveRuns`, `maxLiveRunsPerClient`). */
   createsRun?: boolean;
-  handle: (request: RequestContext, context: HandlerContext) => Promise<void>;
+  /** Answers the request; a refusal is thrown as a `DomainError` (a `ProblemError`) instead. */
+  handle: (request: RequestContext, context: HandlerContext) => Promise<Response>;
 }
 
 /** Returns the caller's run, or throws `404 NOT_FOUND` (also for another subject's run). */
@@ -175,8 +175,8 @@ export async function respondIdempotently(
     routeTemplate: string;
     execute: (complete: (response: StoredResponse) => IdempotencyCompletion) => Promise<StoredResponse>;
   },
-): Promise<void> {
-  const key = parseIdempotencyKey(request.req.headers[IDEMPOTENCY_KEY_HEADER]);
+): Promise<Response> {
+  const key = parseIdempotencyKey(request.raw.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined);
   const begun = await context.idempotency.begin({
     scope: request.subject.id,
     method: 'POST',
@@ -187,12 +187,11 @@ export async function respondIdempotently(
   });
   if (begun.kind === 'replay') {
     const { status, body, headers } = begun.response;
-    sendJson(request.res, status, body, {
+    return jsonResponse(status, body, {
       ...headers,
       [IDEMPOTENT_REPLAYED_HEADER]: 'true',
       [REQUEST_ID_HEADER]: request.requestId,
     });
-    return;
   }
   let response: StoredResponse;
   try {
@@ -203,7 +202,7 @@ export async function respondIdempotently(
     throw error;
   }
   await begun.complete(response);
-  sendJson(request.res, response.status, response.body, {
+  return jsonResponse(response.status, response.body, {
     ...response.headers,
     [REQUEST_ID_HEADER]: request.requestId,
   });

@@ -1,7 +1,7 @@
 import type { CancelRunResponse } from '../../core/protocol.ts';
 import { isTerminalEvent, LAST_EVENT_ID_HEADER, REQUEST_ID_HEADER, RUN_LAST_SEQ_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import { API_RESPONSE_HEADERS, sendJson } from '../http/respond.ts';
+import { emptyResponse, jsonResponse } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { streamRunEvents } from '../sse/stream-run-events.ts';
 import type { Route } from './route-context.ts';
@@ -16,7 +16,7 @@ export const getRunRoute: Route = {
   template: '/runs/{runId}',
   handle: async (request, context) => {
     const entry = await requireOwnedRun(request, context);
-    sendJson(request.res, 200, toRunResource(await entry.record.refresh()), { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(200, toRunResource(await entry.record.refresh()), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -33,8 +33,8 @@ export const runEventsRoute: Route = {
   handle: async (request, context) => {
     const entry = await requireOwnedRun(request, context);
     const runId = entry.record.runId;
-    const header = request.req.headers[LAST_EVENT_ID_HEADER];
-    const lastEventId = typeof header === 'string' && header.trim() !== '' ? header.trim() : undefined;
+    const header = request.raw.headers.get(LAST_EVENT_ID_HEADER);
+    const lastEventId = header !== null && header.trim() !== '' ? header.trim() : undefined;
     const cursor = lastEventId ?? request.url.searchParams.get('after') ?? '0';
     if (!CURSOR_PATTERN.test(cursor)) {
       return fail({
@@ -59,18 +59,14 @@ export const runEventsRoute: Route = {
       const [last] = await context.storage.readEvents(runId, lastSeq - 1, 1);
       const isAtTerminal = last === undefined ? stored?.endedAt !== null : isTerminalEvent(last);
       if (isAtTerminal) {
-        request.res.writeHead(204, {
-          ...API_RESPONSE_HEADERS,
+        return emptyResponse(204, {
           [REQUEST_ID_HEADER]: request.requestId,
           [RUN_LAST_SEQ_HEADER]: String(lastSeq),
         });
-        request.res.end();
-        return;
       }
     }
     const stream = streamRunEvents({
-      req: request.req,
-      res: request.res,
+      signal: request.raw.signal,
       runId,
       eventLog: {
         read: (id, afterSeq, limit) =>
@@ -86,8 +82,8 @@ export const runEventsRoute: Route = {
       onError: (error) => context.onError(error, { where: 'stream', runId }),
     });
     context.streams.add(request.identityId, stream);
-    await stream.done;
-    context.streams.delete(request.identityId, stream);
+    void stream.done.then(() => context.streams.delete(request.identityId, stream));
+    return stream.response;
   },
 };
 
@@ -120,6 +116,6 @@ export const cancelRunRoute: Route = {
       status: result.status,
       ...(result.eventSeq === undefined ? {} : { eventSeq: result.eventSeq }),
     };
-    sendJson(request.res, result.httpStatus, response, { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(result.httpStatus, response, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };

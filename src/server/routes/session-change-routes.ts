@@ -1,7 +1,7 @@
 import type { Limits } from '../../core/protocol.ts';
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import { API_RESPONSE_HEADERS, sendJson } from '../http/respond.ts';
+import { emptyResponse, jsonResponse } from '../http/respond.ts';
 import { failOverLimit } from '../limits/fail-over-limit.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { RequestContext, HandlerContext, Route } from './route-context.ts';
@@ -26,7 +26,7 @@ export const renameSessionRoute: Route = {
       title,
     });
     if (outcome.kind !== 'updated') return failMissing();
-    sendJson(request.res, 200, await toSessionResource(outcome.session, context), {
+    return jsonResponse(200, await toSessionResource(outcome.session, context), {
       [REQUEST_ID_HEADER]: request.requestId,
     });
   },
@@ -56,8 +56,7 @@ export const deleteSessionRoute: Route = {
         extra: { activeRunId: outcome.activeRunId },
       });
     }
-    request.res.writeHead(204, { ...API_RESPONSE_HEADERS, [REQUEST_ID_HEADER]: request.requestId });
-    request.res.end();
+    return emptyResponse(204, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 

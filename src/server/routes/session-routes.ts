@@ -1,7 +1,7 @@
 import type { SessionListResponse, SessionMessagesResponse, SessionResource } from '../../core/protocol.ts';
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import { sendJson } from '../http/respond.ts';
+import { jsonResponse } from '../http/respond.ts';
 import type { StoredSession } from '../storage/storage-port.ts';
 import type { HandlerContext, Route } from './route-context.ts';
 import { activeRunOf, liveRunOf, requireOwnedSession, toActiveRunRef, toIso } from './route-context.ts';
@@ -22,7 +22,7 @@ export const listSessionsRoute: Route = {
       items: await Promise.all(page.items.map((session) => toSessionResource(session, context))),
       nextAfter: page.next,
     };
-    sendJson(request.res, 200, body, { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -32,7 +32,7 @@ export const getSessionRoute: Route = {
   template: '/sessions/{sessionId}',
   handle: async (request, context) => {
     const session = await requireOwnedSession(request, context);
-    sendJson(request.res, 200, await toSessionResource(session, context), { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(200, await toSessionResource(session, context), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 
@@ -54,7 +54,7 @@ export const sessionMessagesRoute: Route = {
       nextBefore: page.next,
       activeRun: await activeRunOf(session, context),
     };
-    sendJson(request.res, 200, body, { [REQUEST_ID_HEADER]: request.requestId });
+    return jsonResponse(200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 

@@ -9,7 +9,7 @@ import {
   requireExecutorAccess,
   requireGrant,
   requireToolCallRun,
-  sendToolAnswer,
+  toolAnswerResponse,
 } from './browser-tool-access.ts';
 import type { HandlerContext, Route } from './route-context.ts';
 import { requireObject } from './route-context.ts';
@@ -75,7 +75,11 @@ export const toolReceiptRoute: Route = {
       },
       { maxEventBytes: context.limits.maxEventBytes, field: 'result' },
     );
-    sendToolAnswer(request, { answer, appended, isCancelling: entry.record.snapshot().status === 'cancelling' });
+    return toolAnswerResponse(request, {
+      answer,
+      appended,
+      isCancelling: entry.record.snapshot().status === 'cancelling',
+    });
   },
 };
 

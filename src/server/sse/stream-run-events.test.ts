@@ -2,13 +2,12 @@ import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSystemClock } from '../../core/clock.ts';
 import type { EventEnvelope } from '../../core/protocol.ts';
 import type { EventReader } from '../runs/event-log.ts';
 import type { RunEventStream } from './stream-run-events.ts';
 import { streamRunEvents } from './stream-run-events.ts';
-
-const settings = { heartbeatSec: 15, clientIdleTimeoutSec: 45, maxStreamDurationSec: 300, retryMs: 1000 };
+import { bigEvent, settlesWithin, testStreamOptions } from './test-support/stream-fixtures.ts';
+import { writeNodeResponse } from '../node/write-node-response.ts';
 
 /** A run whose log holds `events` and never grows. */
 function fixedLog(events: EventEnvelope[]): EventReader {
@@ -16,19 +15,6 @@ function fixedLog(events: EventEnvelope[]): EventReader {
     read: async (_runId, afterSeq, limit) => events.filter((event) => event.seq > afterSeq).slice(0, limit),
     subscribe: () => () => undefined,
   };
-}
-
-/** A large `TEXT_DELTA` event, so a page of them fills the socket of a client that reads nothing. */
-function bigEvent(seq: number): EventEnvelope {
-  return {
-    type: 'TEXT_DELTA',
-    seq,
-    cursor: `r1:${seq}`,
-    runId: 'r1',
-    sessionId: 's1',
-    createdAt: '2026-12-03T00:00:00.000Z',
-    data: { messageId: 'm1', delta: 'x'.repeat(64 * 1024) },
-  } as unknown as EventEnvelope;
 }
 
 let server: Server | null = null;
@@ -46,30 +32,16 @@ async function listen(onRequest: (req: IncomingMessage, res: ServerResponse) => 
   return (server.address() as AddressInfo).port;
 }
 
+/** Starts a stream for `req` and writes it to `res` as the Node adapter does. */
 function start(req: IncomingMessage, res: ServerResponse, eventLog: EventReader): RunEventStream {
-  return streamRunEvents({
-    req,
-    res,
-    runId: 'r1',
-    eventLog,
-    afterSeq: 0,
-    lastSeq: 0,
-    settings,
-    clock: createSystemClock(),
-    headers: {},
-    onError: () => undefined,
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
   });
-}
-
-/** Whether `promise` settles within `ms`. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = await Promise.race([promise.then(() => true), timeout]);
-  clearTimeout(timer);
-  return settled;
+  if (res.destroyed) gone.abort();
+  const stream = streamRunEvents(testStreamOptions(gone.signal, eventLog));
+  void writeNodeResponse(stream.response, res);
+  return stream;
 }
 
 describe('streamRunEvents ends whatever it is waiting on', () => {

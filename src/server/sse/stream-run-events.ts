@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventEnvelope, StreamSettings } from '../../core/protocol.ts';
 import { isTerminalEvent, RUN_LAST_SEQ_HEADER } from '../../core/protocol.ts';
 import type { EventReader } from '../runs/event-log.ts';
@@ -6,13 +5,15 @@ import type { Clock } from '../../core/clock.ts';
 import { STREAM_RESPONSE_HEADERS } from '../http/respond.ts';
 import { createStallGuard } from './stall-guard.ts';
 
-/** Frames are written in pieces of about this many characters (then backpressure applies). */
+/** Frames are queued in pieces of about this many characters (then backpressure applies). */
 const WRITE_CHUNK_CHARS = 64 * 1024;
+/** What the stream queues ahead of its reader before its producer waits (bytes). */
+const QUEUED_BYTES_HIGH_WATER_MARK = 64 * 1024;
 
 /** Options of {@link streamRunEvents}. */
 export interface StreamRunEventsOptions {
-  req: IncomingMessage;
-  res: ServerResponse;
+  /** The request's signal: the stream ends when it aborts (the client went away). */
+  signal: AbortSignal;
   runId: string;
   /** Where the events are read from and whose doorbell wakes the stream. */
   eventLog: EventReader;
@@ -34,10 +35,10 @@ export interface StreamRunEventsOptions {
   frame?: (event: EventEnvelope) => { text: string; isEnd: boolean };
   /** How long the stream may stay open (default `settings.maxStreamDurationSec`). */
   maxDurationMs?: number;
-  /** A consumer whose unsent buffer passes this many bytes is cut (default 4 MiB). */
-  maxBufferedBytes?: number;
-  /** A consumer that has taken no bytes for this long while some wait is cut (default 30 s). */
+  /** A reader that has taken no bytes for this long while some wait is cut (default 30 s). */
   stallTimeoutMs?: number;
+  /** Told once when the client goes (its signal aborts, or the reader cancels) before the stream ended by itself. */
+  onClientGone?: () => void;
   /**
    * Gets what ended the stream early by failing (a log read the storage refused, e.g. a damaged
    * page of a SQLite file): the client only sees the body end and resumes, so this is its trace.
@@ -45,8 +46,10 @@ export interface StreamRunEventsOptions {
   onError: (error: unknown) => void;
 }
 
-/** A live stream: `close` ends it cleanly (drain, shutdown); `done` settles when it is over. */
+/** A live stream: its `response`; `close` ends it cleanly (drain, shutdown); `done` settles when it is over. */
 export interface RunEventStream {
+  /** The `200` SSE answer whose body is the stream. */
+  response: Response;
   close(): void;
   done: Promise<void>;
 }
@@ -56,20 +59,25 @@ export interface RunEventStream {
  * headers, `retry:` and `: open`, every stored event after the cursor, then live events read from
  * the LOG after each doorbell (never from the producer), `: hb <epochMs>` after `heartbeatSec` of
  * silence, and the end of the body right after the terminal event or at `maxStreamDurationSec`.
- * A slow consumer only lags; past the buffer limit, or when it has taken no bytes for
- * `stallTimeoutMs` (see `createStallGuard`), it is cut and resumes from its cursor.
+ * The body is a pull-based `ReadableStream`: it queues at most 64 KiB ahead of its reader, then
+ * reads no more of the log until the reader pulls, so a slow consumer only lags and nothing is
+ * buffered without bound; one that has taken no bytes for `stallTimeoutMs` (see
+ * `createStallGuard`) is cut (the body fails) and resumes from its cursor. It ends when `signal`
+ * aborts.
  */
 export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream {
-  const { req, res, runId, eventLog, settings, clock } = options;
+  const { signal, runId, eventLog, settings, clock } = options;
   const pageSize = options.pageSize ?? 500;
-  const maxBufferedBytes = options.maxBufferedBytes ?? 4 * 1024 * 1024;
   const frame = options.frame ?? frameProtocolEvent;
+  const encoder = new TextEncoder();
   let cursor = options.afterSeq;
   let isWoken = true;
   let isClosed = false;
+  let hasEnded = false;
   let wake: (() => void) | null = null;
-  /** Ends the wait of a write parked on backpressure. */
+  /** Ends the wait of a producer parked on backpressure. */
   let releaseWrite: (() => void) | null = null;
+  let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
 
   const ring = (): void => {
     isWoken = true;
@@ -82,49 +90,60 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
     ring();
     releaseWrite?.();
   };
-  res.on('close', finish);
-  req.on('close', () => {
-    if (!res.writableFinished) finish();
-  });
-  // The client may have gone during the route's checks: its `close` has fired already.
-  if (res.destroyed) finish();
-
-  res.writeHead(200, {
-    'Content-Type': 'text/event-stream; charset=utf-8',
-    ...STREAM_RESPONSE_HEADERS,
-    'X-Accel-Buffering': 'no',
-    [RUN_LAST_SEQ_HEADER]: String(options.lastSeq),
-    ...options.headers,
-  });
-  res.socket?.setNoDelay(true);
-
-  const cut = (): void => {
-    res.destroy();
+  const clientGone = (): void => {
+    if (!hasEnded && !isClosed) options.onClientGone?.();
     finish();
   };
-  const guard = createStallGuard({ res, clock, timeoutMs: options.stallTimeoutMs ?? 30_000, onStall: cut });
-  // A write after the client left must not surface as an unhandled `error` on the response.
-  res.on('error', cut);
+  const guard = createStallGuard({
+    clock,
+    timeoutMs: options.stallTimeoutMs ?? 30_000,
+    onStall: () => {
+      hasEnded = true;
+      controller?.error(new Error('The client took no bytes for too long.'));
+      finish();
+    },
+  });
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(created) {
+        controller = created;
+      },
+      pull() {
+        guard.taken();
+        releaseWrite?.();
+      },
+      cancel: clientGone,
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: QUEUED_BYTES_HIGH_WATER_MARK }),
+  );
+  // The client may have gone during the route's checks: its signal has aborted already.
+  if (signal.aborted) clientGone();
+  else signal.addEventListener('abort', clientGone, { once: true });
+
+  const response = new Response(body, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      ...STREAM_RESPONSE_HEADERS,
+      'X-Accel-Buffering': 'no',
+      [RUN_LAST_SEQ_HEADER]: String(options.lastSeq),
+      ...options.headers,
+    },
+  });
 
   const write = async (text: string): Promise<void> => {
-    if (isClosed || res.destroyed) return;
-    if (guard.write(text)) return;
-    if (res.writableLength > maxBufferedBytes) {
-      cut();
-      return;
-    }
-    // Backpressure: read no more of the log until the client drains, the stream is closed, or the
+    const queue = controller;
+    if (isClosed || queue === null) return;
+    queue.enqueue(encoder.encode(text));
+    if ((queue.desiredSize ?? 0) > 0) return;
+    // Backpressure: read no more of the log until the reader pulls, the stream is closed, or the
     // stall guard cuts it.
+    guard.waiting();
     await new Promise<void>((resolve) => {
-      const onDone = (): void => {
-        res.off('drain', onDone);
-        res.off('close', onDone);
+      releaseWrite = () => {
         releaseWrite = null;
         resolve();
       };
-      res.on('drain', onDone);
-      res.on('close', onDone);
-      releaseWrite = onDone;
     });
   };
 
@@ -155,8 +174,7 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
             isTerminal = true;
             break;
           }
-          // A page of large events goes out in bounded writes, each waiting for the client to drain,
-          // so a burst never passes `maxBufferedBytes` by itself (a resumed page would again).
+          // A page of large events is queued in bounded pieces, each waiting for the reader.
           if (chunk.length >= WRITE_CHUNK_CHARS) {
             await write(chunk);
             chunk = '';
@@ -169,8 +187,12 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
       clock.clearTimeout(deadline);
       guard.stop();
       unsubscribe();
+      signal.removeEventListener('abort', clientGone);
       isClosed = true;
-      if (!res.destroyed && !res.writableEnded) res.end();
+      if (!hasEnded) {
+        hasEnded = true;
+        closeQuietly(controller);
+      }
     }
   };
 
@@ -189,9 +211,21 @@ export function streamRunEvents(options: StreamRunEventsOptions): RunEventStream
 
   const done = run().catch((error: unknown) => {
     options.onError(error);
-    if (!res.destroyed) res.destroy();
+    if (!hasEnded) {
+      hasEnded = true;
+      controller?.error(error);
+    }
   });
-  return { close: finish, done };
+  return { response, close: finish, done };
+}
+
+/** Ends the body; a reader that cancelled it already has closed it. */
+function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array> | null): void {
+  try {
+    controller?.close();
+  } catch {
+    // Cancelled by its reader: nothing is left to end.
+  }
 }
 
 /** The protocol's SSE frame of one event (docs/protocol.md §6.2); the stream ends after the terminal one. */
