@@ -74,7 +74,7 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
     pending?.status === 'sending' &&
     !state.messages.some((message) => message.clientMessageId === pending.clientMessageId);
   let messageIndex = 0;
-  const sources = { ...options, turnEnds: findTurnEnds(state.messages) };
+  const sources = { ...options, turnEnds: findTurnEnds(state.messages, state.toolCalls) };
   const rows = items.map((item) => {
     const index = item.kind === 'message' ? messageIndex++ : -1;
     const view = buildRowView(item, index, sources);

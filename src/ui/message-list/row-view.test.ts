@@ -146,4 +146,20 @@ describe('findTurnEnds', () => {
     ];
     expect([...findTurnEnds(messages)]).toEqual(['a2', 'b1']);
   });
+
+  it('never picks a lead-in whose tool call still runs, before the run has its final answer', () => {
+    const messages = [
+      createMessage({ messageId: 'u1', role: 'user', runId: 'run-1' }),
+      createMessage({ messageId: 'a1', runId: 'run-1' }),
+    ];
+    const toolCall: SnapshotToolCall = {
+      toolCallId: 't1',
+      name: 'drafts.list',
+      status: 'running',
+      parentMessageId: 'a1',
+    };
+    expect([...findTurnEnds(messages, [toolCall])]).toEqual([]);
+    const answered = [...messages, createMessage({ messageId: 'a2', runId: 'run-1' })];
+    expect([...findTurnEnds(answered, [{ ...toolCall, status: 'completed' }])]).toEqual(['a2']);
+  });
 });
