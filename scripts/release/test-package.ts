@@ -378,7 +378,8 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
         await widget.locator('[part~="input"]').press('Enter');
         const approval = widget.locator('[part~="approval-card"]');
         await expect(approval).toHaveAttribute('data-state', 'open');
-        await expect(approval.locator('.approval-args pre.approval-value')).toHaveText(['"city": "Paris"']);
+        await expect(approval.locator('.approval-arg dt')).toHaveText(['city']);
+        await expect(approval.locator('.approval-arg dd')).toHaveText(['Paris']);
         await approval.locator('[part~="allow-button"]').click();
         const answer = widget.locator('[part~="assistant-message"]').last();
         await expect(answer).toContainText('light rain');
