@@ -1,5 +1,6 @@
 import { css, html, nothing } from 'lit';
-import type { ApprovalCard, ApprovalCardTemplating } from './ui/approval-card/approval-card.ts';
+import type { ApprovalCard } from './ui/approval-card/approval-card.ts';
+import type { CardTemplating } from './ui/card-templating.ts';
 import { renderVisibleText } from './ui/text/render-visible-text.ts';
 import type { ToolCard } from './ui/tool-card/tool-card.ts';
 import type * as toolCardsModule from './ui/tool-cards.ts';
@@ -39,7 +40,7 @@ export function findToolCards(): ToolCards | undefined {
 export function loadToolCards(): Promise<ToolCards> {
   loading ??= loadModule().then(
     ({ createToolCard, createApprovalCard }) => {
-      const templating: ApprovalCardTemplating = { html, nothing, css, renderVisibleText };
+      const templating: CardTemplating = { html, nothing, css, renderVisibleText };
       return (loaded = { tool: createToolCard(templating), approval: createApprovalCard(templating) });
     },
     (error: unknown) => {

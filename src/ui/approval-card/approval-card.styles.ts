@@ -2,7 +2,7 @@ import type { css as cssTag, CSSResult } from 'lit';
 
 /**
  * Styles of approval cards (`::part(approval-card)`): the arguments box is bounded so the buttons
- * stay beside it. Built with the widget's own `css` (see `ApprovalCardTemplating`).
+ * stay beside it. Built with the widget's own `css` (see `CardTemplating`).
  */
 export function createApprovalCardStyles(css: typeof cssTag): CSSResult {
   return css`

@@ -1,8 +1,8 @@
-import type { css, CSSResult, html, nothing, TemplateResult } from 'lit';
+import type { CSSResult, TemplateResult } from 'lit';
+import type { CardTemplating } from '../card-templating.ts';
 import type { ApprovalDecision, Proposal, SnapshotInterrupt, SnapshotToolCall } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
-import type { renderVisibleText } from '../text/render-visible-text.ts';
 import { createApprovalCardStyles } from './approval-card.styles.ts';
 import { describeApprovalOutcome } from './describe-approval-outcome.ts';
 import { hasHiddenCharacters } from '../text/hidden-characters.ts';
@@ -23,18 +23,6 @@ export interface ApprovalCardOptions {
   onDecide: (interruptId: string, decision: ApprovalDecision) => void;
 }
 
-/**
- * What the card renders with: the widget's own Lit `html`, `nothing` and `css` and its
- * hidden-character renderer, handed in so the card's file (a sibling file of the script-tag build, docs/embedding.md
- * "Sibling files") carries no second copy of Lit and creates no Trusted Types policy of its own.
- */
-export interface ApprovalCardTemplating {
-  html: typeof html;
-  nothing: typeof nothing;
-  css: typeof css;
-  renderVisibleText: typeof renderVisibleText;
-}
-
 /** Renders approval cards (and proposal cards) with the widget's templating. */
 export interface ApprovalCard {
   render(options: ApprovalCardOptions): TemplateResult;
@@ -43,7 +31,7 @@ export interface ApprovalCard {
 }
 
 /** The approval card, rendering with `templating` (the widget's own Lit). */
-export function createApprovalCard({ html, nothing, css, renderVisibleText }: ApprovalCardTemplating): ApprovalCard {
+export function createApprovalCard({ html, nothing, css, renderVisibleText }: CardTemplating): ApprovalCard {
   /**
    * Renders an approval request as the one card of its tool call, in the end user's words: the
    * question as its heading (the tool's `metadata.summary`, else "Approval needed: {title}" with the

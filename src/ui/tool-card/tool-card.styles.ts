@@ -2,7 +2,7 @@ import type { css as cssTag, CSSResult } from 'lit';
 
 /**
  * Styles of tool cards (`::part(tool-card)`): one line with a status mark; consecutive cards join
- * into one box. Built with the widget's own `css` (see `ApprovalCardTemplating`).
+ * into one box. Built with the widget's own `css` (see `CardTemplating`).
  */
 export function createToolCardStyles(css: typeof cssTag): CSSResult {
   return css`

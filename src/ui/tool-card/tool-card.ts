@@ -1,6 +1,6 @@
 import type { CSSResult, TemplateResult } from 'lit';
 import type { SnapshotToolCall, ToolEvidence } from '../../core/index.ts';
-import type { ApprovalCardTemplating } from '../approval-card/approval-card.ts';
+import type { CardTemplating } from '../card-templating.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { capText, formatJsonText } from '../text/visible-text.ts';
 import { createToolCardStyles } from './tool-card.styles.ts';
@@ -33,7 +33,7 @@ export interface ToolCard {
 }
 
 /** The tool call card, rendering with `templating` (the widget's own Lit, as the approval card does). */
-export function createToolCard({ html, nothing, css, renderVisibleText }: ApprovalCardTemplating): ToolCard {
+export function createToolCard({ html, nothing, css, renderVisibleText }: CardTemplating): ToolCard {
   /**
    * Renders one tool call as a one-line card: a status mark, the tool's title (its name only when
    * it has no title) and the status, with the arguments and the result behind the line (a closed
