@@ -10,7 +10,7 @@ import { readObservabilityFromEnv } from './observability-from-env.ts';
  * Starts the demo server as `npm start` configures it from the environment: `HOST`/`PORT`, the
  * engine (`createEngineFromEnv`: the scripted or a real model, or a remote AG-UI agent), `AGENT_LIMITS`, and
  * storage (`REDIS_URL`, else `AGENT_CHAT_DB`, default
- * `.data/agent-chat.sqlite` under `rootDir`; `AGENT_CHAT_IDENTITY_SECRET`; `AGENT_CHAT_LEASE_TTL_MS`), and
+ * `.data/agent-chat.sqlite` under `rootDir`, with its attachment store; `AGENT_CHAT_IDENTITY_SECRET`; `AGENT_CHAT_LEASE_TTL_MS`), and
  * what is observed (`readObservabilityFromEnv`: probes, `AGENT_CHAT_METRICS`, `AGENT_CHAT_LOG_LEVEL`).
  * Prints the URL line once listening; `close()` also closes the database.
  */
@@ -30,6 +30,7 @@ export async function startDemoFromEnv(options: {
     ...(options.staticHandler === undefined ? {} : { staticHandler: options.staticHandler }),
     storage: {
       storage: opened.storage,
+      ...(opened.attachments === undefined ? {} : { attachments: opened.attachments }),
       ...(opened.identitySecret === undefined ? {} : { identitySecret: opened.identitySecret }),
       ...(opened.leaseTtlMs === undefined ? {} : { leaseTtlMs: opened.leaseTtlMs }),
     },

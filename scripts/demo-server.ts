@@ -32,8 +32,8 @@ export interface DemoServerOptions {
   onError?: AgentHandlerOptions['onError'];
   /** Metrics, probes and logs (docs/operations.md). Default: the handler's (all off, logs at `warn`). */
   observability?: ObservabilityOptions;
-  /** Where the handler keeps everything, its identity secret and its lease time (docs/server.md, "Storage"). */
-  storage?: Pick<AgentHandlerOptions, 'storage' | 'identitySecret' | 'leaseTtlMs'>;
+  /** Where the handler keeps everything, its files, its identity secret and its lease time (docs/server.md, "Storage"). */
+  storage?: Pick<AgentHandlerOptions, 'storage' | 'attachments' | 'identitySecret' | 'leaseTtlMs'>;
 }
 
 /** A listening demo server. */

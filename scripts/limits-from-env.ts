@@ -24,7 +24,7 @@ export function readLimitsFromEnv(env: Record<string, string | undefined>): Part
     if (!Number.isInteger(limit) || (limit as number) < 0) {
       throw new RangeError(`AGENT_LIMITS: ${name} must be a whole number ≥ 0.`);
     }
-    limits[name as keyof Limits] = limit as number;
+    (limits as Record<string, number>)[name] = limit as number;
   }
   return limits;
 }

@@ -12,6 +12,7 @@ export {
 } from './protocol/basics.ts';
 export {
   ACCEPT_LANGUAGE_HEADER,
+  ATTACHMENT_NAME_HEADER,
   IDEMPOTENCY_KEY_HEADER,
   IDENTITY_HEADER,
   LAST_EVENT_ID_HEADER,
@@ -28,6 +29,7 @@ export type {
   TextContent,
   InputContent,
   ContextRef,
+  AttachmentRef,
   ReasoningEffort,
   FocusContext,
   FocusSummary,
@@ -83,6 +85,8 @@ export type {
   SessionListResponse,
   SessionMessagesResponse,
   BrowserToolLimits,
+  AttachmentLimits,
+  UploadAttachmentResponse,
 } from './protocol/rest-bodies.ts';
 export type {
   ExecutorKind,

@@ -2,6 +2,7 @@ import { pickDefined } from '../core/pick-defined.ts';
 import { IDENTITY_HEADER, PROTOCOL_HEADER, REQUEST_ID_HEADER } from '../core/protocol.ts';
 import {
   DEFAULT_AGENT,
+  DEFAULT_ATTACHMENT_LIMITS,
   DEFAULT_BROWSER_TOOL_LIMITS,
   DEFAULT_CAPABILITIES,
   DEFAULT_EXECUTOR_CAPS,
@@ -11,7 +12,9 @@ import {
   DEFAULT_RETENTION,
   DEFAULT_STREAM_SETTINGS,
   STORED_SECRET_REFRESH_MS,
+  UNSENT_ATTACHMENT_TTL_MS,
 } from './agent-handler-defaults.ts';
+import { createAttachmentFiles } from './attachments/attachment-files.ts';
 import type { AgentHandlerMembers, AgentServerOptions, Authenticate } from './agent-server-options.ts';
 import { answerFailure } from './http/answer-failure.ts';
 import { createNameClient } from './http/client-address.ts';
@@ -21,7 +24,7 @@ import { createLoadMonitor } from './http/load-monitor.ts';
 import { createCors } from './http/cors.ts';
 import { parseRequestTarget } from './http/parse-request-target.ts';
 import { ProblemError } from './http/problem-error.ts';
-import { isMalformedBody, readJsonBody } from './http/read-json-body.ts';
+import { isMalformedBody, readBodyBytes, readJsonBody } from './http/read-json-body.ts';
 import { whenBodyDone, withHeaders } from './http/response-parts.ts';
 import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createIdentityFor } from './identity-for.ts';
@@ -106,7 +109,12 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
   const clock = options.clock ?? createSystemClock();
   const ids = options.ids ?? createUlidIds(clock);
   const basePath = (options.basePath ?? '/api/agent').replace(/\/+$/, '');
-  const limits: HandlerLimits = { ...DEFAULT_LIMITS, ...DEFAULT_BROWSER_TOOL_LIMITS, ...options.limits };
+  const limits: HandlerLimits = {
+    ...DEFAULT_LIMITS,
+    ...DEFAULT_BROWSER_TOOL_LIMITS,
+    ...DEFAULT_ATTACHMENT_LIMITS,
+    ...options.limits,
+  };
   const maxConnections = options.maxConnections ?? DEFAULT_EDGE_LIMITS.maxConnections;
   const nameClient = createNameClient(options.trustProxy);
   const edgeLimits: EdgeLimits = {
@@ -152,8 +160,21 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     });
   const identityFor = resolveIdentityFor(options, storedSecret);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
+  const attachments =
+    options.attachments === undefined
+      ? null
+      : createAttachmentFiles({
+          store: options.attachments,
+          limits,
+          ids,
+          now: () => clock.now(),
+          unsentTtlMs: UNSENT_ATTACHMENT_TTL_MS,
+        });
   const store = createRunStore({
     storage,
+    ...(attachments === null
+      ? {}
+      : { readAttachment: (ownerId: string, attachmentId: string) => attachments.read(ownerId, attachmentId) }),
     leaseTtlMs: options.leaseTtlMs ?? 10_000,
     interruptTtlMs: limits.interruptDefaultTtlSec * 1000,
     engine: observability.instrumentEngine(options.engine),
@@ -204,7 +225,9 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     capabilities: {
       ...(options.capabilities ?? DEFAULT_CAPABILITIES),
       browserTools: { supported: browserTools !== null },
+      attachments: { supported: attachments !== null },
     },
+    attachments,
     browserTools,
     limits,
     rateLimiter,
@@ -228,6 +251,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       rateLimiter.sweep();
       void store
         .sweep()
+        .then(() => attachments?.sweep(async (sessionId) => (await storage.getSession(sessionId)) !== null))
         .catch((error: unknown) => onError(error, { where: 'sweep' }))
         .finally(scheduleSweep);
     }, sweepEveryMs);
@@ -312,15 +336,23 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
         request.headers.has('transfer-encoding') || Number(request.headers.get('content-length') ?? 0) > 0;
       const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
       const isJson = type === 'application/json';
-      if ((isDeclared || route.csrfGuard === 'json-body') && !isJson) throw unsupportedMediaType();
+      const isBytes = route.body === 'bytes';
+      if (!isBytes && (isDeclared || route.csrfGuard === 'json-body') && !isJson) throw unsupportedMediaType();
       const releaseBody = admission.holdBody(client);
       try {
-        body = await readJsonBody(request, {
-          maxBytes: limits.maxRequestBytes,
-          timeoutMs: requestBodyTimeoutMs,
-          clock,
-          ...(isJson ? {} : { onlyEmpty: unsupportedMediaType }),
-        });
+        body = isBytes
+          ? await readBodyBytes(request, {
+              maxBytes: limits.maxAttachmentBytes,
+              limitName: 'maxAttachmentBytes',
+              timeoutMs: requestBodyTimeoutMs,
+              clock,
+            })
+          : await readJsonBody(request, {
+              maxBytes: limits.maxRequestBytes,
+              timeoutMs: requestBodyTimeoutMs,
+              clock,
+              ...(isJson ? {} : { onlyEmpty: unsupportedMediaType }),
+            });
       } catch (error) {
         // A body that is not JSON is an attempt like any other: it counts against the route's rate.
         if (route.rate !== undefined && isMalformedBody(error))

@@ -1,4 +1,12 @@
-import type { BrowserToolLimits, Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
+import { DEFAULT_ATTACHMENT_TYPES } from './attachments/verify-media-type.ts';
+import type {
+  AttachmentLimits,
+  BrowserToolLimits,
+  Capabilities,
+  Limits,
+  ModelInfo,
+  StreamSettings,
+} from '../core/protocol.ts';
 
 /** Published limits when the product sets none (docs/protocol.md §16). */
 export const DEFAULT_LIMITS: Limits = {
@@ -46,6 +54,18 @@ export const DEFAULT_BROWSER_TOOL_LIMITS: BrowserToolLimits = {
   toolReceiptsPerMinute: 240,
   executorRequestsPerMinute: 120,
 };
+
+/** Limits of file attachments when the product sets none (docs/protocol.md §5.8). */
+export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
+  maxAttachmentBytes: 10 * 1024 * 1024,
+  maxAttachmentsPerMessage: 5,
+  maxAttachmentBytesPerIdentity: 200 * 1024 * 1024,
+  attachmentTypes: [...DEFAULT_ATTACHMENT_TYPES],
+  attachmentsPerMinute: 30,
+};
+
+/** An upload no message named within this long is deleted (docs/server.md, "Attachments"). */
+export const UNSENT_ATTACHMENT_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Connected executors kept per subject and in all (docs/protocol.md §19.4). */
 export const DEFAULT_EXECUTOR_CAPS = { maxPerSubject: 20, maxExecutors: 10_000 } as const;

@@ -10,6 +10,7 @@ import type { SuggestSessionTitle } from './runs/session-titles.ts';
 import type { ObservabilityOptions } from './observability/create-observability.ts';
 import type { ReadinessReport } from './observability/check-readiness.ts';
 import type { AgentStorage } from './storage/storage-port.ts';
+import type { AttachmentStore } from './attachments/attachment-store.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RunEngine } from './runs/run-handle.ts';
 
@@ -46,6 +47,12 @@ export interface AgentServerOptions extends SendContextHooks, ObservabilityOptio
    */
   storage?: AgentStorage;
   idempotency?: { lockTtlMs?: number };
+  /**
+   * Where uploaded files are kept (docs/server.md, "Attachments"): `createMemoryAttachmentStore()`
+   * or `openDirectoryAttachmentStore({directory})`. Default none: attachments are off
+   * (`capabilities.attachments.supported: false`, `POST /attachments` is `404`).
+   */
+  attachments?: AttachmentStore;
   /**
    * Store-wide caps (per-identity ones are in `limits`): sessions and runs kept at most; past them
    * the least recently active idle sessions of the identities holding the most are evicted

@@ -56,6 +56,10 @@ export type { SqliteStorageOptions } from './storage/sqlite-storage.ts';
 export { openRedisStorage } from './storage/open-redis-storage.ts';
 export type { OpenRedisStorageOptions } from './storage/open-redis-storage.ts';
 export { IdempotencyLockLostError } from './storage/storage-port.ts';
+export { createMemoryAttachmentStore } from './attachments/memory-attachment-store.ts';
+export { openDirectoryAttachmentStore } from './attachments/directory-attachment-store.ts';
+export type { DirectoryAttachmentStoreOptions } from './attachments/directory-attachment-store.ts';
+export type { AttachmentStore, StoredAttachment } from './attachments/attachment-store.ts';
 export type {
   AgentStorage,
   DeleteSessionOutcome,

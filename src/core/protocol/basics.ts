@@ -46,6 +46,21 @@ export interface ContextRef {
   url?: string;
 }
 
+/**
+ * A file the user attached to a message (docs/protocol.md §5.8): what the log, the snapshot and
+ * the history keep of it (never its bytes). `GET {base}/v1/attachments/{attachmentId}` serves it
+ * to its owner.
+ */
+export interface AttachmentRef {
+  attachmentId: string;
+  /** The file's name as the user's system gave it (display only). */
+  name: string;
+  /** The media type the server verified against the file's first bytes. */
+  mediaType: string;
+  /** Bytes. */
+  size: number;
+}
+
 /** How hard a reasoning model thinks; a model offers a subset (`ModelInfo.reasoningOptions`). */
 export type ReasoningEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
 

@@ -3,6 +3,7 @@
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
 import type {
+  AttachmentRef,
   ApprovalDecision,
   ContextRef,
   FocusSummary,
@@ -81,6 +82,8 @@ export interface EventDataMap {
       clientMessageId?: string;
       content: InputContent[];
       contextRefs?: ContextRef[];
+      /** The files attached to the message (docs/protocol.md §5.8): what they are, never their bytes. */
+      attachments?: AttachmentRef[];
       /** The page context sent with the message: its title and size only (the text goes to the model, not the log). */
       focus?: FocusSummary;
     };

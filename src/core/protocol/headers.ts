@@ -34,3 +34,6 @@ export const RUN_LAST_SEQ_HEADER = 'x-run-last-seq';
 
 /** `Accept-Language`: the widget's locale, so the server's text (approvals, tool titles, errors) follows it. */
 export const ACCEPT_LANGUAGE_HEADER = 'accept-language';
+
+/** The file's name on `POST /attachments`, percent-encoded UTF-8 (docs/protocol.md §5.8). */
+export const ATTACHMENT_NAME_HEADER = 'x-attachment-name';

@@ -2,7 +2,15 @@
  * REST request and response bodies (docs/protocol.md §4, §5).
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
-import type { ApprovalDecision, ContextRef, FocusContext, InputContent, ReasoningEffort, RunStatus } from './basics.ts';
+import type {
+  ApprovalDecision,
+  AttachmentRef,
+  ContextRef,
+  FocusContext,
+  InputContent,
+  ReasoningEffort,
+  RunStatus,
+} from './basics.ts';
 import type { BrowserToolDeclaration } from './browser-tools.ts';
 import type { RunSnapshot, SnapshotInterrupt, SnapshotMessage } from './snapshots.ts';
 
@@ -12,6 +20,8 @@ export interface ModelInfo {
   default?: boolean;
   available: boolean;
   reasoningOptions?: ReasoningEffort[];
+  /** Whether the model reads images: attached images reach it as image parts (docs/protocol.md §5.8). */
+  imageInput?: boolean;
 }
 
 export interface Capabilities {
@@ -24,6 +34,25 @@ export interface Capabilities {
   stream: { poll: boolean; createAndStream: boolean };
   /** Browser tools (docs/protocol.md §19); absent or `supported: false` when the server takes none. */
   browserTools?: { supported: boolean };
+  /** File attachments (docs/protocol.md §5.8); absent or `supported: false` when the server keeps none. */
+  attachments?: { supported: boolean };
+}
+
+/**
+ * The limits of file attachments (docs/protocol.md §5.8), in bootstrap's `limits` when the server
+ * takes them.
+ */
+export interface AttachmentLimits {
+  /** Bytes of one file (`413 PAYLOAD_TOO_LARGE` past it). */
+  maxAttachmentBytes: number;
+  /** Files one message may carry (`422 VALIDATION_FAILED` past it). */
+  maxAttachmentsPerMessage: number;
+  /** Bytes of all the files one identity keeps (`413 ATTACHMENT_QUOTA_EXCEEDED` past it). */
+  maxAttachmentBytesPerIdentity: number;
+  /** The media types accepted, each checked against the file's bytes (`415 ATTACHMENT_TYPE_UNSUPPORTED`). */
+  attachmentTypes: string[];
+  /** `POST /attachments` per minute. */
+  attachmentsPerMinute: number;
 }
 
 /**
@@ -53,7 +82,7 @@ export interface BrowserToolLimits {
   executorRequestsPerMinute: number;
 }
 
-export interface Limits extends Partial<BrowserToolLimits> {
+export interface Limits extends Partial<BrowserToolLimits>, Partial<AttachmentLimits> {
   maxInputChars: number;
   maxInputsPerRun: number;
   maxEventBytes: number;
@@ -142,6 +171,8 @@ export interface CreateRunRequest {
     clientMessageId?: string;
     content: InputContent[];
     contextRefs?: ContextRef[];
+    /** Files uploaded with `POST /attachments` for this message (at most `maxAttachmentsPerMessage`). */
+    attachments?: { attachmentId: string }[];
     /** The host's instruction for this send only: seen by the model, never kept in the history. */
     instruction?: string;
     /** What the user is looking at (the widget's `getContext()`), for the model. */
@@ -245,3 +276,6 @@ export interface SessionMessagesResponse {
   nextBefore: string | null;
   activeRun: ActiveRunRef | null;
 }
+
+/** `201` of `POST /attachments`: the stored file, to name in a send's `input.attachments`. */
+export type UploadAttachmentResponse = AttachmentRef;

@@ -3,6 +3,7 @@
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
 import type {
+  AttachmentRef,
   ApprovalDecision,
   ContextRef,
   FinishReason,
@@ -30,6 +31,8 @@ export interface SnapshotMessage {
   parentMessageId?: string;
   finishReason?: FinishReason;
   contextRefs?: ContextRef[];
+  /** A user message's attached files (docs/protocol.md §5.8). */
+  attachments?: AttachmentRef[];
   /** A user message sent with page context (docs/protocol.md §5.2): its title and size. */
   focus?: FocusSummary;
   createdAt?: number;

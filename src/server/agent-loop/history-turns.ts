@@ -1,4 +1,4 @@
-import type { SnapshotMessage, SnapshotToolCall, ToolResultStatus } from '../../core/protocol.ts';
+import type { AttachmentRef, SnapshotMessage, SnapshotToolCall, ToolResultStatus } from '../../core/protocol.ts';
 import type { ModelMessage } from '../models/model-adapter.ts';
 import type { SettledToolCall } from '../storage/storage-port.ts';
 import type { ResumedToolCall } from './resume-plan.ts';
@@ -68,7 +68,7 @@ function rebuildRun(
   let hasUser = false;
   for (const message of messages) {
     if (message.role === 'user') {
-      output.push({ role: 'user', content: message.content });
+      output.push({ role: 'user', content: `${message.content}${attachedNote(message.attachments)}` });
       if (!hasUser) emitUnannounced();
       hasUser = true;
       continue;
@@ -117,4 +117,10 @@ function toResumed(
       truncated: call.result?.truncated === true,
     },
   }));
+}
+
+/** An earlier message's files, named for the model after its text (their contents went with that turn only). */
+function attachedNote(files: readonly AttachmentRef[] | undefined): string {
+  if (files === undefined || files.length === 0) return '';
+  return `\n\n[Attached: ${files.map((file) => `${file.name} (${file.mediaType}, ${file.size} bytes)`).join(', ')}]`;
 }

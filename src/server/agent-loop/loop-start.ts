@@ -5,6 +5,7 @@ import { LoopStop, stopWithError } from './loop-stop.ts';
 import type { ResumePlan } from './resume-plan.ts';
 import { planResume } from './resume-plan.ts';
 import { RUN_ABANDONED_MESSAGE } from '../runs/forced-endings.ts';
+import { buildUserMessage } from './user-message.ts';
 
 /** Where the loop starts: a new run's first round, or a resumed run's open round. */
 export interface LoopStart {
@@ -27,7 +28,7 @@ export async function startFresh(context: RunContext, notices: readonly PendingE
       : [{ type: 'RUN_STATUS_CHANGED', data: { status: 'running' } }, ...notices],
   );
   if (started.length === 0) throw new LoopStop({ kind: 'cancel' });
-  return { messages: [{ role: 'user', content: handle.input.text }], round: 1 };
+  return { messages: [await buildUserMessage(handle)], round: 1 };
 }
 
 /**
@@ -43,5 +44,6 @@ export async function startFromLog(context: RunContext): Promise<LoopStart> {
   if (plan === null) {
     throw stopWithError('RUN_ABANDONED', RUN_ABANDONED_MESSAGE, true);
   }
-  return { messages: plan.messages, round: plan.round, turn: plan.turn };
+  const [, ...rest] = plan.messages;
+  return { messages: [await buildUserMessage(handle), ...rest], round: plan.round, turn: plan.turn };
 }

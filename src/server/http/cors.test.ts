@@ -40,7 +40,7 @@ describe('createAgentHandler cors', () => {
       'access-control-allow-credentials': 'true',
       'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
       'access-control-allow-headers':
-        'content-type, agent-protocol, x-agent-identity, idempotency-key, last-event-id, x-request-id, accept-language, traceparent, x-tool-grant, authorization',
+        'content-type, agent-protocol, x-agent-identity, idempotency-key, last-event-id, x-request-id, accept-language, traceparent, x-tool-grant, x-attachment-name, authorization',
       'access-control-max-age': '120',
       vary: 'Origin',
     });

@@ -1,5 +1,6 @@
 import {
   ACCEPT_LANGUAGE_HEADER,
+  ATTACHMENT_NAME_HEADER,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   IDENTITY_HEADER,
@@ -49,6 +50,7 @@ const PROTOCOL_REQUEST_HEADERS = [
   ACCEPT_LANGUAGE_HEADER,
   'traceparent',
   TOOL_GRANT_HEADER,
+  ATTACHMENT_NAME_HEADER,
 ];
 
 /** The response headers a cross-origin client must be able to read (docs/protocol.md §3). */

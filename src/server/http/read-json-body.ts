@@ -11,6 +11,8 @@ export interface ReadJsonBodyOptions {
   clock: Clock;
   /** When set, a body with any bytes is refused with what this returns (a body that must be empty). */
   onlyEmpty?: () => ProblemError;
+  /** The published limit `maxBytes` is, named in the `413`'s details. Default `maxRequestBytes`. */
+  limitName?: string;
 }
 
 /**
@@ -36,9 +38,7 @@ const CLOSE_CONNECTION = { Connection: 'close' };
  * {@link RequestAbortedError} when the client goes away first. An empty body is `{}`.
  */
 export async function readJsonBody(request: Request, options: ReadJsonBodyOptions): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > options.maxBytes) throw tooLarge(options.maxBytes);
-  const bytes = request.body === null ? new Uint8Array(0) : await collect(request.body, options);
+  const bytes = await readBodyBytes(request, options);
   if (bytes.byteLength === 0) return {};
   if (options.onlyEmpty !== undefined) throw options.onlyEmpty();
   let text: string;
@@ -83,6 +83,17 @@ export async function readJsonBody(request: Request, options: ReadJsonBodyOption
   return value;
 }
 
+/**
+ * Reads a request body as bytes, with {@link readJsonBody}'s `413`, `408` and
+ * {@link RequestAbortedError} (a body that is not JSON: an uploaded file).
+ */
+export async function readBodyBytes(request: Request, options: ReadJsonBodyOptions): Promise<Uint8Array> {
+  const limitName = options.limitName ?? 'maxRequestBytes';
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > options.maxBytes) throw tooLarge(options.maxBytes, limitName);
+  return request.body === null ? new Uint8Array(0) : await collect(request.body, options);
+}
+
 const MALFORMED_REASONS = {
   utf8: 'malformed_utf8',
   depth: 'too_deep',
@@ -96,11 +107,12 @@ export function isMalformedBody(error: unknown): boolean {
   return error instanceof ProblemError && MALFORMED.has(error.init.details?.reason);
 }
 
-function tooLarge(maxBytes: number): ProblemError {
+function tooLarge(maxBytes: number, limitName: string): ProblemError {
   return new ProblemError({
     code: 'PAYLOAD_TOO_LARGE',
     detail: `The body may be at most ${maxBytes} bytes.`,
-    details: { maxRequestBytes: maxBytes },
+    details:
+      limitName === 'maxRequestBytes' ? { maxRequestBytes: maxBytes } : { limit: limitName, [limitName]: maxBytes },
     headers: CLOSE_CONNECTION,
   });
 }
@@ -150,7 +162,7 @@ async function collect(body: ReadableStream<Uint8Array>, options: ReadJsonBodyOp
       }
       if (next.done) break;
       size += next.value.byteLength;
-      if (size > maxBytes) return refuse(tooLarge(maxBytes));
+      if (size > maxBytes) return refuse(tooLarge(maxBytes, options.limitName ?? 'maxRequestBytes'));
       chunks.push(next.value);
     }
   } finally {

@@ -13,6 +13,8 @@ const TITLES: Record<string, string> = {
   PAYLOAD_TOO_LARGE: 'The request body is too large',
   REQUEST_TIMEOUT: 'The request took too long to arrive',
   UNSUPPORTED_MEDIA_TYPE: 'The request body must be application/json',
+  ATTACHMENT_TYPE_UNSUPPORTED: 'This kind of file is not accepted',
+  ATTACHMENT_QUOTA_EXCEEDED: 'No room is left for more files',
   RATE_LIMITED: 'Too many requests',
   AGENT_UNAVAILABLE: 'The agent is unavailable',
   INTERNAL: 'Something went wrong on the server',

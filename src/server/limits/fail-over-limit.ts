@@ -1,9 +1,9 @@
-import type { BrowserToolLimits, Limits } from '../../core/protocol.ts';
+import type { AttachmentLimits, BrowserToolLimits, Limits } from '../../core/protocol.ts';
 import { refuse } from '../domain-error.ts';
 
 /** The size limits of `Limits` a request field can break (docs/protocol.md §16.2). */
 export type SizeLimitName = Extract<
-  keyof (Limits & BrowserToolLimits),
+  keyof (Limits & BrowserToolLimits & AttachmentLimits),
   | 'maxBrowserTools'
   | 'maxBrowserToolDescriptionChars'
   | 'maxBrowserToolSchemaBytes'
@@ -19,6 +19,7 @@ export type SizeLimitName = Extract<
   | 'maxInstructionChars'
   | 'maxFocusChars'
   | 'maxEventBytes'
+  | 'maxAttachmentsPerMessage'
 >;
 
 /**

@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.ts';
-import type { BrowserToolLimits, Limits } from '../../core/protocol.ts';
+import type { AttachmentLimits, BrowserToolLimits, Limits } from '../../core/protocol.ts';
 import { refuse } from '../domain-error.ts';
 import type { AgentStorage } from '../storage/storage-port.ts';
 import type { RateDecision } from './rate-limiter.ts';
@@ -15,10 +15,11 @@ export type RateLimitName =
   | 'sessionChangesPerMinute'
   | 'toolClaimsPerMinute'
   | 'toolReceiptsPerMinute'
-  | 'executorRequestsPerMinute';
+  | 'executorRequestsPerMinute'
+  | 'attachmentsPerMinute';
 
-/** Every rate a handler enforces: the protocol's and the browser tools' (docs/protocol.md §16.1, §19.6). */
-export type HandlerLimits = Limits & BrowserToolLimits;
+/** Every limit a handler enforces: the protocol's, the browser tools' and the attachments' (docs/protocol.md §5.8, §16, §19.6). */
+export type HandlerLimits = Limits & BrowserToolLimits & AttachmentLimits;
 
 const WHAT_IS_LIMITED: Record<RateLimitName, string> = {
   runsPerMinute: 'new messages',
@@ -30,6 +31,7 @@ const WHAT_IS_LIMITED: Record<RateLimitName, string> = {
   toolClaimsPerMinute: 'tool claims',
   toolReceiptsPerMinute: 'tool receipts',
   executorRequestsPerMinute: 'executor requests',
+  attachmentsPerMinute: 'files',
 };
 
 /** How long a create refused by `maxActiveRuns` is told to wait: runs end on their own time, so a guess. */
@@ -62,6 +64,7 @@ export function createRateLimits(
     toolClaimsPerMinute: limits.toolClaimsPerMinute,
     toolReceiptsPerMinute: limits.toolReceiptsPerMinute,
     executorRequestsPerMinute: limits.executorRequestsPerMinute,
+    attachmentsPerMinute: limits.attachmentsPerMinute,
   };
   // Validates the rules (and serves every request when nothing is shared).
   const local = createRateLimiter({ clock, perMinute });

@@ -4,7 +4,10 @@ import type { ToolNameCodec } from './tool-name-codec.ts';
 /** A message of an AI SDK prompt (`LanguageModelV3Prompt` / `V4`), as far as this adapter writes one. */
 export type AiSdkPromptMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: { type: 'text'; text: string }[] }
+  | {
+      role: 'user';
+      content: ({ type: 'text'; text: string } | { type: 'file'; data: string; mediaType: string })[];
+    }
   | {
       role: 'assistant';
       content: (
@@ -30,7 +33,8 @@ export interface AiSdkFunctionTool {
 }
 
 /**
- * Writes the loop's messages as an AI SDK prompt: a user text part per user message, the
+ * Writes the loop's messages as an AI SDK prompt: a user text part per user message (then a file
+ * part per attached image, its bytes in base64), the
  * assistant's text and tool calls (arguments parsed back into JSON, `{}` when they are not JSON),
  * and consecutive tool results as one tool message, a denied call as `execution-denied` and any
  * other unfinished one as `error-text`. Tool names go through `names`.
@@ -44,7 +48,17 @@ export function toAiSdkPrompt(messages: readonly ModelMessage[], names: ToolName
         prompt.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+        prompt.push({
+          role: 'user',
+          content: [
+            { type: 'text', text: message.content },
+            ...(message.images ?? []).map((image) => ({
+              type: 'file' as const,
+              data: image.base64,
+              mediaType: image.mediaType,
+            })),
+          ],
+        });
         break;
       case 'assistant': {
         const calls = (message.toolCalls ?? []).map((call) => {

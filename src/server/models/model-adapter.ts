@@ -22,10 +22,17 @@ export interface ModelToolCall {
  */
 export type PromptLayer = 'kernel' | 'product' | 'history_note' | 'focus' | 'attachments' | 'instruction';
 
+/** An attached image as the model gets it (docs/protocol.md §5.8): its verified type and its bytes in base64. */
+export interface ModelImage {
+  mediaType: string;
+  base64: string;
+}
+
 /** One message of the conversation sent to the model. */
 export type ModelMessage =
   | { role: 'system'; content: string; layer?: PromptLayer; truncated?: boolean }
-  | { role: 'user'; content: string }
+  /** `images`: the message's attached images, only ever for a model that declares `imageInput`. */
+  | { role: 'user'; content: string; images?: ModelImage[] }
   | { role: 'assistant'; content: string; toolCalls?: ModelToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string; status: ToolResultStatus };
 

@@ -34,6 +34,7 @@ export interface OpenAiCompatibleModelOptions {
  * fatal. Provider text only ever lands in `ModelError.providerMessage`. Tool names the API
  * forbids (`orders.lookup`) are encoded for the provider and decoded back. The request's effort
  * goes out as `reasoning_effort`; the loop sets one only when `options.reasoningOptions` lists it.
+ * A user message's attached images go as `image_url` content parts (`data:` URLs).
  */
 export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOptions): ModelAdapter {
   const fetchImpl = options.fetch ?? globalThis.fetch;
@@ -181,6 +182,19 @@ function toProviderMessage(message: ModelMessage, encode: (name: string) => stri
           };
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    case 'user':
+      return message.images === undefined || message.images.length === 0
+        ? { role: 'user', content: message.content }
+        : {
+            role: 'user',
+            content: [
+              { type: 'text', text: message.content },
+              ...message.images.map((image) => ({
+                type: 'image_url',
+                image_url: { url: `data:${image.mediaType};base64,${image.base64}` },
+              })),
+            ],
+          };
     default:
       return { role: message.role, content: message.content };
   }

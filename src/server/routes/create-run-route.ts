@@ -1,4 +1,4 @@
-import type { CreateRunRequest, CreateRunResponse, ReasoningEffort } from '../../core/protocol.ts';
+import type { CreateRunRequest, CreateRunResponse, ModelInfo, ReasoningEffort } from '../../core/protocol.ts';
 import { ACCEPT_LANGUAGE_HEADER, REASONING_EFFORTS } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import type { StoredResponse } from '../idempotency/idempotency-store.ts';
@@ -7,6 +7,7 @@ import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { CreateRunInput } from '../runs/run-store.ts';
 import type { HandlerContext, RequestContext, Route } from './route-context.ts';
 import { requireObject, respondIdempotently, toIso } from './route-context.ts';
+import { resolveAttachedFiles, validateAttachmentIds } from './attach-files.ts';
 import { validateClientId, validateContent } from './validate-content.ts';
 import { validateBrowserTools } from './validate-browser-tools.ts';
 import { validateContextRefs, validateOptionalString } from './validate-fields.ts';
@@ -16,8 +17,9 @@ import { validateFocus, validateInstruction } from './validate-send-context.ts';
 /**
  * `POST /runs` (docs/protocol.md §5.2): creates a run (and a session) under `Idempotency-Key`. The
  * key is looked up first, so a replay never counts against `runsPerMinute`; every other attempt
- * does, valid or not (§16.1). After validation the product's `checkBalance` and
- * `resolveContextRefs` run (docs/server.md, "Context"), still before anything is created.
+ * does, valid or not (§16.1). After validation the attached files are looked up (§5.8) and the
+ * product's `checkBalance` and `resolveContextRefs` run (docs/server.md, "Context"), still before
+ * anything is created; the files then belong to the run's session.
  */
 export const createRunRoute: Route = {
   method: 'POST',
@@ -35,9 +37,25 @@ export const createRunRoute: Route = {
           limit: 'runsPerMinute',
         });
         const input = validateCreateRun(request, context);
+        const attachmentIds = validateAttachmentIds(
+          requireObject(requireObject(request.body, 'body').input, 'input').attachments,
+          context.attachments,
+        );
+        const files =
+          attachmentIds === undefined || context.attachments === null
+            ? null
+            : await resolveAttachedFiles({
+                files: context.attachments,
+                ids: attachmentIds,
+                subjectId: request.subject.id,
+                sessionId: input.sessionId,
+                model: context.models.find((model) => model.modelId === input.options.modelId) as ModelInfo,
+              });
         await enforceBalance(context.sendHooks, request.subject);
-        const attachments = await resolveRefs(context.sendHooks, request.subject, input.input.contextRefs);
-        if (attachments !== undefined) input.input.attachments = attachments;
+        const resolved = await resolveRefs(context.sendHooks, request.subject, input.input.contextRefs);
+        const attachments = [...(resolved ?? []), ...(files?.texts ?? [])];
+        if (attachments.length > 0) input.input.attachments = attachments;
+        if (files !== null) input.input.files = files.refs;
         let response: StoredResponse | null = null;
         const { entry } = await context.store.createRun(input, (created) => {
           const runUrl = `${context.apiBase}/runs/${created.runId}`;
@@ -55,6 +73,7 @@ export const createRunRoute: Route = {
           return complete(response);
         });
         request.runSlot?.holdUntilEnd(entry.record);
+        if (files !== null) await context.attachments?.bind(files.stored, entry.record.sessionId);
         if (response === null) throw new Error('createRun committed without its response');
         return response;
       },

@@ -1,5 +1,6 @@
 import { ProblemError } from '../http/problem-error.ts';
 import { AG_UI_PATH, agUiRoute } from '../ag-ui/ag-ui-route.ts';
+import { getAttachmentRoute, uploadAttachmentRoute } from './attachment-routes.ts';
 import { addInputRoute } from './add-input-route.ts';
 import { bootstrapRoute } from './bootstrap-route.ts';
 import { claimToolCallRoute } from './claim-tool-call-route.ts';
@@ -31,6 +32,8 @@ const ROUTES: readonly Route[] = [
   renameSessionRoute,
   deleteSessionRoute,
   sessionMessagesRoute,
+  uploadAttachmentRoute,
+  getAttachmentRoute,
   // Browser tools (docs/protocol.md §19).
   claimToolCallRoute,
   toolReceiptRoute,

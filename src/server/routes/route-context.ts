@@ -9,6 +9,7 @@ import type {
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
+import type { AttachmentFiles } from '../attachments/attachment-files.ts';
 import type { BrowserToolRuntime } from '../executors/browser-tool-runtime.ts';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.ts';
 import { failInUse, parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
@@ -63,6 +64,8 @@ export interface HandlerContext {
   models: ModelInfo[];
   capabilities: Capabilities;
   limits: HandlerLimits;
+  /** Uploaded files (docs/protocol.md §5.8); null when the server keeps none. */
+  attachments: AttachmentFiles | null;
   /** Executors, claims and grants of browser tools; null when the product did not turn them on. */
   browserTools: BrowserToolRuntime | null;
   /** The per-identity request rates of `limits` (docs/protocol.md §16.1). */
@@ -91,7 +94,7 @@ export interface RequestContext {
   requestId: string;
   subject: Subject;
   identityId: string;
-  /** The parsed JSON body of a POST, PATCH or DELETE (`{}` when it had none). */
+  /** The parsed JSON body of a POST, PATCH or DELETE (`{}` when it had none); the bytes on a `bytes` route. */
   body: unknown;
   /** On a route that `createsRun`: the edge's run slot, held by the run the route creates. */
   runSlot?: RunSlot;
@@ -110,6 +113,11 @@ export interface Route {
   csrfGuard?: 'identity-header' | 'json-body';
   /** The rate a write of this route counts against, also when its body is not even JSON. */
   rate?: RateLimitName;
+  /**
+   * What the body is: JSON (the default), or `bytes` (an uploaded file, read within
+   * `maxAttachmentBytes` and handed to the route as a `Uint8Array`).
+   */
+  body?: 'json' | 'bytes';
   /** Holds a stream slot while it runs (`maxStreams`, `maxStreamsPerClient`). */
   opensStream?: boolean;
   /** May create a run: takes a run slot first (`maxLiveRuns`, `maxLiveRunsPerClient`). */

@@ -33,9 +33,9 @@ export const renameSessionRoute: Route = {
 };
 
 /**
- * `DELETE /sessions/{sessionId}`: deletes the caller's session with its runs, logs and messages
- * (no archive: afterwards it is `404`) and answers `204`. A session with a run not yet ended is
- * `409 RUN_ALREADY_ACTIVE` (with `activeRunId`) and nothing is deleted.
+ * `DELETE /sessions/{sessionId}`: deletes the caller's session with its runs, logs, messages and
+ * attached files (no archive: afterwards it is `404`) and answers `204`. A session with a run not
+ * yet ended is `409 RUN_ALREADY_ACTIVE` (with `activeRunId`) and nothing is deleted.
  */
 export const deleteSessionRoute: Route = {
   method: 'DELETE',
@@ -56,6 +56,7 @@ export const deleteSessionRoute: Route = {
         extra: { activeRunId: outcome.activeRunId },
       });
     }
+    await context.attachments?.deleteForSession(request.subject.id, request.params.sessionId ?? '');
     return emptyResponse(204, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };

@@ -100,6 +100,7 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
   const report = (where: string, runId?: string) => (error: unknown) =>
     options.onError(error, { where, ...(runId === undefined ? {} : { runId }) });
 
+  const { readAttachment } = options;
   const produce: LiveRuns['produce'] = (entry, seed, mode) => {
     const { record } = entry;
     const controller = new AbortController();
@@ -137,6 +138,9 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
       snapshot: () => record.snapshot(),
       waitFor: (predicate, signal) => record.waitFor(predicate, signal),
       readLog: () => storage.readEvents(seed.runId, 0),
+      ...(readAttachment === undefined
+        ? {}
+        : { readAttachment: (attachmentId: string) => readAttachment(seed.subject.id, attachmentId) }),
     };
     const correlationId = ids('cor');
     const onEngineError = (error: unknown): void => options.onEngineError(error, { runId: seed.runId, correlationId });

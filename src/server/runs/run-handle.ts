@@ -1,4 +1,5 @@
 import type {
+  AttachmentRef,
   BrowserToolDeclaration,
   ContextRef,
   CreateRunRequest,
@@ -37,8 +38,10 @@ export interface RunInput {
   instruction?: string;
   /** What the user was looking at, as the page sent it (cut to its budget by the engine, which says so). */
   focus?: FocusContext;
-  /** The attached references as the product resolved them. */
+  /** The attached references as the product resolved them, and the attached text files' text. */
   attachments?: ResolvedContextRef[];
+  /** The files attached to the message (docs/protocol.md §5.8): what they are; images are read with `RunHandle.readAttachment`. */
+  files?: AttachmentRef[];
 }
 
 /**
@@ -87,6 +90,11 @@ export interface RunHandle {
   waitFor(predicate: (snapshot: RunSnapshot) => boolean, signal?: AbortSignal): Promise<RunSnapshot>;
   /** The run's whole event log so far, read from storage (what a resume rebuilds from). */
   readLog(): Promise<EventEnvelope[]>;
+  /**
+   * The bytes of one of the run's attached files (its owner is the run's subject); null when it is
+   * gone or the server keeps no files.
+   */
+  readAttachment?(attachmentId: string): Promise<Uint8Array | null>;
   /** Where the engine reports what the log does not show (model calls) for metrics and traces; set by the handler. */
   readonly observer?: RunObserver;
 }

@@ -56,7 +56,7 @@ export interface CreateRunInput {
     clientMessageId?: string;
     content: InputContent[];
     contextRefs?: ContextRef[];
-  } & Pick<RunInput, 'instruction' | 'focus' | 'attachments'>;
+  } & Pick<RunInput, 'instruction' | 'focus' | 'attachments' | 'files'>;
   options: NonNullable<CreateRunRequest['options']>;
   /** The creating request's preferred locale (`Accept-Language`), when it named one. */
   locale?: string;
@@ -80,6 +80,8 @@ export interface RunStoreOptions {
   maxEventBytes: number;
   /** How long a run's lease lasts unless its producer renews it (renewed every third of it). */
   leaseTtlMs: number;
+  /** Reads an attached file's bytes for the engine (`RunHandle.readAttachment`); absent when the server keeps none. */
+  readAttachment?: (ownerId: string, attachmentId: string) => Promise<Uint8Array | null>;
   /** Given to every run's handle (`RunHandle.interruptTtlMs`): the published `interruptDefaultTtlSec`. */
   interruptTtlMs?: number;
   /** Where engine failures are reported (never to the browser). */
@@ -162,7 +164,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const runId = ids('run');
       const userMessageId = ids('msg');
       const text = input.input.content.map((part) => part.text).join('');
-      const { instruction, focus, attachments } = input.input;
+      const { instruction, focus, attachments, files } = input.input;
       const started: EventEnvelope<'RUN_STARTED'> = {
         v: PROTOCOL_MAJOR,
         eventId: ids('evt'),
@@ -181,6 +183,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
             ...optional('clientMessageId', input.input.clientMessageId),
             content: input.input.content,
             ...optional('contextRefs', input.input.contextRefs),
+            ...(files === undefined || files.length === 0 ? {} : { attachments: files }),
             ...(focus === undefined ? {} : { focus: summarizeFocus(focus) }),
           },
           traceId: ids('trc'),
@@ -193,7 +196,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         input: {
           messageId: userMessageId,
           text,
-          ...pickDefined({ contextRefs: input.input.contextRefs, instruction, focus, attachments }),
+          ...pickDefined({ contextRefs: input.input.contextRefs, instruction, focus, attachments, files }),
         },
         options: input.options,
         ...optional('locale', input.locale),

@@ -13,11 +13,12 @@ describe('openStorageFromEnv', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it('keeps data in the default SQLite file, creating its folder', async () => {
+  it('keeps data in the default SQLite file, creating its folder, and files in a private folder beside it', async () => {
     const path = defaultDatabasePath(folder);
     expect(path).toBe(join(folder, '.data', 'agent-chat.sqlite'));
     const opened = await openStorageFromEnv({}, path);
-    expect(opened).toEqual({ storage: opened.storage, location: path });
+    expect(opened).toEqual({ storage: opened.storage, location: path, attachments: opened.attachments });
+    expect((await stat(join(folder, '.data', 'attachments'))).mode & 0o777).toBe(0o700);
     await opened.storage.getOrCreateSetting('probe', 'kept');
     await opened.storage.close();
     expect((await stat(path)).isFile()).toBe(true);
@@ -58,6 +59,8 @@ describe('openStorageFromEnv', () => {
     const url = `${inject('redisUrl')}/3`;
     const opened = await openStorageFromEnv({ REDIS_URL: url, AGENT_CHAT_DB: ':memory:' }, '');
     expect(opened.location).toBe(url);
+    // Files need a store every process shares; without AGENT_CHAT_ATTACHMENTS_DIR attachments are off.
+    expect(opened.attachments).toBeUndefined();
     await opened.storage.getOrCreateSetting('probe', 'kept in redis');
     await opened.storage.close();
     const again = await openStorageFromEnv({ REDIS_URL: url }, '');

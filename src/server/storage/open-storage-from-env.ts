@@ -1,4 +1,7 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { AttachmentStore } from '../attachments/attachment-store.ts';
+import { openDirectoryAttachmentStore } from '../attachments/directory-attachment-store.ts';
+import { createMemoryAttachmentStore } from '../attachments/memory-attachment-store.ts';
 import { createMemoryStorage } from './memory-storage.ts';
 import { openRedisStorage } from './open-redis-storage.ts';
 import { openSqliteStorage } from './sqlite-storage.ts';
@@ -9,6 +12,11 @@ export interface StorageFromEnv {
   storage: AgentStorage;
   /** Where the data lives, for the start-up line (`:memory:` when nothing is kept; a Redis URL without its password). */
   location: string;
+  /**
+   * Where uploaded files go: `AGENT_CHAT_ATTACHMENTS_DIR` when set, else the `attachments` folder
+   * beside the SQLite file, or memory with `:memory:`; none (attachments off) on Redis without it.
+   */
+  attachments?: AttachmentStore;
   /** `AGENT_CHAT_IDENTITY_SECRET`, when set; otherwise the handler keeps a generated one in storage. */
   identitySecret?: string;
   /** `AGENT_CHAT_LEASE_TTL_MS`, when set. */
@@ -25,8 +33,9 @@ export function defaultDatabasePath(rootDir: string): string {
  * Redis for everything, for any number of server processes; otherwise `AGENT_CHAT_DB` is a SQLite
  * file path (default `defaultPath`) or `:memory:` (the in-memory store: nothing survives the
  * process). Also reads `AGENT_CHAT_IDENTITY_SECRET` (at least 32 characters) and
- * `AGENT_CHAT_LEASE_TTL_MS` (an integer ≥ 100). Rejects naming the variable when one is malformed,
- * and when Redis cannot be reached.
+ * `AGENT_CHAT_LEASE_TTL_MS` (an integer ≥ 100), and opens the attachment store (see
+ * {@link StorageFromEnv.attachments}). Rejects naming the variable when one is malformed, and when
+ * Redis cannot be reached.
  */
 export async function openStorageFromEnv(
   env: Record<string, string | undefined>,
@@ -48,9 +57,18 @@ export async function openStorageFromEnv(
   let storage: AgentStorage;
   if (redisUrl !== '') storage = await openRedisStorage({ url: redisUrl });
   else storage = path === ':memory:' ? createMemoryStorage() : openSqliteStorage({ path });
+  const attachmentsDir = env['AGENT_CHAT_ATTACHMENTS_DIR']?.trim() ?? '';
+  let attachments: AttachmentStore | undefined;
+  if (attachmentsDir !== '') attachments = openDirectoryAttachmentStore({ directory: attachmentsDir });
+  else if (redisUrl === '')
+    attachments =
+      path === ':memory:'
+        ? createMemoryAttachmentStore()
+        : openDirectoryAttachmentStore({ directory: join(dirname(path), 'attachments') });
   return {
     storage,
     location,
+    ...(attachments === undefined ? {} : { attachments }),
     ...(secret === undefined || secret === '' ? {} : { identitySecret: secret }),
     ...(leaseTtlMs === undefined ? {} : { leaseTtlMs }),
   };

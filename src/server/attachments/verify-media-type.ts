@@ -1,0 +1,127 @@
+/** The images a vision model gets as image parts, each with the bytes its files start with. */
+const IMAGE_SIGNATURES: Record<string, (bytes: Uint8Array) => boolean> = {
+  'image/png': (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  'image/jpeg': (b) => startsWith(b, [0xff, 0xd8, 0xff]),
+  'image/gif': (b) => startsWith(b, ascii('GIF87a')) || startsWith(b, ascii('GIF89a')),
+  'image/webp': (b) => startsWith(b, ascii('RIFF')) && startsWith(b.subarray(8), ascii('WEBP')),
+};
+
+/** Text the model reads as text: plain text, Markdown, CSV, JSON and source code. */
+const TEXT_TYPES = [
+  'text/plain',
+  'text/markdown',
+  'text/csv',
+  'application/json',
+  'text/javascript',
+  'text/x-typescript',
+  'text/x-python',
+  'text/x-java',
+  'text/x-c',
+  'text/x-go',
+  'text/x-rust',
+  'text/x-shellscript',
+  'text/yaml',
+] as const;
+
+/** The default allow-list of `attachmentTypes` (docs/protocol.md §5.8). */
+export const DEFAULT_ATTACHMENT_TYPES: readonly string[] = [...Object.keys(IMAGE_SIGNATURES), ...TEXT_TYPES];
+
+/** Types never taken, even when a product lists them: a browser could run them (HTML, SVG, XML). */
+const NEVER_TAKEN = new Set(['text/html', 'application/xhtml+xml', 'image/svg+xml', 'text/xml', 'application/xml']);
+
+/** The type of a file a browser could not name (`application/octet-stream` or none), by its name's extension. */
+const TYPE_BY_EXTENSION: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  txt: 'text/plain',
+  log: 'text/plain',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  csv: 'text/csv',
+  json: 'application/json',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  ts: 'text/x-typescript',
+  tsx: 'text/x-typescript',
+  py: 'text/x-python',
+  java: 'text/x-java',
+  c: 'text/x-c',
+  h: 'text/x-c',
+  go: 'text/x-go',
+  rs: 'text/x-rust',
+  sh: 'text/x-shellscript',
+  yaml: 'text/yaml',
+  yml: 'text/yaml',
+};
+
+/** Markup a browser would render, which no text attachment may start with. */
+const MARKUP_START = /^(?:\uFEFF)?\s*<(?:!doctype|html|head|body|script|svg|\?xml|iframe|object|embed)\b/i;
+
+/** What {@link verifyMediaType} decided. */
+export type MediaTypeCheck =
+  | { kind: 'accepted'; mediaType: string }
+  /** `not_allowed`: the type is not on the list; `content_mismatch`: the bytes are not that type. */
+  | { kind: 'refused'; mediaType: string; reason: 'not_allowed' | 'content_mismatch' };
+
+/**
+ * Decides a file's media type from what the client declared (or, for `application/octet-stream`
+ * and none, its name's extension), the allow-list and the file's own bytes: an image must start
+ * with its format's signature; text must be UTF-8 without NUL bytes and not start as HTML, SVG
+ * or XML markup. Only those four image formats and text types are ever taken (never HTML, SVG or
+ * XML), whatever the list says. Pure.
+ */
+export function verifyMediaType(file: {
+  declaredType: string;
+  name: string;
+  bytes: Uint8Array;
+  allowed: readonly string[];
+}): MediaTypeCheck {
+  const declared = file.declaredType.split(';')[0]?.trim().toLowerCase() ?? '';
+  const extension = /\.([A-Za-z0-9]{1,10})$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
+  const mediaType =
+    declared === '' || declared === 'application/octet-stream' ? (TYPE_BY_EXTENSION[extension] ?? declared) : declared;
+  const isKnownKind = isImageType(mediaType) || isTextType(mediaType);
+  if (!isKnownKind || !file.allowed.includes(mediaType)) {
+    return {
+      kind: 'refused',
+      mediaType: mediaType === '' ? 'application/octet-stream' : mediaType,
+      reason: 'not_allowed',
+    };
+  }
+  const signature = IMAGE_SIGNATURES[mediaType];
+  const isRightContent = signature !== undefined ? signature(file.bytes) : isPlainText(file.bytes);
+  return isRightContent ? { kind: 'accepted', mediaType } : { kind: 'refused', mediaType, reason: 'content_mismatch' };
+}
+
+/** Whether a verified type reaches the model as an image part. */
+export function isImageType(mediaType: string): boolean {
+  return mediaType in IMAGE_SIGNATURES;
+}
+
+/** Whether a type is text the model reads as text (`text/*` and JSON, never HTML or XML). */
+export function isTextType(mediaType: string): boolean {
+  if (NEVER_TAKEN.has(mediaType)) return false;
+  return mediaType.startsWith('text/') || (TEXT_TYPES as readonly string[]).includes(mediaType);
+}
+
+function isPlainText(bytes: Uint8Array): boolean {
+  if (bytes.includes(0)) return false;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return false;
+  }
+  return !MARKUP_START.test(text.slice(0, 512));
+}
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return bytes.length >= prefix.length && prefix.every((value, index) => bytes[index] === value);
+}
+
+function ascii(text: string): number[] {
+  return [...text].map((char) => char.charCodeAt(0));
+}
