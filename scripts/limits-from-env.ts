@@ -1,9 +1,9 @@
 import type { Limits } from '../src/core/protocol.ts';
-import { DEFAULT_LIMITS } from '../src/server/agent-handler-defaults.ts';
+import { DEFAULT_ATTACHMENT_LIMITS, DEFAULT_LIMITS } from '../src/server/agent-handler-defaults.ts';
 
 /**
  * Reads `AGENT_LIMITS`, a JSON object overriding some of the handler's published limits (e.g.
- * `{"runsPerMinute":120}`), for `npm start`. Absent or empty → no override. Throws a `RangeError`
+ * `{"runsPerMinute":120}`, or an attachment limit such as `maxAttachmentBytes`), for `npm start`. Absent or empty → no override. Throws a `RangeError`
  * naming the problem for anything else than an object of known limit names with whole numbers ≥ 0.
  */
 export function readLimitsFromEnv(env: Record<string, string | undefined>): Partial<Limits> {
@@ -20,7 +20,10 @@ export function readLimitsFromEnv(env: Record<string, string | undefined>): Part
   }
   const limits: Partial<Limits> = {};
   for (const [name, limit] of Object.entries(value)) {
-    if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw new RangeError(`AGENT_LIMITS: ${name} is not a limit.`);
+    const isNumericLimit =
+      Object.hasOwn(DEFAULT_LIMITS, name) ||
+      (Object.hasOwn(DEFAULT_ATTACHMENT_LIMITS, name) && name !== 'attachmentTypes');
+    if (!isNumericLimit) throw new RangeError(`AGENT_LIMITS: ${name} is not a limit.`);
     if (!Number.isInteger(limit) || (limit as number) < 0) {
       throw new RangeError(`AGENT_LIMITS: ${name} must be a whole number ≥ 0.`);
     }

@@ -13,6 +13,8 @@ import type { ClientExtension, ClientState } from './client-state.ts';
 /** Options of one `send`. */
 export interface SendOptions {
   contextRefs?: ContextRef[];
+  /** Files uploaded with `POST /attachments` that go with the message (docs/protocol.md §5.8). */
+  attachments?: { attachmentId: string }[];
   /** The host's instruction for this send only: the model sees it, the history never keeps it. */
   instruction?: string;
   /** What the user is looking at, for the model (the server may cut it, saying so). */

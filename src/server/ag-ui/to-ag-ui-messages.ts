@@ -2,7 +2,8 @@ import type { Message } from '@ag-ui/core';
 import type { ModelMessage } from '../models/model-adapter.ts';
 
 /**
- * The loop's conversation as AG-UI `messages`: user and assistant turns, the assistant's tool calls
+ * The loop's conversation as AG-UI `messages`: user and assistant turns (a user message's attached
+ * images as `image` content parts with inline `data` sources), the assistant's tool calls
  * (`toolCalls[].function.arguments` is the raw JSON text) and their results as `tool` messages (a
  * result that is not `completed` also names its status in `error`). The system prompt is not sent:
  * the agent has its own. Ids are positions in the conversation, so a message keeps its id in
@@ -15,7 +16,19 @@ export function toAgUiMessages(messages: readonly ModelMessage[]): Message[] {
       const id = `m${index}`;
       switch (message.role) {
         case 'user':
-          return { id, role: 'user', content: message.content };
+          return message.images === undefined || message.images.length === 0
+            ? { id, role: 'user', content: message.content }
+            : {
+                id,
+                role: 'user',
+                content: [
+                  { type: 'text', text: message.content },
+                  ...message.images.map((image) => ({
+                    type: 'image' as const,
+                    source: { type: 'data' as const, value: image.base64, mimeType: image.mediaType },
+                  })),
+                ],
+              };
         case 'assistant':
           return {
             id,

@@ -177,6 +177,17 @@ describe.each(SETUPS)('attachments over HTTP ($name)', (setup) => {
     await uploaded('bob', { name: 'two.txt', type: 'text/plain', bytes: 'b'.repeat(900) });
   });
 
+  it('refuses an 11 MB file at the default limit before storing anything', async () => {
+    const { files } = await start(setup);
+    const big = await upload('alice', { name: 'big.png', type: 'image/png', bytes: new Uint8Array(11 * 1024 * 1024) });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      details: { limit: 'maxAttachmentBytes', maxAttachmentBytes: 10 * 1024 * 1024 },
+    });
+    expect(await files()).toEqual([]);
+  });
+
   it('counts uploads against attachmentsPerMinute', async () => {
     await start(setup, { attachmentsPerMinute: 1 });
     await uploaded('alice', { name: 'a.txt', type: 'text/plain', bytes: 'a' });
