@@ -72,6 +72,7 @@ describe('bootstrap', () => {
         sessions: { list: true, rename: true, delete: true },
         stream: { poll: false, createAndStream: false },
         browserTools: { supported: false },
+        attachments: { supported: false },
       },
       limits: {
         maxInputChars: 32000,
