@@ -12,6 +12,7 @@ import type {
 } from '../../core/protocol.ts';
 import type { DemoUser } from '../../../test/support/demo-user-http.ts';
 import { readRunStream, signInDemoUser } from '../../../test/support/demo-user-http.ts';
+import { startRedisCluster } from '../../../test/support/redis-cluster.ts';
 import { findFreePort, spawnServer } from '../../../test/support/spawn-server.ts';
 import type { SpawnedServer } from '../../../test/support/spawn-server.ts';
 
@@ -49,8 +50,37 @@ const textOf = (events: readonly EventEnvelope[]): string =>
     .map((e) => e.data.delta)
     .join('');
 
-describe('two server processes on one redis-server (REDIS_URL)', () => {
-  const redisUrl = `${inject('redisUrl')}/5`;
+/** The store both processes share: the environment that selects it, and how to stop it. */
+interface SharedStore {
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+const STORES: [string, () => Promise<SharedStore>][] = [
+  [
+    'one redis-server (REDIS_URL)',
+    async () => {
+      const redisUrl = `${inject('redisUrl')}/5`;
+      const raw = createClient({ url: redisUrl });
+      await raw.connect();
+      await raw.flushDb();
+      await raw.close();
+      return { env: { REDIS_URL: redisUrl }, stop: async () => undefined };
+    },
+  ],
+  [
+    'a three-node Redis Cluster (REDIS_CLUSTER_NODES)',
+    async () => {
+      // A cluster of the test's own: the processes use the default key prefix, and there is no db to select.
+      const cluster = await startRedisCluster();
+      const nodes = cluster.nodes.map((node) => new URL(node).host).join(',');
+      return { env: { REDIS_CLUSTER_NODES: nodes }, stop: () => cluster.stop() };
+    },
+  ],
+];
+
+describe.each(STORES)('two server processes on %s', (_name, openStore) => {
+  let store: SharedStore;
   const servers = new Map<'A' | 'B', SpawnedServer>();
   const ports = new Map<'A' | 'B', number>();
   let user: DemoUser;
@@ -64,7 +94,7 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
       env: {
         HOST: '127.0.0.1',
         PORT: String(port),
-        REDIS_URL: redisUrl,
+        ...store.env,
         AGENT_CHAT_LEASE_TTL_MS: String(LEASE_TTL_MS),
         AGENT_SCRIPTED_DELAY_MS: '1',
         AGENT_LIMITS: '{"interruptAnswersPerMinute":3,"maxActiveRuns":2}',
@@ -75,15 +105,14 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
   };
 
   beforeAll(async () => {
-    const raw = createClient({ url: redisUrl });
-    await raw.connect();
-    await raw.flushDb();
-    await raw.close();
+    store = await openStore();
     await Promise.all([start('A'), start('B')]);
     user = await signInDemoUser(urlOf('A'), 'agent_chat_demo=demo_scale_out_1');
   }, 60_000);
   afterAll(async () => {
     for (const server of servers.values()) await server.kill('SIGTERM');
+    servers.clear();
+    await store.stop();
     console.log(`scale-out timeline:\n${timeline.join('\n')}`);
   });
 
