@@ -29,6 +29,7 @@ import type { ScriptArgs, StorageScript } from './redis-script.ts';
 import { scriptArguments } from './redis-script.ts';
 import type { BlockingConnection } from './redis-tails.ts';
 import { createRedisTails } from './redis-tails.ts';
+import { createRedisExecutorLeases, REDIS_EXECUTOR_SCRIPTS } from './redis-executor-leases.ts';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
 import type {
@@ -65,6 +66,7 @@ export const REDIS_STORAGE_SCRIPTS: readonly StorageScript[] = [
   TAKE_EXPIRED_LEASE,
   TAKE_RATE,
   UPDATE_SESSION_TITLE,
+  ...REDIS_EXECUTOR_SCRIPTS,
 ];
 
 /**
@@ -395,6 +397,7 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       }
       return leases;
     },
+    executorLeases: createRedisExecutorLeases(run, send, keys.of),
     async countActiveRuns(subjectId) {
       return Number(await send(['SCARD', keys.subjectActive(subjectId)]));
     },
