@@ -119,8 +119,8 @@ function defineStorageScripts(defineScript: typeof DefineScript): DefinedScripts
   for (const script of REDIS_STORAGE_SCRIPTS) {
     defined[script.name] = defineScript({
       SCRIPT: script.source,
-      NUMBER_OF_KEYS: script.keyNames.length,
       parseCommand(parser, keys: string[], argv: string) {
+        parser.push(String(keys.length));
         for (const key of keys) parser.pushKey(key);
         parser.push(argv);
       },

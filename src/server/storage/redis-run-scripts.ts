@@ -67,55 +67,63 @@ return {'created', redis.call('HGETALL', key)}
 );
 
 /**
- * Appends a batch after the expected last seq (`AgentStorage.appendEvents`). The entry ids are
- * `<seq>-0`, so besides the fence on the run's last seq Redis itself refuses an id that does not
- * follow the stream's last one; every check runs before the first write. Keys: the run, its stream
- * and the idempotency record (`idem:` with an empty id for none). Values: runId, expectedLastSeq,
- * events (envelope JSONs), ending (1|0), endedAt, snapshot (final snapshot JSON without messages),
- * messageIds (JSON), messages (flat message id, JSON pairs), then idemId ('' for none), idemToken,
- * idemResponse, idemExpiresAt. Returns `{'ok'}`, `{'missing'}`, `{'closed'}`,
- * `{'conflict', lastSeq}` or `{'idempotency_lost'}`.
+ * Appends batches of events, each after its run's expected last seq (`AgentStorage.appendEvents`;
+ * the storage sends the batches of one event-loop turn in one call, each fenced and applied on its
+ * own, in order). The entry ids are `<seq>-0`, so besides the fence on the run's last seq Redis
+ * itself refuses an id that does not follow the stream's last one; every check of a batch runs
+ * before its first write. Keys: for each batch its run, its stream and its idempotency record
+ * (`idem:` with an empty id for none). Values: batches, one JSON object each: runId,
+ * expectedLastSeq, events (envelope JSONs), ending (1|0), endedAt, snapshot (final snapshot JSON
+ * without messages), messageIds (JSON), messages (flat message id, JSON pairs), then idemId (''
+ * for none), idemToken, idemResponse, idemExpiresAt. Returns, per batch, `{'ok'}`, `{'missing'}`,
+ * `{'closed'}`, `{'conflict', lastSeq}` or `{'idempotency_lost'}`.
  */
 export const APPEND_EVENTS = defineStorageScript(
   'agentChatAppendEvents',
-  ['run', 'stream', 'idem'],
+  [],
   `
-local runId, expected, events = A.runId, A.expectedLastSeq, A.events
-local n = #events
-local run = redis.call('HMGET', K.run, 'sessionId', 'lastSeq', 'endedAt', 'subjectId')
-if not run[1] then return {'missing'} end
-if run[3] then return {'closed'} end
-if run[2] ~= expected then return {'conflict', run[2]} end
-local isEnding, endedAt, snapshot, messageIds, messages = A.ending == '1', A.endedAt, A.snapshot, A.messageIds, A.messages
-local idemId = A.idemId
-if idemId ~= '' and not holdsIdempotency(idemId, A.idemToken) then return {'idempotency_lost'} end
-if n == 0 then return {'ok'} end
-local base = tonumber(expected)
-for i = 1, n do redis.call('XADD', K.stream, string.format('%d-0', base + i), 'e', events[i]) end
-local lastSeq = string.format('%d', base + n)
-redis.call('HSET', K.run, 'lastSeq', lastSeq)
-if isEnding then
-  local sessionId = run[1]
-  redis.call('HSET', K.run, 'endedAt', endedAt, 'finalSnapshot', snapshot, 'messageIds', messageIds)
-  for i = 1, #messages, 2 do
-    local position = redis.call('HINCRBY', P .. 'counters', 'message', 1)
-    local id = messages[i]
-    redis.call('ZADD', P .. 'messages:' .. sessionId, position, id)
-    redis.call('HSET', P .. 'message-json:' .. sessionId, id, messages[i + 1])
+local function append(runKey, stream, B)
+  local runId, expected, events = B.runId, B.expectedLastSeq, B.events
+  local n = #events
+  local run = redis.call('HMGET', runKey, 'sessionId', 'lastSeq', 'endedAt', 'subjectId')
+  if not run[1] then return {'missing'} end
+  if run[3] then return {'closed'} end
+  if run[2] ~= expected then return {'conflict', run[2]} end
+  local isEnding, endedAt, snapshot, messageIds, messages = B.ending == '1', B.endedAt, B.snapshot, B.messageIds, B.messages
+  local idemId = B.idemId
+  if idemId ~= '' and not holdsIdempotency(idemId, B.idemToken) then return {'idempotency_lost'} end
+  if n == 0 then return {'ok'} end
+  local base = tonumber(expected)
+  for i = 1, n do redis.call('XADD', stream, string.format('%d-0', base + i), 'e', events[i]) end
+  redis.call('HSET', runKey, 'lastSeq', string.format('%d', base + n))
+  if isEnding then
+    local sessionId = run[1]
+    redis.call('HSET', runKey, 'endedAt', endedAt, 'finalSnapshot', snapshot, 'messageIds', messageIds)
+    for i = 1, #messages, 2 do
+      local position = redis.call('HINCRBY', P .. 'counters', 'message', 1)
+      local id = messages[i]
+      redis.call('ZADD', P .. 'messages:' .. sessionId, position, id)
+      redis.call('HSET', P .. 'message-json:' .. sessionId, id, messages[i + 1])
+    end
+    local key = sessionKey(sessionId)
+    if redis.call('HGET', key, 'activeRunId') == runId then redis.call('HDEL', key, 'activeRunId') end
+    if redis.call('EXISTS', key) == 1 then
+      redis.call('HSET', key, 'updatedAt', endedAt)
+      touchActivity(sessionId, endedAt)
+    end
+    redis.call('ZADD', P .. 'ended', endedAt, runId)
+    redis.call('SREM', P .. 'subject-active:' .. run[4], runId)
+    redis.call('ZREM', P .. 'leases', runId)
+    redis.call('HDEL', P .. 'lease-owners', runId)
   end
-  local key = sessionKey(sessionId)
-  if redis.call('HGET', key, 'activeRunId') == runId then redis.call('HDEL', key, 'activeRunId') end
-  if redis.call('EXISTS', key) == 1 then
-    redis.call('HSET', key, 'updatedAt', endedAt)
-    touchActivity(sessionId, endedAt)
-  end
-  redis.call('ZADD', P .. 'ended', endedAt, runId)
-  redis.call('SREM', P .. 'subject-active:' .. run[4], runId)
-  redis.call('ZREM', P .. 'leases', runId)
-  redis.call('HDEL', P .. 'lease-owners', runId)
+  if idemId ~= '' then completeIdempotency(idemId, B.idemResponse, B.idemExpiresAt) end
+  return {'ok'}
 end
-if idemId ~= '' then completeIdempotency(idemId, A.idemResponse, A.idemExpiresAt) end
-return {'ok'}
+local replies = {}
+for i, json in ipairs(A.batches) do
+  replies[i] = append(KEYS[3 * i - 2], KEYS[3 * i - 1], cjson.decode(json))
+end
+return replies
 `,
 );
 

@@ -12,9 +12,13 @@ export interface StorageScript {
   keyNames: readonly string[];
 }
 
-/** One call of a {@link StorageScript}: its declared keys, by name, and its named values. */
+/**
+ * One call of a {@link StorageScript}: its declared keys, by name, then (for a script over a list
+ * of things, like many runs' appends) `moreKeys` after them in order, and its named values.
+ */
 export interface ScriptCall {
   keys: Record<string, string>;
+  moreKeys?: readonly string[];
   args: ScriptArgs;
 }
 
@@ -72,8 +76,8 @@ export function defineStorageScript(
 }
 
 /**
- * The `EVALSHA` arguments after the SHA1 for `call`: the number of keys, the keys in the script's
- * order, then the values as one JSON object with the key base `base` (numbers as decimal text, so
+ * The `EVALSHA` arguments after the SHA1 for `call`: the keys in the script's order (then
+ * `moreKeys`), then the values as one JSON object with the key base `base` (numbers as decimal text, so
  * Lua sees exact integers).
  * Throws when a declared key is missing.
  */
@@ -87,12 +91,23 @@ export function scriptArguments(
     if (key === undefined) throw new TypeError(`Script ${script.name} needs its key "${name}".`);
     return key;
   });
+  keys.push(...(call.moreKeys ?? []));
   const args: Record<string, string | readonly string[]> = { base };
   for (const [name, value] of Object.entries(call.args)) {
     args[name] =
       typeof value === 'number' ? String(value) : typeof value === 'string' ? wellFormed(value) : value.map(wellFormed);
   }
   return { keys, argv: JSON.stringify(args) };
+}
+
+/** `values` as JSON with lone surrogates in its strings replaced (a value the scripts decode with `cjson`). */
+export function wellFormedJson(values: ScriptArgs): string {
+  const args: Record<string, string | readonly string[]> = {};
+  for (const [name, value] of Object.entries(values)) {
+    args[name] =
+      typeof value === 'number' ? String(value) : typeof value === 'string' ? wellFormed(value) : value.map(wellFormed);
+  }
+  return JSON.stringify(args);
 }
 
 /** `text` with lone surrogates replaced, as UTF-8 would carry them (Lua's JSON decoder refuses them escaped). */

@@ -26,9 +26,10 @@ import { TAKE_RATE } from './redis-rate-script.ts';
 import { DELETE_SESSION, ENFORCE_RETENTION } from './redis-retention-script.ts';
 import { APPEND_EVENTS, COMPACT_ENDED_RUNS, CREATE_RUN, GET_RUN } from './redis-run-scripts.ts';
 import type { ScriptArgs, StorageScript } from './redis-script.ts';
-import { scriptArguments } from './redis-script.ts';
+import { scriptArguments, wellFormedJson } from './redis-script.ts';
 import type { BlockingConnection } from './redis-tails.ts';
 import { createRedisTails } from './redis-tails.ts';
+import { createAppendBatcher } from './redis-append-batcher.ts';
 import { createRedisExecutorLeases, REDIS_EXECUTOR_SCRIPTS } from './redis-executor-leases.ts';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
@@ -116,6 +117,10 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
   };
   // A command of one key, which is its first argument (HGETALL, XRANGE, SCARD, ...).
   const send = (args: string[]): Promise<unknown> => connections.send(args[1] ?? keys.base, args);
+  const queueAppend = createAppendBatcher((moreKeys, batches) => {
+    const call = scriptArguments(APPEND_EVENTS, { keys: {}, moreKeys, args: { batches } }, keys.base);
+    return connections.runScript(APPEND_EVENTS, call.keys, call.argv);
+  });
   const tails = createRedisTails({
     send: (args) => connections.send(keys.base, args),
     openConnection: () => connections.openConnection(keys.base),
@@ -288,23 +293,21 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       const last = events[events.length - 1];
       const snapshot = isEnding ? options.finalSnapshot : undefined;
       const messages = snapshot?.messages ?? [];
-      const reply = toStrings(
-        await run(
-          APPEND_EVENTS,
-          { run: keys.run(runId), stream: keys.stream(runId), ...idemKeys(options.idempotency?.recordId) },
-          {
-            runId,
-            expectedLastSeq,
-            events: events.map((event) => JSON.stringify(event)),
-            ending: isEnding ? '1' : '0',
-            endedAt: last?.timestamp ?? '',
-            snapshot: snapshot === undefined ? '' : JSON.stringify(withoutMessages(snapshot)),
-            messageIds: JSON.stringify(messages.map((message) => message.messageId)),
-            messages: messages.flatMap((message) => [message.messageId, JSON.stringify(message)]),
-            ...idempotencyArgs(options.idempotency),
-          },
-        ),
-      );
+      const batch = {
+        runId,
+        expectedLastSeq: String(expectedLastSeq),
+        events: events.map((event) => JSON.stringify(event)),
+        ending: isEnding ? '1' : '0',
+        endedAt: String(last?.timestamp ?? ''),
+        snapshot: snapshot === undefined ? '' : JSON.stringify(withoutMessages(snapshot)),
+        messageIds: JSON.stringify(messages.map((message) => message.messageId)),
+        messages: messages.flatMap((message) => [message.messageId, JSON.stringify(message)]),
+        ...idempotencyArgs(options.idempotency),
+      };
+      const reply = await queueAppend({
+        keys: [keys.run(runId), keys.stream(runId), keys.idem(options.idempotency?.recordId ?? '')],
+        json: wellFormedJson(batch),
+      });
       switch (reply[0]) {
         case 'missing':
           throw new RangeError(`Run ${runId} does not exist.`);
