@@ -3,6 +3,7 @@ import type {
   createClient as CreateClient,
   createCluster as CreateCluster,
   defineScript as DefineScript,
+  ErrorReply as ErrorReplyClass,
 } from '@redis/client';
 import type { StorageScript } from './redis-script.ts';
 import type { RedisConnections, RedisStorageOptions } from './redis-storage.ts';
@@ -29,6 +30,7 @@ export type OpenRedisStorageOptions = Omit<RedisStorageOptions, 'connections'> &
   );
 
 interface RedisModule {
+  ErrorReply: typeof ErrorReplyClass;
   createClient: typeof CreateClient;
   createCluster: typeof CreateCluster;
   defineScript: typeof DefineScript;
@@ -63,7 +65,7 @@ export async function openRedisStorage(options: OpenRedisStorageOptions): Promis
   };
   const common = { RESP: 2, disableClientInfo: true, maintNotifications: 'disabled', socket } as const;
   let client: StorageClient;
-  let connections: Omit<RedisConnections, 'close'>;
+  let connections: Omit<RedisConnections, 'close' | 'isConnectionError'>;
   if (clusterNodes === undefined) {
     const standalone = redis.createClient({ ...common, url, scripts });
     client = standalone;
@@ -101,6 +103,7 @@ export async function openRedisStorage(options: OpenRedisStorageOptions): Promis
     onError,
     connections: {
       ...connections,
+      isConnectionError: (error) => error instanceof Error && !(error instanceof redis.ErrorReply),
       async close() {
         if (client.isOpen) await client.close();
       },

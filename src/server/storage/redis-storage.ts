@@ -30,6 +30,7 @@ import { scriptArguments, wellFormedJson } from './redis-script.ts';
 import type { BlockingConnection } from './redis-tails.ts';
 import { createRedisTails } from './redis-tails.ts';
 import { createAppendBatcher } from './redis-append-batcher.ts';
+import { settleUncertainAppend } from './redis-uncertain-append.ts';
 import { createRedisExecutorLeases, REDIS_EXECUTOR_SCRIPTS } from './redis-executor-leases.ts';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
@@ -81,6 +82,8 @@ export interface RedisConnections {
   send(key: string, args: string[]): Promise<unknown>;
   /** Opens a connection of its own to the node holding `key` (each waiting group of live tails holds one). */
   openConnection(key: string): Promise<BlockingConnection>;
+  /** True for a failure that says nothing about whether Redis ran the command (not a reply of Redis: a dropped connection). */
+  isConnectionError(error: unknown): boolean;
   /** True on Redis Cluster: the keys of a deployment then share the hash tag `{<keyPrefix>}`. */
   isCluster: boolean;
   /** Closes the client. */
@@ -304,9 +307,24 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
         messages: messages.flatMap((message) => [message.messageId, JSON.stringify(message)]),
         ...idempotencyArgs(options.idempotency),
       };
-      const reply = await queueAppend({
-        keys: [keys.run(runId), keys.stream(runId), keys.idem(options.idempotency?.recordId ?? '')],
+      const queued = {
+        keys: [keys.run(runId), keys.stream(runId), keys.idem(options.idempotency?.recordId ?? '')] as const,
         json: wellFormedJson(batch),
+      };
+      const reply = await queueAppend(queued).catch((error: unknown) => {
+        if (!connections.isConnectionError(error) || last === undefined) throw error;
+        return settleUncertainAppend({
+          expectedLastSeq,
+          count: events.length,
+          lastEventId: last.eventId,
+          readLastSeq: async () => {
+            const lastSeq = await send(['HGET', keys.run(runId), 'lastSeq']);
+            return typeof lastSeq === 'string' ? Number(lastSeq) : null;
+          },
+          readEventIdAt: async (seq) => (await readEvents(runId, seq - 1, 1))[0]?.eventId ?? null,
+          resend: () => queueAppend(queued),
+          isConnectionError: (failure) => connections.isConnectionError(failure),
+        });
       });
       switch (reply[0]) {
         case 'missing':
