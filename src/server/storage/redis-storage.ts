@@ -95,7 +95,7 @@ export interface RedisStorageOptions {
   connections: RedisConnections;
   /** Prepended to every key (default `agent-chat:`), so several deployments can share one Redis. */
   keyPrefix?: string;
-  /** Runs one blocking `XREAD` waits on at most (default 16). */
+  /** Runs one blocking `XREAD` waits on at most (default 64). */
   tailGroupSize?: number;
   /** Where connection failures of the live tails are reported. Default `console.error`. */
   onError?: (error: unknown) => void;
@@ -128,7 +128,7 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
     send: (args) => connections.send(keys.base, args),
     openConnection: () => connections.openConnection(keys.base),
     streamKey: keys.stream,
-    groupSize: options.tailGroupSize ?? 16,
+    groupSize: options.tailGroupSize ?? 64,
     onError,
   });
   const idempotencyArgs = (completion: IdempotencyCompletion | undefined): ScriptArgs =>
