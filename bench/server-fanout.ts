@@ -6,6 +6,7 @@ import { createDiscardingTracerProvider } from './support/discarding-tracer-prov
 import { formatTable } from './support/format-table.ts';
 import { readFlag, runFanout } from './support/run-fanout.ts';
 import { ROUND_TRIP_COMMANDS, runTwoProcessFanout } from './support/two-process-fanout.ts';
+import type { TwoProcessFanoutResult } from './support/two-process-fanout.ts';
 
 // `npm run bench:server-fanout -- --runs 200 --deltas 50`: N concurrent runs, one SSE reader each,
 // on loopback, on the in-memory storage. Prints delivered events/s and append-to-delivery latency;
@@ -13,8 +14,8 @@ import { ROUND_TRIP_COMMANDS, runTwoProcessFanout } from './support/two-process-
 //
 // `npm run bench:server-fanout -- --two-processes` (default 1,000 runs): the same workload on one
 // process in memory, on one process on SQLite, then over two server processes on one private
-// redis-server, each run produced on one process and read on the other; prints the three side by
-// side and the Redis commands per delivered event.
+// redis-server and on a private three-node Redis Cluster, each run produced on one process and read
+// on the other; prints the four side by side with Redis round trips per delivered event.
 //
 // `npm run bench:server-fanout -- --observability`: the one-process workload in one run with nothing
 // observed (the OpenTelemetry API without an SDK), with `metrics: true`, and with metrics and an SDK
@@ -107,11 +108,19 @@ if (isObservability) {
   await sqlite.close();
   await rm(folder, { recursive: true, force: true });
   const onRedis = await runTwoProcessFanout({ runs, deltas, intervalMs });
+  const onCluster = await runTwoProcessFanout({ runs, deltas, intervalMs, isCluster: true });
 
-  const sum = (names: (name: string) => boolean): number =>
-    [...onRedis.commands].filter(([name]) => names(name)).reduce((total, [, calls]) => total + calls, 0);
-  const perEvent = (calls: number): string => (calls / onRedis.delivered).toFixed(2);
-  const roundTrips = perEvent(sum((name) => ROUND_TRIP_COMMANDS.has(name)));
+  const sumOf = (result: TwoProcessFanoutResult, names: (name: string) => boolean): number =>
+    [...result.commands].filter(([name]) => names(name)).reduce((total, [, calls]) => total + calls, 0);
+  const perEventOf = (result: TwoProcessFanoutResult, calls: number): string => (calls / result.delivered).toFixed(2);
+  const roundTripsOf = (result: TwoProcessFanoutResult): string =>
+    perEventOf(
+      result,
+      sumOf(result, (name) => ROUND_TRIP_COMMANDS.has(name)),
+    );
+  const sum = (names: (name: string) => boolean): number => sumOf(onRedis, names);
+  const perEvent = (calls: number): string => perEventOf(onRedis, calls);
+  const roundTrips = roundTripsOf(onRedis);
   const row = (name: string, result: { delivered: number; seconds: number; p50: number; p99: number }, rtt: string) => [
     name,
     String(Math.round(result.delivered / result.seconds)),
@@ -127,6 +136,7 @@ if (isObservability) {
         row('memory, one process', inMemory, '—'),
         row('SQLite, one process', onSqlite, '—'),
         row('Redis, two processes', onRedis, roundTrips),
+        row('Redis Cluster (3 nodes), two processes', onCluster, roundTripsOf(onCluster)),
       ],
     ),
   );
@@ -136,6 +146,6 @@ if (isObservability) {
   );
   console.log(`commands Redis ran per delivered event, inside scripts included: ${perEvent(sum(() => true))}`);
   console.log(
-    `server-fanout two processes: ${runs} SSE readers over Redis, p50 ${onRedis.p50} ms, p99 ${onRedis.p99} ms, ${roundTrips} Redis round trips per delivered event (one process: memory p99 ${inMemory.p99} ms, SQLite p99 ${onSqlite.p99} ms)`,
+    `server-fanout two processes: ${runs} SSE readers over Redis, p50 ${onRedis.p50} ms, p99 ${onRedis.p99} ms (${(onRedis.p99 / inMemory.p99).toFixed(2)}× memory), ${roundTrips} Redis round trips per delivered event; Redis Cluster p99 ${onCluster.p99} ms, ${roundTripsOf(onCluster)} (one process: memory p99 ${inMemory.p99} ms, SQLite p99 ${onSqlite.p99} ms)`,
   );
 }

@@ -16,7 +16,14 @@ const env: Record<string, string | undefined> = {
   AGENT_SCRIPTED_DELAY_MS: process.env.AGENT_SCRIPTED_DELAY_MS ?? '1',
 };
 // The scripted offline model and local storage: a developer's settings must not leak into tests.
-for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'AGENT_MODEL', 'AGUI_AGENT_URL', 'REDIS_URL'])
+for (const name of [
+  'OPENAI_BASE_URL',
+  'OPENAI_API_KEY',
+  'AGENT_MODEL',
+  'AGUI_AGENT_URL',
+  'REDIS_URL',
+  'REDIS_CLUSTER_NODES',
+])
   delete env[name];
 
 const demo = await startDemoFromEnv({ env, rootDir });

@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@redis/client';
+import { startRedisCluster } from '../../test/support/redis-cluster.ts';
 import { startRedisServer } from '../../test/support/redis-server.ts';
 import { createFanoutRuns, measureFanout } from './run-fanout.ts';
 
@@ -35,24 +36,38 @@ type RedisClient = { sendCommand: <T>(args: string[]) => Promise<T> };
 const here = dirname(fileURLToPath(import.meta.url));
 
 /**
- * Runs the fan-out across two server processes on one private `redis-server`: half the runs are
- * created on (so produced by) each process, and each run is read by one SSE reader on the other
- * process, so every delivered event crosses Redis. Stops both processes and Redis when done.
+ * Runs the fan-out across two server processes on one private `redis-server` (or, with `isCluster`,
+ * a private three-node Redis Cluster): half the runs are created on (so produced by) each process,
+ * and each run is read by one SSE reader on the other process, so every delivered event crosses
+ * Redis. Stops both processes and Redis when done.
  */
 export async function runTwoProcessFanout(options: {
   runs: number;
   deltas: number;
   intervalMs: number;
+  isCluster?: boolean;
 }): Promise<TwoProcessFanoutResult> {
   const { runs, deltas, intervalMs } = options;
-  const redis = await startRedisServer();
+  const redis =
+    options.isCluster === true
+      ? await startRedisCluster()
+      : await startRedisServer().then((server) => ({ nodes: [server.url], stop: () => server.stop() }));
   const children: ChildProcess[] = [];
-  const raw = createClient({ url: redis.url, RESP: 2 });
+  const raws = redis.nodes.map((url) => createClient({ url, RESP: 2 }));
+  const readCalls = async (): Promise<Map<string, number>> => {
+    const total = new Map<string, number>();
+    for (const raw of raws) {
+      for (const [name, calls] of await readCommandCalls(raw)) total.set(name, (total.get(name) ?? 0) + calls);
+    }
+    return total;
+  };
   try {
     const ports = await Promise.all(
       [0, 1].map(() =>
         spawnFanoutServer(children, {
-          REDIS_URL: redis.url,
+          ...(options.isCluster === true
+            ? { REDIS_CLUSTER_NODES: redis.nodes.join(',') }
+            : { REDIS_URL: redis.nodes[0] ?? '' }),
           BENCH_DELTAS: String(deltas),
           BENCH_INTERVAL_MS: String(intervalMs),
           BENCH_MAX_STREAMS: String(runs),
@@ -63,22 +78,24 @@ export async function runTwoProcessFanout(options: {
     const half = Math.floor(runs / 2);
     const onA = await createFanoutRuns(baseA, half);
     const onB = await createFanoutRuns(baseB, runs - half);
-    await raw.connect();
+    await Promise.all(raws.map((raw) => raw.connect()));
     let before = new Map<string, number>();
     const measured = await measureFanout({
       streams: [...onA.map((runId) => ({ base: baseB, runId })), ...onB.map((runId) => ({ base: baseA, runId }))],
       release: async () => {
-        before = await readCommandCalls(raw);
+        before = await readCalls();
         await Promise.all(ports.map((port) => fetch(`http://127.0.0.1:${port}/bench/go`, { method: 'POST' })));
       },
       expected: runs * (deltas + 4),
     });
-    const after = await readCommandCalls(raw);
+    const after = await readCalls();
     const commands = new Map<string, number>();
-    for (const [name, calls] of after) commands.set(name, calls - (before.get(name) ?? 0) - (name === 'info' ? 1 : 0));
+    for (const [name, calls] of after) {
+      commands.set(name, calls - (before.get(name) ?? 0) - (name === 'info' ? raws.length : 0));
+    }
     return { ...measured, commands };
   } finally {
-    if (raw.isOpen) await raw.close();
+    await Promise.all(raws.filter((raw) => raw.isOpen).map((raw) => raw.close()));
     await Promise.all(children.map(stopChild));
     await redis.stop();
   }

@@ -214,6 +214,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
           limits,
           caps: DEFAULT_EXECUTOR_CAPS,
           grantSecret: options.grantSecret ?? storedSecret('tool_grant_secret'),
+          ...(storage.executorLeases === undefined ? {} : { leases: storage.executorLeases }),
           onError,
         });
   const context: HandlerContext = {

@@ -47,15 +47,23 @@ const WATCHDOG =
 /**
  * Starts a private `redis-server` on a free loopback port (or `port`, e.g. to bring back one that
  * was stopped) with a temp dir, no persistence (`--save '' --appendonly no`) and no system
- * service, and resolves once it accepts connections.
+ * service, and resolves once it accepts connections. `extraArgs` are more `redis-server` options
+ * (a cluster node's, see `startRedisCluster`; `--appendonly yes` to persist); `dataDir` is a
+ * folder of the caller's to keep the data in across a stop and a start (the caller removes it).
  */
 export async function startRedisServer(
-  options: { timeoutMs?: number; port?: number } = {},
+  options: { timeoutMs?: number; port?: number; extraArgs?: readonly string[]; dataDir?: string } = {},
 ): Promise<PrivateRedisServer> {
   const binary = findRedisServerBinary();
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startOnce(binary, options.timeoutMs ?? 10_000, options.port);
+      return await startOnce(
+        binary,
+        options.timeoutMs ?? 10_000,
+        options.port,
+        options.extraArgs ?? [],
+        options.dataDir,
+      );
     } catch (error) {
       // Another process may have taken the free port between the probe and the bind.
       if (attempt >= 3) throw error;
@@ -63,10 +71,28 @@ export async function startRedisServer(
   }
 }
 
-async function startOnce(binary: string, timeoutMs: number, wanted: number | undefined): Promise<PrivateRedisServer> {
+async function startOnce(
+  binary: string,
+  timeoutMs: number,
+  wanted: number | undefined,
+  extraArgs: readonly string[],
+  dataDir: string | undefined,
+): Promise<PrivateRedisServer> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-chat-redis-'));
   const port = wanted ?? (await findFreePort());
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dataDir ?? dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+  ];
+  args.push(...extraArgs);
   const child = spawn('sh', ['-c', WATCHDOG, 'sh', dir, binary, ...args, '--daemonize', 'no'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -9,6 +9,8 @@ import { createExecutorRegistry } from './executor-registry.ts';
 import { createProgressGate } from './progress-gate.ts';
 import type { ProgressGate } from './progress-gate.ts';
 import type { ExecutorRegistry } from './executor-registry.ts';
+import { createSharedExecutorRegistry } from './shared-executor-registry.ts';
+import type { ExecutorLeaseStore } from '../storage/storage-port.ts';
 import { createToolGrants } from './tool-grants.ts';
 import type { ToolGrants, ToolGrantSecret } from './tool-grants.ts';
 
@@ -39,24 +41,36 @@ export interface BrowserToolRuntimeOptions {
   caps: { maxPerSubject: number; maxExecutors: number };
   /** The key of claim grants: the product's, or one generated once and kept in the handler's storage. */
   grantSecret: ToolGrantSecret;
+  /** The storage's shared executor leases (`AgentStorage.executorLeases`): then every process answers every executor. */
+  leases?: ExecutorLeaseStore;
   onError: (error: unknown, context: Record<string, unknown>) => void;
 }
 
 /**
- * Creates the runtime: the executor leases (an executor that stops heartbeating has its unstarted
- * claims released), the grants and a schema cache for validating declarations.
+ * Creates the runtime: the executor leases (in the storage when it shares them, else in memory; an
+ * executor that stops heartbeating has its unstarted claims released), the grants and a schema
+ * cache for validating declarations.
  */
 export function createBrowserToolRuntime(options: BrowserToolRuntimeOptions): BrowserToolRuntime {
-  const executors = createExecutorRegistry({
+  const registryOptions = {
     clock: options.clock,
     leaseMs: options.limits.executorLeaseSec * 1000,
     ...options.caps,
-    onLost: (lease) => {
+    onLost: (lease: { subjectId: string; executorId: string }) => {
       releaseUnstartedClaims(options.store, lease, 'executor_lost').catch((error: unknown) =>
         options.onError(error, { where: 'executor-release', executorId: lease.executorId }),
       );
     },
-  });
+  };
+  const { leases } = options;
+  const executors =
+    leases === undefined
+      ? createExecutorRegistry(registryOptions)
+      : createSharedExecutorRegistry({
+          ...registryOptions,
+          leases,
+          onError: (error) => options.onError(error, { where: 'executor-sweep' }),
+        });
   return {
     canUseExecutor: options.canUseExecutor,
     executors,

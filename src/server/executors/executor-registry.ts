@@ -11,10 +11,12 @@ export interface ExecutorLease {
 }
 
 /**
- * The executors connected to one handler (docs/protocol.md §19.4), kept in its memory: a lease
- * lives `leaseMs` after the executor's last connect or heartbeat, and ends at `disconnect`, at
- * its expiry (then `onLost` runs) or when the handler closes. A restart forgets every lease, so
- * executors connect again (their heartbeat answers `409 EXECUTOR_NOT_CONNECTED`).
+ * The executors connected to a handler (docs/protocol.md §19.4): a lease lives `leaseMs` after
+ * the executor's last connect or heartbeat, and ends at `disconnect`, at its expiry (then `onLost`
+ * runs, in one process) or when the handler closes. {@link createExecutorRegistry} keeps them in
+ * the handler's memory (a restart forgets every lease, so executors connect again: their
+ * heartbeat answers `409 EXECUTOR_NOT_CONNECTED`); `createSharedExecutorRegistry` keeps them in
+ * the storage, for every process.
  */
 export interface ExecutorRegistry {
   /**
@@ -22,15 +24,15 @@ export interface ExecutorRegistry {
    * least recently refreshed lease goes; a connect never evicts another subject's lease, so when
    * all `maxExecutors` are taken (after expired ones are swept) a new executor is refused: null.
    */
-  connect(subjectId: string, executorId: string, tools: readonly string[]): ExecutorLease | null;
+  connect(subjectId: string, executorId: string, tools: readonly string[]): Promise<ExecutorLease | null>;
   /** Renews the lease; null when the executor is not connected. */
-  heartbeat(subjectId: string, executorId: string): ExecutorLease | null;
+  heartbeat(subjectId: string, executorId: string): Promise<ExecutorLease | null>;
   /** Ends the lease; false when there was none. */
-  disconnect(subjectId: string, executorId: string): boolean;
-  find(subjectId: string, executorId: string): ExecutorLease | undefined;
+  disconnect(subjectId: string, executorId: string): Promise<boolean>;
+  find(subjectId: string, executorId: string): Promise<ExecutorLease | undefined>;
   /** Ends every lease past its expiry, calling `onLost` for each. */
-  sweep(): void;
-  size(): number;
+  sweep(): Promise<void>;
+  size(): Promise<number>;
   close(): void;
 }
 
@@ -98,7 +100,7 @@ export function createExecutorRegistry(options: ExecutorRegistryOptions): Execut
   schedule();
 
   return {
-    connect(subjectId, executorId, tools) {
+    async connect(subjectId, executorId, tools) {
       // A new lease that the subject's quota does not pay for (by evicting its own) needs a free slot.
       const needsSlot = (): boolean =>
         !leases.has(keyOf(subjectId, executorId)) &&
@@ -110,17 +112,17 @@ export function createExecutorRegistry(options: ExecutorRegistryOptions): Execut
       evictOwnOldest(subjectId);
       return lease;
     },
-    heartbeat(subjectId, executorId) {
+    async heartbeat(subjectId, executorId) {
       const lease = leases.get(keyOf(subjectId, executorId));
       return lease === undefined || lease.expiresAt <= clock.now() ? null : refresh(lease);
     },
-    disconnect: (subjectId, executorId) => forget(keyOf(subjectId, executorId)),
-    find(subjectId, executorId) {
+    disconnect: async (subjectId, executorId) => forget(keyOf(subjectId, executorId)),
+    async find(subjectId, executorId) {
       const lease = leases.get(keyOf(subjectId, executorId));
       return lease !== undefined && lease.expiresAt > clock.now() ? lease : undefined;
     },
-    sweep,
-    size: () => leases.size,
+    sweep: async () => sweep(),
+    size: async () => leases.size,
     close() {
       clock.clearTimeout(timer);
     },

@@ -41,8 +41,12 @@ export async function requireExecutorAccess(
 }
 
 /** The caller's connected executor `executorId`, else `409 EXECUTOR_NOT_CONNECTED`. */
-export function requireLease(request: RequestContext, runtime: BrowserToolRuntime, executorId: string): ExecutorLease {
-  const lease = runtime.executors.find(request.subject.id, executorId);
+export async function requireLease(
+  request: RequestContext,
+  runtime: BrowserToolRuntime,
+  executorId: string,
+): Promise<ExecutorLease> {
+  const lease = await runtime.executors.find(request.subject.id, executorId);
   if (lease === undefined)
     return fail({ code: 'EXECUTOR_NOT_CONNECTED', detail: 'Connect the executor first.', details: { executorId } });
   return lease;

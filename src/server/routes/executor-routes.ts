@@ -69,7 +69,7 @@ export const connectExecutorRoute: Route = {
         actual: tools.length,
         detail: `An executor runs at most ${max} tools.`,
       });
-    const lease = runtime.executors.connect(request.subject.id, executorId, tools as string[]);
+    const lease = await runtime.executors.connect(request.subject.id, executorId, tools as string[]);
     if (lease === null) {
       return fail({
         code: 'AGENT_UNAVAILABLE',
@@ -90,7 +90,8 @@ export const heartbeatExecutorRoute: Route = {
   handle: async (request, context) => {
     const { executorId, runtime } = await admitExecutor(request, context);
     const lease =
-      runtime.executors.heartbeat(request.subject.id, executorId) ?? requireLease(request, runtime, executorId);
+      (await runtime.executors.heartbeat(request.subject.id, executorId)) ??
+      (await requireLease(request, runtime, executorId));
     return jsonResponse(200, leaseResponse(lease, context), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
@@ -102,7 +103,7 @@ export const disconnectExecutorRoute: Route = {
   rate: 'executorRequestsPerMinute',
   handle: async (request, context) => {
     const { executorId, runtime } = await admitExecutor(request, context);
-    runtime.executors.disconnect(request.subject.id, executorId);
+    await runtime.executors.disconnect(request.subject.id, executorId);
     const released = await releaseUnstartedClaims(
       context.store,
       { subjectId: request.subject.id, executorId },
@@ -123,7 +124,7 @@ export const pendingToolCallsRoute: Route = {
   handle: async (request, context) => {
     const executorId = parseExecutorId(request.params.executorId, 'executorId');
     const runtime = await requireExecutorAccess(request, context, executorId);
-    const lease = requireLease(request, runtime, executorId);
+    const lease = await requireLease(request, runtime, executorId);
     const after = request.url.searchParams.get('after');
     const limitText = request.url.searchParams.get('limit') ?? String(MAX_PENDING_PAGE);
     const limit = Number(limitText);

@@ -2,7 +2,12 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { defaultDatabasePath, describeRedisUrl, openStorageFromEnv } from './open-storage-from-env.ts';
+import {
+  defaultDatabasePath,
+  describeRedisUrl,
+  openStorageFromEnv,
+  parseClusterNodes,
+} from './open-storage-from-env.ts';
 
 describe('openStorageFromEnv', () => {
   let folder: string;
@@ -71,5 +76,24 @@ describe('openStorageFromEnv', () => {
       'REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0.',
     );
     await expect(openStorageFromEnv({ REDIS_URL: 'redis://127.0.0.1:1' }, '')).rejects.toThrow('ECONNREFUSED');
+  });
+
+  it('joins a Redis Cluster when REDIS_CLUSTER_NODES is set, and refuses it beside REDIS_URL', async () => {
+    const nodes = inject('redisClusterNodes');
+    const listed = nodes.map((node) => new URL(node).host).join(', ');
+    const opened = await openStorageFromEnv({ REDIS_CLUSTER_NODES: listed }, '');
+    expect(opened.location).toBe(`redis-cluster://${listed.replaceAll(' ', '')}`);
+    await opened.storage.getOrCreateSetting('cluster-probe', 'kept in the cluster');
+    await opened.storage.close();
+    const again = await openStorageFromEnv({ REDIS_CLUSTER_NODES: nodes[2] ?? '' }, '');
+    expect(await again.storage.getOrCreateSetting('cluster-probe', 'other')).toBe('kept in the cluster');
+    await again.storage.close();
+    expect(parseClusterNodes(' a:1 ,, rediss://u:p@b:2 ')).toEqual(['redis://a:1', 'rediss://u:p@b:2']);
+    expect(() => parseClusterNodes('cache.internal')).toThrow(
+      'REDIS_CLUSTER_NODES must be host:port entries separated by commas (got "cache.internal").',
+    );
+    await expect(
+      openStorageFromEnv({ REDIS_CLUSTER_NODES: listed, REDIS_URL: inject('redisUrl') }, ''),
+    ).rejects.toThrow('Set REDIS_URL or REDIS_CLUSTER_NODES, not both.');
   });
 });

@@ -10,7 +10,10 @@ import type { AgentStorage } from './storage-port.ts';
 /** What a server entry reads from its environment for storage (docs/server.md, "Storage"). */
 export interface StorageFromEnv {
   storage: AgentStorage;
-  /** Where the data lives, for the start-up line (`:memory:` when nothing is kept; a Redis URL without its password). */
+  /**
+   * Where the data lives, for the start-up line (`:memory:` when nothing is kept; a Redis URL
+   * without its password; `redis-cluster://<node>,…` for a cluster).
+   */
   location: string;
   /**
    * Where uploaded files go: `AGENT_CHAT_ATTACHMENTS_DIR` when set, else the `attachments` folder
@@ -30,7 +33,8 @@ export function defaultDatabasePath(rootDir: string): string {
 
 /**
  * Opens the storage an entry's environment asks for: `REDIS_URL` (`redis://` or `rediss://`) selects
- * Redis for everything, for any number of server processes; otherwise `AGENT_CHAT_DB` is a SQLite
+ * Redis for everything, for any number of server processes, and `REDIS_CLUSTER_NODES`
+ * (`host:port,host:port,…`, or `redis://` URLs) a Redis Cluster; otherwise `AGENT_CHAT_DB` is a SQLite
  * file path (default `defaultPath`) or `:memory:` (the in-memory store: nothing survives the
  * process). Also reads `AGENT_CHAT_IDENTITY_SECRET` (at least 32 characters) and
  * `AGENT_CHAT_LEASE_TTL_MS` (an integer ≥ 100), and opens the attachment store (see
@@ -53,14 +57,22 @@ export async function openStorageFromEnv(
     throw new Error(`AGENT_CHAT_LEASE_TTL_MS must be an integer number of milliseconds ≥ 100 (got "${leaseText}").`);
   }
   const redisUrl = env['REDIS_URL']?.trim() ?? '';
-  const location = redisUrl === '' ? path : describeRedisUrl(redisUrl);
+  const clusterNodes = parseClusterNodes(env['REDIS_CLUSTER_NODES'] ?? '');
+  if (redisUrl !== '' && clusterNodes.length > 0) throw new Error('Set REDIS_URL or REDIS_CLUSTER_NODES, not both.');
   let storage: AgentStorage;
-  if (redisUrl !== '') storage = await openRedisStorage({ url: redisUrl });
-  else storage = path === ':memory:' ? createMemoryStorage() : openSqliteStorage({ path });
+  let location = path;
+  if (clusterNodes.length > 0) {
+    location = `redis-cluster://${clusterNodes.map((node) => new URL(describeRedisUrl(node)).host).join(',')}`;
+    storage = await openRedisStorage({ clusterNodes });
+  } else if (redisUrl !== '') {
+    location = describeRedisUrl(redisUrl);
+    storage = await openRedisStorage({ url: redisUrl });
+  } else storage = path === ':memory:' ? createMemoryStorage() : openSqliteStorage({ path });
   const attachmentsDir = env['AGENT_CHAT_ATTACHMENTS_DIR']?.trim() ?? '';
+  const onRedis = redisUrl !== '' || clusterNodes.length > 0;
   let attachments: AttachmentStore | undefined;
   if (attachmentsDir !== '') attachments = openDirectoryAttachmentStore({ directory: attachmentsDir });
-  else if (redisUrl === '')
+  else if (!onRedis)
     attachments =
       path === ':memory:'
         ? createMemoryAttachmentStore()
@@ -83,4 +95,23 @@ export function describeRedisUrl(text: string): string {
   url.username = '';
   url.password = '';
   return url.toString();
+}
+
+/**
+ * The nodes of `REDIS_CLUSTER_NODES` as `redis://` URLs: comma-separated `host:port` (or whole
+ * `redis://`/`rediss://` URLs); throws naming the variable for an entry that is neither.
+ */
+export function parseClusterNodes(text: string): string[] {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  return entries.map((entry) => {
+    const url = entry.includes('://') ? entry : `redis://${entry}`;
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    if (parsed === null || (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') || parsed.port === '') {
+      throw new Error(`REDIS_CLUSTER_NODES must be host:port entries separated by commas (got "${entry}").`);
+    }
+    return url;
+  });
 }

@@ -1,4 +1,4 @@
-import { defineRedisScript } from './redis-script.ts';
+import { defineStorageScript } from './redis-script.ts';
 
 /**
  * Lua shared by the scripts that delete sessions: `deleteRun(runId)` and `deleteSession(id)` (with
@@ -55,16 +55,20 @@ end
 
 /**
  * Deletes the subject's session unless it has an active run (`AgentStorage.deleteSession`), in one
- * script. ARGV: prefix, sessionId, subjectId. Returns {'deleted', runIds} | {'not_found'} |
- * {'run_active', runId}.
+ * script. Keys: the session. Values: sessionId, subjectId. Returns {'deleted', runIds} |
+ * {'not_found'} | {'run_active', runId}.
  */
-export const DELETE_SESSION = defineRedisScript(`${SESSION_DELETION}
-local s = redis.call('HMGET', sessionKey(ARGV[2]), 'subjectId', 'activeRunId')
-if s[1] ~= ARGV[3] then return {'not_found'} end
+export const DELETE_SESSION = defineStorageScript(
+  'agentChatDeleteSession',
+  ['session'],
+  `${SESSION_DELETION}
+local s = redis.call('HMGET', K.session, 'subjectId', 'activeRunId')
+if s[1] ~= A.subjectId then return {'not_found'} end
 if s[2] then return {'run_active', s[2]} end
-deleteSession(ARGV[2])
+deleteSession(A.sessionId)
 return {'deleted', deletedRuns}
-`);
+`,
+);
 
 /**
  * Deletes what the caps and the idle TTL do not keep (`AgentStorage.enforceRetention`), in one
@@ -73,13 +77,17 @@ return {'deleted', deletedRuns}
  * only sessions of the subjects holding the most (`holdings:sessions`, `holdings:runs`, scored by
  * count; rebuilt from the sessions and runs once, for data written before they existed), the
  * touched subject first among equals. The activity sets are walked in pages, so a create at the
- * cap reads little more than what it evicts. ARGV: prefix, idle cutoff
- * (`now - sessionIdleTtlMs`), maxSessionsPerSubject, maxRunsPerSession, maxSessions, maxRuns,
- * touched sessionId ('' for a sweep), touched subjectId. Returns `{sessionIds, runIds}`.
+ * cap reads little more than what it evicts. Keys: the sets of all sessions, runs and activity,
+ * and the counters. Values: cutoff (`now - sessionIdleTtlMs`), maxSessionsPerSubject,
+ * maxRunsPerSession, maxSessions, maxRuns, touched (the touched sessionId, '' for a sweep),
+ * touchedSubject. Returns `{sessionIds, runIds}`.
  */
-export const ENFORCE_RETENTION = defineRedisScript(`${SESSION_DELETION}
-local cutoff, maxPerSubject, maxRunsPerSession = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
-local maxSessions, maxRuns, touched, touchedSubject = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], ARGV[8]
+export const ENFORCE_RETENTION = defineStorageScript(
+  'agentChatEnforceRetention',
+  ['sessions', 'runs', 'activity', 'counters'],
+  `${SESSION_DELETION}
+local cutoff, maxPerSubject, maxRunsPerSession = A.cutoff, tonumber(A.maxSessionsPerSubject), tonumber(A.maxRunsPerSession)
+local maxSessions, maxRuns, touched, touchedSubject = tonumber(A.maxSessions), tonumber(A.maxRuns), A.touched, A.touchedSubject
 
 local function isEvictable(sessionId)
   return sessionId ~= touched and redis.call('HEXISTS', sessionKey(sessionId), 'activeRunId') == 0
@@ -109,13 +117,13 @@ if touched ~= '' then
     return #deletedSessions - before < excess
   end)
 end
-if redis.call('HSETNX', P .. 'counters', 'holdings', 1) == 1 then
+if redis.call('HSETNX', K.counters, 'holdings', 1) == 1 then
   redis.call('DEL', P .. 'holdings:sessions', P .. 'holdings:runs')
-  for _, sessionId in ipairs(redis.call('ZRANGE', P .. 'sessions', 0, -1)) do
+  for _, sessionId in ipairs(redis.call('ZRANGE', K.sessions, 0, -1)) do
     local subjectId = redis.call('HGET', sessionKey(sessionId), 'subjectId')
     if subjectId then addHolding('sessions', subjectId, 1) end
   end
-  for _, runId in ipairs(redis.call('ZRANGE', P .. 'runs', 0, -1)) do
+  for _, runId in ipairs(redis.call('ZRANGE', K.runs, 0, -1)) do
     local subjectId = redis.call('HGET', runKey(runId), 'subjectId')
     if subjectId then addHolding('runs', subjectId, 1) end
   end
@@ -165,7 +173,7 @@ local function nextByHolding(kind)
   end
   offset = 0
   while true do
-    local page = redis.call('ZRANGE', P .. 'activity', offset, offset + 99)
+    local page = redis.call('ZRANGE', K.activity, offset, offset + 99)
     if #page == 0 then return nil end
     for _, member in ipairs(page) do
       local sessionId = sessionOfMember(member)
@@ -186,7 +194,8 @@ for _, cap in ipairs({{'sessions', maxSessions}, {'runs', maxRuns}}) do
   end
 end
 if touched == '' then
-  evictOldest(P .. 'activity', cutoff, function() return true end)
+  evictOldest(K.activity, cutoff, function() return true end)
 end
 return {deletedSessions, deletedRuns}
-`);
+`,
+);

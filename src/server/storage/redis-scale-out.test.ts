@@ -12,6 +12,7 @@ import type {
 } from '../../core/protocol.ts';
 import type { DemoUser } from '../../../test/support/demo-user-http.ts';
 import { readRunStream, signInDemoUser } from '../../../test/support/demo-user-http.ts';
+import { startRedisCluster } from '../../../test/support/redis-cluster.ts';
 import { findFreePort, spawnServer } from '../../../test/support/spawn-server.ts';
 import type { SpawnedServer } from '../../../test/support/spawn-server.ts';
 
@@ -49,8 +50,37 @@ const textOf = (events: readonly EventEnvelope[]): string =>
     .map((e) => e.data.delta)
     .join('');
 
-describe('two server processes on one redis-server (REDIS_URL)', () => {
-  const redisUrl = `${inject('redisUrl')}/5`;
+/** The store both processes share: the environment that selects it, and how to stop it. */
+interface SharedStore {
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+const STORES: [string, () => Promise<SharedStore>][] = [
+  [
+    'one redis-server (REDIS_URL)',
+    async () => {
+      const redisUrl = `${inject('redisUrl')}/5`;
+      const raw = createClient({ url: redisUrl });
+      await raw.connect();
+      await raw.flushDb();
+      await raw.close();
+      return { env: { REDIS_URL: redisUrl }, stop: async () => undefined };
+    },
+  ],
+  [
+    'a three-node Redis Cluster (REDIS_CLUSTER_NODES)',
+    async () => {
+      // A cluster of the test's own: the processes use the default key prefix, and there is no db to select.
+      const cluster = await startRedisCluster();
+      const nodes = cluster.nodes.map((node) => new URL(node).host).join(',');
+      return { env: { REDIS_CLUSTER_NODES: nodes }, stop: () => cluster.stop() };
+    },
+  ],
+];
+
+describe.each(STORES)('two server processes on %s', (_name, openStore) => {
+  let store: SharedStore;
   const servers = new Map<'A' | 'B', SpawnedServer>();
   const ports = new Map<'A' | 'B', number>();
   let user: DemoUser;
@@ -64,7 +94,7 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
       env: {
         HOST: '127.0.0.1',
         PORT: String(port),
-        REDIS_URL: redisUrl,
+        ...store.env,
         AGENT_CHAT_LEASE_TTL_MS: String(LEASE_TTL_MS),
         AGENT_SCRIPTED_DELAY_MS: '1',
         AGENT_LIMITS: '{"interruptAnswersPerMinute":3,"maxActiveRuns":2}',
@@ -75,15 +105,14 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
   };
 
   beforeAll(async () => {
-    const raw = createClient({ url: redisUrl });
-    await raw.connect();
-    await raw.flushDb();
-    await raw.close();
+    store = await openStore();
     await Promise.all([start('A'), start('B')]);
     user = await signInDemoUser(urlOf('A'), 'agent_chat_demo=demo_scale_out_1');
   }, 60_000);
   afterAll(async () => {
     for (const server of servers.values()) await server.kill('SIGTERM');
+    servers.clear();
+    await store.stop();
     console.log(`scale-out timeline:\n${timeline.join('\n')}`);
   });
 
@@ -248,13 +277,12 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
     expect((await postRun(other, urlOf('B'), 'Hello there')).status).toBe(201);
   });
 
-  it('keeps executor leases per process: heartbeat, pending and claims need the process the executor connected to; its receipts are applied on either', async () => {
+  it('answers every executor request on either process: connect, heartbeat, pending, claim and receipts alternate between A and B', async () => {
     const executorId = 'exe_scale_out_1';
     const post = (name: 'A' | 'B', path: string, body: unknown, headers: Record<string, string> = {}) =>
       user.request(urlOf(name), path, { method: 'POST', body, headers });
-    const codeOf = async (response: Response) => [response.status, ((await response.json()) as { code?: string }).code];
     expect((await post('A', `/executors/${executorId}/connect`, { tools: ['test.word'] })).status).toBe(200);
-    const created = await user.request(urlOf('A'), '/runs', {
+    const created = await user.request(urlOf('B'), '/runs', {
       method: 'POST',
       body: {
         agentVersionId: user.agentVersionId,
@@ -278,43 +306,48 @@ describe('two server processes on one redis-server (REDIS_URL)', () => {
     const dispatched = stream.events.find(
       (e): e is EventEnvelope<'TOOL_CALL_DISPATCHED'> => e.type === 'TOOL_CALL_DISPATCHED',
     );
-    const callPath = `/runs/${runId}/tool-calls/${dispatched?.data.toolCallId ?? ''}`;
+    const toolCallId = dispatched?.data.toolCallId ?? '';
+    const callPath = `/runs/${runId}/tool-calls/${toolCallId}`;
 
-    // B has no lease for the executor A knows: every request that needs one is refused there.
-    expect(await codeOf(await post('B', `/executors/${executorId}/heartbeat`, {}))).toEqual([
-      409,
-      'EXECUTOR_NOT_CONNECTED',
-    ]);
-    expect(await codeOf(await user.request(urlOf('B'), `/executors/${executorId}/pending`))).toEqual([
-      409,
-      'EXECUTOR_NOT_CONNECTED',
-    ]);
-    expect(await codeOf(await post('B', `${callPath}/claim`, { executorId }))).toEqual([409, 'EXECUTOR_NOT_CONNECTED']);
-    const claimed = await post('A', `${callPath}/claim`, { executorId });
+    // The lease A took is in Redis: B renews it and lists the call, A lists it too.
+    const heartbeat = await post('B', `/executors/${executorId}/heartbeat`, {});
+    expect(heartbeat.status).toBe(200);
+    for (const name of ['A', 'B'] as const) {
+      const pending = await user.request(urlOf(name), `/executors/${executorId}/pending`);
+      expect(pending.status).toBe(200);
+      const { items } = (await pending.json()) as { items: Array<{ toolCallId: string; claimedBy: string | null }> };
+      expect(items.map((item) => [item.toolCallId, item.claimedBy])).toEqual([[toolCallId, null]]);
+    }
+    const claimed = await post('B', `${callPath}/claim`, { executorId });
     expect(claimed.status).toBe(200);
     const { grant } = (await claimed.json()) as { grant: string };
-    mark(`browser call of run ${runId} claimed on A after B refused the claim`);
+    mark(`browser call of run ${runId} connected on A, renewed, listed and claimed on B`);
 
-    // The grant is checked against the run's log in Redis with the shared grant secret: B applies the receipts.
-    const receipt = (kind: string, sequence: number, extra: Record<string, unknown> = {}) =>
+    const receipt = (name: 'A' | 'B', kind: string, sequence: number, extra: Record<string, unknown> = {}) =>
       post(
-        'B',
+        name,
         `${callPath}/receipts`,
         { executorId, receiptId: `rcp_${kind}`, sequence, kind, ...extra },
-        {
-          'x-tool-grant': grant,
-        },
+        { 'x-tool-grant': grant },
       );
-    const accepted = await receipt('accepted', 0);
+    const accepted = await receipt('A', 'accepted', 0);
     expect([accepted.status, ((await accepted.json()) as { accepted?: boolean }).accepted]).toEqual([200, true]);
-    const completed = await receipt('completed', 1, { result: { word: 'scale-out' } });
+    expect((await post('A', `/executors/${executorId}/heartbeat`, {})).status).toBe(200);
+    const completed = await receipt('B', 'completed', 1, { result: { word: 'scale-out' } });
     expect([completed.status, ((await completed.json()) as { accepted?: boolean }).accepted]).toEqual([200, true]);
     const events = await stream.done;
     expect(events.find((e) => e.type === 'TOOL_CALL_RESULT')?.data).toEqual(
       expect.objectContaining({ status: 'completed' }),
     );
     expect(events.at(-1)?.type).toBe('RUN_FINISHED');
-    expect((await post('A', `/executors/${executorId}/disconnect`, {})).status).toBe(200);
+
+    // A disconnect through B ends the lease for A as well.
+    expect((await post('B', `/executors/${executorId}/disconnect`, {})).status).toBe(200);
+    const afterDisconnect = await post('A', `/executors/${executorId}/heartbeat`, {});
+    expect([afterDisconnect.status, ((await afterDisconnect.json()) as { code?: string }).code]).toEqual([
+      409,
+      'EXECUTOR_NOT_CONNECTED',
+    ]);
   });
 
   it('ends a run whose producer A was killed with RUN_ABANDONED on B once its lease expired, and a restarted A serves its history', async () => {

@@ -1,17 +1,39 @@
-import { createHash } from 'node:crypto';
-
-/** One Lua script of the Redis storage: its source and the SHA1 `EVALSHA` names it by. */
-export interface RedisScript {
+/**
+ * One Lua script of the Redis storage, as node-redis defines scripts (`defineScript` from
+ * `@redis/client`, given to the client's `scripts` option by `openRedisStorage`): the keys it
+ * declares are `KEYS` (so Redis Cluster routes it, and they all share the deployment's hash tag),
+ * and its values travel as one JSON object, `ARGV[1]`, read by name as `A.<name>`.
+ */
+export interface StorageScript {
+  /** The client method node-redis adds for it. */
+  name: string;
   source: string;
-  sha1: string;
+  /** The names of its `KEYS`, in order: the Lua reads `K.<name>`. */
+  keyNames: readonly string[];
 }
 
 /**
- * What every script starts with: the key prefix (`ARGV[1]`) and the helpers they share. Keys are
- * built from the prefix inside the scripts (a standalone Redis; docs/server.md, "Redis").
+ * One call of a {@link StorageScript}: its declared keys, by name, then (for a script over a list
+ * of things, like many runs' appends) `moreKeys` after them in order, and its named values.
+ */
+export interface ScriptCall {
+  keys: Record<string, string>;
+  moreKeys?: readonly string[];
+  args: ScriptArgs;
+}
+
+/** The named values of a script call: strings (numbers are sent as their decimal text) and lists of them. */
+export type ScriptArgs = Record<string, string | number | readonly string[]>;
+
+/**
+ * What every script starts with: its named keys `K`, its values `A` and the deployment's key base
+ * `P` (`A.base`: the key prefix, inside a hash tag on Redis Cluster), then the helpers they share.
+ * A key a script only finds while it runs (a run's session, a session's runs) is built from `P`, so
+ * it has the same hash tag, and the same slot, as the declared ones.
  */
 const PRELUDE = `
-local P = ARGV[1]
+local A = cjson.decode(ARGV[1])
+local P = A.base
 local function sessionKey(id) return P .. 'session:' .. id end
 local function runKey(id) return P .. 'run:' .. id end
 local function streamKey(id) return P .. 'events:' .. id end
@@ -38,30 +60,60 @@ local function completeIdempotency(recordId, response, expiresAt)
 end
 `;
 
-/** Defines a script from its body (the prelude is prepended). */
-export function defineRedisScript(body: string): RedisScript {
-  const source = `${PRELUDE}\n${body}`;
-  return { source, sha1: createHash('sha1').update(source).digest('hex') };
+/**
+ * Defines a storage script: `keyNames` are its `KEYS` in order (`K.<name>` in `body`); `bare`
+ * leaves the prelude out (a script that needs none of it, like the rate bucket).
+ */
+export function defineStorageScript(
+  name: string,
+  keyNames: readonly string[],
+  body: string,
+  options: { bare?: boolean } = {},
+): StorageScript {
+  const keys = keyNames.map((key, index) => `K[${JSON.stringify(key)}] = KEYS[${index + 1}]`).join('\n');
+  const prelude = options.bare === true ? 'local A = cjson.decode(ARGV[1])' : PRELUDE;
+  return { name, keyNames, source: `${prelude}\nlocal K = {}\n${keys}\n${body}` };
 }
-
-/** The one command the storage needs to run scripts (the client's `sendCommand`). */
-export type SendCommand = (args: string[]) => Promise<unknown>;
 
 /**
- * Runs `script` with `args` after the prefix: `EVALSHA`, and `EVAL` (which caches it) the first
- * time a server does not know it yet (`NOSCRIPT`, e.g. after a restart of Redis).
+ * The `EVALSHA` arguments after the SHA1 for `call`: the keys in the script's order (then
+ * `moreKeys`), then the values as one JSON object with the key base `base` (numbers as decimal text, so
+ * Lua sees exact integers).
+ * Throws when a declared key is missing.
  */
-export async function runRedisScript(
-  send: SendCommand,
-  script: RedisScript,
-  prefix: string,
-  args: readonly (string | number)[],
-): Promise<unknown> {
-  const argv = [prefix, ...args.map(String)];
-  try {
-    return await send(['EVALSHA', script.sha1, '0', ...argv]);
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-    return send(['EVAL', script.source, '0', ...argv]);
+export function scriptArguments(
+  script: StorageScript,
+  call: ScriptCall,
+  base: string,
+): { keys: string[]; argv: string } {
+  const keys = script.keyNames.map((name) => {
+    const key = call.keys[name];
+    if (key === undefined) throw new TypeError(`Script ${script.name} needs its key "${name}".`);
+    return key;
+  });
+  keys.push(...(call.moreKeys ?? []));
+  const args: Record<string, string | readonly string[]> = { base };
+  for (const [name, value] of Object.entries(call.args)) {
+    args[name] =
+      typeof value === 'number' ? String(value) : typeof value === 'string' ? wellFormed(value) : value.map(wellFormed);
   }
+  return { keys, argv: JSON.stringify(args) };
 }
+
+/** `values` as JSON with lone surrogates in its strings replaced (a value the scripts decode with `cjson`). */
+export function wellFormedJson(values: ScriptArgs): string {
+  const args: Record<string, string | readonly string[]> = {};
+  for (const [name, value] of Object.entries(values)) {
+    args[name] =
+      typeof value === 'number' ? String(value) : typeof value === 'string' ? wellFormed(value) : value.map(wellFormed);
+  }
+  return JSON.stringify(args);
+}
+
+/** `text` with lone surrogates replaced, as UTF-8 would carry them (Lua's JSON decoder refuses them escaped). */
+function wellFormed(text: string): string {
+  return text.replace(/\p{Surrogate}/gu, '\uFFFD');
+}
+
+/** The one command the storage sends outside scripts, routed by `key` (the client's `sendCommand`). */
+export type SendCommand = (args: string[]) => Promise<unknown>;

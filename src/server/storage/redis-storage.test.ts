@@ -91,6 +91,30 @@ describe('Redis storage across processes (two storages on one redis-server)', ()
     expect(ids).toEqual(['1-0', '2-0']);
   });
 
+  it('sends the appends of one event-loop turn in one script call, each run fenced on its own', async () => {
+    const runs = [];
+    for (let index = 0; index < 20; index += 1) {
+      runs.push(
+        await createFixtureRun(producer, { runId: `run_${index}`, sessionId: `ses_${index}`, isNewSession: true }),
+      );
+    }
+    const calls = await callsOf(raw, 'evalsha');
+    const appends = runs.map((run, index) =>
+      // run_7's writer is stale: only its append is refused.
+      index === 7
+        ? producer.appendEvents(run.runId, 5, [run.events.at(6, 'RUN_STATUS_CHANGED', { status: 'running' })])
+        : producer.appendEvents(run.runId, 1, [run.events.next('RUN_STATUS_CHANGED', { status: 'running' })]),
+    );
+    const settled = await Promise.allSettled(appends);
+    expect(await callsOf(raw, 'evalsha')).toBe(calls + 1);
+    expect(settled.map((outcome) => outcome.status)).toEqual(
+      runs.map((_, index) => (index === 7 ? 'rejected' : 'fulfilled')),
+    );
+    expect(settled[7]).toEqual({ status: 'rejected', reason: new EventLogConflictError('run_7', 5, 1) });
+    expect((await reader.getRun('run_3'))?.lastSeq).toBe(2);
+    expect((await reader.getRun('run_7'))?.lastSeq).toBe(1);
+  });
+
   it('lets runs join waiting groups (CLIENT UNBLOCK), and waits without polling', async () => {
     const runIds = ['run_1', 'run_2', 'run_3', 'run_4', 'run_5'];
     const runs = [];

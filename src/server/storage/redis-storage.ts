@@ -25,10 +25,13 @@ import {
 import { TAKE_RATE } from './redis-rate-script.ts';
 import { DELETE_SESSION, ENFORCE_RETENTION } from './redis-retention-script.ts';
 import { APPEND_EVENTS, COMPACT_ENDED_RUNS, CREATE_RUN, GET_RUN } from './redis-run-scripts.ts';
-import type { RedisScript, SendCommand } from './redis-script.ts';
-import { runRedisScript } from './redis-script.ts';
+import type { ScriptArgs, StorageScript } from './redis-script.ts';
+import { scriptArguments, wellFormedJson } from './redis-script.ts';
 import type { BlockingConnection } from './redis-tails.ts';
 import { createRedisTails } from './redis-tails.ts';
+import { createAppendBatcher } from './redis-append-batcher.ts';
+import { settleUncertainAppend } from './redis-uncertain-append.ts';
+import { createRedisExecutorLeases, REDIS_EXECUTOR_SCRIPTS } from './redis-executor-leases.ts';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
 import type {
@@ -39,12 +42,51 @@ import type {
   StoredSession,
 } from './storage-port.ts';
 
-/** What {@link createRedisStorage} runs on: one command connection, and a way to open blocking ones. */
+/** Every script of the Redis storage: `openRedisStorage` defines them on its client. */
+export const REDIS_STORAGE_SCRIPTS: readonly StorageScript[] = [
+  ABANDON_IDEMPOTENCY,
+  APPEND_EVENTS,
+  BEGIN_IDEMPOTENCY,
+  BIND_AG_UI_THREAD,
+  COMPACT_ENDED_RUNS,
+  COMPLETE_IDEMPOTENCY,
+  COUNT_SESSION_MESSAGES,
+  COUNTS,
+  CREATE_RUN,
+  DELETE_EXPIRED_IDEMPOTENCY,
+  DELETE_SESSION,
+  ENFORCE_RETENTION,
+  GET_OR_CREATE_SETTING,
+  GET_RUN,
+  LIST_EXPIRED_LEASES,
+  LIST_FINAL_SNAPSHOTS,
+  LIST_MESSAGES,
+  LIST_SESSIONS,
+  PUT_FEEDBACK,
+  RENEW_LEASE,
+  SET_AG_UI_SEGMENT,
+  TAKE_EXPIRED_LEASE,
+  TAKE_RATE,
+  UPDATE_SESSION_TITLE,
+  ...REDIS_EXECUTOR_SCRIPTS,
+];
+
+/**
+ * What {@link createRedisStorage} runs on: a client (standalone, or a cluster that routes each
+ * command and script by its first key), and a way to open blocking connections.
+ */
 export interface RedisConnections {
-  send: SendCommand;
-  /** Opens a connection of its own (each waiting group of live tails holds one). */
-  openConnection: () => Promise<BlockingConnection>;
-  /** Closes the command connection. */
+  /** Runs one of {@link REDIS_STORAGE_SCRIPTS} with its keys and its JSON values (`EVALSHA`, `EVAL` once unknown). */
+  runScript(script: StorageScript, keys: string[], argv: string): Promise<unknown>;
+  /** Sends one command to the node holding `key`. */
+  send(key: string, args: string[]): Promise<unknown>;
+  /** Opens a connection of its own to the node holding `key` (each waiting group of live tails holds one). */
+  openConnection(key: string): Promise<BlockingConnection>;
+  /** True for a failure that says nothing about whether Redis ran the command (not a reply of Redis: a dropped connection). */
+  isConnectionError(error: unknown): boolean;
+  /** True on Redis Cluster: the keys of a deployment then share the hash tag `{<keyPrefix>}`. */
+  isCluster: boolean;
+  /** Closes the client. */
   close: () => Promise<void>;
 }
 
@@ -53,7 +95,7 @@ export interface RedisStorageOptions {
   connections: RedisConnections;
   /** Prepended to every key (default `agent-chat:`), so several deployments can share one Redis. */
   keyPrefix?: string;
-  /** Runs one blocking `XREAD` waits on at most (default 16). */
+  /** Runs one blocking `XREAD` waits on at most (default 64). */
   tailGroupSize?: number;
   /** Where connection failures of the live tails are reported. Default `console.error`. */
   onError?: (error: unknown) => void;
@@ -68,25 +110,44 @@ export interface RedisStorageOptions {
 export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
   const { connections } = options;
   const prefix = options.keyPrefix ?? 'agent-chat:';
+  if (connections.isCluster && /[{}]/.test(prefix))
+    throw new RangeError('keyPrefix must not hold { or } on Redis Cluster.');
   const onError = options.onError ?? ((error: unknown) => console.error('[agent-chat] redis', error));
-  const run = (script: RedisScript, args: readonly (string | number)[]): Promise<unknown> =>
-    runRedisScript(connections.send, script, prefix, args);
-  const streamKey = (runId: string): string => `${prefix}events:${runId}`;
+  const keys = redisKeys(prefix, connections.isCluster);
+  const run = (script: StorageScript, keyed: Record<string, string>, args: ScriptArgs): Promise<unknown> => {
+    const call = scriptArguments(script, { keys: keyed, args }, keys.base);
+    return connections.runScript(script, call.keys, call.argv);
+  };
+  // A command of one key, which is its first argument (HGETALL, XRANGE, SCARD, ...).
+  const send = (args: string[]): Promise<unknown> => connections.send(args[1] ?? keys.base, args);
+  const queueAppend = createAppendBatcher((moreKeys, batches) => {
+    const call = scriptArguments(APPEND_EVENTS, { keys: {}, moreKeys, args: { batches } }, keys.base);
+    return connections.runScript(APPEND_EVENTS, call.keys, call.argv);
+  });
   const tails = createRedisTails({
-    send: connections.send,
-    openConnection: connections.openConnection,
-    streamKey,
-    groupSize: options.tailGroupSize ?? 16,
+    send: (args) => connections.send(keys.base, args),
+    openConnection: () => connections.openConnection(keys.base),
+    streamKey: keys.stream,
+    groupSize: options.tailGroupSize ?? 64,
     onError,
   });
-  const idempotencyArgs = (completion: IdempotencyCompletion | undefined): string[] =>
+  const idempotencyArgs = (completion: IdempotencyCompletion | undefined): ScriptArgs =>
     completion === undefined
-      ? ['', '', '', '']
-      : [completion.recordId, completion.token, JSON.stringify(completion.response), String(completion.expiresAt)];
+      ? { idemId: '', idemToken: '', idemResponse: '', idemExpiresAt: '' }
+      : {
+          idemId: completion.recordId,
+          idemToken: completion.token,
+          idemResponse: JSON.stringify(completion.response),
+          idemExpiresAt: completion.expiresAt,
+        };
+  const idemKeys = (recordId: string | undefined): Record<string, string> => ({
+    idem: keys.idem(recordId ?? ''),
+    idemExpiry: keys.of('idem-expiry'),
+  });
 
   const readEvents: AgentStorage['readEvents'] = async (runId, afterSeq, limit) => {
     const count = limit === undefined || !Number.isFinite(limit) ? [] : ['COUNT', String(limit)];
-    const reply = await connections.send(['XRANGE', streamKey(runId), `${afterSeq + 1}-0`, '+', ...count]);
+    const reply = await send(['XRANGE', keys.stream(runId), `${afterSeq + 1}-0`, '+', ...count]);
     return (Array.isArray(reply) ? (reply as unknown[]) : []).map((entry) => {
       const fields = Array.isArray(entry) ? toStrings(entry[1]) : [];
       return JSON.parse(fields[1] ?? 'null') as EventEnvelope;
@@ -98,27 +159,39 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       const { session, run: created, started } = command;
       const sessionId = session.kind === 'new' ? session.session.sessionId : session.sessionId;
       const fresh = session.kind === 'new' ? session.session : null;
-      const reply = await run(CREATE_RUN, [
-        session.kind,
-        sessionId,
-        created.subjectId,
-        started.data.agent.versionId,
-        created.runId,
-        created.userMessageId,
-        created.createdAt,
-        JSON.stringify(created.start),
-        JSON.stringify(started),
-        command.title === null ? '0' : '1',
-        command.title ?? '',
-        command.lease.owner,
-        command.lease.expiresAt,
-        ...idempotencyArgs(command.idempotency),
-        fresh?.subjectId ?? '',
-        fresh?.createdAt ?? '',
-        fresh?.title == null ? '0' : '1',
-        fresh?.title ?? '',
-        command.replacesRunId ?? '',
-      ]);
+      const reply = await run(
+        CREATE_RUN,
+        {
+          session: keys.session(sessionId),
+          run: keys.run(created.runId),
+          stream: keys.stream(created.runId),
+          counters: keys.of('counters'),
+          subjectActive: keys.subjectActive(created.subjectId),
+          sessionRuns: keys.of(`session-runs:${sessionId}`),
+          ...idemKeys(command.idempotency?.recordId),
+        },
+        {
+          mode: session.kind,
+          sessionId,
+          subjectId: created.subjectId,
+          versionId: started.data.agent.versionId,
+          runId: created.runId,
+          userMessageId: created.userMessageId,
+          createdAt: created.createdAt,
+          start: JSON.stringify(created.start),
+          started: JSON.stringify(started),
+          hasTitle: command.title === null ? '0' : '1',
+          title: command.title ?? '',
+          leaseOwner: command.lease.owner,
+          leaseExpiresAt: command.lease.expiresAt,
+          ...idempotencyArgs(command.idempotency),
+          sessionSubject: fresh?.subjectId ?? '',
+          sessionCreatedAt: fresh?.createdAt ?? '',
+          sessionHasTitle: fresh?.title == null ? '0' : '1',
+          sessionTitle: fresh?.title ?? '',
+          replaces: command.replacesRunId ?? '',
+        },
+      );
       const [kind, detail] = Array.isArray(reply) ? (reply as unknown[]) : [];
       switch (kind) {
         case 'session_not_found':
@@ -135,18 +208,27 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       return { kind: 'created', session: toSession(sessionId, toFields(detail)) as StoredSession };
     },
     async getRun(runId) {
-      const reply = await run(GET_RUN, [runId]);
+      const reply = await run(GET_RUN, { run: keys.run(runId) }, {});
       if (!Array.isArray(reply)) return null;
       const [fields, messages] = reply as [unknown, unknown];
       return toRun(runId, toFields(fields), toStrings(messages));
     },
     async getSession(sessionId) {
-      return toSession(sessionId, toFields(await connections.send(['HGETALL', `${prefix}session:${sessionId}`])));
+      return toSession(sessionId, toFields(await send(['HGETALL', keys.session(sessionId)])));
     },
     async listSessions(subjectId, page) {
       const cursor = page.after === undefined ? undefined : decodeSessionCursor(page.after);
       if (cursor === null) return null;
-      const reply = await run(LIST_SESSIONS, [subjectId, cursor?.updatedAt ?? '', cursor?.tieBreak ?? '', page.limit]);
+      const reply = await run(
+        LIST_SESSIONS,
+        { subjectActivity: keys.of(`subject-activity:${subjectId}`) },
+        {
+          subjectId,
+          cursorScore: cursor?.updatedAt ?? '',
+          cursorMember: cursor?.tieBreak ?? '',
+          limit: page.limit,
+        },
+      );
       const rows = (Array.isArray(reply) ? (reply as unknown[]) : []).map((row) => {
         const [sessionId, fields, member, score] = Array.isArray(row) ? (row as unknown[]) : [];
         return {
@@ -158,39 +240,50 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       return { items: found.items.map((row) => row.session), next: found.next };
     },
     async countSessionMessages(sessionId) {
-      return Number(await run(COUNT_SESSION_MESSAGES, [sessionId]));
+      return Number(await run(COUNT_SESSION_MESSAGES, keys.messages(sessionId), { sessionId }));
     },
     async updateSessionTitle(request) {
-      const reply = await run(UPDATE_SESSION_TITLE, [
-        request.sessionId,
-        request.subjectId,
-        request.title,
-        request.expectedTitle === undefined ? '0' : '1',
-        request.expectedTitle === null ? '1' : '0',
-        request.expectedTitle ?? '',
-      ]);
+      const reply = await run(
+        UPDATE_SESSION_TITLE,
+        { session: keys.session(request.sessionId) },
+        {
+          sessionId: request.sessionId,
+          subjectId: request.subjectId,
+          title: request.title,
+          hasExpected: request.expectedTitle === undefined ? '0' : '1',
+          expectsNone: request.expectedTitle === null ? '1' : '0',
+          expectedTitle: request.expectedTitle ?? '',
+        },
+      );
       const [kind, fields] = Array.isArray(reply) ? (reply as unknown[]) : [];
       if (kind === 'updated') return { kind, session: toSession(request.sessionId, toFields(fields)) as StoredSession };
       return { kind: kind === 'title_changed' ? 'title_changed' : 'not_found' };
     },
     async deleteSession(request) {
-      const [kind, detail] = (await run(DELETE_SESSION, [request.sessionId, request.subjectId])) as [unknown, unknown];
+      const reply = await run(
+        DELETE_SESSION,
+        { session: keys.session(request.sessionId) },
+        { sessionId: request.sessionId, subjectId: request.subjectId },
+      );
+      const [kind, detail] = reply as [unknown, unknown];
       if (kind === 'run_active') return { kind, activeRunId: String(detail) };
       if (kind === 'deleted') return { kind, runIds: toStrings(detail) };
       return { kind: 'not_found' };
     },
     async listSessionRunIds(sessionId) {
-      return toStrings(await connections.send(['ZRANGE', `${prefix}session-runs:${sessionId}`, '0', '-1']));
+      return toStrings(await send(['ZRANGE', keys.of(`session-runs:${sessionId}`), '0', '-1']));
     },
     async listMessages(sessionId, page) {
       const limit = page.limit ?? -1;
-      const reply = await run(LIST_MESSAGES, [sessionId, page.before ?? '', limit]);
+      const reply = await run(LIST_MESSAGES, keys.messages(sessionId), { sessionId, before: page.before ?? '', limit });
       if (!Array.isArray(reply)) return null;
       const messages = toStrings(reply).map((json) => JSON.parse(json) as SnapshotMessage);
       return toPage(messages, limit < 0 ? messages.length : limit, (m) => m.messageId);
     },
     async listSettledToolCalls(sessionId) {
-      const pairs = toStrings(await run(LIST_FINAL_SNAPSHOTS, [sessionId]));
+      const pairs = toStrings(
+        await run(LIST_FINAL_SNAPSHOTS, { sessionRuns: keys.of(`session-runs:${sessionId}`) }, { sessionId }),
+      );
       const calls: SettledToolCall[] = [];
       for (let index = 0; index + 1 < pairs.length; index += 2) {
         const snapshot = JSON.parse(pairs[index + 1] ?? '{}') as Partial<RunSnapshot>;
@@ -203,21 +296,36 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       const last = events[events.length - 1];
       const snapshot = isEnding ? options.finalSnapshot : undefined;
       const messages = snapshot?.messages ?? [];
-      const reply = toStrings(
-        await run(APPEND_EVENTS, [
-          runId,
+      const batch = {
+        runId,
+        expectedLastSeq: String(expectedLastSeq),
+        events: events.map((event) => JSON.stringify(event)),
+        ending: isEnding ? '1' : '0',
+        endedAt: String(last?.timestamp ?? ''),
+        snapshot: snapshot === undefined ? '' : JSON.stringify(withoutMessages(snapshot)),
+        messageIds: JSON.stringify(messages.map((message) => message.messageId)),
+        messages: messages.flatMap((message) => [message.messageId, JSON.stringify(message)]),
+        ...idempotencyArgs(options.idempotency),
+      };
+      const queued = {
+        keys: [keys.run(runId), keys.stream(runId), keys.idem(options.idempotency?.recordId ?? '')] as const,
+        json: wellFormedJson(batch),
+      };
+      const reply = await queueAppend(queued).catch((error: unknown) => {
+        if (!connections.isConnectionError(error) || last === undefined) throw error;
+        return settleUncertainAppend({
           expectedLastSeq,
-          events.length,
-          ...events.map((event) => JSON.stringify(event)),
-          isEnding ? '1' : '0',
-          last?.timestamp ?? '',
-          snapshot === undefined ? '' : JSON.stringify(withoutMessages(snapshot)),
-          JSON.stringify(messages.map((message) => message.messageId)),
-          messages.length,
-          ...messages.flatMap((message) => [message.messageId, JSON.stringify(message)]),
-          ...idempotencyArgs(options.idempotency),
-        ]),
-      );
+          count: events.length,
+          lastEventId: last.eventId,
+          readLastSeq: async () => {
+            const lastSeq = await send(['HGET', keys.run(runId), 'lastSeq']);
+            return typeof lastSeq === 'string' ? Number(lastSeq) : null;
+          },
+          readEventIdAt: async (seq) => (await readEvents(runId, seq - 1, 1))[0]?.eventId ?? null,
+          resend: () => queueAppend(queued),
+          isConnectionError: (failure) => connections.isConnectionError(failure),
+        });
+      });
       switch (reply[0]) {
         case 'missing':
           throw new RangeError(`Run ${runId} does not exist.`);
@@ -234,53 +342,72 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       tails.held(runId, afterSeq, limit ?? Number.POSITIVE_INFINITY) ?? readEvents(runId, afterSeq, limit),
     subscribe: (runId, onWake) => tails.subscribe(runId, onWake),
     async compactEndedRuns(endedBefore, limit) {
-      return Number(await run(COMPACT_ENDED_RUNS, [endedBefore, limit]));
+      return Number(await run(COMPACT_ENDED_RUNS, { ended: keys.of('ended') }, { endedBefore, limit }));
     },
     async enforceRetention(request) {
-      const reply = await run(ENFORCE_RETENTION, [
-        request.now - request.sessionIdleTtlMs,
-        request.maxSessionsPerSubject,
-        request.maxRunsPerSession,
-        request.maxSessions,
-        request.maxRuns,
-        request.touched?.sessionId ?? '',
-        request.touched?.subjectId ?? '',
-      ]);
+      const reply = await run(
+        ENFORCE_RETENTION,
+        {
+          sessions: keys.of('sessions'),
+          runs: keys.of('runs'),
+          activity: keys.of('activity'),
+          counters: keys.of('counters'),
+        },
+        {
+          cutoff: request.now - request.sessionIdleTtlMs,
+          maxSessionsPerSubject: request.maxSessionsPerSubject,
+          maxRunsPerSession: request.maxRunsPerSession,
+          maxSessions: request.maxSessions,
+          maxRuns: request.maxRuns,
+          touched: request.touched?.sessionId ?? '',
+          touchedSubject: request.touched?.subjectId ?? '',
+        },
+      );
       const [sessionIds, runIds] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [[], []];
       return { sessionIds: toStrings(sessionIds), runIds: toStrings(runIds) };
     },
     async beginIdempotency(request) {
       const [kind, response] = toStrings(
-        await run(BEGIN_IDEMPOTENCY, [
-          request.recordId,
-          request.fingerprint,
-          request.token,
-          request.now,
-          request.lockedUntil,
-          request.expiresAt,
-        ]),
+        await run(BEGIN_IDEMPOTENCY, idemKeys(request.recordId), {
+          recordId: request.recordId,
+          fingerprint: request.fingerprint,
+          token: request.token,
+          now: request.now,
+          lockedUntil: request.lockedUntil,
+          expiresAt: request.expiresAt,
+        }),
       );
       if (kind === 'replay') return { kind, response: JSON.parse(response ?? 'null') };
       return { kind: kind === 'started' || kind === 'reused' ? kind : 'in_use' };
     },
     async completeIdempotency(completion) {
-      const [recordId, token, response, expiresAt] = idempotencyArgs(completion);
-      return (await run(COMPLETE_IDEMPOTENCY, [recordId ?? '', token ?? '', response ?? '', expiresAt ?? ''])) === 1;
+      const reply = await run(COMPLETE_IDEMPOTENCY, idemKeys(completion.recordId), {
+        recordId: completion.recordId,
+        token: completion.token,
+        response: JSON.stringify(completion.response),
+        expiresAt: completion.expiresAt,
+      });
+      return reply === 1;
     },
     async abandonIdempotency(recordId, token) {
-      await run(ABANDON_IDEMPOTENCY, [recordId, token]);
+      await run(ABANDON_IDEMPOTENCY, idemKeys(recordId), { recordId, token });
     },
     async deleteExpiredIdempotency(now) {
-      return Number(await run(DELETE_EXPIRED_IDEMPOTENCY, [now]));
+      return Number(await run(DELETE_EXPIRED_IDEMPOTENCY, { idemExpiry: keys.of('idem-expiry') }, { now }));
     },
     async renewLease(runId, owner, expiresAt) {
-      return (await run(RENEW_LEASE, [runId, owner, expiresAt])) === 1;
+      return (await run(RENEW_LEASE, keys.leases(), { runId, owner, expiresAt })) === 1;
     },
     async takeExpiredLease(runId, owner, now, expiresAt) {
-      return (await run(TAKE_EXPIRED_LEASE, [runId, owner, now, expiresAt])) === 1;
+      const reply = await run(
+        TAKE_EXPIRED_LEASE,
+        { ...keys.leases(), run: keys.run(runId) },
+        { runId, owner, now, expiresAt },
+      );
+      return reply === 1;
     },
     async listExpiredLeases(now, limit) {
-      const flat = toStrings(await run(LIST_EXPIRED_LEASES, [now, limit]));
+      const flat = toStrings(await run(LIST_EXPIRED_LEASES, keys.leases(), { now, limit }));
       const leases = [];
       for (let index = 0; index + 2 < flat.length; index += 3) {
         leases.push({
@@ -291,51 +418,61 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       }
       return leases;
     },
+    executorLeases: createRedisExecutorLeases(run, send, keys.of),
     async countActiveRuns(subjectId) {
-      return Number(await connections.send(['SCARD', `${prefix}subject-active:${subjectId}`]));
+      return Number(await send(['SCARD', keys.subjectActive(subjectId)]));
     },
     async takeRate(request) {
-      const retryAfterMs = Number(await run(TAKE_RATE, [request.bucket, request.perMinute, request.now]));
+      const bucket = keys.rate(request.perMinute, request.bucket);
+      const retryAfterMs = Number(await run(TAKE_RATE, { bucket }, { perMinute: request.perMinute, now: request.now }));
       return retryAfterMs === 0 ? { isAllowed: true } : { isAllowed: false, retryAfterMs };
     },
     async bindAgUiThread({ subjectId, threadId, sessionId }) {
-      await run(BIND_AG_UI_THREAD, [agUiThreadField(subjectId, threadId), sessionId]);
+      await run(
+        BIND_AG_UI_THREAD,
+        { session: keys.session(sessionId), agUiThreads: keys.of('ag-ui-threads') },
+        { field: agUiThreadField(subjectId, threadId), sessionId },
+      );
     },
     async findAgUiThread(subjectId, threadId) {
-      const sessionId = await connections.send([
-        'HGET',
-        `${prefix}ag-ui-threads`,
-        agUiThreadField(subjectId, threadId),
-      ]);
+      const sessionId = await send(['HGET', keys.of('ag-ui-threads'), agUiThreadField(subjectId, threadId)]);
       return typeof sessionId === 'string' ? sessionId : null;
     },
     async setAgUiSegment(runId, agUiRunId) {
-      await run(SET_AG_UI_SEGMENT, [runId, agUiRunId]);
+      await run(SET_AG_UI_SEGMENT, { run: keys.run(runId) }, { runId, agUiRunId });
     },
     async getAgUiSegment(runId) {
-      const agUiRunId = await connections.send(['HGET', `${prefix}run:${runId}`, 'agUiRunId']);
+      const agUiRunId = await send(['HGET', keys.run(runId), 'agUiRunId']);
       return typeof agUiRunId === 'string' ? agUiRunId : null;
     },
     async putFeedback(feedback) {
       const field = JSON.stringify([feedback.subjectId, feedback.messageId]);
-      return (await run(PUT_FEEDBACK, [feedback.runId, field, JSON.stringify(feedback)])) === 1;
+      const reply = await run(
+        PUT_FEEDBACK,
+        { run: keys.run(feedback.runId), feedback: keys.of(`feedback:${feedback.runId}`) },
+        { runId: feedback.runId, field, vote: JSON.stringify(feedback) },
+      );
+      return reply === 1;
     },
     async listFeedback(runId, subjectId) {
-      const fields = toFields(await connections.send(['HGETALL', `${prefix}feedback:${runId}`]));
+      const fields = toFields(await send(['HGETALL', keys.of(`feedback:${runId}`)]));
       const votes = Object.values(fields).map((json) => JSON.parse(json) as StoredFeedback);
       return votes
         .filter((vote) => vote.subjectId === subjectId)
         .sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
     },
     async counts() {
-      const [sessions, runs] = toStrings(await run(COUNTS, []));
+      const [sessions, runs] = toStrings(
+        await run(COUNTS, { sessions: keys.of('sessions'), runs: keys.of('runs') }, {}),
+      );
       return { sessions: Number(sessions), runs: Number(runs) };
     },
     async getOrCreateSetting(name, proposed) {
-      return String(await run(GET_OR_CREATE_SETTING, [name, proposed]));
+      return String(await run(GET_OR_CREATE_SETTING, { settings: keys.of('settings') }, { name, proposed }));
     },
     async checkReady() {
-      if ((await connections.send(['PING'])) !== 'PONG') throw new Error('Redis did not answer PING with PONG.');
+      if ((await connections.send(keys.base, ['PING'])) !== 'PONG')
+        throw new Error('Redis did not answer PING with PONG.');
     },
     async close() {
       tails.close();
@@ -347,4 +484,42 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
 /** The field of a subject's AG-UI thread in the `ag-ui-threads` hash: both ids, unambiguously. */
 function agUiThreadField(subjectId: string, threadId: string): string {
   return JSON.stringify([subjectId, threadId]);
+}
+
+/** The key names of a deployment (docs/server.md, "Redis"). */
+interface RedisKeys {
+  /** What every key of the deployment's records starts with: the prefix, in a hash tag on Redis Cluster. */
+  base: string;
+  of(name: string): string;
+  session(sessionId: string): string;
+  run(runId: string): string;
+  stream(runId: string): string;
+  idem(recordId: string): string;
+  subjectActive(subjectId: string): string;
+  messages(sessionId: string): { messages: string; messageJson: string };
+  leases(): { leases: string; leaseOwners: string };
+  /** A rate bucket: a hash tag of its own on Redis Cluster, so the buckets spread over the nodes. */
+  rate(perMinute: number, bucket: string): string;
+}
+
+/**
+ * The keys of a deployment under `prefix`. On Redis Cluster the records share the hash tag
+ * `{<prefix>}` (so no script crosses slots); a standalone Redis keeps the plain prefix.
+ */
+function redisKeys(prefix: string, isCluster: boolean): RedisKeys {
+  const base = isCluster ? `{${prefix}}` : prefix;
+  const of = (name: string): string => `${base}${name}`;
+  return {
+    base,
+    of,
+    session: (sessionId) => of(`session:${sessionId}`),
+    run: (runId) => of(`run:${runId}`),
+    stream: (runId) => of(`events:${runId}`),
+    idem: (recordId) => of(`idem:${recordId}`),
+    subjectActive: (subjectId) => of(`subject-active:${subjectId}`),
+    messages: (sessionId) => ({ messages: of(`messages:${sessionId}`), messageJson: of(`message-json:${sessionId}`) }),
+    leases: () => ({ leases: of('leases'), leaseOwners: of('lease-owners') }),
+    rate: (perMinute, bucket) =>
+      isCluster ? `${prefix}rate:{${perMinute}:${bucket}}` : of(`rate:${perMinute}:${bucket}`),
+  };
 }

@@ -142,23 +142,37 @@ export function createRedisTails(options: RedisTailsOptions): RedisTails {
   };
 
   const runGroup = async (group: TailGroup): Promise<void> => {
-    const connection = await options.openConnection();
+    // Opened before the first look at the group's tails: the run that started the group joins it
+    // right after this call.
+    let connection: BlockingConnection | null = await options.openConnection();
     connections.add(connection);
     try {
       while (!isClosed && group.tails.size > 0) {
         try {
+          if (connection === null) {
+            connection = await options.openConnection();
+            connections.add(connection);
+          }
           await read(group, connection);
         } catch (error) {
           if (isClosed) return;
-          // A dropped connection reconnects with a new id; the next read resumes from the last ids.
+          // A failed read opens a connection again (on a cluster, to the node that holds the slot
+          // now); the next read resumes from the last ids.
           options.onError(error);
           group.clientId = null;
+          if (connection !== null) {
+            connections.delete(connection);
+            connection.close();
+            connection = null;
+          }
           await new Promise((resolve) => setTimeout(resolve, 200));
         }
       }
     } finally {
-      connections.delete(connection);
-      connection.close();
+      if (connection !== null) {
+        connections.delete(connection);
+        connection.close();
+      }
     }
   };
 

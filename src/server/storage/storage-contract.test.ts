@@ -54,3 +54,26 @@ describeStorageContract(
   },
   { isDurable: true },
 );
+
+let clusterSuite = 0;
+describeStorageContract(
+  'Redis Cluster',
+  async () => {
+    // Three masters: the suite's private cluster, shared like the standalone server.
+    const options = {
+      clusterNodes: inject('redisClusterNodes'),
+      keyPrefix: `contract-${process.pid}-${(clusterSuite += 1)}:`,
+    };
+    let storage = await openRedisStorage(options);
+    return {
+      storage,
+      reopen: async () => {
+        await storage.close();
+        storage = await openRedisStorage(options);
+        return storage;
+      },
+      dispose: () => storage.close(),
+    };
+  },
+  { isDurable: true },
+);
