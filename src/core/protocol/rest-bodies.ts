@@ -24,6 +24,8 @@ export interface Capabilities {
   stream: { poll: boolean; createAndStream: boolean };
   /** Browser tools (docs/protocol.md §19); absent or `supported: false` when the server takes none. */
   browserTools?: { supported: boolean };
+  /** Declarative widgets (docs/widgets.md): the only origins a widget's image may come from (https). */
+  widgets?: { imageOrigins: string[] };
 }
 
 /**

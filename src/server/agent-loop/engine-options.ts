@@ -165,6 +165,11 @@ export interface RunEngineOptions {
    */
   mcpServers?: McpServerConfig[];
   hooks?: ToolHooks;
+  /**
+   * Declarative widgets (docs/widgets.md): the origins a widget's images may come from (https;
+   * publish the same list in the handler's `capabilities.widgets.imageOrigins`). Default none.
+   */
+  widgets?: { imageOrigins?: string[] };
   /** The product's permission check; `false` (or a throw) denies the call. */
   canExecuteTool?(subject: Subject, call: ToolCallInfo): boolean | Promise<boolean>;
   /** Whether a user can approve `ask` calls; `false` fails every `ask` closed to deny. Default true. */
@@ -216,6 +221,8 @@ export interface EngineSettings {
   /** Compiled schemas of the browser tools runs declare, shared by the engine's runs. */
   browserSchemas: BrowserSchemaCache;
   hooks: ToolHooks;
+  /** The origins widget images may come from. */
+  widgetImageOrigins: readonly string[];
   canExecuteTool: RunEngineOptions['canExecuteTool'];
   approvals: boolean;
   limits: EngineLimits;

@@ -92,6 +92,7 @@ export function createEngineSettings(options: RunEngineOptions): EngineSettings 
     mcp,
     browserSchemas: createBrowserSchemaCache({ maxEntries: BROWSER_SCHEMA_CACHE_ENTRIES }),
     hooks: options.hooks ?? {},
+    widgetImageOrigins: options.widgets?.imageOrigins ?? [],
     canExecuteTool: options.canExecuteTool,
     approvals: options.approvals ?? true,
     limits,
