@@ -187,11 +187,14 @@ export interface WidgetActionRequest {
   values?: WidgetValues;
 }
 
-/** The answer to a widget action: the run that records it, with the widget as it is now. */
+/**
+ * `201` of a widget action (and its replay): the run that records it. Its `widget_action` call's
+ * result carries the widget as it is now, under the same `widgetId`; follow the run to see it.
+ */
 export interface WidgetActionResponse {
-  /** The run that records the action (its tool call carries the updated widget); follow it. */
   runId: string;
-  widget: Widget;
+  sessionId: string;
+  eventsUrl: string;
 }
 
 /** The limits of a widget (docs/widgets.md, "Limits"); a widget past one is refused whole. */

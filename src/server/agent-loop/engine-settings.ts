@@ -93,6 +93,7 @@ export function createEngineSettings(options: RunEngineOptions): EngineSettings 
     browserSchemas: createBrowserSchemaCache({ maxEntries: BROWSER_SCHEMA_CACHE_ENTRIES }),
     hooks: options.hooks ?? {},
     widgetImageOrigins: options.widgets?.imageOrigins ?? [],
+    onWidgetAction: options.onWidgetAction,
     canExecuteTool: options.canExecuteTool,
     approvals: options.approvals ?? true,
     limits,

@@ -17,6 +17,7 @@ import { cancelRunRoute, getRunRoute, runEventsRoute } from './run-routes.ts';
 import { deleteSessionRoute, renameSessionRoute } from './session-change-routes.ts';
 import { getSessionRoute, listSessionsRoute, sessionMessagesRoute } from './session-routes.ts';
 import { toolReceiptRoute } from './tool-receipt-route.ts';
+import { widgetActionRoute } from './widget-action-route.ts';
 
 const ROUTES: readonly Route[] = [
   bootstrapRoute,
@@ -26,6 +27,7 @@ const ROUTES: readonly Route[] = [
   cancelRunRoute,
   addInputRoute,
   resolveInterruptRoute,
+  widgetActionRoute,
   listSessionsRoute,
   getSessionRoute,
   renameSessionRoute,

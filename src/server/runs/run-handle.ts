@@ -1,3 +1,4 @@
+import type { WidgetActionStart } from '../widgets/widget-action.ts';
 import type {
   BrowserToolDeclaration,
   ContextRef,
@@ -39,6 +40,8 @@ export interface RunInput {
   focus?: FocusContext;
   /** The attached references as the product resolved them. */
   attachments?: ResolvedContextRef[];
+  /** Set on an action run (docs/widgets.md, "Actions"): the widget action it records. */
+  widgetAction?: WidgetActionStart;
 }
 
 /**

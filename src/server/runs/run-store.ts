@@ -56,7 +56,7 @@ export interface CreateRunInput {
     clientMessageId?: string;
     content: InputContent[];
     contextRefs?: ContextRef[];
-  } & Pick<RunInput, 'instruction' | 'focus' | 'attachments'>;
+  } & Pick<RunInput, 'instruction' | 'focus' | 'attachments' | 'widgetAction'>;
   options: NonNullable<CreateRunRequest['options']>;
   /** The creating request's preferred locale (`Accept-Language`), when it named one. */
   locale?: string;
@@ -162,7 +162,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const runId = ids('run');
       const userMessageId = ids('msg');
       const text = input.input.content.map((part) => part.text).join('');
-      const { instruction, focus, attachments } = input.input;
+      const { instruction, focus, attachments, widgetAction } = input.input;
       const started: EventEnvelope<'RUN_STARTED'> = {
         v: PROTOCOL_MAJOR,
         eventId: ids('evt'),
@@ -193,7 +193,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         input: {
           messageId: userMessageId,
           text,
-          ...pickDefined({ contextRefs: input.input.contextRefs, instruction, focus, attachments }),
+          ...pickDefined({ contextRefs: input.input.contextRefs, instruction, focus, attachments, widgetAction }),
         },
         options: input.options,
         ...optional('locale', input.locale),

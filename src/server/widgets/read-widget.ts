@@ -22,7 +22,7 @@ export interface ReadWidgetOptions {
 /** A widget that passed every check, or the problems of one that did not. */
 export type ReadWidgetResult = { widget: Widget } | { problems: string[] };
 
-const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const validateNode = createJsonSchemaCompiler().compile(widgetSchema as Record<string, unknown>);
 
 /**
@@ -37,7 +37,7 @@ export function readWidget(init: unknown, options: ReadWidgetOptions): ReadWidge
   if (!isPlainObject(init)) return { problems: ['the widget must be an object {widgetId?, root}'] };
   const { widgetId = options.mintId(), root } = init as Partial<WidgetInit> & Record<string, unknown>;
   if (typeof widgetId !== 'string' || !ID_PATTERN.test(widgetId)) {
-    return { problems: ['widgetId must be 1–64 characters of A–Z, a–z, 0–9, _ . : -'] };
+    return { problems: ['widgetId must be 1–64 characters of A–Z, a–z, 0–9, _ -'] };
   }
   const shape = checkShape(root);
   if (shape !== null) return { problems: [shape] };
