@@ -86,6 +86,7 @@ export type {
   WidgetActionRequest,
   WidgetActionResponse,
   WidgetField,
+  WidgetFormNode,
   WidgetIconName,
   WidgetNode,
   WidgetValues,

@@ -169,11 +169,13 @@ export type WidgetValues = Record<string, string | boolean>;
 /**
  * A widget as the log and the snapshot keep it: on `TOOL_CALL_RESULT.widget`, hence on the
  * snapshot's `toolCalls[].result.widget`. `digest` is `sha256:` + base64url of the RFC 8785
- * canonical `{widgetId, root}`: an action names it, and the server refuses any other (412).
+ * canonical `{widgetId, root, revision}`: an action names it, and the server refuses any other (412).
  */
 export interface Widget {
   widgetId: string;
   root: WidgetNode;
+  /** How many actions updated it (0 as a tool showed it): each applied action makes a new digest. */
+  revision: number;
   digest: string;
 }
 

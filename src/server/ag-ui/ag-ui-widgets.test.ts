@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { EventEnvelope, Widget } from '../../core/protocol.ts';
 import { createAgUiTranslator } from './to-ag-ui-events.ts';
 
-const WIDGET: Widget = { widgetId: 'order-1', root: { type: 'title', text: 'Order' }, digest: 'sha256:abc' };
+const WIDGET: Widget = {
+  widgetId: 'order-1',
+  root: { type: 'title', text: 'Order' },
+  revision: 0,
+  digest: 'sha256:abc',
+};
 
 function envelope(seq: number, type: EventEnvelope['type'], data: unknown): EventEnvelope {
   return {

@@ -1,6 +1,6 @@
 import { sha256Digest } from '../json/canonical-json.ts';
 import type { PendingEvent } from '../runs/run-handle.ts';
-import { readWidget } from '../widgets/read-widget.ts';
+import { digestWidget, readWidget } from '../widgets/read-widget.ts';
 import { markSubmitted, type WidgetActionOutcome } from '../widgets/widget-action.ts';
 import type { RunContext } from './engine-options.ts';
 
@@ -36,7 +36,11 @@ export async function answerWidgetAction(context: RunContext): Promise<boolean> 
       detail: error,
     });
   }
-  const readOptions = { imageOrigins: settings.widgetImageOrigins, mintId: () => action.widgetId };
+  const readOptions = {
+    imageOrigins: settings.widgetImageOrigins,
+    mintId: () => action.widgetId,
+    revision: action.widget.revision + 1,
+  };
   const fallback = markSubmitted(action.widget.root, action.action, action.values);
   let read = readWidget({ widgetId: action.widgetId, root: outcome.widget ?? fallback }, readOptions);
   if ('problems' in read) {
@@ -48,8 +52,15 @@ export async function answerWidgetAction(context: RunContext): Promise<boolean> 
     });
     read = readWidget({ widgetId: action.widgetId, root: fallback }, readOptions);
   }
-  // The default update only marks a checked widget submitted, so it passes; the shown widget stays otherwise.
-  const widget = 'widget' in read ? read.widget : action.widget;
+  // The default update only marks a checked widget submitted, so it passes; the shown tree stays otherwise.
+  const widget =
+    'widget' in read
+      ? read.widget
+      : {
+          ...action.widget,
+          revision: readOptions.revision,
+          digest: digestWidget(action.widgetId, action.widget.root, readOptions.revision),
+        };
   const toolCallId = settings.ids('tc');
   const args = { widgetId: action.widgetId, action: action.action, values: action.values };
   const events: PendingEvent[] = [

@@ -22,7 +22,7 @@ const NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /**
  * `POST /runs/{runId}/widgets/{widgetId}/actions` (docs/protocol.md §11.2, docs/widgets.md
- * "Actions"): a button press or a form submit on a widget the run showed. The action names the
+ * "Actions"): a button press or a form submit on a widget a run of the session showed. The action names the
  * digest of the widget as the user saw it; its natural key is that digest, so the same action
  * again (a double click, a retry) is answered from its record (`Idempotent-Replayed`) and applies
  * once, while any other answer to a widget that has moved on, or a digest that is not the
@@ -86,9 +86,9 @@ interface ShownWidget {
 }
 
 /**
- * The widget as it is now: the latest `result.widget` with `widgetId` in the named run and the
- * session's runs after it (an action run carries each update). `404` when the run is not the
- * caller's or never showed it.
+ * The widget as it is now: the latest `result.widget` with `widgetId` among the runs of the named
+ * run's session, oldest first (an action run carries each update), so any run of the session may
+ * be named. `404` when the run is not the caller's or its session never showed the widget.
  */
 async function findLatestWidget(
   request: RequestContext,
@@ -102,16 +102,12 @@ async function findLatestWidget(
   const widgetIn = (calls: readonly { result?: { widget?: Widget } }[]): Widget | undefined =>
     calls.findLast((call) => call.result?.widget?.widgetId === widgetId)?.result?.widget;
   let latest: ShownWidget | null = null;
-  const own = widgetIn((await entry.record.refresh()).toolCalls);
-  if (own === undefined) return notFound();
-  latest = { widget: own, runId, sessionId };
-  const runIds = await context.store.listSessionRunIds(sessionId);
-  for (const laterId of runIds.slice(runIds.indexOf(runId) + 1)) {
-    const later = await context.store.getRun(laterId);
-    const widget = later === null ? undefined : widgetIn((await later.record.refresh()).toolCalls);
-    if (widget !== undefined) latest = { widget, runId: laterId, sessionId };
+  for (const candidateId of await context.store.listSessionRunIds(sessionId)) {
+    const candidate = candidateId === runId ? entry : await context.store.getRun(candidateId);
+    const widget = candidate === null ? undefined : widgetIn((await candidate.record.refresh()).toolCalls);
+    if (widget !== undefined) latest = { widget, runId: candidateId, sessionId };
   }
-  return latest;
+  return latest ?? notFound();
 }
 
 interface ActionBody {

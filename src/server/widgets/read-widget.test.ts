@@ -39,9 +39,10 @@ describe('readWidget', () => {
   it('accepts a catalogue tree and digests its id with its tree', () => {
     const result = read(orderCard, 'order-1042');
     expect(result).toEqual({
-      widget: { widgetId: 'order-1042', root: orderCard, digest: digestWidget('order-1042', orderCard) },
+      widget: { widgetId: 'order-1042', root: orderCard, revision: 0, digest: digestWidget('order-1042', orderCard) },
     });
     expect(digestWidget('order-1042', orderCard)).toMatch(/^sha256:[A-Za-z0-9_-]{43}$/);
+    expect(digestWidget('order-1042', orderCard, 1)).not.toBe(digestWidget('order-1042', orderCard));
     expect(digestWidget('order-1043', orderCard)).not.toBe(digestWidget('order-1042', orderCard));
   });
 

@@ -11,6 +11,11 @@ export interface WidgetInit {
   root: WidgetNode;
 }
 
+/** What an action run hands {@link readWidget} besides the init: the revision its update is. */
+export interface WidgetRevision {
+  revision?: number;
+}
+
 /** What {@link readWidget} needs besides the widget. */
 export interface ReadWidgetOptions {
   /** The origins images may come from (`capabilities.widgets.imageOrigins`); none allows no image. */
@@ -33,7 +38,7 @@ const validateNode = createJsonSchemaCompiler().compile(widgetSchema as Record<s
  * as it has columns, a form's field names are unique and its choices' values are among their
  * options, and an image is https from an allowed origin. Returns the widget with its digest.
  */
-export function readWidget(init: unknown, options: ReadWidgetOptions): ReadWidgetResult {
+export function readWidget(init: unknown, options: ReadWidgetOptions & WidgetRevision): ReadWidgetResult {
   if (!isPlainObject(init)) return { problems: ['the widget must be an object {widgetId?, root}'] };
   const { widgetId = options.mintId(), root } = init as Partial<WidgetInit> & Record<string, unknown>;
   if (typeof widgetId !== 'string' || !ID_PATTERN.test(widgetId)) {
@@ -47,12 +52,13 @@ export function readWidget(init: unknown, options: ReadWidgetOptions): ReadWidge
   const meaning = checkMeaning(root as WidgetNode, options.imageOrigins);
   if (meaning.length > 0) return { problems: meaning };
   const valid = root as WidgetNode;
-  return { widget: { widgetId, root: valid, digest: digestWidget(widgetId, valid) } };
+  const revision = options.revision ?? 0;
+  return { widget: { widgetId, root: valid, revision, digest: digestWidget(widgetId, valid, revision) } };
 }
 
-/** The digest an action must name: `sha256:` + base64url of the canonical `{widgetId, root}`. */
-export function digestWidget(widgetId: string, root: WidgetNode): string {
-  return sha256Digest({ widgetId, root });
+/** The digest an action must name: `sha256:` + base64url of the canonical `{widgetId, root, revision}`. */
+export function digestWidget(widgetId: string, root: WidgetNode, revision = 0): string {
+  return sha256Digest({ widgetId, root, revision });
 }
 
 /** The children a node holds, for the walks (a list's items are nodes of their own). */

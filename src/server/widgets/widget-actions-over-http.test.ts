@@ -128,6 +128,26 @@ describe('widget actions over HTTP', () => {
     expect(valid.status).toBe(201);
   });
 
+  it('moves the digest even when an action leaves the tree as it is, so the next action applies', async () => {
+    const { server, widget, path, actions } = await startWidgetRun();
+    const tracked = await server.request(path, { body: { action: 'track', digest: widget.digest } });
+    const { runId } = (await json(tracked)) as { runId: string };
+    await (
+      await server.follow(runId)
+    ).done;
+    const after = widgetOf(await server.resource(runId));
+    expect(after?.root).toEqual(widget.root);
+    expect([after?.revision, after?.digest === widget.digest]).toEqual([1, false]);
+    const submitted = await server.request(path, {
+      body: { action: 'change_address', digest: after?.digest, values: { address: NEW_ADDRESS } },
+    });
+    expect(submitted.status).toBe(201);
+    await (
+      await server.follow(((await json(submitted)) as { runId: string }).runId)
+    ).done;
+    expect(actions.map((action) => action.action)).toEqual(['track', 'change_address']);
+  });
+
   it('takes the next action on the updated widget only, by its new digest', async () => {
     const { server, widget, path } = await startWidgetRun();
     const submitted = await server.request(path, {
