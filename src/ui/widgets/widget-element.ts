@@ -100,10 +100,10 @@ export function defineWidgetElement(templating: CardTemplating): void {
 
     #renderWidget(widget: Widget): TemplateResult {
       // A tree past the limits is refused whole, before any of it renders.
-      if (!isWithinLimits(widget.root)) return html`<div class="widget" part="widget">${this.#unsupported()}</div>`;
+      if (!isWithinLimits(widget.root)) return html`<div class="widget">${this.#unsupported()}</div>`;
       const counter = { nodes: 0 };
       const state = this.#action;
-      return html`<div class="widget" part="widget" dir="auto">
+      return html`<div class="widget" dir="auto">
         ${this.#node(widget.root, 1, counter)}
         ${state.kind === 'failed' ? html`<p class="widget-note" role="alert">${state.message}</p>` : nothing}
       </div>`;
