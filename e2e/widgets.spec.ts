@@ -1,6 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import type { AxeResults } from 'axe-core';
 import { test, expect } from './support/fixtures.ts';
-import { chat, openDemo } from './support/chat.ts';
+import { chat, openDemo, type DemoWindow } from './support/chat.ts';
 
 /**
  * One hostile widget tree, and what the renderer must make of it. The server refuses trees off the
@@ -196,4 +198,34 @@ test.describe('declarative widgets', () => {
     // The old card stays as it was shown; the form's action is gone from the updated one.
     await expect(updated.getByRole('button', { name: 'Change address' })).toHaveCount(0);
   });
+});
+
+test.describe('axe finds nothing on the order card', () => {
+  // axe-core's own build is injected into the page: the test context lifts the page's CSP for it.
+  test.use({ bypassCSP: true });
+  for (const theme of ['light', 'dark'] as const) {
+    test(`in the ${theme} theme`, async ({ page, pageErrors: _errors }) => {
+      await openDemo(page);
+      await page.evaluate((scheme) => {
+        Object.assign((window as DemoWindow).agentChatDemo!.inline.element, { theme: scheme });
+      }, theme);
+      const widget = chat(page);
+      await widget.send('/widget');
+      await expect(widget.root.locator('agent-chat-widget form')).toBeVisible();
+      await page.evaluate(await readFile('node_modules/axe-core/axe.min.js', 'utf8'));
+      const { violations, passed } = await page.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<AxeResults> } })
+          .axe;
+        const results = await axe.run({ include: [['#inline-chat']] }, { resultTypes: ['violations', 'passes'] });
+        return {
+          violations: results.violations.map(
+            (v) => `${v.id}: ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+          ),
+          passed: results.passes.map((rule) => rule.id),
+        };
+      });
+      expect(violations).toEqual([]);
+      expect(passed).toEqual(expect.arrayContaining(['color-contrast', 'label', 'button-name']));
+    });
+  }
 });
