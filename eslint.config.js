@@ -254,10 +254,29 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^\\.\\./src/(?!ui/tool-cards\\.ts$|tool-cards-global\\.ts$)',
-              message: 'embed/tool-cards.ts imports only src/ui/tool-cards.ts.',
+              regex:
+                '^\\.\\./src/(?!ui/tool-cards\\.ts$|tool-cards-global\\.ts$|ui/tool-card/widgets-on-demand\\.ts$|widgets-global\\.ts$)',
+              message: 'embed/tool-cards.ts imports only src/ui/tool-cards.ts (and the widgets file it carries).',
             },
             { group: LIT_IMPORTS.group, message: "agent-chat.tool-cards.js renders with the widget's Lit: no Lit." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The script tag's widgets file (agent-chat.widgets.js) renders with the widget's Lit: it holds none of its own.
+    files: ['embed/widgets.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./src/(?!ui/widgets\\.ts$|widgets-global\\.ts$)',
+              message: 'embed/widgets.ts imports only src/ui/widgets.ts.',
+            },
+            { group: LIT_IMPORTS.group, message: "agent-chat.widgets.js renders with the widget's Lit: no Lit." },
           ],
         },
       ],
@@ -283,7 +302,7 @@ export default tseslint.config(
   },
   {
     files: ['embed/**/*.ts'],
-    ignores: ['embed/locale-*.ts', 'embed/launcher.ts', 'embed/tool-cards.ts'],
+    ignores: ['embed/locale-*.ts', 'embed/launcher.ts', 'embed/tool-cards.ts', 'embed/widgets.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -82,6 +82,7 @@ const BUILT_FILES = [
   '/agent-chat.launcher.js',
   '/agent-chat.conversations.js',
   '/agent-chat.tool-cards.js',
+  '/agent-chat.widgets.js',
   '/agent-chat.highlight.js',
   '/agent-chat-tools.js',
   '/manifest.json',

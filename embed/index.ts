@@ -24,7 +24,7 @@ const mount = createMount({
   findTools: () => window.AgentChatTools?.attachMount,
 });
 provideConversationsPanel(loadConversations);
-provideToolCards(() => loadSibling('tool-cards', () => window.AgentChatToolCards));
+provideToolCards(() => loadSibling('tool-cards', () => window.AgentChatToolCards), loadSibling);
 provideHighlighter(() => loadSibling('highlight', () => window.AgentChatHighlight?.highlight));
 window.AgentChat = Object.freeze({ mount, loadConversations, version });
 

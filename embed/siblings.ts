@@ -23,22 +23,24 @@ declare const __AGENT_CHAT_SIBLINGS__: SiblingFiles;
 
 /** The `<script>` that is running this file, read while it runs (it is `null` once it is done). */
 const ownScript = document.currentScript as HTMLScriptElement | null;
-const loads = new Map<SiblingName, Promise<unknown>>();
+const loads = new Map<string, Promise<unknown>>();
 
 /**
  * Resolves with what `find` returns: at once when it returns something (a tag of the page loaded
- * the file already), else once the sibling file `name` has run. The file is loaded once: a
+ * the file already), else once the sibling file has run. The file is loaded once: a
  * `<script>` from the directory `agent-chat.js` came from, with the integrity this build recorded,
  * `crossorigin="anonymous"` and a Trusted Types script URL from the `agent-chat` policy. Rejects with the file's URL when it does not load (network,
- * integrity, CSP), also when `agent-chat.js` did not come from a `<script src>`.
+ * integrity, CSP), also when `agent-chat.js` did not come from a `<script src>`. A file named by
+ * its name and integrity rather than by part is one another sibling carries (the tool cards carry
+ * the widgets' file, scripts/build/build-siblings.ts), so `agent-chat.js` does not.
  */
-export function loadSibling<Part>(name: SiblingName, find: () => Part | undefined): Promise<Part> {
+export function loadSibling<Part>(sibling: SiblingName | SiblingFile, find: () => Part | undefined): Promise<Part> {
   const loaded = find();
   if (loaded !== undefined) return Promise.resolve(loaded);
-  let load = loads.get(name);
+  const { fileName, integrity } = typeof sibling === 'string' ? __AGENT_CHAT_SIBLINGS__[sibling] : sibling;
+  let load = loads.get(fileName);
   if (load === undefined) {
     load = new Promise((resolve, reject) => {
-      const { fileName, integrity } = __AGENT_CHAT_SIBLINGS__[name];
       const script = document.createElement('script');
       script.onload = resolve;
       script.onerror = () => reject(new Error(`AgentChat: ${fileName} did not load`));
@@ -50,7 +52,7 @@ export function loadSibling<Part>(name: SiblingName, find: () => Part | undefine
       script.src = (getTrustedTypesPolicy()?.createScriptURL(url) ?? url) as string;
       document.head.append(script);
     });
-    loads.set(name, load);
+    loads.set(fileName, load);
   }
   // The file is pinned by its integrity, so once it ran its part is there.
   return load.then(() => find() as Part);

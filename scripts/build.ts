@@ -19,6 +19,7 @@ import { createManifest } from './build/create-manifest.ts';
 import {
   checkSizeBudget,
   HIGHLIGHT_GZIP_BUDGET_BYTES,
+  WIDGETS_GZIP_BUDGET_BYTES,
   IIFE_GZIP_BUDGET_BYTES,
   TOOLS_IIFE_GZIP_BUDGET_BYTES,
 } from './build/check-size-budget.ts';
@@ -33,6 +34,8 @@ const LOCALE_PACKS = [{ entry: 'embed/locale-zh-cn.ts', fileName: 'agent-chat.zh
 const TOOLS_IIFE_FILE = 'agent-chat-tools.js';
 /** The code highlighter's sibling file (scripts/build/build-siblings.ts), which has a budget of its own. */
 const HIGHLIGHT_FILE = 'agent-chat.highlight.js';
+/** The declarative widgets' sibling file, which has a budget of its own. */
+const WIDGETS_FILE = 'agent-chat.widgets.js';
 /** The Custom Elements Manifest, named by package.json's `customElements` field. */
 const CUSTOM_ELEMENTS_FILE = 'custom-elements.json';
 const ESM_ENTRIES: EsmEntry[] = [
@@ -86,6 +89,7 @@ async function main(): Promise<void> {
     [IIFE_FILE, IIFE_GZIP_BUDGET_BYTES],
     [TOOLS_IIFE_FILE, TOOLS_IIFE_GZIP_BUDGET_BYTES],
     [HIGHLIGHT_FILE, HIGHLIGHT_GZIP_BUDGET_BYTES],
+    [WIDGETS_FILE, WIDGETS_GZIP_BUDGET_BYTES],
   ] as const) {
     const iife = manifest.files[fileName];
     if (!iife) fail(`build: ${fileName} was not produced`);

@@ -4,6 +4,7 @@ import { createModelFromEnv } from '../src/server/models/create-model-from-env.t
 import type { RunEngine } from '../src/server/runs/run-handle.ts';
 import { createDemoHooks } from '../src/server/tools/demo-hooks.ts';
 import { createDemoTools } from '../src/server/tools/demo-tools.ts';
+import { createDemoWidgetTools, demoWidgetAction } from '../src/server/tools/demo-widgets.ts';
 
 /**
  * The engine `npm start` runs: with `AGUI_AGENT_URL` (an http or https URL) a remote AG-UI agent
@@ -14,7 +15,12 @@ import { createDemoTools } from '../src/server/tools/demo-tools.ts';
 export function createEngineFromEnv(env: Record<string, string | undefined>): RunEngine {
   const url = env.AGUI_AGENT_URL?.trim();
   if (url === undefined || url === '')
-    return createRunEngine({ model: createModelFromEnv(env), tools: createDemoTools(), hooks: createDemoHooks() });
+    return createRunEngine({
+      model: createModelFromEnv(env),
+      tools: [...createDemoTools(), ...createDemoWidgetTools()],
+      hooks: createDemoHooks(),
+      onWidgetAction: demoWidgetAction,
+    });
   if (!URL.canParse(url) || !['http:', 'https:'].includes(new URL(url).protocol)) {
     throw new RangeError('AGUI_AGENT_URL must be an http or https URL, e.g. http://127.0.0.1:8000/agent.');
   }

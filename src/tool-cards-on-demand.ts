@@ -1,4 +1,6 @@
-import { css, html, nothing } from 'lit';
+import { css, html, nothing, render } from 'lit';
+import type { LoadFile } from './ui/card-templating.ts';
+import { markdownBody } from './ui/message-list/markdown-body.ts';
 import type { ApprovalCard } from './ui/approval-card/approval-card.ts';
 import type { CardTemplating } from './ui/card-templating.ts';
 import { renderVisibleText } from './ui/text/render-visible-text.ts';
@@ -16,16 +18,19 @@ export interface ToolCards {
 
 // The ESM build's: a chunk of its own. The script tag's build drops it (scripts/build/iife-plugins.ts) and its entry provides the sibling file.
 let loadModule: () => Promise<ToolCardsModule> = () => import('./ui/tool-cards.ts');
+let providedLoadFile: LoadFile | undefined;
 let loading: Promise<ToolCards> | undefined;
 let loaded: ToolCards | undefined;
 
 /**
  * Makes `load` the way every `<agent-chat>` gets the tool cards, which only hosts whose agent calls
  * tools need: by default a dynamic import of `src/ui/tool-cards.ts` (a chunk of the ESM build); the
- * script tag's entry provides its sibling file `agent-chat.tool-cards.js` (embed/siblings.ts).
+ * script tag's entry provides its sibling file `agent-chat.tool-cards.js` (embed/siblings.ts), and
+ * `loadFile`, with which the cards load the files they carry the integrity of (the widgets').
  */
-export function provideToolCards(load: () => Promise<ToolCardsModule>): void {
+export function provideToolCards(load: () => Promise<ToolCardsModule>, loadFile?: LoadFile): void {
   loadModule = load;
+  providedLoadFile = loadFile;
 }
 
 /** The tool cards once they have loaded; `undefined` before (then {@link loadToolCards} gets them). */
@@ -40,7 +45,15 @@ export function findToolCards(): ToolCards | undefined {
 export function loadToolCards(): Promise<ToolCards> {
   loading ??= loadModule().then(
     ({ createToolCard, createApprovalCard }) => {
-      const templating: CardTemplating = { html, nothing, css, renderVisibleText };
+      const templating: CardTemplating = {
+        html,
+        nothing,
+        css,
+        renderVisibleText,
+        render,
+        markdownBody,
+        loadFile: providedLoadFile,
+      };
       return (loaded = { tool: createToolCard(templating), approval: createApprovalCard(templating) });
     },
     (error: unknown) => {

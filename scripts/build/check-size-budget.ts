@@ -21,6 +21,12 @@ export const TOOLS_IIFE_GZIP_BUDGET_BYTES = 8_000;
  */
 export const HIGHLIGHT_GZIP_BUDGET_BYTES = 25_000;
 
+/**
+ * The declarative widgets' gzip budget in bytes (`agent-chat.widgets.js`, loaded only when a tool
+ * card first shows a widget, docs/widgets.md).
+ */
+export const WIDGETS_GZIP_BUDGET_BYTES = 8_000;
+
 /** Judges one file's gzip size against a budget; the message states both numbers, and the brotli size beside, either way. */
 export function checkSizeBudget(options: { name: string; file: ManifestFile; budgetBytes: number }): {
   isWithin: boolean;

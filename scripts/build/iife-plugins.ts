@@ -32,6 +32,11 @@ const LAZY_IMPORTS: ReadonlyArray<{ file: string; call: string; replacement: str
     call: "import('./ui/tool-cards.ts')",
     replacement: "Promise.reject(new Error('AgentChat: the tool cards are a sibling file'))",
   },
+  {
+    file: '/src/ui/tool-card/widgets-on-demand.ts',
+    call: "import('../widgets.ts')",
+    replacement: "Promise.reject(new Error('AgentChat: the widgets are a sibling file'))",
+  },
 ];
 
 /**
@@ -43,12 +48,16 @@ export function dropLazyImports(): Plugin {
     name: 'agent-chat:drop-lazy-imports',
     enforce: 'pre',
     transform(code, id) {
-      const lazy = LAZY_IMPORTS.find(({ file }) => id.endsWith(file));
-      if (lazy === undefined) return null;
-      if (!code.includes(lazy.call)) {
-        this.error(`${lazy.file.slice(1)} no longer contains ${lazy.call}; update scripts/build/iife-plugins.ts`);
+      const lazies = LAZY_IMPORTS.filter(({ file }) => id.endsWith(file));
+      if (lazies.length === 0) return null;
+      let transformed = code;
+      for (const lazy of lazies) {
+        if (!transformed.includes(lazy.call)) {
+          this.error(`${lazy.file.slice(1)} no longer contains ${lazy.call}; update scripts/build/iife-plugins.ts`);
+        }
+        transformed = transformed.replace(lazy.call, lazy.replacement);
       }
-      return { code: code.replace(lazy.call, lazy.replacement), map: null };
+      return { code: transformed, map: null };
     },
   };
 }

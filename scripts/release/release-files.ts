@@ -9,6 +9,7 @@ export const RELEASE_SCRIPT_FILES = [
   'agent-chat.launcher.js',
   'agent-chat.conversations.js',
   'agent-chat.tool-cards.js',
+  'agent-chat.widgets.js',
   'agent-chat.highlight.js',
   'agent-chat-tools.js',
 ] as const;

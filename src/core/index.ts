@@ -80,3 +80,14 @@ export type {
 } from './tools/tool-runner-types.ts';
 export type { ProtocolRequest, ProtocolResponse } from './client/agent-client-types.ts';
 export type { BrowserToolDeclaration, SnapshotToolExecutor, FinalReceiptKind } from './protocol.ts';
+export { WIDGET_ICON_NAMES, WIDGET_LIMITS } from './protocol.ts';
+export type {
+  Widget,
+  WidgetActionRequest,
+  WidgetActionResponse,
+  WidgetField,
+  WidgetFormNode,
+  WidgetIconName,
+  WidgetNode,
+  WidgetValues,
+} from './protocol.ts';

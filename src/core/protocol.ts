@@ -107,3 +107,31 @@ export type {
 } from './protocol/browser-tools.ts';
 export { PROBLEM_STATUS } from './protocol/problems.ts';
 export type { ProblemCode, RunErrorCode, ProblemDetails } from './protocol/problems.ts';
+export { WIDGET_ICON_NAMES, WIDGET_LIMITS } from './protocol/widgets.ts';
+export type {
+  Widget,
+  WidgetActionRequest,
+  WidgetActionResponse,
+  WidgetBadgeNode,
+  WidgetButtonNode,
+  WidgetCheckboxField,
+  WidgetChoiceField,
+  WidgetContainerNode,
+  WidgetDividerNode,
+  WidgetField,
+  WidgetFormNode,
+  WidgetGap,
+  WidgetIconName,
+  WidgetIconNode,
+  WidgetImageNode,
+  WidgetKeyValueNode,
+  WidgetListItemNode,
+  WidgetListNode,
+  WidgetMarkdownNode,
+  WidgetNode,
+  WidgetTableNode,
+  WidgetTextField,
+  WidgetTextNode,
+  WidgetTone,
+  WidgetValues,
+} from './protocol/widgets.ts';

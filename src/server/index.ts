@@ -44,7 +44,10 @@ export type {
   ToolPolicy,
   ToolRunContext,
 } from './tools/tool-registry.ts';
-export { endRun, propose } from './tools/tool-outcomes.ts';
+export { endRun, propose, showWidget } from './tools/tool-outcomes.ts';
+export { createRenderWidgetTool, RENDER_WIDGET_TOOL_NAME } from './widgets/render-widget-tool.ts';
+export { readWidget, digestWidget } from './widgets/read-widget.ts';
+export type { WidgetInit, ReadWidgetOptions, ReadWidgetResult } from './widgets/read-widget.ts';
 export type { ProposalInit, WriteProposal } from './tools/tool-outcomes.ts';
 export { createDemoTools } from './tools/demo-tools.ts';
 export { createDemoDraftFolders } from './tools/demo-drafts.ts';

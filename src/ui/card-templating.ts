@@ -1,4 +1,5 @@
-import type { css, html, nothing } from 'lit';
+import type { css, html, nothing, render } from 'lit';
+import type { markdownBody } from './message-list/markdown-body.ts';
 import type { renderVisibleText } from './text/render-visible-text.ts';
 
 /**
@@ -12,4 +13,16 @@ export interface CardTemplating {
   nothing: typeof nothing;
   css: typeof css;
   renderVisibleText: typeof renderVisibleText;
+  /** Lit's `render`, for the widget element (docs/widgets.md), which renders into its own children. */
+  render: typeof render;
+  /** The answers' Markdown renderer, for a widget's `markdown` nodes. */
+  markdownBody: typeof markdownBody;
+  /** The script tag's only: loads a sibling file the cards carry the name and integrity of (embed/siblings.ts). */
+  loadFile?: LoadFile | undefined;
 }
+
+/** Loads a sibling file beside `agent-chat.js` with its integrity, resolving with what `find` returns once it ran. */
+export type LoadFile = <Part>(
+  file: { fileName: string; integrity: string },
+  find: () => Part | undefined,
+) => Promise<Part>;

@@ -20,6 +20,7 @@ import type { PROTOCOL_MAJOR } from './basics.ts';
 import type { BrowserToolDeclaration, ExecutorKind, ToolReceiptRequest } from './browser-tools.ts';
 import type { RunErrorCode } from './problems.ts';
 import type { SnapshotMessage } from './snapshots.ts';
+import type { Widget } from './widgets.ts';
 
 /** An interrupt as requested on the wire: AG-UI's `Interrupt` plus `argsDigest`. */
 export interface InterruptRequest {
@@ -129,6 +130,8 @@ export interface EventDataMap {
     truncated?: boolean;
     /** How the call was governed, in order: each check's decision and reason. */
     evidence?: ToolEvidence[];
+    /** What the user sees for the result (docs/widgets.md): validated, never sent to the model. */
+    widget?: Widget;
   };
   /** Governance let a browser call out: it may be claimed until `expiresAt` (docs/protocol.md §19). */
   TOOL_CALL_DISPATCHED: { toolCallId: string; executorKind: ExecutorKind; expiresAt: string };

@@ -36,6 +36,8 @@ export interface Capabilities {
   browserTools?: { supported: boolean };
   /** File attachments (docs/protocol.md §5.8); absent or `supported: false` when the server keeps none. */
   attachments?: { supported: boolean };
+  /** Declarative widgets (docs/widgets.md): the only origins a widget's image may come from (https). */
+  widgets?: { imageOrigins: string[] };
 }
 
 /**

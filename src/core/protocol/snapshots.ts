@@ -17,6 +17,7 @@ import type {
 } from './basics.ts';
 import type { SnapshotToolExecutor } from './browser-tools.ts';
 import type { EventDataMap, InterruptRequest, RunOutcome } from './events.ts';
+import type { Widget } from './widgets.ts';
 
 export type MessageStatus = 'streaming' | 'complete' | 'cancelled' | 'error';
 
@@ -53,7 +54,7 @@ export interface SnapshotToolCall {
   argsDigest?: string;
   status: ToolCallStatus;
   progress?: { message?: string; fraction?: number };
-  result?: { messageId: string; content: string; truncated?: boolean; evidence?: ToolEvidence[] };
+  result?: { messageId: string; content: string; truncated?: boolean; evidence?: ToolEvidence[]; widget?: Widget };
   /** Present for a browser tool: who runs it and what its receipts said (docs/protocol.md §19). */
   executor?: SnapshotToolExecutor;
 }

@@ -143,15 +143,21 @@ export function createAgUiTranslator(options: AgUiTranslatorOptions): AgUiTransl
         });
       }
       case 'TOOL_CALL_RESULT': {
-        const { toolCallId, messageId, content, status, truncated } = data as EventDataMap['TOOL_CALL_RESULT'];
-        return some({
+        const { toolCallId, messageId, content, status, truncated, widget } = data as EventDataMap['TOOL_CALL_RESULT'];
+        const result: AgUiEvent = {
           type: EventType.TOOL_CALL_RESULT,
           messageId,
           toolCallId,
           content,
           role: 'tool',
           ...ours({ status, ...(truncated === true ? { truncated } : {}) }),
-        });
+        };
+        // A widget (docs/widgets.md) follows its result as a CUSTOM event: AG-UI has no widget of its own.
+        if (widget === undefined) return some(result);
+        return {
+          events: [result, { type: EventType.CUSTOM, name: 'agent-chat.widget', value: { toolCallId, widget } }],
+          isEnd: false,
+        };
       }
       case 'INTERRUPT_REQUESTED': {
         const { interrupt } = data as EventDataMap['INTERRUPT_REQUESTED'];

@@ -14,6 +14,7 @@ import { calibrationKey, costSoFar, prepareModelRequest, recordPromptTokens } fr
 import { createRunWriter } from './run-writer.ts';
 import type { LoopStart } from './loop-start.ts';
 import { startFresh, startFromLog } from './loop-start.ts';
+import { answerWidgetAction } from './answer-widget-action.ts';
 import { resumeToolCalls } from './resume-tool-calls.ts';
 import { fillText, formatDuration, resolveEngineTexts } from './engine-texts.ts';
 import { runToolCalls } from './run-tool-calls.ts';
@@ -90,7 +91,13 @@ async function runToTerminal(
     },
   }));
   try {
-    await runRounds(context, await prepare(context, ignored));
+    const start = await prepare(context, ignored);
+    // An action run: the product's hook answers first, and the model only when it says so.
+    if (prepare === startFresh && !(await answerWidgetAction(context))) {
+      await context.writer.append('RUN_FINISHED', { outcome: { type: 'success' } });
+      return;
+    }
+    await runRounds(context, start);
   } catch (error) {
     await finish(context, error);
   } finally {

@@ -1,3 +1,4 @@
+import type { OnWidgetAction } from '../widgets/widget-action.ts';
 import type { TokenUsage, ToolEvidence } from '../../core/protocol.ts';
 import type { McpServerConfig } from '../mcp/mcp-options.ts';
 import type { McpToolSource } from '../mcp/mcp-tool-source.ts';
@@ -165,6 +166,17 @@ export interface RunEngineOptions {
    */
   mcpServers?: McpServerConfig[];
   hooks?: ToolHooks;
+  /**
+   * Declarative widgets (docs/widgets.md): the origins a widget's images may come from (https;
+   * publish the same list in the handler's `capabilities.widgets.imageOrigins`). Default none.
+   */
+  widgets?: { imageOrigins?: string[] };
+  /**
+   * The product's one hook for widget actions (docs/widgets.md, "Actions"): runs at the start of
+   * the run that records an action; may update the widget, answer with a message, or let the
+   * model answer (`startRun`). Without it a submitted form shows as submitted and nothing else happens.
+   */
+  onWidgetAction?: OnWidgetAction;
   /** The product's permission check; `false` (or a throw) denies the call. */
   canExecuteTool?(subject: Subject, call: ToolCallInfo): boolean | Promise<boolean>;
   /** Whether a user can approve `ask` calls; `false` fails every `ask` closed to deny. Default true. */
@@ -216,6 +228,9 @@ export interface EngineSettings {
   /** Compiled schemas of the browser tools runs declare, shared by the engine's runs. */
   browserSchemas: BrowserSchemaCache;
   hooks: ToolHooks;
+  /** The origins widget images may come from. */
+  widgetImageOrigins: readonly string[];
+  onWidgetAction: OnWidgetAction | undefined;
   canExecuteTool: RunEngineOptions['canExecuteTool'];
   approvals: boolean;
   limits: EngineLimits;

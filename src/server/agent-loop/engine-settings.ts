@@ -92,6 +92,8 @@ export function createEngineSettings(options: RunEngineOptions): EngineSettings 
     mcp,
     browserSchemas: createBrowserSchemaCache({ maxEntries: BROWSER_SCHEMA_CACHE_ENTRIES }),
     hooks: options.hooks ?? {},
+    widgetImageOrigins: options.widgets?.imageOrigins ?? [],
+    onWidgetAction: options.onWidgetAction,
     canExecuteTool: options.canExecuteTool,
     approvals: options.approvals ?? true,
     limits,

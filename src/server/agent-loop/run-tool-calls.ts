@@ -1,4 +1,4 @@
-import type { ToolResultStatus } from '../../core/protocol.ts';
+import type { ToolResultStatus, Widget } from '../../core/protocol.ts';
 import { sha256Digest } from '../json/canonical-json.ts';
 import type { ModelMessage, ModelToolCall } from '../models/model-adapter.ts';
 import type { PendingEvent } from '../runs/run-handle.ts';
@@ -15,7 +15,8 @@ import { interpretToolValue } from './interpret-tool-value.ts';
 import { LoopStop } from './loop-stop.ts';
 import type { ResumedToolCall } from './resume-plan.ts';
 import { readProposal, settleProposal, type ReadProposal } from './settle-proposal.ts';
-import { WriteProposal } from '../tools/tool-outcomes.ts';
+import { WidgetAnswer, WriteProposal } from '../tools/tool-outcomes.ts';
+import { readWidget, type WidgetInit } from '../widgets/read-widget.ts';
 import type { AttemptResult } from './stream-model-attempt.ts';
 import { evidenceOf, readHookDecision, recordEvidence, takeEvidence } from './tool-evidence.ts';
 
@@ -58,6 +59,8 @@ export interface ToolResult {
   ending?: { reason: string };
   /** Already logged as the call's `TOOL_CALL_RESULT` (a browser call's deadline decided it). */
   isLogged?: boolean;
+  /** What the user sees beside the result (`showWidget`); never sent to the model. */
+  widget?: Widget;
 }
 
 /** Options of {@link runToolCalls}. */
@@ -154,6 +157,7 @@ async function settleCall(
       status: result.status,
       ...(result.truncated === true ? { truncated: true } : {}),
       ...evidence,
+      ...(result.widget === undefined ? {} : { widget: result.widget }),
     });
   return result;
 }
@@ -289,12 +293,28 @@ async function runOneCall(
     if ('problem' in proposed) return { status: 'failed', content: proposed.problem };
     return offerProposal(context, call, proposed, options);
   }
+  const answer = execution.kind === 'value' && execution.value instanceof WidgetAnswer ? execution.value : null;
   const { ending, ...value } =
     execution.kind === 'failed'
       ? { status: 'failed' as const, content: execution.message }
-      : interpretToolValue(execution.value);
+      : interpretToolValue(answer === null ? execution.value : answer.result);
   const outcome = await applyPostToolUse(context, { info, hookContext, outcome: { ...value, truncated: false } });
-  return { ...outcome, ...(ending === undefined ? {} : { ending }) };
+  const widget = answer === null ? undefined : readToolWidget(context, call.name, answer.widget);
+  return { ...outcome, ...(ending === undefined ? {} : { ending }), ...(widget === undefined ? {} : { widget }) };
+}
+
+/** The widget a tool answered with, checked against the catalogue; one that fails is left out and logged. */
+function readToolWidget(context: RunContext, toolName: string, init: WidgetInit): Widget | undefined {
+  const { settings, handle } = context;
+  const read = readWidget(init, { imageOrigins: settings.widgetImageOrigins, mintId: () => settings.ids('wgt') });
+  if ('widget' in read) return read.widget;
+  settings.log({
+    level: 'warn',
+    message: `tool ${toolName} answered with a widget the catalogue refuses; it is left out`,
+    runId: handle.runId,
+    detail: read.problems,
+  });
+  return undefined;
 }
 
 /** Offers a call's proposal to the user; Apply settles its write through this loop's own governed path. */

@@ -169,6 +169,15 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
           yield* callTool(parsed.name, parsed.args, `Calling ${parsed.name}.`);
           return;
         }
+        case 'widget': {
+          if (turn.toolResults.at(-1) === undefined) {
+            yield* say('reasoning', 'An order reads best as a card the user can act on.');
+            yield* callTool('orders.card', { orderId: 'A-1042' }, 'Here is your order.');
+            return;
+          }
+          yield* say('text', 'Track it, or change where it goes, right on the card.');
+          break;
+        }
         case 'propose': {
           const result = turn.toolResults.at(-1);
           if (result === undefined) {
@@ -226,6 +235,7 @@ const SCENARIO_TOOLS: Readonly<Record<string, readonly string[]>> = {
   progress: ['report.generate'],
   approval: ['drafts.list', 'drafts.delete'],
   propose: ['profile.propose'],
+  widget: ['orders.card'],
   loop: ['orders.lookup'],
 };
 
@@ -237,6 +247,7 @@ const SUGGESTIONS: ReadonlyArray<{ text: string; commands: readonly string[] }> 
   { text: '`/tool` looks up an order', commands: ['tool'] },
   { text: '`/approval` asks before deleting a draft', commands: ['approval'] },
   { text: '`/propose` proposes a profile change you can apply or dismiss', commands: ['propose'] },
+  { text: '`/widget` shows an order as a card you can act on', commands: ['widget'] },
   { text: '`/progress` runs a long tool', commands: ['progress'] },
   { text: '`/slow` streams for about 30 s', commands: [] },
   { text: '`/error` retries after a failure, `/fail` fails', commands: [] },

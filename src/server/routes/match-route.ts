@@ -18,6 +18,7 @@ import { cancelRunRoute, getRunRoute, runEventsRoute } from './run-routes.ts';
 import { deleteSessionRoute, renameSessionRoute } from './session-change-routes.ts';
 import { getSessionRoute, listSessionsRoute, sessionMessagesRoute } from './session-routes.ts';
 import { toolReceiptRoute } from './tool-receipt-route.ts';
+import { widgetActionRoute } from './widget-action-route.ts';
 
 const ROUTES: readonly Route[] = [
   bootstrapRoute,
@@ -27,6 +28,7 @@ const ROUTES: readonly Route[] = [
   cancelRunRoute,
   addInputRoute,
   resolveInterruptRoute,
+  widgetActionRoute,
   listSessionsRoute,
   getSessionRoute,
   renameSessionRoute,

@@ -1,3 +1,4 @@
+import type { WidgetActionStart } from '../widgets/widget-action.ts';
 import type {
   AttachmentRef,
   BrowserToolDeclaration,
@@ -42,6 +43,8 @@ export interface RunInput {
   attachments?: ResolvedContextRef[];
   /** The files attached to the message (docs/protocol.md §5.8): what they are; images are read with `RunHandle.readAttachment`. */
   files?: AttachmentRef[];
+  /** Set on an action run (docs/widgets.md, "Actions"): the widget action it records. */
+  widgetAction?: WidgetActionStart;
 }
 
 /**

@@ -56,7 +56,7 @@ export interface CreateRunInput {
     clientMessageId?: string;
     content: InputContent[];
     contextRefs?: ContextRef[];
-  } & Pick<RunInput, 'instruction' | 'focus' | 'attachments' | 'files'>;
+  } & Pick<RunInput, 'instruction' | 'focus' | 'attachments' | 'files' | 'widgetAction'>;
   options: NonNullable<CreateRunRequest['options']>;
   /** The creating request's preferred locale (`Accept-Language`), when it named one. */
   locale?: string;
@@ -164,7 +164,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const runId = ids('run');
       const userMessageId = ids('msg');
       const text = input.input.content.map((part) => part.text).join('');
-      const { instruction, focus, attachments, files } = input.input;
+      const { instruction, focus, attachments, files, widgetAction } = input.input;
       const started: EventEnvelope<'RUN_STARTED'> = {
         v: PROTOCOL_MAJOR,
         eventId: ids('evt'),
@@ -196,7 +196,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         input: {
           messageId: userMessageId,
           text,
-          ...pickDefined({ contextRefs: input.input.contextRefs, instruction, focus, attachments, files }),
+          ...pickDefined({ contextRefs: input.input.contextRefs, instruction, focus, attachments, files, widgetAction }),
         },
         options: input.options,
         ...optional('locale', input.locale),

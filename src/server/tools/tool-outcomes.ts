@@ -1,4 +1,5 @@
 import type { ProposalField } from '../../core/protocol.ts';
+import type { WidgetInit } from '../widgets/read-widget.ts';
 
 /**
  * Returned by a tool's `run` to end the run on purpose after this call (docs/agent-loop.md,
@@ -41,4 +42,24 @@ export class WriteProposal {
 /** Returns the value a tool returns to propose a write (previewed as `fields` and/or a text `diff`) instead of making it. */
 export function propose(init: ProposalInit): WriteProposal {
   return new WriteProposal(init);
+}
+
+/**
+ * Returned by a tool's `run` to answer with a widget beside its result (docs/widgets.md): the model
+ * gets `result` (a string as is, anything else as JSON), the user sees `widget` on the call's card.
+ */
+export class WidgetAnswer {
+  constructor(
+    readonly result: unknown,
+    readonly widget: WidgetInit,
+  ) {}
+}
+
+/**
+ * Returns the value a tool returns to show `widget` (`{widgetId?, root}`, checked against the
+ * catalogue and its limits) beside `result`. A widget that fails a check is left out (the server
+ * logs why) and the call completes with its result alone.
+ */
+export function showWidget(result: unknown, widget: WidgetInit): WidgetAnswer {
+  return new WidgetAnswer(result, widget);
 }

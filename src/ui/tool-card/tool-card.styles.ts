@@ -83,5 +83,194 @@ export function createToolCardStyles(css: typeof cssTag): CSSResult {
     font-size: var(--agent-chat-font-size-small);
     color: var(--agent-chat-color-warning);
   }
+  /* Declarative widgets (docs/widgets.md): only design tokens, logical sides for right to left. */
+  .tool-widget {
+    display: block;
+    margin-top: var(--agent-chat-space-s);
+  }
+  .widget,
+  .widget-card,
+  .widget-column,
+  .widget-box,
+  .widget-form {
+    display: flex;
+    flex-direction: column;
+    gap: var(--agent-chat-space-s);
+    min-width: 0;
+  }
+  .widget-card {
+    border: 1px solid var(--agent-chat-color-border);
+    border-radius: var(--agent-chat-radius);
+    background: var(--agent-chat-color-background);
+    padding: var(--agent-chat-space-m);
+  }
+  .widget-row {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--agent-chat-space-s);
+  }
+  [data-gap='none'] {
+    gap: 0;
+  }
+  [data-gap='large'] {
+    gap: var(--agent-chat-space-l);
+  }
+  .widget-row[data-align='center'] {
+    align-items: center;
+  }
+  .widget-row[data-align='end'] {
+    align-items: flex-end;
+  }
+  .widget-title {
+    margin: 0;
+    font-size: var(--agent-chat-font-size-title);
+  }
+  .widget-text,
+  .widget-caption,
+  .widget-submitted,
+  .widget-note,
+  .widget-unsupported {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  .widget-caption,
+  .widget-unsupported,
+  .widget-submitted {
+    font-size: var(--agent-chat-font-size-small);
+    color: var(--agent-chat-color-text-muted);
+  }
+  .widget-unsupported {
+    border: 1px dashed var(--agent-chat-color-border);
+    border-radius: var(--agent-chat-radius-small);
+    padding: var(--agent-chat-space-xs) var(--agent-chat-space-s);
+  }
+  [data-tone='danger'],
+  .widget-note {
+    color: var(--agent-chat-color-danger);
+  }
+  [data-tone='success'] {
+    color: var(--agent-chat-color-success);
+  }
+  [data-tone='warning'] {
+    color: var(--agent-chat-color-warning);
+  }
+  [data-tone='info'] {
+    color: var(--agent-chat-color-accent);
+  }
+  .widget-badge {
+    align-self: center;
+    border: 1px solid currentColor;
+    border-radius: var(--agent-chat-radius-small);
+    padding: 0 var(--agent-chat-space-xs);
+    font-size: var(--agent-chat-font-size-small);
+  }
+  .widget-divider {
+    width: 100%;
+    border: 0;
+    border-top: 1px solid var(--agent-chat-color-border);
+    margin: 0;
+  }
+  .widget-icon {
+    width: 1.25em;
+    height: 1.25em;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2;
+    stroke-linecap: round;
+    stroke-linejoin: round;
+    flex: none;
+  }
+  .widget-image {
+    max-width: 100%;
+    border-radius: var(--agent-chat-radius-small);
+  }
+  .widget-list {
+    margin: 0;
+    padding-inline-start: var(--agent-chat-space-l);
+  }
+  .widget-key-value {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    gap: var(--agent-chat-space-xs) var(--agent-chat-space-m);
+    margin: 0;
+  }
+  .widget-key-value div {
+    display: contents;
+  }
+  .widget-key-value dt {
+    color: var(--agent-chat-color-text-muted);
+  }
+  .widget-key-value dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  .widget-table-scroll {
+    overflow: auto;
+    max-height: 20em;
+  }
+  .widget-table {
+    border-collapse: collapse;
+    width: 100%;
+  }
+  .widget-table caption {
+    text-align: start;
+    color: var(--agent-chat-color-text-muted);
+    font-size: var(--agent-chat-font-size-small);
+  }
+  .widget-table th,
+  .widget-table td {
+    text-align: start;
+    padding: var(--agent-chat-space-xs) var(--agent-chat-space-s);
+    border-bottom: 1px solid var(--agent-chat-color-border);
+  }
+  .widget-button {
+    align-self: flex-start;
+    font: inherit;
+    font-size: var(--agent-chat-font-size-control);
+    border: 1px solid var(--agent-chat-color-border);
+    border-radius: var(--agent-chat-radius-small);
+    background: var(--agent-chat-color-surface);
+    color: var(--agent-chat-color-text);
+    padding: var(--agent-chat-space-xs) var(--agent-chat-space-m);
+    cursor: pointer;
+  }
+  .widget-button[data-style='primary'] {
+    background: var(--agent-chat-color-accent);
+    border-color: var(--agent-chat-color-accent);
+    color: var(--agent-chat-color-on-accent);
+  }
+  .widget-button[data-style='danger'] {
+    color: var(--agent-chat-color-danger);
+  }
+  .widget-button:disabled {
+    cursor: default;
+    opacity: 0.7;
+  }
+  .widget-field {
+    display: flex;
+    flex-direction: column;
+    gap: var(--agent-chat-space-xs);
+    border: 0;
+    margin: 0;
+    padding: 0;
+  }
+  .widget-field input:not([type='checkbox'], [type='radio']),
+  .widget-field textarea,
+  .widget-field select {
+    font: inherit;
+    color: var(--agent-chat-color-text);
+    background: var(--agent-chat-color-background);
+    border: 1px solid var(--agent-chat-color-border);
+    border-radius: var(--agent-chat-radius-small);
+    padding: var(--agent-chat-space-xs) var(--agent-chat-space-s);
+  }
+  .widget-choice {
+    flex-direction: row;
+    align-items: center;
+  }
+  .widget :focus-visible {
+    outline: 2px solid var(--agent-chat-color-focus);
+    outline-offset: 2px;
+  }
 `;
 }

@@ -4,10 +4,18 @@ import type { SnapshotToolCall, ToolCallStatus } from '../../core/index.ts';
 import { EN_STRINGS } from '../i18n/en.ts';
 import { ZH_CN_STRINGS } from '../i18n/zh-cn.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
+import { markdownBody } from '../message-list/markdown-body.ts';
 import { renderVisibleText } from '../text/render-visible-text.ts';
 import { createToolCard, TOOL_RESULT_MAX_CHARS } from './tool-card.ts';
 
-const renderToolCard = createToolCard({ html, nothing, css, renderVisibleText }).render;
+const renderToolCard = createToolCard({
+  html,
+  nothing,
+  css,
+  renderVisibleText,
+  render,
+  markdownBody,
+}).render;
 
 function renderCard(
   patch: Partial<SnapshotToolCall>,

@@ -1,10 +1,11 @@
 import type { CSSResult, TemplateResult } from 'lit';
-import type { SnapshotToolCall, ToolEvidence } from '../../core/index.ts';
+import type { SnapshotToolCall, ToolEvidence, Widget } from '../../core/index.ts';
 import type { CardTemplating } from '../card-templating.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { capText, formatJsonText } from '../text/visible-text.ts';
 import { createToolCardStyles } from './tool-card.styles.ts';
 import { toolStatusLabel } from './tool-status-label.ts';
+import { loadWidgets } from './widgets-on-demand.ts';
 
 /** The most characters of a tool result the card shows; longer results carry a visible note. */
 export const TOOL_RESULT_MAX_CHARS = 16_000;
@@ -33,7 +34,8 @@ export interface ToolCard {
 }
 
 /** The tool call card, rendering with `templating` (the widget's own Lit, as the approval card does). */
-export function createToolCard({ html, nothing, css, renderVisibleText }: CardTemplating): ToolCard {
+export function createToolCard(templating: CardTemplating): ToolCard {
+  const { html, nothing, css, renderVisibleText } = templating;
   /**
    * Renders one tool call as a one-line card: a status mark, the tool's title (its name only when
    * it has no title) and the status, with the arguments and the result behind the line (a closed
@@ -75,6 +77,7 @@ export function createToolCard({ html, nothing, css, renderVisibleText }: CardTe
             : nothing
         }
       </details>
+      ${result?.widget ? renderWidget(result.widget, strings) : nothing}
       ${
         progress && status === 'running'
           ? html`<div class="tool-progress">
@@ -89,6 +92,16 @@ export function createToolCard({ html, nothing, css, renderVisibleText }: CardTe
           : nothing
       }
     </article>`;
+  }
+
+  /**
+   * A result's widget (docs/widgets.md): `<agent-chat-widget>`, which its file defines once loaded
+   * (the element upgrades and renders itself then); until then, and if it fails to load, the
+   * card's own line and result stand.
+   */
+  function renderWidget(widget: Widget, strings: AgentChatStrings): TemplateResult {
+    loadWidgets(templating).catch(() => undefined);
+    return html`<agent-chat-widget class="tool-widget" .widget=${widget} .strings=${strings}></agent-chat-widget>`;
   }
 
   return { render, styles: createToolCardStyles(css) };
