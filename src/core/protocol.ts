@@ -54,6 +54,7 @@ export type {
 export type {
   MessageStatus,
   SnapshotMessage,
+  MessageFeedback,
   ToolCallStatus,
   SnapshotToolCall,
   InterruptState,
@@ -73,6 +74,8 @@ export type {
   RunResource,
   ResolveInterruptRequest,
   ResolveInterruptResponse,
+  FeedbackRequest,
+  FeedbackResponse,
   CancelRunRequest,
   CancelRunResponse,
   AddInputRequest,

@@ -19,6 +19,12 @@ import type { EventDataMap, InterruptRequest, RunOutcome } from './events.ts';
 
 export type MessageStatus = 'streaming' | 'complete' | 'cancelled' | 'error';
 
+/** A person's vote on an answer (docs/protocol.md §5.8). */
+export interface MessageFeedback {
+  rating: 'up' | 'down';
+  comment?: string;
+}
+
 export interface SnapshotMessage {
   messageId: string;
   role: MessageRole;
@@ -32,6 +38,8 @@ export interface SnapshotMessage {
   contextRefs?: ContextRef[];
   /** A user message sent with page context (docs/protocol.md §5.2): its title and size. */
   focus?: FocusSummary;
+  /** On a REST read of an answer: the caller's vote on it (docs/protocol.md §5.8). */
+  feedback?: MessageFeedback;
   createdAt?: number;
 }
 
