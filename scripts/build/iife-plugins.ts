@@ -32,6 +32,11 @@ const LAZY_IMPORTS: ReadonlyArray<{ file: string; call: string; replacement: str
     call: "import('./ui/tool-cards.ts')",
     replacement: "Promise.reject(new Error('AgentChat: the tool cards are a sibling file'))",
   },
+  {
+    file: '/src/turn-actions-on-demand.ts',
+    call: "import('./ui/turn-actions.ts')",
+    replacement: "Promise.reject(new Error('AgentChat: the turn actions are a sibling file'))",
+  },
 ];
 
 /**

@@ -103,7 +103,7 @@ describe.each(STORAGES)('feedback on answers on %s storage (docs/protocol.md §5
 describe('feedback validation', () => {
   it('refuses a bad rating, a message that is not an answer of the run and a comment over the cap', async () => {
     const { server, engine } = await start(async () => createMemoryStorage(), { limits: { maxCommentChars: 10 } });
-    const { runId, userMessageId } = (await server.createRun('carol', 'Question')) as {
+    const { runId, userMessageId } = (await server.createRun('carol', 'Question')) as unknown as {
       runId: string;
       userMessageId: string;
     };

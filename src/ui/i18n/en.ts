@@ -105,6 +105,13 @@ export interface AgentChatStrings {
   /** The header's button that opens the conversations sheet (when `agent-chat.conversations.js` is loaded). */
   conversations: string;
   copyMessage: string;
+  /**
+   * An answer's thumbs up and down and the button that opens a vote's comment. Their English
+   * defaults ship in the turn actions' file (src/ui/turn-actions.ts), which alone shows them.
+   */
+  rateUp?: string;
+  rateDown?: string;
+  feedbackComment?: string;
 }
 
 /** The built-in English strings. */
