@@ -26,7 +26,12 @@ export interface TurnActions {
 }
 
 /** The English defaults of the strings only the turn actions show (a locale pack or `strings` overrides them). */
-const EN_VOTE_STRINGS = { rateUp: 'Good answer', rateDown: 'Bad answer', feedbackComment: 'Add a comment' };
+const EN_TURN_STRINGS = {
+  copyMessage: 'Copy answer',
+  rateUp: 'Good answer',
+  rateDown: 'Bad answer',
+  feedbackComment: 'Add a comment',
+};
 
 const THUMB_UP = 'M7 11v9H4v-9zm0 0 4-7a2 2 0 0 1 2 2v4h5a2 2 0 0 1 2 2l-1.5 6a2 2 0 0 1-2 2H7';
 const THUMB_DOWN = 'M7 13V4H4v9zm0 0 4 7a2 2 0 0 0 2-2v-4h5a2 2 0 0 0 2-2l-1.5-6a2 2 0 0 0-2-2H7';
@@ -53,11 +58,14 @@ export function createTurnActions(templating: CardTemplating): TurnActions {
     });
   }
 
-  function renderVotes(view: TurnActionsView, client: NonNullable<TurnActionsView['voteClient']>): TemplateResult {
+  function renderVotes(
+    view: TurnActionsView,
+    strings: typeof EN_TURN_STRINGS & AgentChatStrings,
+    client: NonNullable<TurnActionsView['voteClient']>,
+  ): TemplateResult {
     const { message } = view;
     const onVote = (feedback: MessageFeedback) =>
       void client.sendFeedback(message.runId ?? '', message.messageId, feedback).catch(() => undefined);
-    const strings = { ...EN_VOTE_STRINGS, ...view.strings };
     const rating = message.feedback?.rating;
     const thumb = (value: MessageFeedback['rating'], label: string, path: string) =>
       html`<button class="icon-button" data-rating=${value} aria-label=${label} title=${label} aria-pressed=${rating === value ? 'true' : 'false'} @click=${() => onVote({ rating: value })}>
@@ -87,12 +95,13 @@ export function createTurnActions(templating: CardTemplating): TurnActions {
   return {
     findTurnEnds,
     render(view) {
-      const { message, strings } = view;
+      const { message } = view;
+      const strings = { ...EN_TURN_STRINGS, ...view.strings };
       return html`<div part="message-actions" class="message-actions">
         <button class="icon-button" aria-label=${strings.copyMessage} title=${strings.copyMessage} @click=${(event: Event) => copy(event, message.content, strings.copied)}>
           ${icon(COPY)}
         </button>
-        ${view.voteClient ? renderVotes(view, view.voteClient) : nothing}
+        ${view.voteClient ? renderVotes(view, strings, view.voteClient) : nothing}
       </div>`;
     },
     styles: css`

@@ -202,7 +202,7 @@ export class AgentChatElement extends LitElement {
   /** Shows a reasoning effort picker in the composer when the model offers levels. Default false. */
   declare effortPicker: boolean | undefined;
   /** Offers thumbs up and down (and a comment) under each finished answer (mount option `feedback`). Default true. */
-  declare feedback: boolean;
+  declare feedback: boolean | undefined;
   /** The last send went without context because `getContext` failed (the status line says so). */
   declare protected isContextMissing: boolean;
   declare protected announcement: string;
@@ -250,7 +250,6 @@ export class AgentChatElement extends LitElement {
     this.collapseReasoning = true;
     this.suggestions = [];
     this.conversations = true;
-    this.feedback = true;
     this.isSheetOpen = false;
     // The panel's file may load after the widget renders: the header's button appears then.
     void customElements.whenDefined(CONVERSATIONS_TAG).then(() => this.requestUpdate());
@@ -344,7 +343,7 @@ export class AgentChatElement extends LitElement {
             toolCards: this.#toolCards.statusFor(state),
             onRetryToolCards: this.#toolCards.retry,
             turnActions: this.#turnActions.actionsFor(state.messages),
-            voteClient: this.feedback ? this.client : undefined,
+            voteClient: this.feedback === false ? undefined : this.client,
             isReasoningOpen: (message, index) => this.#isReasoningOpen(state, message, index),
             onToggleReasoning: (messageId, isOpen) => {
               this.#reasoningOverrides.set(messageId, isOpen);
