@@ -4,6 +4,7 @@ import type { CardTemplating } from './card-templating.ts';
 import { copyToClipboard } from './clipboard/copy-to-clipboard.ts';
 import type { AgentChatStrings } from './i18n/en.ts';
 import { findTurnEnds } from './message-list/find-turn-ends.ts';
+import { EN_TURN_STRINGS } from './i18n/en-turn-actions.ts';
 
 /** What the actions under one finished turn render from. */
 export interface TurnActionsView {
@@ -24,14 +25,6 @@ export interface TurnActions {
   render(view: TurnActionsView): TemplateResult;
   styles: CSSResult;
 }
-
-/** The English defaults of the strings only the turn actions show (a locale pack or `strings` overrides them). */
-const EN_TURN_STRINGS = {
-  copyMessage: 'Copy answer',
-  rateUp: 'Good answer',
-  rateDown: 'Bad answer',
-  feedbackComment: 'Add a comment',
-};
 
 const THUMB_UP = 'M7 11v9H4v-9zm0 0 4-7a2 2 0 0 1 2 2v4h5a2 2 0 0 1 2 2l-1.5 6a2 2 0 0 1-2 2H7';
 const THUMB_DOWN = 'M7 13V4H4v9zm0 0 4 7a2 2 0 0 0 2-2v-4h5a2 2 0 0 0 2-2l-1.5-6a2 2 0 0 0-2-2H7';
