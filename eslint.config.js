@@ -283,6 +283,24 @@ export default tseslint.config(
     },
   },
   {
+    // The script tag's turn actions file (agent-chat.turn-actions.js) renders with the widget's Lit: it holds none of its own.
+    files: ['embed/turn-actions.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./src/(?!ui/turn-actions\\.ts$|turn-actions-global\\.ts$)',
+              message: 'embed/turn-actions.ts imports only src/ui/turn-actions.ts.',
+            },
+            { group: LIT_IMPORTS.group, message: "agent-chat.turn-actions.js renders with the widget's Lit: no Lit." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The script tag's launcher file (agent-chat.launcher.js) is plain DOM: the launcher, never Lit.
     files: ['embed/launcher.ts'],
     rules: {
@@ -302,7 +320,7 @@ export default tseslint.config(
   },
   {
     files: ['embed/**/*.ts'],
-    ignores: ['embed/locale-*.ts', 'embed/launcher.ts', 'embed/tool-cards.ts', 'embed/widgets.ts'],
+    ignores: ['embed/locale-*.ts', 'embed/launcher.ts', 'embed/tool-cards.ts', 'embed/widgets.ts', 'embed/turn-actions.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

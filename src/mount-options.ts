@@ -64,6 +64,8 @@ export interface MountOptions {
   getContext?: AgentChatElement['getContext'];
   /** Offers a reasoning effort picker in the composer when the model has levels (default false). */
   effortPicker?: boolean;
+  /** `false` hides the thumbs up and down (and their comment) under each answer. Default true. */
+  feedback?: boolean;
   /**
    * Tools this page runs for the agent, keyed by name (docs/embedding.md, "Browser tools"). Only
    * with it does a runner start; the script tag needs `agent-chat-tools.js` loaded too.
@@ -135,6 +137,7 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   conversations: [isBoolean, 'true or false'],
   getContext: [isFunction, 'a function'],
   effortPicker: [isBoolean, 'true or false'],
+  feedback: [isBoolean, 'true or false'],
   tools: [isPlainObject, 'an object'],
   toolRunner: [isPlainObject, 'an object'],
 };

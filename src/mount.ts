@@ -73,6 +73,7 @@ const ELEMENT_OPTIONS = [
   'conversations',
   'getContext',
   'effortPicker',
+  'feedback',
 ] as const;
 /** Languages written right to left: a widget in one of them mirrors even on a left-to-right page. */
 const RTL_LANGUAGE = /^(ar|fa|he|iw|ps|sd|ug|ur|yi)\b/i;

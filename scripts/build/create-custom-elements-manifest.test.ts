@@ -93,6 +93,7 @@ describe('createCustomElementsManifest', () => {
       'getContext',
       'context',
       'effortPicker',
+      'feedback',
       'send',
       'newConversation',
     ]);

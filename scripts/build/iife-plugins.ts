@@ -37,6 +37,11 @@ const LAZY_IMPORTS: ReadonlyArray<{ file: string; call: string; replacement: str
     call: "import('../widgets.ts')",
     replacement: "Promise.reject(new Error('AgentChat: the widgets are a sibling file'))",
   },
+  {
+    file: '/src/turn-actions-on-demand.ts',
+    call: "import('./ui/turn-actions.ts')",
+    replacement: "Promise.reject(new Error('AgentChat: the turn actions are a sibling file'))",
+  },
 ];
 
 /**

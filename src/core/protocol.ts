@@ -56,6 +56,7 @@ export type {
 export type {
   MessageStatus,
   SnapshotMessage,
+  MessageFeedback,
   ToolCallStatus,
   SnapshotToolCall,
   InterruptState,
@@ -75,6 +76,8 @@ export type {
   RunResource,
   ResolveInterruptRequest,
   ResolveInterruptResponse,
+  FeedbackRequest,
+  FeedbackResponse,
   CancelRunRequest,
   CancelRunResponse,
   AddInputRequest,

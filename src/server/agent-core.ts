@@ -241,6 +241,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     }),
     streamStallTimeoutMs: options.streamStallTimeoutMs ?? DEFAULT_EDGE_LIMITS.streamStallTimeoutMs,
     sendHooks: pickDefined({ resolveContextRefs: options.resolveContextRefs, checkBalance: options.checkBalance }),
+    ...(options.onFeedback === undefined ? {} : { onFeedback: options.onFeedback }),
     onError,
   };
   const sweepEveryMs = Math.max(1_000, Math.min(60_000, limits.eventRetentionSec * 1000));

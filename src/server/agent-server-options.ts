@@ -72,6 +72,11 @@ export interface AgentServerOptions extends SendContextHooks, ObservabilityOptio
   cancelGraceMs?: number;
   /** Base of each problem's `type` URI; the kebab-case code is appended. */
   problemTypeBase?: string;
+  /**
+   * Told about every vote a user keeps on an answer (`POST /runs/{id}/feedback`, a changed vote
+   * again); a failure goes to `onError` and the vote stays kept.
+   */
+  onFeedback?: OnFeedback;
   /** Also told about unexpected errors (never the browser), beside the `request_failed` log line (docs/operations.md). */
   onError?: (error: unknown, context: Record<string, unknown>) => void;
   /** A request body must arrive within this many ms of the first read, else `408`. Default 30 000. */
@@ -111,6 +116,12 @@ export interface AgentServerOptions extends SendContextHooks, ObservabilityOptio
    */
   grantSecret?: Uint8Array | string;
 }
+
+/** The product's hook on a kept vote (docs/server.md, "Feedback"). */
+export type OnFeedback = (
+  subject: Subject,
+  feedback: { sessionId: string; runId: string; messageId: string; rating: 'up' | 'down'; comment: string | null },
+) => void | Promise<void>;
 
 /** What a handler is serving right now. */
 export interface AgentHandlerStats {

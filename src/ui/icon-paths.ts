@@ -8,6 +8,5 @@ export const ICON_PATHS = {
   stop: 'M7 7h10v10H7z',
   close: 'M6 6l12 12M18 6 6 18',
   newConversation: 'M12 5v14M5 12h14',
-  copy: 'M9 9h10v10H9zM5 15V5h10',
   chat: 'M3 4h18v13H9l-5 4v-4H3z',
 } as const;

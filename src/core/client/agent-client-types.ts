@@ -1,4 +1,5 @@
 import type {
+  MessageFeedback,
   ApprovalDecision,
   BootstrapResponse,
   ContextRef,
@@ -43,6 +44,12 @@ export interface AgentClient {
   approve(interruptId: string, decision: ApprovalDecision): Promise<void>;
   /** Appends text to the active run. */
   addInput(text: string): Promise<void>;
+  /**
+   * Keeps the user's vote on the finished answer `messageId` of run `runId` (`POST
+   * /runs/{id}/feedback`; a later vote replaces it); the message's `feedback` shows it once the
+   * server has answered.
+   */
+  sendFeedback(runId: string, messageId: string, feedback: MessageFeedback): Promise<void>;
   /** Loads a session: settled history plus the active run's snapshot and stream. */
   restore(sessionId: string): Promise<void>;
   /**

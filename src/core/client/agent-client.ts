@@ -313,6 +313,11 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
         createIdempotencyKey(settings.ids),
       );
     },
+    async sendFeedback(runId, messageId, feedback) {
+      assertAlive();
+      await postToRun(`/runs/${encodeURIComponent(runId)}/feedback`, JSON.stringify({ messageId, ...feedback }));
+      store.dispatch({ type: 'feedbackKept', messageId, feedback });
+    },
     restore: switchSession,
     switchSession,
     loadOlderMessages,

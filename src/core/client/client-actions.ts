@@ -1,4 +1,4 @@
-import type { BootstrapResponse, EventEnvelope, RunSnapshot, SnapshotMessage } from '../protocol.ts';
+import type { BootstrapResponse, EventEnvelope, MessageFeedback, RunSnapshot, SnapshotMessage } from '../protocol.ts';
 import type { ClientError, ClientExtension } from './client-state.ts';
 
 /** The user's message of one send, as the composer had it. */
@@ -86,6 +86,8 @@ export type ClientAction =
   | { type: 'stopRequested'; runId: string | null }
   /** The cancel request failed; the error follows as `requestFailed`. */
   | { type: 'stopFailed' }
+  /** The server kept the user's vote on the answer `messageId` (docs/protocol.md §5.9). */
+  | { type: 'feedbackKept'; messageId: string; feedback: MessageFeedback }
   /** `extend()`: an extension was plugged in (null: unplugged). */
   | { type: 'extended'; extension: ClientExtension | null };
 

@@ -563,6 +563,24 @@ const cases: ClientCase[] = [
     expected: modelWith(),
   },
   {
+    title: 'feedbackKept sets the vote on the answer wherever it is, history or a run',
+    model: modelWith({ history: [attemptText], runs: [attemptRun] }),
+    action: { type: 'feedbackKept', messageId: attemptText.messageId, feedback: { rating: 'down', comment: 'Wrong' } },
+    expected: modelWith({
+      history: [{ ...attemptText, feedback: { rating: 'down', comment: 'Wrong' } }],
+      runs: [
+        {
+          ...attemptRun,
+          messages: attemptRun.messages.map((message) =>
+            message.messageId === attemptText.messageId
+              ? { ...message, feedback: { rating: 'down', comment: 'Wrong' } }
+              : message,
+          ),
+        },
+      ],
+    }),
+  },
+  {
     title: 'extended keeps the extension',
     model: modelWith(),
     action: { type: 'extended', extension: EXTENSION },
@@ -608,6 +626,7 @@ const ACTION_TYPES: Record<ClientActionType, true> = {
   stopRequested: true,
   stopFailed: true,
   extended: true,
+  feedbackKept: true,
 };
 
 describe('reduceClient', () => {

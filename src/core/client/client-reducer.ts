@@ -154,6 +154,15 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
       return { ...model, stopping: { runId: action.runId } };
     case 'stopFailed':
       return { ...model, stopping: null };
+    case 'feedbackKept': {
+      const rate = (message: SnapshotMessage): SnapshotMessage =>
+        message.messageId === action.messageId ? { ...message, feedback: action.feedback } : message;
+      return {
+        ...model,
+        history: model.history.map(rate),
+        runs: model.runs.map((run) => ({ ...run, messages: run.messages.map(rate) })),
+      };
+    }
     case 'extended':
       return { ...model, extension: action.extension };
   }

@@ -12,7 +12,7 @@ import type {
   RunStatus,
 } from './basics.ts';
 import type { BrowserToolDeclaration } from './browser-tools.ts';
-import type { RunSnapshot, SnapshotInterrupt, SnapshotMessage } from './snapshots.ts';
+import type { MessageFeedback, RunSnapshot, SnapshotInterrupt, SnapshotMessage } from './snapshots.ts';
 
 export interface ModelInfo {
   modelId: string;
@@ -110,6 +110,8 @@ export interface Limits extends Partial<BrowserToolLimits>, Partial<AttachmentLi
   readsPerMinute: number;
   /** `PATCH` and `DELETE /sessions/{id}` (renames and deletions) per minute. */
   sessionChangesPerMinute: number;
+  /** `POST /runs/{id}/feedback` (votes on answers) per minute. */
+  feedbackPerMinute: number;
   // Sizes of request fields (docs/protocol.md §16.2); over → 422 VALIDATION_FAILED naming the limit.
   /** Text parts per message. */
   maxContentParts: number;
@@ -127,6 +129,8 @@ export interface Limits extends Partial<BrowserToolLimits>, Partial<AttachmentLi
   maxReasonChars: number;
   /** Characters of a session's `title` (`PATCH /sessions/{id}`). */
   maxTitleChars: number;
+  /** Characters of a vote's `comment` (`POST /runs/{id}/feedback`). */
+  maxCommentChars: number;
   /** Characters of a send's host `instruction` (never cut: refused past it). */
   maxInstructionChars: number;
   /** Characters of a send's `focus.text`; the server may cut it further to its token budget, saying so. */
@@ -219,6 +223,17 @@ export type ResolveInterruptRequest =
 export interface ResolveInterruptResponse {
   interrupt: SnapshotInterrupt;
   eventSeq: number;
+}
+
+/** `POST /runs/{id}/feedback` body: the vote on the run's answer `messageId` (a later one replaces it). */
+export interface FeedbackRequest extends MessageFeedback {
+  messageId: string;
+}
+
+/** `POST /runs/{id}/feedback` answer: the vote as kept. */
+export interface FeedbackResponse extends FeedbackRequest {
+  runId: string;
+  updatedAt: string;
 }
 
 export interface CancelRunRequest {

@@ -21,6 +21,12 @@ import type { Widget } from './widgets.ts';
 
 export type MessageStatus = 'streaming' | 'complete' | 'cancelled' | 'error';
 
+/** A person's vote on an answer (docs/protocol.md §5.9). */
+export interface MessageFeedback {
+  rating: 'up' | 'down';
+  comment?: string;
+}
+
 export interface SnapshotMessage {
   messageId: string;
   role: MessageRole;
@@ -36,6 +42,8 @@ export interface SnapshotMessage {
   attachments?: AttachmentRef[];
   /** A user message sent with page context (docs/protocol.md §5.2): its title and size. */
   focus?: FocusSummary;
+  /** On a REST read of an answer: the caller's vote on it (docs/protocol.md §5.9). */
+  feedback?: MessageFeedback;
   createdAt?: number;
 }
 

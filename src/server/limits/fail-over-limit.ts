@@ -16,6 +16,7 @@ export type SizeLimitName = Extract<
   | 'maxIdChars'
   | 'maxReasonChars'
   | 'maxTitleChars'
+  | 'maxCommentChars'
   | 'maxInstructionChars'
   | 'maxFocusChars'
   | 'maxEventBytes'

@@ -13,6 +13,7 @@ export type RateLimitName =
   | 'cancelsPerMinute'
   | 'readsPerMinute'
   | 'sessionChangesPerMinute'
+  | 'feedbackPerMinute'
   | 'toolClaimsPerMinute'
   | 'toolReceiptsPerMinute'
   | 'executorRequestsPerMinute'
@@ -28,6 +29,7 @@ const WHAT_IS_LIMITED: Record<RateLimitName, string> = {
   cancelsPerMinute: 'stops',
   readsPerMinute: 'requests',
   sessionChangesPerMinute: 'changes to conversations',
+  feedbackPerMinute: 'votes',
   toolClaimsPerMinute: 'tool claims',
   toolReceiptsPerMinute: 'tool receipts',
   executorRequestsPerMinute: 'executor requests',
@@ -61,6 +63,7 @@ export function createRateLimits(
     cancelsPerMinute: limits.cancelsPerMinute,
     readsPerMinute: limits.readsPerMinute,
     sessionChangesPerMinute: limits.sessionChangesPerMinute,
+    feedbackPerMinute: limits.feedbackPerMinute,
     toolClaimsPerMinute: limits.toolClaimsPerMinute,
     toolReceiptsPerMinute: limits.toolReceiptsPerMinute,
     executorRequestsPerMinute: limits.executorRequestsPerMinute,

@@ -5,6 +5,7 @@ import { addInputRoute } from './add-input-route.ts';
 import { bootstrapRoute } from './bootstrap-route.ts';
 import { claimToolCallRoute } from './claim-tool-call-route.ts';
 import { createRunRoute } from './create-run-route.ts';
+import { feedbackRoute } from './feedback-route.ts';
 import { reportExecutorRoute } from './executor-report-route.ts';
 import {
   connectExecutorRoute,
@@ -26,6 +27,7 @@ const ROUTES: readonly Route[] = [
   getRunRoute,
   runEventsRoute,
   cancelRunRoute,
+  feedbackRoute,
   addInputRoute,
   resolveInterruptRoute,
   widgetActionRoute,

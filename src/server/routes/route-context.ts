@@ -22,6 +22,7 @@ import { IdempotencyLockLostError } from '../storage/storage-port.ts';
 import type { StreamRegistry } from '../sse/stream-registry.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { SendContextHooks } from './send-context-hooks.ts';
+import type { OnFeedback } from '../agent-server-options.ts';
 
 /** The agent a handler serves (published in bootstrap, pinned into sessions). */
 export interface AgentInfo {
@@ -81,6 +82,8 @@ export interface HandlerContext {
   streamStallTimeoutMs: number;
   /** The product's checks of a send (`checkBalance`, `resolveContextRefs`). */
   sendHooks: SendContextHooks;
+  /** The product's `onFeedback`, told about every kept vote. */
+  onFeedback?: OnFeedback;
   /** Where failures that no response can carry go (a stream's read that failed): the handler's `onError`. */
   onError: (error: unknown, context: Record<string, unknown>) => void;
 }

@@ -1,6 +1,7 @@
 import type { CancelRunResponse } from '../../core/protocol.ts';
 import { isTerminalEvent, LAST_EVENT_ID_HEADER, REQUEST_ID_HEADER, RUN_LAST_SEQ_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
+import { withFeedback } from './feedback-route.ts';
 import { emptyResponse, jsonResponse } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { streamRunEvents } from '../sse/stream-run-events.ts';
@@ -10,13 +11,15 @@ import { validateOptionalString } from './validate-fields.ts';
 
 const CURSOR_PATTERN = /^(0|[1-9][0-9]{0,14})$/;
 
-/** `GET /runs/{runId}` (docs/protocol.md §5.3): the snapshot (the reducer over the log) with its `resumeCursor`. */
+/** `GET /runs/{runId}` (docs/protocol.md §5.3): the snapshot (the reducer over the log) with its `resumeCursor` and the caller's votes. */
 export const getRunRoute: Route = {
   method: 'GET',
   template: '/runs/{runId}',
   handle: async (request, context) => {
     const entry = await requireOwnedRun(request, context);
-    return jsonResponse(200, toRunResource(await entry.record.refresh()), { [REQUEST_ID_HEADER]: request.requestId });
+    const snapshot = await entry.record.refresh();
+    const messages = await withFeedback(snapshot.messages, request.subject.id, context);
+    return jsonResponse(200, toRunResource({ ...snapshot, messages }), { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
 

@@ -1,4 +1,5 @@
 import type { SessionListResponse, SessionMessagesResponse, SessionResource } from '../../core/protocol.ts';
+import { withFeedback } from './feedback-route.ts';
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
@@ -50,7 +51,7 @@ export const sessionMessagesRoute: Route = {
     });
     if (page === null) return failCursor('before');
     const body: SessionMessagesResponse = {
-      items: page.items,
+      items: await withFeedback(page.items, request.subject.id, context),
       nextBefore: page.next,
       activeRun: await activeRunOf(session, context),
     };

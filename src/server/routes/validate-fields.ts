@@ -10,7 +10,7 @@ export function validateOptionalString(
   value: unknown,
   options: {
     field: string;
-    limit: 'maxIdChars' | 'maxReasonChars' | 'maxInstructionChars' | 'maxFocusChars';
+    limit: 'maxIdChars' | 'maxReasonChars' | 'maxInstructionChars' | 'maxFocusChars' | 'maxCommentChars';
     max: number;
     isEmptyAllowed?: boolean;
   },

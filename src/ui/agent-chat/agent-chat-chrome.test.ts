@@ -119,4 +119,48 @@ describe('<agent-chat> answer actions', () => {
     const answers = root.querySelectorAll('[part~="assistant-message"]');
     expect(Array.from(answers, (answer) => answer.querySelector('.message-actions') !== null)).toEqual([false, true]);
   });
+
+  it('votes on the answer, shows the kept vote pressed and sends a comment with it', async () => {
+    const { root, emit, client } = await mountAgentChat();
+    const answer = createMessage({ messageId: 'a1', content: 'Shipped.', runId: 'run-1' });
+    await emit({ messages: [answer] });
+    const thumb = (rating: string) => root.querySelector(`[data-rating="${rating}"]`) as HTMLButtonElement;
+    expect([thumb('up').getAttribute('aria-label'), thumb('down').getAttribute('aria-label')]).toEqual([
+      'Good answer',
+      'Bad answer',
+    ]);
+    expect(root.querySelector('.feedback-comment')).toBe(null);
+    thumb('down').click();
+    expect(client.calls.at(-1)).toEqual({
+      name: 'sendFeedback',
+      runId: 'run-1',
+      messageId: 'a1',
+      feedback: { rating: 'down' },
+    });
+    await emit({ messages: [{ ...answer, feedback: { rating: 'down' } }] });
+    expect([thumb('up').getAttribute('aria-pressed'), thumb('down').getAttribute('aria-pressed')]).toEqual([
+      'false',
+      'true',
+    ]);
+    const details = root.querySelector('.feedback-comment') as HTMLDetailsElement;
+    details.open = true;
+    (details.querySelector('textarea') as HTMLTextAreaElement).value = '  Wrong order  ';
+    (details.querySelector('button[type="submit"]') as HTMLButtonElement).click();
+    expect(client.calls.at(-1)).toEqual({
+      name: 'sendFeedback',
+      runId: 'run-1',
+      messageId: 'a1',
+      feedback: { rating: 'down', comment: 'Wrong order' },
+    });
+    expect(details.open).toBe(false);
+  });
+
+  it('offers Copy but no votes with feedback off', async () => {
+    const { root, emit } = await mountAgentChat((element) => {
+      element.feedback = false;
+    });
+    await emit({ messages: [createMessage({ messageId: 'a1', content: 'Shipped.' })] });
+    expect(root.querySelector('.message-actions button')?.getAttribute('aria-label')).toBe('Copy answer');
+    expect(root.querySelector('[data-rating]')).toBe(null);
+  });
 });

@@ -1,4 +1,4 @@
-import { adoptStyles, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { adoptStyles, html, LitElement, nothing, type CSSResult, type PropertyValues, type TemplateResult } from 'lit';
 import {
   createInitialClientState,
   isTerminalRunStatus,
@@ -25,6 +25,7 @@ import { LifecycleEventTracker } from './lifecycle-events.ts';
 import { createAgentChatEvent, type AgentChatEventDetails, type AgentChatEventName } from './agent-chat-events.ts';
 import type { AgentChatTheme } from './agent-chat-theme.ts';
 import { ToolCardsController } from './tool-cards-controller.ts';
+import { TurnActionsController } from './turn-actions-controller.ts';
 import { ClientController } from './client-controller.ts';
 import { OlderMessagesController } from './older-messages-controller.ts';
 import { ScrollPinController } from './scroll-pin-controller.ts';
@@ -82,7 +83,7 @@ import { composerStyles } from '../composer/composer.styles.ts';
  * @csspart approval-card - An approval request.
  * @csspart allow-button - The approval request's Allow button.
  * @csspart deny-button - The approval request's Deny button.
- * @csspart message-actions - The actions under a finished answer (copy).
+ * @csspart message-actions - The actions under a finished answer: Copy, and with `feedback` the thumbs (`aria-pressed` on the kept vote) and their comment (`details.feedback-comment`). They render once `agent-chat.turn-actions.js` has loaded.
  * @csspart error - A failed request or stream, at the end of the transcript until it is handled.
  * @csspart retry-button - Retry, on the error or the failed run it can help.
  * @csspart run-error - A failed run's error, kept after its turn in the transcript.
@@ -148,6 +149,7 @@ export class AgentChatElement extends LitElement {
     getContext: { attribute: false },
     context: { attribute: false },
     effortPicker: { attribute: false },
+    feedback: { attribute: false },
     isContextMissing: { state: true },
     announcement: { state: true },
     isReferenceCopied: { state: true },
@@ -199,6 +201,8 @@ export class AgentChatElement extends LitElement {
   declare context: FocusContext | null | undefined;
   /** Shows a reasoning effort picker in the composer when the model offers levels. Default false. */
   declare effortPicker: boolean | undefined;
+  /** Offers thumbs up and down (and a comment) under each finished answer (mount option `feedback`). Default true. */
+  declare feedback: boolean | undefined;
   /** The last send went without context because `getContext` failed (the status line says so). */
   declare protected isContextMissing: boolean;
   declare protected announcement: string;
@@ -217,10 +221,14 @@ export class AgentChatElement extends LitElement {
     isFollowing: () => this.#scrollPin.isFollowing,
   });
   #rowChunks = new RowChunks();
-  // The tool cards' styles arrive with them (a file of their own), beside the element's.
-  #toolCards = new ToolCardsController(this, (styles) =>
-    adoptStyles(this.renderRoot as ShadowRoot, [...AgentChatElement.elementStyles, ...styles]),
-  );
+  // The tool cards' and the turn actions' styles arrive with them (files of their own), beside the element's.
+  #addedStyles: CSSResult[] = [];
+  #addStyles = (styles: CSSResult[]): void => {
+    this.#addedStyles.push(...styles);
+    adoptStyles(this.renderRoot as ShadowRoot, [...AgentChatElement.elementStyles, ...this.#addedStyles]);
+  };
+  #toolCards = new ToolCardsController(this, this.#addStyles);
+  #turnActions = new TurnActionsController(this, this.#addStyles);
   #composer = new Composer(this, {
     send: (text, contextRefs) => this.#send(text, contextRefs),
     stop: () => this.#stop(),
@@ -334,6 +342,8 @@ export class AgentChatElement extends LitElement {
             now,
             toolCards: this.#toolCards.statusFor(state),
             onRetryToolCards: this.#toolCards.retry,
+            turnActions: this.#turnActions.actionsFor(state.messages),
+            voteClient: this.feedback === false ? undefined : this.client,
             isReasoningOpen: (message, index) => this.#isReasoningOpen(state, message, index),
             onToggleReasoning: (messageId, isOpen) => {
               this.#reasoningOverrides.set(messageId, isOpen);

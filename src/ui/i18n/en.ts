@@ -104,7 +104,14 @@ export interface AgentChatStrings {
   newConversation: string;
   /** The header's button that opens the conversations sheet (when `agent-chat.conversations.js` is loaded). */
   conversations: string;
-  copyMessage: string;
+  /**
+   * An answer's Copy, thumbs up and down and the button that opens a vote's comment. Their
+   * English defaults ship in the turn actions' file (src/ui/turn-actions.ts), which alone shows them.
+   */
+  copyMessage?: string;
+  rateUp?: string;
+  rateDown?: string;
+  feedbackComment?: string;
 }
 
 /** The built-in English strings. */
@@ -196,5 +203,4 @@ export const EN_STRINGS: AgentChatStrings = {
   suggestions: 'Suggestions',
   newConversation: 'New conversation',
   conversations: 'Conversations',
-  copyMessage: 'Copy answer',
 };

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ZH_CN_STRINGS } from '../../locales/zh-cn.ts';
 import { EN_STRINGS } from './en.ts';
 import { findLocalePack } from './locale-packs.ts';
+import { EN_TURN_STRINGS } from './en-turn-actions.ts';
 import { formatString, resolveStrings } from './resolve-strings.ts';
 
 afterEach(() => {
@@ -32,8 +33,9 @@ describe('resolveStrings', () => {
     expect(findLocalePack('PT-pt')).toEqual({ send: 'Enviar (PT)' });
   });
 
-  it('translates every English key', () => {
-    expect(Object.keys(ZH_CN_STRINGS).sort()).toEqual(Object.keys(EN_STRINGS).sort());
+  it('translates every English key, the turn actions’ own included', () => {
+    const english = { ...EN_STRINGS, ...EN_TURN_STRINGS };
+    expect(Object.keys(ZH_CN_STRINGS).sort()).toEqual(Object.keys(english).sort());
   });
 });
 

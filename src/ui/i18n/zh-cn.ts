@@ -90,4 +90,7 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   newConversation: '新对话',
   conversations: '对话列表',
   copyMessage: '复制回答',
+  rateUp: '回答很好',
+  rateDown: '回答不好',
+  feedbackComment: '添加评论',
 };

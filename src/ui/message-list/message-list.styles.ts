@@ -59,26 +59,6 @@ export const messageListStyles = css`
     animation-delay: 0.4s;
     margin-inline-end: var(--agent-chat-space-xs);
   }
-  .message-actions {
-    display: flex;
-    gap: var(--agent-chat-space-xs);
-  }
-  .message-actions .icon-button {
-    width: 28px;
-    height: 28px;
-    border-color: transparent;
-    background: transparent;
-    color: var(--agent-chat-color-text-muted);
-  }
-  .message-actions [data-copied] {
-    color: var(--agent-chat-color-success);
-  }
-  /* With a mouse, Copy shows on the answer's hover or keyboard focus; touch screens always show it. */
-  @media (hover: hover) {
-    .message:not(:hover) .message-actions:not(:focus-within) {
-      opacity: 0;
-    }
-  }
   .message.user .message-body {
     white-space: pre-wrap;
   }

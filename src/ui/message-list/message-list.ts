@@ -1,10 +1,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ApprovalDecision, ClientState, SnapshotMessage, SnapshotToolCall } from '../../core/index.ts';
+import type {
+  ApprovalDecision,
+  ClientState,
+  AgentClient,
+  SnapshotMessage,
+  SnapshotToolCall,
+} from '../../core/index.ts';
 import type { ToolCardsStatus } from '../agent-chat/tool-cards-controller.ts';
 import { describeApprovalOutcome } from '../approval-card/describe-approval-outcome.ts';
-import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
-import { ICON_PATHS } from '../icon-paths.ts';
-import { renderIcon } from '../icons.ts';
 import { checkLinkUrl } from '../markdown/check-link-url.ts';
 import { renderVisibleText } from '../text/render-visible-text.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
@@ -14,8 +17,9 @@ import { toolStatusLabel } from '../tool-card/tool-status-label.ts';
 import { buildTranscriptItems } from './build-transcript-items.ts';
 import { markdownBody } from './markdown-body.ts';
 import type { RowChunks } from './row-chunks.ts';
-import { buildRowView, findTurnEnds, rowInputsOf, type ApprovalView, type RowView } from './row-view.ts';
+import { buildRowView, rowInputsOf, type ApprovalView, type RowView } from './row-view.ts';
 import { transcriptRow } from './transcript-row.ts';
+import type { TurnActions } from '../turn-actions.ts';
 
 /** A source card for an assistant message; only http(s) URLs are shown. */
 export interface MessageReference {
@@ -51,6 +55,10 @@ export interface MessageListOptions {
   toolCards: ToolCardsStatus;
   /** Loads the tool cards again after they failed. */
   onRetryToolCards: () => void;
+  /** What renders each turn's actions (Copy, the votes; a file of their own): none until loaded. */
+  turnActions: TurnActions | undefined;
+  /** Where the turn actions send votes; undefined: they offer none (the `feedback` option off). */
+  voteClient: AgentClient | undefined;
   /** Keeps the rows shown so far in their DOM when older ones are put before them (one per list). */
   rowChunks?: RowChunks;
   /** While the user waits on an answer that shows nothing yet (`isAwaitingAnswer`): what the working row in its place says (`describeWait`). */
@@ -74,7 +82,11 @@ export function renderMessageList(options: MessageListOptions): TemplateResult {
     pending?.status === 'sending' &&
     !state.messages.some((message) => message.clientMessageId === pending.clientMessageId);
   let messageIndex = 0;
-  const sources = { ...options, turnEnds: findTurnEnds(state.messages, state.toolCalls) };
+  // Which rows end a turn matters only to the turn actions, which know it once they have loaded.
+  const sources = {
+    ...options,
+    turnEnds: options.turnActions?.findTurnEnds(state.messages, state.toolCalls) ?? new Set(),
+  };
   const rows = items.map((item) => {
     const index = item.kind === 'message' ? messageIndex++ : -1;
     const view = buildRowView(item, index, sources);
@@ -135,7 +147,7 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
         ${renderContextChips(view.message, view.strings)}
       </article>`;
     case 'assistant':
-      return renderAssistantMessage(view);
+      return renderAssistantMessage(view, options);
   }
 }
 
@@ -165,8 +177,11 @@ function renderToolRow(
       </article>`;
 }
 
-function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): TemplateResult {
-  const { message, strings, getReferences, isDiscarded, isInterrupted, isTurnEnd } = view;
+function renderAssistantMessage(
+  view: Extract<RowView, { kind: 'assistant' }>,
+  options: Pick<MessageListOptions, 'voteClient'>,
+): TemplateResult {
+  const { message, strings, getReferences, isDiscarded, isInterrupted, isTurnEnd, actions } = view;
   const isFinished = message.status !== 'streaming';
   const references = isFinished && getReferences ? safeReferences(getReferences(message)) : [];
   // A retried attempt's own note would be wrong; the working row under it says what happens.
@@ -186,12 +201,8 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
     <div class="message-body" dir="auto">${markdownBody(message.content, isFinished, strings)}</div>
     ${note ? html`<p class="message-note muted">${note}</p>` : nothing}
     ${
-      message.status === 'complete' && isTurnEnd && !isDiscarded
-        ? html`<div part="message-actions" class="message-actions">
-          <button class="icon-button" aria-label=${strings.copyMessage} title=${strings.copyMessage} @click=${(event: Event) => copyMessage(event, message.content, strings.copied)}>
-            ${renderIcon(ICON_PATHS.copy)}
-          </button>
-        </div>`
+      actions && message.status === 'complete' && isTurnEnd && !isDiscarded
+        ? actions.render({ message, strings, ...options })
         : nothing
     }
     ${
@@ -208,17 +219,6 @@ function renderAssistantMessage(view: Extract<RowView, { kind: 'assistant' }>): 
         : nothing
     }
   </article>`;
-}
-
-/** Copies an answer's Markdown source; the button then says "Copied" (it is the row's own DOM, so no re-render is needed). */
-function copyMessage(event: Event, content: string, copied: string): void {
-  const button = event.currentTarget as HTMLButtonElement;
-  void copyToClipboard(content).then((isCopied) => {
-    if (!isCopied) return;
-    button.title = copied;
-    button.setAttribute('aria-label', copied);
-    button.toggleAttribute('data-copied', true);
-  });
 }
 
 /** The chips under a user message: its page context (title and size), then its references. */

@@ -3,7 +3,7 @@ import { createInitialClientState, type SnapshotInterrupt, type SnapshotToolCall
 import { EN_STRINGS as en } from '../i18n/en.ts';
 import { createMessage } from '../test-support/mount-agent-chat.ts';
 import type { TranscriptItem } from './build-transcript-items.ts';
-import { buildRowView, findTurnEnds, rowInputsOf, type RowViewSources } from './row-view.ts';
+import { buildRowView, rowInputsOf, type RowViewSources } from './row-view.ts';
 
 const toolCall: SnapshotToolCall = { toolCallId: 't1', name: 'drafts.delete', status: 'awaiting_approval' };
 const interrupt: SnapshotInterrupt = { id: 'i1', reason: 'tool_call', toolCallId: 't1', state: 'open' };
@@ -15,6 +15,7 @@ const sources = (patch: Partial<RowViewSources> = {}): RowViewSources => ({
   now: Date.parse('2026-11-29T13:40:00Z'),
   toolCards: 'loading',
   turnEnds: new Set(),
+  turnActions: undefined,
   ...patch,
 });
 
@@ -46,6 +47,7 @@ describe('buildRowView', () => {
       isDiscarded: false,
       isInterrupted: false,
       isTurnEnd: true,
+      actions: undefined,
     });
     expect(buildRowView(toolItem, -1, sources({ state }))).toEqual({
       kind: 'tool',
@@ -131,35 +133,5 @@ describe('rowInputsOf', () => {
       const next = rowInputsOf(buildRowView(expiring, -1, changed));
       expect(next.some((input, index) => input !== inputs[index])).toBe(true);
     }
-  });
-});
-
-describe('findTurnEnds', () => {
-  it("picks each run's last answer, never a lead-in before its tool call, reasoning or a user's message", () => {
-    const messages = [
-      createMessage({ messageId: 'u1', role: 'user', runId: 'run-1' }),
-      createMessage({ messageId: 'a1', runId: 'run-1' }),
-      createMessage({ messageId: 'a2', runId: 'run-1' }),
-      createMessage({ messageId: 'r1', role: 'reasoning', runId: 'run-1' }),
-      createMessage({ messageId: 'u2', role: 'user', runId: 'run-2' }),
-      createMessage({ messageId: 'b1', runId: 'run-2' }),
-    ];
-    expect([...findTurnEnds(messages)]).toEqual(['a2', 'b1']);
-  });
-
-  it('never picks a lead-in whose tool call still runs, before the run has its final answer', () => {
-    const messages = [
-      createMessage({ messageId: 'u1', role: 'user', runId: 'run-1' }),
-      createMessage({ messageId: 'a1', runId: 'run-1' }),
-    ];
-    const toolCall: SnapshotToolCall = {
-      toolCallId: 't1',
-      name: 'drafts.list',
-      status: 'running',
-      parentMessageId: 'a1',
-    };
-    expect([...findTurnEnds(messages, [toolCall])]).toEqual([]);
-    const answered = [...messages, createMessage({ messageId: 'a2', runId: 'run-1' })];
-    expect([...findTurnEnds(answered, [{ ...toolCall, status: 'completed' }])]).toEqual(['a2']);
   });
 });

@@ -7,6 +7,7 @@ import type {
 } from '../../core/index.ts';
 import { formatExpiresIn } from '../approval-card/format-expires-in.ts';
 import type { ToolCardsStatus } from '../agent-chat/tool-cards-controller.ts';
+import type { TurnActions } from '../turn-actions.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import type { TranscriptItem } from './build-transcript-items.ts';
@@ -38,8 +39,10 @@ export type RowView =
       isDiscarded: boolean;
       /** Its run ended because the server process writing it stopped (`RUN_ABANDONED`). */
       isInterrupted: boolean;
-      /** The last answer of its run (`findTurnEnds`): the one segment of the turn that offers Copy. */
+      /** The last answer of its run (`findTurnEnds`): the one segment of the turn that offers its actions. */
       isTurnEnd: boolean;
+      /** What renders the turn's actions (Copy, the votes), once loaded. */
+      actions: TurnActions | undefined;
     }
   /** `canRetry`: this failure is the client's current error and `retry()` can help. */
   | { kind: 'failure'; error: ClientError; strings: AgentChatStrings; canRetry: boolean }
@@ -70,20 +73,8 @@ export interface RowViewSources {
   toolCards: ToolCardsStatus;
   /** The ids of the turns' last answers (`findTurnEnds` of the state's messages). */
   turnEnds: ReadonlySet<string>;
-}
-
-/**
- * The id of each run's last assistant message: the final answer of its turn, never a lead-in
- * before a tool call, also while that call runs (a message some tool call names as its parent).
- */
-export function findTurnEnds(
-  messages: readonly SnapshotMessage[],
-  toolCalls: readonly SnapshotToolCall[] = [],
-): ReadonlySet<string> {
-  const leadIns = new Set(toolCalls.map((call) => call.parentMessageId));
-  const lastOfRun = new Map<string | undefined, string>();
-  for (const message of messages) if (message.role === 'assistant') lastOfRun.set(message.runId, message.messageId);
-  return new Set([...lastOfRun.values()].filter((messageId) => !leadIns.has(messageId)));
+  /** What renders a turn's actions; undefined while they load. */
+  turnActions: TurnActions | undefined;
 }
 
 /** Builds the view of one transcript item; `index` is the message's position among messages (-1 for other rows). */
@@ -128,8 +119,17 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
     message.status === 'error' &&
     state.runErrors.some((error) => error.code === 'RUN_ABANDONED' && error.runId === message.runId);
   const isTurnEnd = sources.turnEnds.has(message.messageId);
-  const { getReferences } = sources;
-  return { kind: 'assistant', message, strings, getReferences, isDiscarded, isInterrupted, isTurnEnd };
+  const { getReferences, turnActions: actions } = sources;
+  return {
+    kind: 'assistant',
+    message,
+    strings,
+    getReferences,
+    isDiscarded,
+    isInterrupted,
+    isTurnEnd,
+    actions,
+  };
 }
 
 /** The values a row is compared by: every field of its view, each approval's fields spread in. */

@@ -4,6 +4,7 @@ import {
   type ApprovalDecision,
   type BootstrapResponse,
   type ClientState,
+  type MessageFeedback,
   type SendOptions,
   type StateListener,
 } from '../../core/index.ts';
@@ -14,6 +15,7 @@ export type FakeClientCall =
   | { name: 'cancel' }
   | { name: 'approve'; interruptId: string; decision: ApprovalDecision }
   | { name: 'addInput'; text: string }
+  | { name: 'sendFeedback'; runId: string; messageId: string; feedback: MessageFeedback }
   | { name: 'retry' }
   | { name: 'newSession' }
   | { name: 'switchSession'; sessionId: string }
@@ -57,6 +59,10 @@ export class FakeAgentClient implements AgentClient {
   }
   addInput(text: string): Promise<void> {
     this.calls.push({ name: 'addInput', text });
+    return Promise.resolve();
+  }
+  sendFeedback(runId: string, messageId: string, feedback: MessageFeedback): Promise<void> {
+    this.calls.push({ name: 'sendFeedback', runId, messageId, feedback });
     return Promise.resolve();
   }
   restore(): Promise<void> {

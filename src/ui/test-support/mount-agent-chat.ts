@@ -2,6 +2,7 @@ import type { ClientState, SnapshotMessage } from '../../core/index.ts';
 import '../../define.ts';
 import type { AgentChatElement } from '../agent-chat/agent-chat.ts';
 import { loadToolCards } from '../../tool-cards-on-demand.ts';
+import { loadTurnActions } from '../../turn-actions-on-demand.ts';
 import { FakeAgentClient } from './fake-agent-client.ts';
 
 /** A mounted widget with its fake client, for component tests. */
@@ -22,7 +23,7 @@ export async function mountAgentChat(
   configure?: (element: AgentChatElement) => void,
   client = new FakeAgentClient(),
 ): Promise<MountedAgentChat> {
-  await loadToolCards();
+  await Promise.all([loadToolCards(), loadTurnActions()]);
   const element = document.createElement('agent-chat');
   element.locale = 'en';
   element.theme = 'light';

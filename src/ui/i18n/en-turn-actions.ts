@@ -1,0 +1,7 @@
+/** The English defaults of the strings only the turn actions show (a locale pack or `strings` overrides them). */
+export const EN_TURN_STRINGS = {
+  copyMessage: 'Copy answer',
+  rateUp: 'Good answer',
+  rateDown: 'Bad answer',
+  feedbackComment: 'Add a comment',
+};

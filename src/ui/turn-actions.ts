@@ -1,0 +1,144 @@
+import type { CSSResult, TemplateResult } from 'lit';
+import type { AgentClient, MessageFeedback, SnapshotMessage } from '../core/index.ts';
+import type { CardTemplating } from './card-templating.ts';
+import { copyToClipboard } from './clipboard/copy-to-clipboard.ts';
+import type { AgentChatStrings } from './i18n/en.ts';
+import { findTurnEnds } from './message-list/find-turn-ends.ts';
+import { EN_TURN_STRINGS } from './i18n/en-turn-actions.ts';
+
+/** What the actions under one finished turn render from. */
+export interface TurnActionsView {
+  /** The turn's last answer (finished). */
+  message: SnapshotMessage;
+  strings: AgentChatStrings;
+  /**
+   * Where a vote goes (`sendFeedback`; the message's `feedback` shows it once kept; its bootstrap
+   * says how long a comment may be); undefined: no thumbs (the `feedback` option off).
+   */
+  voteClient: Pick<AgentClient, 'sendFeedback' | 'getState'> | undefined;
+}
+
+/** The actions under each finished turn, rendering with the widget's Lit. */
+export interface TurnActions {
+  /** The answers that end a turn, the ones that carry the actions. */
+  findTurnEnds: typeof findTurnEnds;
+  render(view: TurnActionsView): TemplateResult;
+  styles: CSSResult;
+}
+
+const THUMB_UP = 'M7 11v9H4v-9zm0 0 4-7a2 2 0 0 1 2 2v4h5a2 2 0 0 1 2 2l-1.5 6a2 2 0 0 1-2 2H7';
+const THUMB_DOWN = 'M7 13V4H4v9zm0 0 4 7a2 2 0 0 0 2-2v-4h5a2 2 0 0 0 2-2l-1.5-6a2 2 0 0 0-2-2H7';
+const COPY = 'M9 9h10v10H9zM5 15V5h10';
+
+/**
+ * Creates the turn actions (the script tag's sibling file `agent-chat.turn-actions.js`): Copy
+ * (the answer's Markdown source; the button then says "Copied"), and with `canVote` thumbs up and
+ * down (the chosen one pressed) and, once voted, a short comment sent with the same rating.
+ * Everything renders through `templating`, so this file holds no Lit and no Trusted Types policy.
+ */
+export function createTurnActions(templating: CardTemplating): TurnActions {
+  const { html, css, nothing } = templating;
+  const icon = (path: string) =>
+    html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d=${path}></path></svg>`;
+
+  function copy(event: Event, content: string, copied: string): void {
+    const button = event.currentTarget as HTMLButtonElement;
+    void copyToClipboard(content).then((isCopied) => {
+      if (!isCopied) return;
+      button.title = copied;
+      button.setAttribute('aria-label', copied);
+      button.toggleAttribute('data-copied', true);
+    });
+  }
+
+  function renderVotes(
+    view: TurnActionsView,
+    strings: typeof EN_TURN_STRINGS & AgentChatStrings,
+    client: NonNullable<TurnActionsView['voteClient']>,
+  ): TemplateResult {
+    const { message } = view;
+    const onVote = (feedback: MessageFeedback) =>
+      void client.sendFeedback(message.runId ?? '', message.messageId, feedback).catch(() => undefined);
+    const rating = message.feedback?.rating;
+    const thumb = (value: MessageFeedback['rating'], label: string, path: string) =>
+      html`<button class="icon-button" data-rating=${value} aria-label=${label} title=${label} aria-pressed=${rating === value ? 'true' : 'false'} @click=${() => onVote({ rating: value })}>
+        ${icon(path)}
+      </button>`;
+    const submit = (event: SubmitEvent) => {
+      event.preventDefault();
+      const form = event.currentTarget as HTMLFormElement;
+      const comment = (form.elements.namedItem('comment') as HTMLTextAreaElement).value.trim();
+      if (rating !== undefined) onVote(comment === '' ? { rating } : { rating, comment });
+      (form.parentElement as HTMLDetailsElement).open = false;
+    };
+    return html`${thumb('up', strings.rateUp, THUMB_UP)}${thumb('down', strings.rateDown, THUMB_DOWN)}
+      ${
+        rating === undefined
+          ? nothing
+          : html`<details class="feedback-comment">
+            <summary>${strings.feedbackComment}</summary>
+            <form @submit=${submit}>
+              <textarea name="comment" aria-label=${strings.feedbackComment} maxlength=${client.getState().bootstrap?.limits.maxCommentChars ?? 1000} dir="auto" .value=${message.feedback?.comment ?? ''}></textarea>
+              <button type="submit">${strings.send}</button>
+            </form>
+          </details>`
+      }`;
+  }
+
+  return {
+    findTurnEnds,
+    render(view) {
+      const { message } = view;
+      const strings = { ...EN_TURN_STRINGS, ...view.strings };
+      return html`<div part="message-actions" class="message-actions">
+        <button class="icon-button" aria-label=${strings.copyMessage} title=${strings.copyMessage} @click=${(event: Event) => copy(event, message.content, strings.copied)}>
+          ${icon(COPY)}
+        </button>
+        ${view.voteClient ? renderVotes(view, strings, view.voteClient) : nothing}
+      </div>`;
+    },
+    styles: css`
+      .message-actions {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        gap: var(--agent-chat-space-xs);
+      }
+      .message-actions .icon-button {
+        width: 28px;
+        height: 28px;
+        border-color: transparent;
+        background: transparent;
+        color: var(--agent-chat-color-text-muted);
+      }
+      .message-actions [data-copied],
+      .message-actions [aria-pressed='true'] {
+        color: var(--agent-chat-color-success);
+      }
+      .message-actions [data-rating='down'][aria-pressed='true'] {
+        color: var(--agent-chat-color-danger);
+      }
+      .feedback-comment summary {
+        cursor: pointer;
+        font-size: var(--agent-chat-font-size-small);
+        color: var(--agent-chat-color-text-muted);
+      }
+      .feedback-comment form {
+        display: flex;
+        gap: var(--agent-chat-space-xs);
+        margin-block-start: var(--agent-chat-space-xs);
+      }
+      .feedback-comment textarea {
+        flex: 1;
+        min-height: 3em;
+        font: inherit;
+      }
+      /* With a mouse, the actions show on the answer's hover or keyboard focus; touch screens always show them. */
+      @media (hover: hover) {
+        .message:not(:hover) .message-actions:not(:focus-within):not(:has([open])) {
+          opacity: 0;
+        }
+      }
+    `,
+  };
+}
