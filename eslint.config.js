@@ -320,7 +320,13 @@ export default tseslint.config(
   },
   {
     files: ['embed/**/*.ts'],
-    ignores: ['embed/locale-*.ts', 'embed/launcher.ts', 'embed/tool-cards.ts', 'embed/widgets.ts', 'embed/turn-actions.ts'],
+    ignores: [
+      'embed/locale-*.ts',
+      'embed/launcher.ts',
+      'embed/tool-cards.ts',
+      'embed/widgets.ts',
+      'embed/turn-actions.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
