@@ -3,16 +3,22 @@ import type { markdownBody } from './message-list/markdown-body.ts';
 import type { renderVisibleText } from './text/render-visible-text.ts';
 
 /**
- * What the tool call and approval cards render with: the widget's own Lit `html`, `nothing` and
- * `css` and its hidden-character renderer, handed in so the cards' file (the script tag's sibling
- * file `agent-chat.tool-cards.js`, docs/embedding.md "Sibling files") carries no second copy of
- * Lit and creates no Trusted Types policy of its own.
+ * What a sibling file's parts render with: the widget's own Lit `html`, `nothing` and `css` and its
+ * hidden-character renderer, handed in so the sibling file (docs/embedding.md "Sibling files")
+ * carries no second copy of Lit and creates no Trusted Types policy of its own.
  */
-export interface CardTemplating {
+export interface SiblingTemplating {
   html: typeof html;
   nothing: typeof nothing;
   css: typeof css;
   renderVisibleText: typeof renderVisibleText;
+}
+
+/**
+ * What the tool call and approval cards (`agent-chat.tool-cards.js`) render with: the sibling
+ * basics, and what the declarative widgets they show need too.
+ */
+export interface CardTemplating extends SiblingTemplating {
   /** Lit's `render`, for the widget element (docs/widgets.md), which renders into its own children. */
   render: typeof render;
   /** The answers' Markdown renderer, for a widget's `markdown` nodes. */

@@ -1,6 +1,6 @@
 import type { CSSResult, TemplateResult } from 'lit';
 import type { AgentClient, MessageFeedback, SnapshotMessage } from '../core/index.ts';
-import type { CardTemplating } from './card-templating.ts';
+import type { SiblingTemplating } from './card-templating.ts';
 import { copyToClipboard } from './clipboard/copy-to-clipboard.ts';
 import type { AgentChatStrings } from './i18n/en.ts';
 import { findTurnEnds } from './message-list/find-turn-ends.ts';
@@ -36,7 +36,7 @@ const COPY = 'M9 9h10v10H9zM5 15V5h10';
  * down (the chosen one pressed) and, once voted, a short comment sent with the same rating.
  * Everything renders through `templating`, so this file holds no Lit and no Trusted Types policy.
  */
-export function createTurnActions(templating: CardTemplating): TurnActions {
+export function createTurnActions(templating: SiblingTemplating): TurnActions {
   const { html, css, nothing } = templating;
   const icon = (path: string) =>
     html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d=${path}></path></svg>`;

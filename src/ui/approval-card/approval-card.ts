@@ -2,6 +2,7 @@ import type { CSSResult, TemplateResult } from 'lit';
 import type { CardTemplating } from '../card-templating.ts';
 import type { ApprovalDecision, Proposal, SnapshotInterrupt, SnapshotToolCall } from '../../core/index.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
+import { withToolCardStrings, type ToolCardStrings } from '../i18n/en-tool-cards.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { createApprovalCardStyles } from './approval-card.styles.ts';
 import { describeApprovalOutcome } from './describe-approval-outcome.ts';
@@ -48,7 +49,8 @@ export function createApprovalCard({ html, nothing, css, renderVisibleText }: Ca
    * rendered as text, the server's too.
    */
   function render(options: ApprovalCardOptions): TemplateResult {
-    const { interrupt, toolCall, isSubmitting, strings, onDecide } = options;
+    const { interrupt, toolCall, isSubmitting, onDecide } = options;
+    const strings = withToolCardStrings(options.strings);
     const { proposal } = interrupt;
     const name = toolCall?.title ?? toolCall?.name ?? interrupt.reason;
     const summary = textOf(interrupt.metadata?.summary);
@@ -112,7 +114,7 @@ export function createApprovalCard({ html, nothing, css, renderVisibleText }: Ca
   }
 
   /** One argument of the key–value list: its key as the label, its readable value (a long one folded). */
-  function renderArgument(entry: ArgumentEntry, strings: AgentChatStrings): TemplateResult {
+  function renderArgument(entry: ArgumentEntry, strings: ToolCardStrings): TemplateResult {
     return html`<div class="approval-arg">
       <dt dir="auto">${renderVisibleText(entry.key ?? '')}</dt>
       <dd dir="auto">${renderValue(entry, strings, nothing)}</dd>
@@ -120,7 +122,7 @@ export function createApprovalCard({ html, nothing, css, renderVisibleText }: Ca
   }
 
   /** A preview line or a value without a key, as preformatted text (`key: value` when it has a key). */
-  function renderLine(entry: ArgumentEntry, strings: AgentChatStrings): TemplateResult {
+  function renderLine(entry: ArgumentEntry, strings: ToolCardStrings): TemplateResult {
     const key =
       entry.key === null ? nothing : html`<span class="approval-key">${renderVisibleText(entry.key)}:</span> `;
     return renderValue(entry, strings, key, true);
@@ -128,7 +130,7 @@ export function createApprovalCard({ html, nothing, css, renderVisibleText }: Ca
 
   function renderValue(
     entry: ArgumentEntry,
-    strings: AgentChatStrings,
+    strings: ToolCardStrings,
     key: TemplateResult | typeof nothing,
     isPre = false,
   ): TemplateResult {
@@ -148,7 +150,7 @@ export function createApprovalCard({ html, nothing, css, renderVisibleText }: Ca
   function renderDetails(
     tool: string | undefined,
     json: string,
-    strings: AgentChatStrings,
+    strings: ToolCardStrings,
   ): TemplateResult | typeof nothing {
     if (tool === undefined && json === '') return nothing;
     return html`<details class="approval-details">

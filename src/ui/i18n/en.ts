@@ -31,12 +31,13 @@ export interface AgentChatStrings {
   sending: string;
   reasoning: string;
   reasoningStreaming: string;
-  toolArguments: string;
-  toolResult: string;
-  toolProgress: string;
-  toolTruncated: string;
+  /** The cards' strings below are optional: their English defaults ship in the cards' file (en-tool-cards.ts). */
+  toolArguments?: string;
+  toolResult?: string;
+  toolProgress?: string;
+  toolTruncated?: string;
   /** The label of a tool call's evidence: how each of the product's checks decided (docs/agent-loop.md, "Evidence"). */
-  toolEvidence: string;
+  toolEvidence?: string;
   /** Instead of the status of the tool call that ended its run on purpose. */
   toolStoppedRun: string;
   toolStatusStreamingArgs: string;
@@ -50,30 +51,30 @@ export interface AgentChatStrings {
   toolStatusUnknown: string;
   /** A browser tool call nobody started before its deadline (docs/protocol.md §19). */
   toolStatusExpired: string;
-  approvalTitle: string;
-  approvalExpires: string;
-  allow: string;
-  deny: string;
+  approvalTitle?: string;
+  approvalExpires?: string;
+  allow?: string;
+  deny?: string;
   approvalAllowed: string;
   approvalDenied: string;
   approvalExpired: string;
   approvalCancelled: string;
-  approvalSubmitting: string;
+  approvalSubmitting?: string;
   /** An approval's row while its card's file loads (the script tag's `agent-chat.tool-cards.js`). */
   approvalLoading: string;
   /** An approval's row when its card's file did not load (beside Retry). */
   approvalLoadFailed: string;
   /** The title of a proposal's card (a tool's preview of a write, docs/protocol.md §11.1). */
-  proposalTitle: string;
-  apply: string;
-  dismiss: string;
+  proposalTitle?: string;
+  apply?: string;
+  dismiss?: string;
   proposalApplied: string;
   proposalDismissed: string;
   /** An approval's disclosure of the exact arguments (raw JSON) and the tool's name. */
-  approvalDetails: string;
+  approvalDetails?: string;
   /** The label of the tool's name inside it. */
-  approvalTool: string;
-  showFullValue: string;
+  approvalTool?: string;
+  showFullValue?: string;
   hiddenCharacters: string;
   sources: string;
   errorTitle: string;
@@ -142,11 +143,6 @@ export const EN_STRINGS: AgentChatStrings = {
   sending: 'Sending…',
   reasoning: 'Reasoning',
   reasoningStreaming: 'Thinking…',
-  toolArguments: 'Arguments',
-  toolResult: 'Result',
-  toolProgress: 'Progress',
-  toolTruncated: 'Truncated: the result is longer than shown.',
-  toolEvidence: 'Checks',
   toolStoppedRun: 'Stopped the run: {reason}',
   toolStatusStreamingArgs: 'Preparing',
   toolStatusPending: 'Pending',
@@ -158,26 +154,15 @@ export const EN_STRINGS: AgentChatStrings = {
   toolStatusCancelled: 'Cancelled',
   toolStatusUnknown: 'Unknown outcome',
   toolStatusExpired: 'Expired',
-  approvalTitle: 'Approval needed: {name}',
-  approvalExpires: 'Expires {time}',
-  allow: 'Allow',
-  deny: 'Deny',
+  approvalLoading: 'Loading the approval…',
+  approvalLoadFailed: 'The approval could not be shown.',
+  hiddenCharacters: 'Contains hidden or control characters (shown as ⟪U+…⟫).',
   approvalAllowed: 'Allowed',
   approvalDenied: 'Denied',
   approvalExpired: 'Expired without an answer',
   approvalCancelled: 'Cancelled',
-  approvalSubmitting: 'Submitting…',
-  approvalLoading: 'Loading the approval…',
-  approvalLoadFailed: 'The approval could not be shown.',
-  proposalTitle: 'Proposed: {name}',
-  apply: 'Apply',
-  dismiss: 'Dismiss',
   proposalApplied: 'Applied',
   proposalDismissed: 'Dismissed',
-  approvalDetails: 'Details',
-  approvalTool: 'Tool',
-  showFullValue: 'Show all {count} characters',
-  hiddenCharacters: 'Contains hidden or control characters (shown as ⟪U+…⟫).',
   sources: 'Sources',
   errorTitle: 'Something went wrong',
   errorReference: 'Reference',

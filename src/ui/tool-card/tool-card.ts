@@ -2,6 +2,7 @@ import type { CSSResult, TemplateResult } from 'lit';
 import type { SnapshotToolCall, ToolEvidence, Widget } from '../../core/index.ts';
 import type { CardTemplating } from '../card-templating.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
+import { withToolCardStrings, type ToolCardStrings } from '../i18n/en-tool-cards.ts';
 import { capText, formatJsonText } from '../text/visible-text.ts';
 import { createToolCardStyles } from './tool-card.styles.ts';
 import { toolStatusLabel } from './tool-status-label.ts';
@@ -44,7 +45,8 @@ export function createToolCard(templating: CardTemplating): ToolCard {
    * evidence (each check's decision and reason, one line each). Progress of a running call shows
    * below the line.
    */
-  function render({ toolCall, strings, note }: ToolCardOptions): TemplateResult {
+  function render({ toolCall, strings: widgetStrings, note }: ToolCardOptions): TemplateResult {
+    const strings = withToolCardStrings(widgetStrings);
     const { status, progress, result } = toolCall;
     const argsText = toolCall.args === undefined ? (toolCall.argsText ?? '') : formatJsonText(toolCall.args);
     const shown = result ? capText(formatJsonText(result.content), TOOL_RESULT_MAX_CHARS) : null;
@@ -99,7 +101,7 @@ export function createToolCard(templating: CardTemplating): ToolCard {
    * (the element upgrades and renders itself then); until then, and if it fails to load, the
    * card's own line and result stand.
    */
-  function renderWidget(widget: Widget, strings: AgentChatStrings): TemplateResult {
+  function renderWidget(widget: Widget, strings: ToolCardStrings): TemplateResult {
     loadWidgets(templating).catch(() => undefined);
     return html`<agent-chat-widget class="tool-widget" .widget=${widget} .strings=${strings}></agent-chat-widget>`;
   }
