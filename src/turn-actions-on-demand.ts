@@ -1,5 +1,5 @@
 import { css, html, nothing } from 'lit';
-import type { CardTemplating } from './ui/card-templating.ts';
+import type { SiblingTemplating } from './ui/card-templating.ts';
 import { renderVisibleText } from './ui/text/render-visible-text.ts';
 import type { TurnActions } from './ui/turn-actions.ts';
 import type * as turnActionsModule from './ui/turn-actions.ts';
@@ -33,7 +33,7 @@ export function findTurnActions(): TurnActions | undefined {
 export function loadTurnActions(): Promise<TurnActions> {
   loading ??= loadModule().then(
     ({ createTurnActions }) => {
-      const templating: CardTemplating = { html, nothing, css, renderVisibleText };
+      const templating: SiblingTemplating = { html, nothing, css, renderVisibleText };
       return (loaded = createTurnActions(templating));
     },
     (error: unknown) => {

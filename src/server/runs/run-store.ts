@@ -196,7 +196,14 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         input: {
           messageId: userMessageId,
           text,
-          ...pickDefined({ contextRefs: input.input.contextRefs, instruction, focus, attachments, files, widgetAction }),
+          ...pickDefined({
+            contextRefs: input.input.contextRefs,
+            instruction,
+            focus,
+            attachments,
+            files,
+            widgetAction,
+          }),
         },
         options: input.options,
         ...optional('locale', input.locale),
