@@ -82,7 +82,10 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
         tarballPath,
       });
       const integrity = manifest.files[IIFE_FILE]?.integrity ?? '';
-      await copyFile(join(releaseDir, IIFE_FILE), join(project, 'public', IIFE_FILE));
+      // The script tag and the sibling files it loads beside itself on first use (the turn actions on the first answer).
+      for (const name of Object.keys(manifest.files).filter((file) => file.endsWith('.js'))) {
+        await copyFile(join(releaseDir, name), join(project, 'public', name));
+      }
       const page = await readFile(join(project, 'public/index.html'), 'utf8');
       await writeFile(join(project, 'public/index.html'), page.replace('%AGENT_CHAT_INTEGRITY%', integrity));
       server = await startConsumerServer(project);

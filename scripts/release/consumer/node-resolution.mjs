@@ -19,6 +19,7 @@ for (const specifier of [
   'agent-chat/agent-chat.launcher.js',
   'agent-chat/agent-chat.conversations.js',
   'agent-chat/agent-chat.tool-cards.js',
+  'agent-chat/agent-chat.widgets.js',
   'agent-chat/agent-chat.turn-actions.js',
   'agent-chat/agent-chat.highlight.js',
   'agent-chat/agent-chat-tools.js',
