@@ -36,44 +36,23 @@ describeStorageContract('SQLite :memory:', async () => ({ storage: openSqliteSto
 });
 
 let redisSuite = 0;
-describeStorageContract(
-  'Redis',
-  async () => {
-    // A key prefix per test: the suite's private redis-server is shared by every server test.
-    const options = { url: inject('redisUrl'), keyPrefix: `contract-${process.pid}-${(redisSuite += 1)}:` };
-    let storage = await openRedisStorage(options);
-    return {
-      storage,
-      reopen: async () => {
-        await storage.close();
-        storage = await openRedisStorage(options);
-        return storage;
-      },
-      dispose: () => storage.close(),
-    };
-  },
-  { isDurable: true },
-);
+/** A fresh Redis storage per test under a key prefix of its own (the private servers are shared by every server test). */
+async function openRedisFixture(connection: { url: string } | { clusterNodes: string[] }) {
+  const options = { ...connection, keyPrefix: `contract-${process.pid}-${(redisSuite += 1)}:` };
+  let storage = await openRedisStorage(options);
+  return {
+    storage,
+    reopen: async () => {
+      await storage.close();
+      storage = await openRedisStorage(options);
+      return storage;
+    },
+    dispose: () => storage.close(),
+  };
+}
 
-let clusterSuite = 0;
-describeStorageContract(
-  'Redis Cluster',
-  async () => {
-    // Three masters: the suite's private cluster, shared like the standalone server.
-    const options = {
-      clusterNodes: inject('redisClusterNodes'),
-      keyPrefix: `contract-${process.pid}-${(clusterSuite += 1)}:`,
-    };
-    let storage = await openRedisStorage(options);
-    return {
-      storage,
-      reopen: async () => {
-        await storage.close();
-        storage = await openRedisStorage(options);
-        return storage;
-      },
-      dispose: () => storage.close(),
-    };
-  },
-  { isDurable: true },
-);
+describeStorageContract('Redis', () => openRedisFixture({ url: inject('redisUrl') }), { isDurable: true });
+// Three masters: the suite's private cluster, shared like the standalone server.
+describeStorageContract('Redis Cluster', () => openRedisFixture({ clusterNodes: inject('redisClusterNodes') }), {
+  isDurable: true,
+});
