@@ -2,6 +2,8 @@
 export type {
   AnyEventEnvelope,
   ApprovalDecision,
+  AttachmentLimits,
+  AttachmentRef,
   BootstrapResponse,
   ContextRef,
   EventDataMap,
@@ -29,7 +31,7 @@ export type {
   ToolCallStatus,
   ToolEvidence,
 } from './protocol.ts';
-export { PROTOCOL_VERSION, isTerminalRunStatus } from './protocol.ts';
+export { MEDIA_TYPE_BY_EXTENSION, PROTOCOL_VERSION, extensionOf, isTerminalRunStatus } from './protocol.ts';
 export { createEmptyRunSnapshot, reduceRun, reduceRunEvents } from './state/run-reducer.ts';
 export type { RunEventFold } from './state/run-reducer.ts';
 export { foldExecutorEvents } from './state/fold-executor-events.ts';

@@ -10,6 +10,7 @@ export {
   TERMINAL_RUN_STATUSES,
   isTerminalRunStatus,
 } from './protocol/basics.ts';
+export { MEDIA_TYPE_BY_EXTENSION, extensionOf } from './protocol/attachment-types.ts';
 export {
   ACCEPT_LANGUAGE_HEADER,
   ATTACHMENT_NAME_HEADER,

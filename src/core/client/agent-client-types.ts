@@ -1,4 +1,5 @@
 import type {
+  AttachmentRef,
   MessageFeedback,
   ApprovalDecision,
   BootstrapResponse,
@@ -50,6 +51,13 @@ export interface AgentClient {
    * server has answered.
    */
   sendFeedback(runId: string, messageId: string, feedback: MessageFeedback): Promise<void>;
+  /**
+   * Uploads one file for a later send (`POST /attachments`, docs/protocol.md §5.8) with its own
+   * type as `Content-Type`; resolves with the stored file to name in `send`'s `attachments`.
+   * Never retried (each upload is a new file); rejects with the server's code (`413
+   * PAYLOAD_TOO_LARGE`, `415 ATTACHMENT_TYPE_UNSUPPORTED`, …), or `ABORTED` when `signal` aborts.
+   */
+  uploadAttachment(file: Blob, options: { name: string; signal?: AbortSignal }): Promise<AttachmentRef>;
   /** Loads a session: settled history plus the active run's snapshot and stream. */
   restore(sessionId: string): Promise<void>;
   /**

@@ -1,11 +1,12 @@
 import type {
+  AttachmentRef,
   BootstrapResponse,
   ResolveInterruptRequest,
   RunSnapshot,
   SessionMessagesResponse,
   SessionResource,
 } from '../protocol.ts';
-import { isTerminalRunStatus } from '../protocol.ts';
+import { ATTACHMENT_NAME_HEADER, isTerminalRunStatus } from '../protocol.ts';
 import { isAgentError } from '../transport/agent-error.ts';
 import { createSystemClock } from '../clock.ts';
 import { createHttpTransport } from '../transport/http-transport.ts';
@@ -317,6 +318,20 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       assertAlive();
       await postToRun(`/runs/${encodeURIComponent(runId)}/feedback`, JSON.stringify({ messageId, ...feedback }));
       store.dispatch({ type: 'feedbackKept', messageId, feedback });
+    },
+    async uploadAttachment(file, { name, signal }) {
+      assertAlive();
+      await ensureBootstrap();
+      const { body } = await transport.request<AttachmentRef>({
+        method: 'POST',
+        path: '/attachments',
+        body: file,
+        headers: { [ATTACHMENT_NAME_HEADER]: encodeURIComponent(name) },
+        signal,
+        // A large file on a slow network takes what it takes; the caller's signal cancels it.
+        timeoutMs: 0,
+      });
+      return body as AttachmentRef;
     },
     restore: switchSession,
     switchSession,

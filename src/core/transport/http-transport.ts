@@ -51,8 +51,11 @@ export interface TransportRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Relative to `{endpoint}/v1`, starting with `/` (may carry a query string). */
   path: string;
-  /** Already-serialized JSON, sent byte-identical on every attempt. */
-  body?: string;
+  /**
+   * Already-serialized JSON, sent byte-identical on every attempt; or a file's bytes (a `Blob`),
+   * which `fetch` sends with the blob's own `type` as `Content-Type` (an upload, docs/protocol.md §5.8).
+   */
+  body?: string | Blob;
   /** Sent as `Idempotency-Key` in the sf-string form (`"…"`), identical on every attempt. */
   idempotencyKey?: string;
   /** More request headers (e.g. `X-Tool-Grant`); the protocol's own headers win. */
@@ -180,7 +183,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const headers = {
         ...request.headers,
         accept: 'application/json',
-        'content-type': request.body === undefined ? undefined : 'application/json',
+        'content-type': typeof request.body === 'string' ? 'application/json' : undefined,
         [IDEMPOTENCY_KEY_HEADER]: request.idempotencyKey === undefined ? undefined : `"${request.idempotencyKey}"`,
       };
       for (let attempt = 1; ; attempt += 1) {
@@ -228,7 +231,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
 interface AttemptCall {
   path: string;
   method?: string;
-  body?: string;
+  body?: string | Blob;
   signal?: AbortSignal;
   timeoutMs?: number;
   headers: Record<string, string | undefined>;

@@ -1,3 +1,5 @@
+import { extensionOf, MEDIA_TYPE_BY_EXTENSION } from '../../core/protocol/attachment-types.ts';
+
 /** The images a vision model gets as image parts, each with the bytes its files start with. */
 const IMAGE_SIGNATURES: Record<string, (bytes: Uint8Array) => boolean> = {
   'image/png': (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -29,34 +31,6 @@ export const DEFAULT_ATTACHMENT_TYPES: readonly string[] = [...Object.keys(IMAGE
 /** Types never taken, even when a product lists them: a browser could run them (HTML, SVG, XML). */
 const NEVER_TAKEN = new Set(['text/html', 'application/xhtml+xml', 'image/svg+xml', 'text/xml', 'application/xml']);
 
-/** The type of a file a browser could not name (`application/octet-stream` or none), by its name's extension. */
-const TYPE_BY_EXTENSION: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  txt: 'text/plain',
-  log: 'text/plain',
-  md: 'text/markdown',
-  markdown: 'text/markdown',
-  csv: 'text/csv',
-  json: 'application/json',
-  js: 'text/javascript',
-  mjs: 'text/javascript',
-  ts: 'text/x-typescript',
-  tsx: 'text/x-typescript',
-  py: 'text/x-python',
-  java: 'text/x-java',
-  c: 'text/x-c',
-  h: 'text/x-c',
-  go: 'text/x-go',
-  rs: 'text/x-rust',
-  sh: 'text/x-shellscript',
-  yaml: 'text/yaml',
-  yml: 'text/yaml',
-};
-
 /** Markup a browser would render, which no text attachment may start with. */
 const MARKUP_START = /^(?:\uFEFF)?\s*<(?:!doctype|html|head|body|script|svg|\?xml|iframe|object|embed)\b/i;
 
@@ -80,9 +54,10 @@ export function verifyMediaType(file: {
   allowed: readonly string[];
 }): MediaTypeCheck {
   const declared = file.declaredType.split(';')[0]?.trim().toLowerCase() ?? '';
-  const extension = /\.([A-Za-z0-9]{1,10})$/.exec(file.name)?.[1]?.toLowerCase() ?? '';
   const mediaType =
-    declared === '' || declared === 'application/octet-stream' ? (TYPE_BY_EXTENSION[extension] ?? declared) : declared;
+    declared === '' || declared === 'application/octet-stream'
+      ? (MEDIA_TYPE_BY_EXTENSION[extensionOf(file.name)] ?? declared)
+      : declared;
   const isKnownKind = isImageType(mediaType) || isTextType(mediaType);
   if (!isKnownKind || !file.allowed.includes(mediaType)) {
     return {

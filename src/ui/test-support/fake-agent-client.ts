@@ -2,6 +2,7 @@ import {
   createInitialClientState,
   type AgentClient,
   type ApprovalDecision,
+  type AttachmentRef,
   type BootstrapResponse,
   type ClientState,
   type MessageFeedback,
@@ -16,6 +17,7 @@ export type FakeClientCall =
   | { name: 'approve'; interruptId: string; decision: ApprovalDecision }
   | { name: 'addInput'; text: string }
   | { name: 'sendFeedback'; runId: string; messageId: string; feedback: MessageFeedback }
+  | { name: 'uploadAttachment'; file: Blob; fileName: string; signal: AbortSignal | undefined }
   | { name: 'retry' }
   | { name: 'newSession' }
   | { name: 'switchSession'; sessionId: string }
@@ -31,6 +33,9 @@ export class FakeAgentClient implements AgentClient {
   readonly calls: FakeClientCall[] = [];
   listenerCount = 0;
   nextSend: () => Promise<{ runId: string }> = () => Promise.resolve({ runId: 'run-1' });
+  /** Decides how each `uploadAttachment` settles (a stored file named after it by default). */
+  nextUpload: (file: Blob, name: string) => Promise<AttachmentRef> = (file, name) =>
+    Promise.resolve({ attachmentId: `att_${this.calls.length}`, name, mediaType: file.type, size: file.size });
   /** Decides how each `loadOlderMessages` settles (resolve by default). */
   nextOlderPage: () => Promise<void> = () => Promise.resolve();
   #state: ClientState = createInitialClientState();
@@ -64,6 +69,10 @@ export class FakeAgentClient implements AgentClient {
   sendFeedback(runId: string, messageId: string, feedback: MessageFeedback): Promise<void> {
     this.calls.push({ name: 'sendFeedback', runId, messageId, feedback });
     return Promise.resolve();
+  }
+  uploadAttachment(file: Blob, { name, signal }: { name: string; signal?: AbortSignal }): Promise<AttachmentRef> {
+    this.calls.push({ name: 'uploadAttachment', file, fileName: name, signal });
+    return this.nextUpload(file, name);
   }
   restore(): Promise<void> {
     return Promise.resolve();
