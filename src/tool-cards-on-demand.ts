@@ -1,8 +1,8 @@
 import { css, html, nothing, render } from 'lit';
-import type { LoadFile } from './ui/card-templating.ts';
+import type { CardTemplating, LoadFile } from './ui/card-templating.ts';
 import { markdownBody } from './ui/message-list/markdown-body.ts';
 import type { ApprovalCard } from './ui/approval-card/approval-card.ts';
-import type { CardTemplating } from './ui/card-templating.ts';
+import { createSiblingPart } from './sibling-part.ts';
 import { renderVisibleText } from './ui/text/render-visible-text.ts';
 import type { ToolCard } from './ui/tool-card/tool-card.ts';
 import type * as toolCardsModule from './ui/tool-cards.ts';
@@ -16,50 +16,40 @@ export interface ToolCards {
   approval: ApprovalCard;
 }
 
-// The ESM build's: a chunk of its own. The script tag's build drops it (scripts/build/iife-plugins.ts) and its entry provides the sibling file.
-let loadModule: () => Promise<ToolCardsModule> = () => import('./ui/tool-cards.ts');
 let providedLoadFile: LoadFile | undefined;
-let loading: Promise<ToolCards> | undefined;
-let loaded: ToolCards | undefined;
 
 /**
- * Makes `load` the way every `<agent-chat>` gets the tool cards, which only hosts whose agent calls
- * tools need: by default a dynamic import of `src/ui/tool-cards.ts` (a chunk of the ESM build); the
- * script tag's entry provides its sibling file `agent-chat.tool-cards.js` (embed/siblings.ts), and
- * `loadFile`, with which the cards load the files they carry the integrity of (the widgets').
+ * The tool cards, which only hosts whose agent calls tools need: by default a dynamic import of
+ * `src/ui/tool-cards.ts` (a chunk of the ESM build); the script tag's build drops the import
+ * (scripts/build/iife-plugins.ts) and its entry provides the sibling file.
+ */
+const toolCards = createSiblingPart(
+  (): Promise<ToolCardsModule> => import('./ui/tool-cards.ts'),
+  ({ createToolCard, createApprovalCard }): ToolCards => {
+    const templating: CardTemplating = {
+      html,
+      nothing,
+      css,
+      renderVisibleText,
+      render,
+      markdownBody,
+      loadFile: providedLoadFile,
+    };
+    return { tool: createToolCard(templating), approval: createApprovalCard(templating) };
+  },
+);
+
+/**
+ * Makes `load` the way every `<agent-chat>` gets the tool cards: the script tag's entry provides
+ * their sibling file `agent-chat.tool-cards.js` (embed/siblings.ts), and `loadFile`, with which the
+ * cards load the files they carry the integrity of (the widgets').
  */
 export function provideToolCards(load: () => Promise<ToolCardsModule>, loadFile?: LoadFile): void {
-  loadModule = load;
+  toolCards.provide(load);
   providedLoadFile = loadFile;
 }
 
 /** The tool cards once they have loaded; `undefined` before (then {@link loadToolCards} gets them). */
-export function findToolCards(): ToolCards | undefined {
-  return loaded;
-}
-
-/**
- * Loads the tool cards once, with the widget's own Lit. Rejects when their file does not load
- * (network, integrity, CSP); a later call tries again.
- */
-export function loadToolCards(): Promise<ToolCards> {
-  loading ??= loadModule().then(
-    ({ createToolCard, createApprovalCard }) => {
-      const templating: CardTemplating = {
-        html,
-        nothing,
-        css,
-        renderVisibleText,
-        render,
-        markdownBody,
-        loadFile: providedLoadFile,
-      };
-      return (loaded = { tool: createToolCard(templating), approval: createApprovalCard(templating) });
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+export const findToolCards = toolCards.find;
+/** Loads the tool cards once, with the widget's own Lit; rejects when their file does not load, and a later call tries again. */
+export const loadToolCards = toolCards.load;
