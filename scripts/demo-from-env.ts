@@ -4,11 +4,13 @@ import type { DemoServer } from './demo-server.ts';
 import { createDemoServer } from './demo-server.ts';
 import { createEngineFromEnv } from './engine-from-env.ts';
 import { readLimitsFromEnv } from './limits-from-env.ts';
+import { readModelsFromEnv } from './models-from-env.ts';
 import { readObservabilityFromEnv } from './observability-from-env.ts';
 
 /**
  * Starts the demo server as `npm start` configures it from the environment: `HOST`/`PORT`, the
- * engine (`createEngineFromEnv`: the scripted or a real model, or a remote AG-UI agent), `AGENT_LIMITS`, and
+ * engine (`createEngineFromEnv`: the scripted or a real model, or a remote AG-UI agent) and the
+ * model bootstrap lists (`readModelsFromEnv`), `AGENT_LIMITS`, and
  * storage (`REDIS_URL` or `REDIS_CLUSTER_NODES`, else `AGENT_CHAT_DB`, default
  * `.data/agent-chat.sqlite` under `rootDir`, with its attachment store; `AGENT_CHAT_IDENTITY_SECRET`; `AGENT_CHAT_LEASE_TTL_MS`), and
  * what is observed (`readObservabilityFromEnv`: probes, `AGENT_CHAT_METRICS`, `AGENT_CHAT_LOG_LEVEL`).
@@ -20,12 +22,14 @@ export async function startDemoFromEnv(options: {
   staticHandler?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }): Promise<DemoServer> {
   const { env } = options;
+  const models = readModelsFromEnv(env);
   const opened = await openStorageFromEnv(env, defaultDatabasePath(options.rootDir));
   const demo = await createDemoServer({
     host: env['HOST'] ?? '127.0.0.1',
     port: Number(env['PORT'] ?? 4176),
     engine: createEngineFromEnv(env),
     limits: readLimitsFromEnv(env),
+    ...(models === undefined ? {} : { models }),
     observability: readObservabilityFromEnv(env),
     ...(options.staticHandler === undefined ? {} : { staticHandler: options.staticHandler }),
     storage: {

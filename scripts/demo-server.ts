@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEMO_PAGE_HEADERS } from '../demo/serve-demo.ts';
-import type { Limits } from '../src/core/protocol.ts';
+import type { Limits, ModelInfo } from '../src/core/protocol.ts';
 import type { AgentHandler, AgentHandlerOptions } from '../src/server/create-agent-handler.ts';
 import { createAgentHandler } from '../src/server/create-agent-handler.ts';
 import type { AgentHttpServerOptions } from '../src/server/http/create-agent-http-server.ts';
@@ -24,6 +24,8 @@ export interface DemoServerOptions {
   engine: RunEngine;
   /** Overrides of the handler's published limits (default: none, the shipped ones). */
   limits?: Partial<Limits>;
+  /** The models bootstrap lists (default: the handler's, the scripted model). */
+  models?: ModelInfo[];
   /** Serves pages and assets; resolves false when it has nothing for the request. */
   staticHandler?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** Socket-level limits (header and request timeouts). Default: the hardened defaults. */
@@ -59,6 +61,7 @@ export async function createDemoServer(options: DemoServerOptions): Promise<Demo
     canUseExecutor: () => true,
     ...(options.onError === undefined ? {} : { onError: options.onError }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.models === undefined ? {} : { models: options.models }),
     ...options.observability,
     ...options.storage,
   });

@@ -41,8 +41,10 @@ export function spawnServer(options: {
   env: Record<string, string>;
   timeoutMs?: number;
 }): Promise<SpawnedServer> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // A developer's own model settings stay out; a test's own (e.g. a fake provider's URL) go in.
   for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'AGENT_MODEL']) delete env[name];
+  Object.assign(env, options.env);
   const child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
     cwd: options.cwd,
     env,
