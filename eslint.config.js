@@ -301,6 +301,27 @@ export default tseslint.config(
     },
   },
   {
+    // The script tag's composer extras file (agent-chat.composer-extras.js) renders with the widget's Lit: it holds none of its own.
+    files: ['embed/composer-extras.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./src/(?!ui/composer-extras\\.ts$|composer-extras-global\\.ts$)',
+              message: 'embed/composer-extras.ts imports only src/ui/composer-extras.ts.',
+            },
+            {
+              group: LIT_IMPORTS.group,
+              message: "agent-chat.composer-extras.js renders with the widget's Lit: no Lit.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The script tag's launcher file (agent-chat.launcher.js) is plain DOM: the launcher, never Lit.
     files: ['embed/launcher.ts'],
     rules: {
@@ -326,6 +347,7 @@ export default tseslint.config(
       'embed/tool-cards.ts',
       'embed/widgets.ts',
       'embed/turn-actions.ts',
+      'embed/composer-extras.ts',
     ],
     rules: {
       'no-restricted-imports': [

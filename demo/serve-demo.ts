@@ -84,6 +84,7 @@ const BUILT_FILES = [
   '/agent-chat.tool-cards.js',
   '/agent-chat.widgets.js',
   '/agent-chat.turn-actions.js',
+  '/agent-chat.composer-extras.js',
   '/agent-chat.highlight.js',
   '/agent-chat-tools.js',
   '/manifest.json',
@@ -94,7 +95,7 @@ const BUILT_FILES = [
  * integrity filled in from `dist/manifest.json` at request time, each with its CSP and
  * {@link DEMO_PAGE_HEADERS}), `/demo/*` page scripts and CSS,
  * the build (`/agent-chat.js`, `/agent-chat-tools.js`, the locale pack `/agent-chat.zh-CN.js`, the launcher `/agent-chat.launcher.js`,
- * the conversations panel `/agent-chat.conversations.js`, the tool cards `/agent-chat.tool-cards.js`, the turn actions `/agent-chat.turn-actions.js`, the highlighter `/agent-chat.highlight.js`, `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
+ * the conversations panel `/agent-chat.conversations.js`, the tool cards `/agent-chat.tool-cards.js`, the turn actions `/agent-chat.turn-actions.js`, the composer extras `/agent-chat.composer-extras.js`, the highlighter `/agent-chat.highlight.js`, `/manifest.json`, `/esm/*`) and, for the import map of `/esm.html`,
  * `/vendor/<lit|marked|dompurify…>/*` from `node_modules`. Never serves outside those folders.
  */
 export function createDemoStaticHandler(options: DemoStaticOptions): DemoStaticHandler {

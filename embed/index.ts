@@ -15,10 +15,12 @@ import type {} from '../src/tool-cards-global.ts';
 import { provideToolCards } from '../src/tool-cards-on-demand.ts';
 import type {} from '../src/turn-actions-global.ts';
 import { provideTurnActions } from '../src/turn-actions-on-demand.ts';
+import type {} from '../src/composer-extras-global.ts';
+import { provideComposerExtras } from '../src/composer-extras-on-demand.ts';
 import { provideHighlighter } from '../src/highlight-on-demand.ts';
 import { loadSibling } from './siblings.ts';
 
-// The launcher, the conversations panel, the tool cards, the turn actions and the code highlighter are sibling files,
+// The launcher, the conversations panel, the tool cards, the turn actions, the attachment tray and the code highlighter are sibling files,
 // loaded on first use (embed/siblings.ts); a page may still load any with its own tag first. The
 // browser tools are the host's own tag.
 const mount = createMount({
@@ -28,6 +30,7 @@ const mount = createMount({
 provideConversationsPanel(loadConversations);
 provideToolCards(() => loadSibling('tool-cards', () => window.AgentChatToolCards), loadSibling);
 provideTurnActions(() => loadSibling('turn-actions', () => window.AgentChatTurnActions));
+provideComposerExtras(() => loadSibling('composer-extras', () => window.AgentChatComposerExtras));
 provideHighlighter(() => loadSibling('highlight', () => window.AgentChatHighlight?.highlight));
 window.AgentChat = Object.freeze({ mount, loadConversations, version });
 

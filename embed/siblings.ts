@@ -7,7 +7,8 @@
 import { allowScriptUrl, getTrustedTypesPolicy } from '../src/trusted-types-policy.ts';
 
 /** The parts that ship as sibling files. */
-export type SiblingName = 'launcher' | 'conversations' | 'tool-cards' | 'turn-actions' | 'highlight';
+export type SiblingName =
+  'launcher' | 'conversations' | 'tool-cards' | 'turn-actions' | 'composer-extras' | 'highlight';
 
 /** One sibling file of a build: its name beside `agent-chat.js` and its SRI integrity. */
 export interface SiblingFile {

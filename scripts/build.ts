@@ -17,6 +17,7 @@ import { buildSiblings } from './build/build-siblings.ts';
 import { createCustomElementsManifest } from './build/create-custom-elements-manifest.ts';
 import { createManifest } from './build/create-manifest.ts';
 import {
+  COMPOSER_EXTRAS_GZIP_BUDGET_BYTES,
   checkSizeBudget,
   HIGHLIGHT_GZIP_BUDGET_BYTES,
   WIDGETS_GZIP_BUDGET_BYTES,
@@ -36,6 +37,8 @@ const TOOLS_IIFE_FILE = 'agent-chat-tools.js';
 const HIGHLIGHT_FILE = 'agent-chat.highlight.js';
 /** The declarative widgets' sibling file, which has a budget of its own. */
 const WIDGETS_FILE = 'agent-chat.widgets.js';
+/** The composer extras' sibling file (attachments, the effort picker), which has a budget of its own. */
+const COMPOSER_EXTRAS_FILE = 'agent-chat.composer-extras.js';
 /** The Custom Elements Manifest, named by package.json's `customElements` field. */
 const CUSTOM_ELEMENTS_FILE = 'custom-elements.json';
 const ESM_ENTRIES: EsmEntry[] = [
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
     [TOOLS_IIFE_FILE, TOOLS_IIFE_GZIP_BUDGET_BYTES],
     [HIGHLIGHT_FILE, HIGHLIGHT_GZIP_BUDGET_BYTES],
     [WIDGETS_FILE, WIDGETS_GZIP_BUDGET_BYTES],
+    [COMPOSER_EXTRAS_FILE, COMPOSER_EXTRAS_GZIP_BUDGET_BYTES],
   ] as const) {
     const iife = manifest.files[fileName];
     if (!iife) fail(`build: ${fileName} was not produced`);

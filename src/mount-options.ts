@@ -48,6 +48,10 @@ export interface MountOptions {
   headers?: () => Record<string, string> | Promise<Record<string, string>>;
   /** Hook: lets the user pick references sent with the next message as `contextRefs`. */
   selectAttachments?: AgentChatElement['selectAttachments'];
+  /** `false` offers no file attachments even when the server keeps them (default true). */
+  attachments?: boolean;
+  /** Hook: uploads an attached file to the product's own storage, resolving with its reference; see docs/reference.md. */
+  uploadAttachment?: AgentChatElement['uploadAttachment'];
   /** Hook: returns source cards shown under an assistant message (safe URLs only). */
   getReferences?: AgentChatElement['getReferences'];
   /** Trusted product code that renders custom tool cards, keyed by tool name. */
@@ -132,6 +136,8 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   credentials: oneOf('omit', 'same-origin', 'include'),
   headers: [isFunction, 'a function returning headers (or a promise of them)'],
   selectAttachments: [isFunction, 'a function'],
+  attachments: [isBoolean, 'true or false'],
+  uploadAttachment: [isFunction, 'a function'],
   getReferences: [isFunction, 'a function'],
   renderers: [isPlainObject, 'an object of functions'],
   conversations: [isBoolean, 'true or false'],

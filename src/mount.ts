@@ -68,6 +68,8 @@ const ELEMENT_OPTIONS = [
   'suggestions',
   'collapseReasoning',
   'selectAttachments',
+  'attachments',
+  'uploadAttachment',
   'getReferences',
   'renderers',
   'conversations',

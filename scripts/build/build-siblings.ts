@@ -19,8 +19,8 @@ interface Sibling {
 /**
  * The files `agent-chat.js` loads on first use (embed/siblings.ts): the launcher (plain DOM), the
  * conversations panel, whose own copy of Lit gets its own Trusted Types policy name, the tool
- * cards (tool calls and approvals), the declarative widgets and the turn actions (Copy, votes),
- * which render with the widget's Lit (no copy, no policy), and
+ * cards (tool calls and approvals), the declarative widgets, the turn actions (Copy, votes) and
+ * the composer's extras (the attachment tray, the effort picker), which render with the widget's Lit (no copy, no policy), and
  * the code highlighter (highlight.js core, no DOM: it returns HTML that `agent-chat.js` sanitizes).
  */
 export const SIBLINGS: readonly Sibling[] = [
@@ -33,6 +33,12 @@ export const SIBLINGS: readonly Sibling[] = [
   },
   { name: 'tool-cards', entry: 'embed/tool-cards.ts', fileName: 'agent-chat.tool-cards.js', isLitFree: true },
   { name: 'turn-actions', entry: 'embed/turn-actions.ts', fileName: 'agent-chat.turn-actions.js', isLitFree: true },
+  {
+    name: 'composer-extras',
+    entry: 'embed/composer-extras.ts',
+    fileName: 'agent-chat.composer-extras.js',
+    isLitFree: true,
+  },
   { name: 'highlight', entry: 'embed/highlight.ts', fileName: 'agent-chat.highlight.js' },
 ];
 

@@ -27,6 +27,12 @@ export const HIGHLIGHT_GZIP_BUDGET_BYTES = 25_000;
  */
 export const WIDGETS_GZIP_BUDGET_BYTES = 8_000;
 
+/**
+ * The composer extras' gzip budget in bytes (`agent-chat.composer-extras.js`, loaded only when the
+ * composer first offers attaching or a reasoning effort picker).
+ */
+export const COMPOSER_EXTRAS_GZIP_BUDGET_BYTES = 4_000;
+
 /** Judges one file's gzip size against a budget; the message states both numbers, and the brotli size beside, either way. */
 export function checkSizeBudget(options: { name: string; file: ManifestFile; budgetBytes: number }): {
   isWithin: boolean;

@@ -38,6 +38,11 @@ const LAZY_IMPORTS: ReadonlyArray<{ file: string; call: string; replacement: str
     replacement: "Promise.reject(new Error('AgentChat: the widgets are a sibling file'))",
   },
   {
+    file: '/src/composer-extras-on-demand.ts',
+    call: "import('./ui/composer-extras.ts')",
+    replacement: "Promise.reject(new Error('AgentChat: the composer extras are a sibling file'))",
+  },
+  {
     file: '/src/turn-actions-on-demand.ts',
     call: "import('./ui/turn-actions.ts')",
     replacement: "Promise.reject(new Error('AgentChat: the turn actions are a sibling file'))",

@@ -1,7 +1,7 @@
 /**
  * The script-tag files a static folder serves, as `npm run release:pack` copies them from `dist/`:
  * the IIFE, its locale packs, its launcher and its opt-in files (the conversations panel, the
- * tool cards, the turn actions, the code highlighter, the browser tools runner). docs/release.md lists them; `release-files.test.ts` keeps it so.
+ * tool cards, the turn actions, the attachment tray, the code highlighter, the browser tools runner). docs/release.md lists them; `release-files.test.ts` keeps it so.
  */
 export const RELEASE_SCRIPT_FILES = [
   'agent-chat.js',
@@ -11,6 +11,7 @@ export const RELEASE_SCRIPT_FILES = [
   'agent-chat.tool-cards.js',
   'agent-chat.widgets.js',
   'agent-chat.turn-actions.js',
+  'agent-chat.composer-extras.js',
   'agent-chat.highlight.js',
   'agent-chat-tools.js',
 ] as const;

@@ -3,7 +3,9 @@ import type { AgentClient, MessageFeedback, SnapshotMessage } from '../core/inde
 import type { SiblingTemplating } from './card-templating.ts';
 import { copyToClipboard } from './clipboard/copy-to-clipboard.ts';
 import type { AgentChatStrings } from './i18n/en.ts';
+import { checkLinkUrl } from './markdown/check-link-url.ts';
 import { findTurnEnds } from './message-list/find-turn-ends.ts';
+import type { MessageReference } from './message-list/message-list.ts';
 import { EN_TURN_STRINGS } from './i18n/en-turn-actions.ts';
 
 /** What the actions under one finished turn render from. */
@@ -18,11 +20,16 @@ export interface TurnActionsView {
   voteClient: Pick<AgentClient, 'sendFeedback' | 'getState'> | undefined;
 }
 
-/** The actions under each finished turn, rendering with the widget's Lit. */
+/** What goes under a finished answer, rendering with the widget's Lit: its actions and its sources. */
 export interface TurnActions {
   /** The answers that end a turn, the ones that carry the actions. */
   findTurnEnds: typeof findTurnEnds;
   render(view: TurnActionsView): TemplateResult;
+  /**
+   * The product's source cards for a finished answer (`getReferences`): only absolute http(s) URLs,
+   * each with its host beside its title, opening in a new context; undefined when none is left.
+   */
+  renderSources(references: MessageReference[], strings: AgentChatStrings): TemplateResult | undefined;
   styles: CSSResult;
 }
 
@@ -31,13 +38,14 @@ const THUMB_DOWN = 'M7 13V4H4v9zm0 0 4 7a2 2 0 0 0 2-2v-4h5a2 2 0 0 0 2-2l-1.5-6
 const COPY = 'M9 9h10v10H9zM5 15V5h10';
 
 /**
- * Creates the turn actions (the script tag's sibling file `agent-chat.turn-actions.js`): Copy
+ * Creates what goes under a finished answer (the script tag's sibling file
+ * `agent-chat.turn-actions.js`): the product's source cards, and the turn's actions: Copy
  * (the answer's Markdown source; the button then says "Copied"), and with `canVote` thumbs up and
  * down (the chosen one pressed) and, once voted, a short comment sent with the same rating.
  * Everything renders through `templating`, so this file holds no Lit and no Trusted Types policy.
  */
 export function createTurnActions(templating: SiblingTemplating): TurnActions {
-  const { html, css, nothing } = templating;
+  const { html, css, nothing, renderVisibleText } = templating;
   const icon = (path: string) =>
     html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d=${path}></path></svg>`;
 
@@ -87,6 +95,24 @@ export function createTurnActions(templating: SiblingTemplating): TurnActions {
 
   return {
     findTurnEnds,
+    renderSources(references, strings) {
+      const safe = references.flatMap((reference) => {
+        const checked = checkLinkUrl(reference.url);
+        return checked?.host ? [{ title: reference.title, href: checked.href, host: checked.host }] : [];
+      });
+      if (safe.length === 0) return undefined;
+      return html`<nav class="references chips" aria-label=${{ ...EN_TURN_STRINGS, ...strings }.sources}>
+        ${safe.map(
+          ({
+            title,
+            href,
+            host,
+          }) => html`<a class="reference-card chip" href=${href} target="_blank" rel="noopener noreferrer">
+            <span dir="auto">${renderVisibleText(title, true)}</span> <span class="muted">${host}</span>
+          </a>`,
+        )}
+      </nav>`;
+    },
     render(view) {
       const { message } = view;
       const strings = { ...EN_TURN_STRINGS, ...view.strings };
@@ -98,6 +124,12 @@ export function createTurnActions(templating: SiblingTemplating): TurnActions {
       </div>`;
     },
     styles: css`
+      .references {
+        margin-top: var(--agent-chat-space-xs);
+      }
+      .reference-card:hover {
+        border-color: var(--agent-chat-color-accent);
+      }
       .message-actions {
         display: flex;
         flex-wrap: wrap;

@@ -21,6 +21,7 @@ for (const specifier of [
   'agent-chat/agent-chat.tool-cards.js',
   'agent-chat/agent-chat.widgets.js',
   'agent-chat/agent-chat.turn-actions.js',
+  'agent-chat/agent-chat.composer-extras.js',
   'agent-chat/agent-chat.highlight.js',
   'agent-chat/agent-chat-tools.js',
   'agent-chat/manifest.json',

@@ -74,7 +74,7 @@ describe('<agent-chat> empty state', () => {
     expect(chips.map((chip) => chip.textContent)).toEqual(['Where is my order?', 'Return an item']);
     chips[0]?.click();
     await element.updateComplete;
-    expect(sent).toEqual([{ text: 'Where is my order?', contextRefs: [] }]);
+    expect(sent).toEqual([{ text: 'Where is my order?', contextRefs: [], attachments: [] }]);
     expect(client.calls.find((call) => call.name === 'send')).toEqual({
       name: 'send',
       text: 'Where is my order?',

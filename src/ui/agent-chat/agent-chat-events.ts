@@ -12,8 +12,10 @@ import type {
 export interface AgentChatSendDetail {
   /** The text as the person typed it. */
   text: string;
-  /** The references picked with `selectAttachments` that go with it (empty when none). */
+  /** The references that go with it: picked with `selectAttachments`, or files kept by `uploadAttachment` (empty when none). */
   contextRefs: ContextRef[];
+  /** The files uploaded to the server that go with it (empty when none). */
+  attachments: { attachmentId: string }[];
 }
 
 /** `detail` of `agent-chat-approve`, dispatched when the person answers an approval request. */

@@ -12,6 +12,8 @@ import {
 } from '../../core/index.ts';
 import { findConversationsPanelLoader } from '../../conversations-on-demand.ts';
 import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
+import type { UploadToProduct } from '../attachments/attaching.ts';
+import type { MessageFiles } from '../attachments/tray-state.ts';
 import { Composer } from '../composer/composer.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { resolveStrings } from '../i18n/resolve-strings.ts';
@@ -52,7 +54,7 @@ import { composerStyles } from '../composer/composer.styles.ts';
  *
  * @tagname agent-chat
  *
- * @fires {CustomEvent<AgentChatSendDetail>} agent-chat-send - Before a message is sent: `{ text, contextRefs }`.
+ * @fires {CustomEvent<AgentChatSendDetail>} agent-chat-send - Before a message is sent: `{ text, contextRefs, attachments }`.
  * @fires {CustomEvent<AgentChatApproveDetail>} agent-chat-approve - Approval answered: `{ interruptId, decision }`.
  * @fires {CustomEvent<AgentChatErrorDetail>} agent-chat-error - A new error is shown; `detail` is the `ClientError`.
  * @fires {CustomEvent<AgentChatRunStartDetail>} agent-chat-run-start - A run started: `{ runId }`.
@@ -93,7 +95,7 @@ import { composerStyles } from '../composer/composer.styles.ts';
  * @csspart input - The composer's text field.
  * @csspart send-button - The composer's Send button (an ↑ icon).
  * @csspart stop-button - The composer's Stop button (a ■ icon), in Send's place while a run is active.
- * @csspart attach-button - The composer's attach button, shown when `selectAttachments` is set.
+ * @csspart attach-button - The composer's attach button (📎), shown when files can be attached or `selectAttachments` is set.
  * @csspart effort-select - The composer's reasoning effort picker, shown when `effortPicker` is set and the model offers levels.
  *
  * @cssproperty --agent-chat-font-family - Text font. Default: system UI fonts.
@@ -150,6 +152,8 @@ export class AgentChatElement extends LitElement {
     context: { attribute: false },
     effortPicker: { attribute: false },
     feedback: { attribute: false },
+    attachments: { attribute: false },
+    uploadAttachment: { attribute: false },
     isContextMissing: { state: true },
     announcement: { state: true },
     isReferenceCopied: { state: true },
@@ -203,6 +207,18 @@ export class AgentChatElement extends LitElement {
   declare effortPicker: boolean | undefined;
   /** Offers thumbs up and down (and a comment) under each finished answer (mount option `feedback`). Default true. */
   declare feedback: boolean | undefined;
+  /**
+   * `false` offers no files even when the server keeps them (bootstrap's
+   * `capabilities.attachments`); the product's picker (`selectAttachments`) stays. Default true.
+   */
+  declare attachments: boolean | undefined;
+  /**
+   * Uploads a file the person attached to the product's own storage instead of the reference
+   * server's, resolving with the reference that goes with the message as a `contextRef`; call
+   * `onProgress` with the uploaded share in [0, 1] and stop when `signal` aborts. Files are
+   * offered with it even when the server keeps none.
+   */
+  declare uploadAttachment: UploadToProduct | undefined;
   /** The last send went without context because `getContext` failed (the status line says so). */
   declare protected isContextMissing: boolean;
   declare protected announcement: string;
@@ -230,9 +246,10 @@ export class AgentChatElement extends LitElement {
   #toolCards = new ToolCardsController(this, this.#addStyles);
   #turnActions = new TurnActionsController(this, this.#addStyles);
   #composer = new Composer(this, {
-    send: (text, contextRefs) => this.#send(text, contextRefs),
+    send: (text, files) => this.#send(text, files),
     stop: () => this.#stop(),
-    getSelectAttachments: () => this.selectAttachments,
+    readAttachments: () => this,
+    adoptStyles: this.#addStyles,
   });
   #reasoningOverrides = new Map<string, boolean>();
   #stateChanges = new StateChangeTracker();
@@ -265,7 +282,7 @@ export class AgentChatElement extends LitElement {
 
   /** Sends `text` as if the person had typed it (the mounted handle's `send`); rejects when the send fails. */
   async send(text: string): Promise<void> {
-    await this.#send(text, []);
+    await this.#send(text, {});
   }
 
   /** Starts a new conversation (the header's button; the handle's `newConversation`) and focuses the composer. */
@@ -307,15 +324,17 @@ export class AgentChatElement extends LitElement {
       this.conversations &&
       (customElements.get(CONVERSATIONS_TAG) !== undefined || findConversationsPanelLoader() !== undefined);
     const isSheetOpen = hasSheet && this.isSheetOpen;
-    return html`<div class="content" ?inert=${isSheetOpen}>${renderChatHeader({
-      title: this.headerTitle ?? state.bootstrap?.agent.name ?? strings.assistant,
-      avatarUrl: this.avatarUrl ?? state.bootstrap?.agent.avatarUrl,
-      strings,
-      canStartNew: !isEmpty || state.sessionId !== null,
-      onNewConversation: () => this.newConversation(),
-      onConversations: hasSheet ? this.#openSheet : undefined,
-      onClose: this.onClose,
-    })}
+    return html`<div class="content" ?inert=${isSheetOpen} @dragover=${this.#composer.onDragOver} @drop=${this.#composer.onDrop}>${renderChatHeader(
+      {
+        title: this.headerTitle ?? state.bootstrap?.agent.name ?? strings.assistant,
+        avatarUrl: this.avatarUrl ?? state.bootstrap?.agent.avatarUrl,
+        strings,
+        canStartNew: !isEmpty || state.sessionId !== null,
+        onNewConversation: () => this.newConversation(),
+        onConversations: hasSheet ? this.#openSheet : undefined,
+        onClose: this.onClose,
+      },
+    )}
       <div part="status" class="status" role="status">${status}</div>
       <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#onScroll}>
         ${
@@ -452,16 +471,16 @@ export class AgentChatElement extends LitElement {
     return state.bootstrap?.models.find((model) => model.default)?.reasoningOptions ?? [];
   }
 
-  async #send(text: string, contextRefs: ContextRef[]): Promise<unknown> {
+  async #send(text: string, files: MessageFiles): Promise<unknown> {
     const client = this.client;
     if (!client) throw new Error('<agent-chat> has no client');
-    this.#emit('agent-chat-send', { text, contextRefs });
+    this.#emit('agent-chat-send', { text, contextRefs: files.contextRefs ?? [], attachments: files.attachments ?? [] });
     this.#scrollPin.pin();
     if (isRunActive(this.#state())) return client.addInput(text);
     const { effort } = this.#composer;
     // An undefined option is no option (the client leaves it out of the request).
     return client.send(text, {
-      contextRefs: contextRefs.length > 0 ? contextRefs : undefined,
+      ...files,
       focus: await this.#readContext(),
       // The picked level, unless none was (the picker shows only when the model offers levels).
       reasoningEffort: effort === '' ? undefined : effort,

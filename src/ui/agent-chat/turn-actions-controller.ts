@@ -6,7 +6,7 @@ import type { TurnActions } from '../turn-actions.ts';
 /**
  * Loads the turn actions (a file of their own: src/turn-actions-on-demand.ts) when the transcript
  * first shows a finished answer, and renders the host again once they have arrived. Until then
- * (and for good when the file does not load) a turn shows no actions.
+ * (and for good when the file does not load) a turn shows no actions and an answer no sources.
  */
 export class TurnActionsController {
   #host: ReactiveControllerHost;
@@ -28,7 +28,10 @@ export class TurnActionsController {
       this.#hasStyles = true;
       return actions;
     }
-    if (!this.#isLoading && messages.some((message) => message.role === 'assistant' && message.status === 'complete')) {
+    if (
+      !this.#isLoading &&
+      messages.some((message) => message.role === 'assistant' && message.status !== 'streaming')
+    ) {
       this.#isLoading = true;
       loadTurnActions().then(
         () => this.#host.requestUpdate(),

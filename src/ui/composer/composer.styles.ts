@@ -49,20 +49,6 @@ export const composerStyles = css`
   .stop-button .icon {
     fill: currentColor;
   }
-  .attach-button {
-    font-size: 18px;
-    padding: 0;
-    width: 32px;
-    border: 0;
-  }
-  .effort-select {
-    align-self: center;
-    font: inherit;
-    font-size: var(--agent-chat-font-size-small);
-    color: inherit;
-    background: none;
-    border: 0;
-  }
   .limit {
     font-size: var(--agent-chat-font-size-small);
     color: var(--agent-chat-color-text-muted);
@@ -70,13 +56,5 @@ export const composerStyles = css`
   }
   .limit[data-over='true'] {
     color: var(--agent-chat-color-danger);
-  }
-  .attachment {
-    padding: 0 0 0 var(--agent-chat-space-m);
-  }
-  .attachment-remove {
-    border: 0;
-    background: transparent;
-    padding: 0 var(--agent-chat-space-m);
   }
 `;

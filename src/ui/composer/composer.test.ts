@@ -21,7 +21,7 @@ describe('composer', () => {
     await typeInto(textarea, 'Hello{Enter}');
     await element.updateComplete;
     expect(client.calls.filter((call) => call.name === 'send')).toEqual([{ name: 'send', text: 'Hello', options: {} }]);
-    expect(sent).toEqual([{ text: 'Hello', contextRefs: [] }]);
+    expect(sent).toEqual([{ text: 'Hello', contextRefs: [], attachments: [] }]);
     await element.updateComplete;
     expect(textarea.value).toBe('');
     expect(root.activeElement).toBe(textarea);
@@ -147,10 +147,11 @@ describe('composer', () => {
     const { element, client, root } = await mountAgentChat((chat) => {
       chat.selectAttachments = () => Promise.resolve([{ ref: 'doc-1', title: 'Runbook' }]);
     });
+    // The button arrives with the attachment tray's file.
+    await expect.poll(() => root.querySelector('[part="attach-button"]')).not.toBeNull();
     (root.querySelector('[part="attach-button"]') as HTMLButtonElement).click();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await expect.poll(() => root.querySelector('.attachment')?.textContent).toContain('Runbook');
     await element.updateComplete;
-    expect(root.querySelector('.attachment')?.textContent).toContain('Runbook');
     await typeInto(root.querySelector('textarea') as HTMLTextAreaElement, 'Use it{Enter}');
     expect(client.calls.filter((call) => call.name === 'send')).toEqual([
       { name: 'send', text: 'Use it', options: { contextRefs: [{ ref: 'doc-1', title: 'Runbook' }] } },

@@ -1,5 +1,10 @@
-import { html, nothing, type ReactiveElement, type TemplateResult } from 'lit';
-import type { ContextRef, ReasoningEffort } from '../../core/index.ts';
+import { html, nothing, type CSSResult, type ReactiveElement, type TemplateResult } from 'lit';
+import type { ReasoningEffort } from '../../core/index.ts';
+import { findComposerExtras, loadComposerExtras } from '../../composer-extras-on-demand.ts';
+import type { AttachmentTray } from '../attachment-tray.ts';
+import type { MessageFiles } from '../attachments/tray-state.ts';
+import { findFileDestination, type AttachingOptions } from '../attachments/attaching.ts';
+import type { ComposerExtras } from '../composer-extras.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { ICON_PATHS } from '../icon-paths.ts';
@@ -10,11 +15,13 @@ export const INPUT_LIMIT_WARNING_RATIO = 0.8;
 
 /** What the composer asks its host to do; each is read at call time. */
 export interface ComposerActions {
-  /** Sends text with its references; resolves once the server accepted it, rejects when it failed. */
-  send: (text: string, contextRefs: ContextRef[]) => Promise<unknown>;
+  /** Sends text with its files; resolves once the server accepted it, rejects when it failed. */
+  send: (text: string, files: MessageFiles) => Promise<unknown>;
   stop: () => void;
-  /** The product's attachment picker, when it offers one. */
-  getSelectAttachments: () => (() => Promise<ContextRef[]>) | undefined;
+  /** What attaching does now (files, the product's picker, both or neither: then no attach button). */
+  readAttachments: () => AttachingOptions;
+  /** Adds the composer extras' styles to the host's, once they arrive. */
+  adoptStyles: (styles: CSSResult[]) => void;
 }
 
 /** What the composer shows on each render. */
@@ -31,32 +38,28 @@ export interface ComposerView {
   efforts: readonly ReasoningEffort[];
 }
 
-/** The label of each reasoning effort in the picker. */
-const EFFORT_LABEL_KEYS: Record<ReasoningEffort, Extract<keyof AgentChatStrings, `effort${string}`>> = {
-  low: 'effortLow',
-  medium: 'effortMedium',
-  high: 'effortHigh',
-  xhigh: 'effortXhigh',
-  max: 'effortMax',
-};
-
 /**
  * The composer's state (text, attachments, whether a send is in flight) and its form. Not a Lit
  * controller: the element owns it and calls `render` and `restore`. An autosizing textarea (CSS `field-sizing`, no inline styles) where Enter sends
  * and Shift+Enter breaks the line, never during IME composition, inside one rounded box with one
  * icon button: Send (↑), or Stop (■) while a run is active and there is nothing to add to it; a
- * character counter near the limit; reference chips from the product's picker; a reasoning effort
- * picker when the view offers efforts. The text is cleared
- * only after the send resolves, so a failed send keeps it; focus returns to the textarea after.
+ * character counter near the limit. Its extras come in a file of their own (src/ui/composer-extras.ts),
+ * loaded when first offered: a reasoning effort picker when the view offers efforts, and the
+ * attachment tray, where files and references wait (a file
+ * of its own, loaded once attaching is offered); Send waits for their uploads. The text and the
+ * files are cleared only after the send resolves, so a failed send keeps them; focus returns to
+ * the textarea after.
  */
 export class Composer {
   text = '';
-  attachments: ContextRef[] = [];
   /** The effort picked for every next send; empty leaves it to the server. */
   effort: ReasoningEffort | '' = '';
   isSending = false;
   #host: ReactiveElement;
   #actions: ComposerActions;
+  #hasExtrasStyles = false;
+  #isExtrasLoading = false;
+  #tray: AttachmentTray | undefined;
 
   constructor(host: ReactiveElement, actions: ComposerActions) {
     this.#host = host;
@@ -76,10 +79,12 @@ export class Composer {
     if (!this.#canSend(view)) return;
     this.isSending = true;
     this.#host.requestUpdate();
+    const tray = this.#offeredTray();
     try {
-      await this.#actions.send(text, this.attachments);
+      const outgoing = tray?.prepareSend();
+      await this.#actions.send(text, outgoing?.files ?? {});
       if (this.text === text) this.text = '';
-      this.attachments = [];
+      outgoing?.sent();
     } catch {
       // The failure is shown from the client's state; the text stays for another try.
     } finally {
@@ -96,32 +101,19 @@ export class Composer {
     const count = this.text.length;
     const isOverLimit = maxInputChars !== null && count > maxInputChars;
     const isLimitShown = maxInputChars !== null && count >= maxInputChars * INPUT_LIMIT_WARNING_RATIO;
-    const canAttach = this.#actions.getSelectAttachments() !== undefined;
+    const tray = this.#offeredTray();
     return html`<form part="composer" class="composer" @submit=${(event: Event) => this.#onSubmit(event, view)}>
-      ${
-        this.attachments.length > 0
-          ? html`<ul class="attachments chips">
-            ${this.attachments.map(
-              (ref) => html`<li class="attachment chip">
-                <span dir="auto">${ref.title ?? ref.ref}</span>
-                <button type="button" class="attachment-remove" aria-label=${formatString(strings.removeAttachment, { title: ref.title ?? ref.ref })} @click=${() => this.#remove(ref)}>×</button>
-              </li>`,
-            )}
-          </ul>`
-          : nothing
-      }
+      ${tray?.renderChips(strings)}
       <div class="composer-row">
-        ${
-          canAttach
-            ? html`<button type="button" part="attach-button" class="attach-button" aria-label=${strings.attach} title=${strings.attach} @click=${() => void this.#attach()}>+</button>`
-            : nothing
-        }
+        ${tray?.renderButton(strings)}
         ${
           view.efforts.length > 0
-            ? html`<select part="effort-select" class="effort-select" aria-label=${strings.effort} @change=${this.#onEffort}>
-              <option value="">${strings.effort}</option>
-              ${view.efforts.map((level) => html`<option value=${level} ?selected=${level === this.effort}>${strings[EFFORT_LABEL_KEYS[level]]}</option>`)}
-            </select>`
+            ? this.#loadedExtras()?.renderEffortPicker({
+                efforts: view.efforts,
+                picked: this.effort,
+                strings,
+                onPick: (effort) => (this.effort = effort),
+              })
             : nothing
         }
         <textarea
@@ -134,6 +126,7 @@ export class Composer {
           placeholder=${strings.composerPlaceholder}
           .value=${this.text}
           @input=${this.#onInput}
+          @paste=${(event: ClipboardEvent) => tray?.onPaste(event)}
           @keydown=${(event: KeyboardEvent) => this.#onKeydown(event, view)}
         ></textarea>
         ${
@@ -154,8 +147,49 @@ export class Composer {
     </form>`;
   }
 
+  /** Files dragged over the widget: accepted while files are offered. */
+  onDragOver = (event: DragEvent): void => this.#offeredTray()?.onDragOver(event);
+  /** Files dropped on the widget go into the tray. */
+  onDrop = (event: DragEvent): void => this.#offeredTray()?.onDrop(event);
+
+  /** The attachment tray while attaching is offered (once the extras' file is there). */
+  #offeredTray(): AttachmentTray | undefined {
+    const options = this.#actions.readAttachments();
+    if (!options.selectAttachments && !findFileDestination(options)) return undefined;
+    this.#tray ??= this.#loadedExtras()?.createTray({
+      read: () => this.#actions.readAttachments(),
+      requestUpdate: () => this.#host.requestUpdate(),
+      focusInput: () => void this.#host.updateComplete.then(() => this.#textarea()?.focus()),
+    });
+    return this.#tray;
+  }
+
+  /**
+   * The composer's extras once their file has loaded (their styles join the host's then); before,
+   * starts loading it once and renders again when it is there (a file that does not load leaves
+   * the extras off).
+   */
+  #loadedExtras(): ComposerExtras | undefined {
+    const extras = findComposerExtras();
+    if (extras && !this.#hasExtrasStyles) {
+      this.#hasExtrasStyles = true;
+      this.#actions.adoptStyles(extras.styles);
+    }
+    if (!extras && !this.#isExtrasLoading) {
+      this.#isExtrasLoading = true;
+      loadComposerExtras().then(
+        () => this.#host.requestUpdate(),
+        () => undefined,
+      );
+    }
+    return extras;
+  }
+
   #canSend(view: ComposerView): boolean {
     if (this.isSending || this.text.trim() === '') return false;
+    const tray = this.#offeredTray();
+    // Files go with a new message only: while a run takes added text, they wait for its end.
+    if (tray && (tray.isBlocking() || (view.isRunActive && tray.items.length > 0))) return false;
     if (view.maxInputChars !== null && this.text.length > view.maxInputChars) return false;
     return !view.isRunActive || view.canSendDuringRun;
   }
@@ -168,10 +202,6 @@ export class Composer {
   #onInput = (event: Event): void => {
     this.text = (event.target as HTMLTextAreaElement).value;
     this.#host.requestUpdate();
-  };
-
-  #onEffort = (event: Event): void => {
-    this.effort = (event.target as HTMLSelectElement).value as ReasoningEffort | '';
   };
 
   /**
@@ -190,21 +220,6 @@ export class Composer {
     if (event.key !== 'Enter' || event.shiftKey) return;
     event.preventDefault();
     void this.submit(view);
-  }
-
-  async #attach(): Promise<void> {
-    const select = this.#actions.getSelectAttachments();
-    if (!select) return;
-    const refs = await select();
-    const known = new Set(this.attachments.map((ref) => ref.ref));
-    this.attachments = [...this.attachments, ...refs.filter((ref) => !known.has(ref.ref))];
-    this.#host.requestUpdate();
-  }
-
-  #remove(ref: ContextRef): void {
-    this.attachments = this.attachments.filter((item) => item !== ref);
-    this.#host.requestUpdate();
-    void this.#host.updateComplete.then(() => this.#textarea()?.focus());
   }
 
   #textarea(): HTMLTextAreaElement | null {

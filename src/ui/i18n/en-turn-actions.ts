@@ -4,4 +4,5 @@ export const EN_TURN_STRINGS = {
   rateUp: 'Good answer',
   rateDown: 'Bad answer',
   feedbackComment: 'Add a comment',
+  sources: 'Sources',
 };

@@ -6,21 +6,12 @@ export interface AgentChatStrings {
   send: string;
   stop: string;
   stopping: string;
-  attach: string;
-  removeAttachment: string;
   /** The chip on a user message sent with page context (`getContext`/`setContext`): its title and size. */
   contextAttached: string;
   /** The title of a page context that has none. */
   contextUntitled: string;
   /** The status line after a message went without context because the page's `getContext` threw, timed out or gave no `{ text }`. */
   contextFailed: string;
-  /** The effort picker's label and its first option, the server's default (mount option `effortPicker`); then its levels. */
-  effort: string;
-  effortLow: string;
-  effortMedium: string;
-  effortHigh: string;
-  effortXhigh: string;
-  effortMax: string;
   inputLimit: string;
   inputOverLimit: string;
   jumpToLatest: string;
@@ -76,7 +67,6 @@ export interface AgentChatStrings {
   approvalTool?: string;
   showFullValue?: string;
   hiddenCharacters: string;
-  sources: string;
   errorTitle: string;
   errorReference: string;
   copyReference: string;
@@ -113,6 +103,28 @@ export interface AgentChatStrings {
   rateUp?: string;
   rateDown?: string;
   feedbackComment?: string;
+  /** The label of an answer's source cards (`getReferences`), shipped with the turn actions. */
+  sources?: string;
+  /**
+   * The composer extras' (src/ui/composer-extras.ts), whose file ships their English defaults: the
+   * attach button, a chip's remove and cancel, an upload's progress, why a file was refused; the
+   * effort picker's label and first option (the server's default), then its levels.
+   */
+  attach?: string;
+  removeAttachment?: string;
+  cancelUpload?: string;
+  attachmentUploading?: string;
+  attachmentTooLarge?: string;
+  attachmentTooMany?: string;
+  attachmentTypeUnsupported?: string;
+  attachmentQuotaExceeded?: string;
+  attachmentFailed?: string;
+  effort?: string;
+  effortLow?: string;
+  effortMedium?: string;
+  effortHigh?: string;
+  effortXhigh?: string;
+  effortMax?: string;
 }
 
 /** The built-in English strings. */
@@ -123,17 +135,9 @@ export const EN_STRINGS: AgentChatStrings = {
   send: 'Send',
   stop: 'Stop',
   stopping: 'Stopping…',
-  attach: 'Attach reference',
-  removeAttachment: 'Remove {title}',
   contextAttached: 'Context: {title} · {count} characters',
   contextUntitled: 'this page',
   contextFailed: 'Sent without the page context: it could not be read.',
-  effort: 'Effort',
-  effortLow: 'Low',
-  effortMedium: 'Medium',
-  effortHigh: 'High',
-  effortXhigh: 'Extra high',
-  effortMax: 'Max',
   inputLimit: '{count} / {max} characters',
   inputOverLimit: '{count} / {max} characters — too long to send',
   jumpToLatest: 'Jump to latest',
@@ -163,7 +167,6 @@ export const EN_STRINGS: AgentChatStrings = {
   approvalCancelled: 'Cancelled',
   proposalApplied: 'Applied',
   proposalDismissed: 'Dismissed',
-  sources: 'Sources',
   errorTitle: 'Something went wrong',
   errorReference: 'Reference',
   copyReference: 'Copy reference',

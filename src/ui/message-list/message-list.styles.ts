@@ -147,12 +147,8 @@ export const messageListStyles = css`
   .markdown th {
     background: var(--agent-chat-color-surface);
   }
-  .references,
   .context-refs {
     margin-top: var(--agent-chat-space-xs);
-  }
-  .reference-card:hover {
-    border-color: var(--agent-chat-color-accent);
   }
   .markdown .ac-code-lang {
     display: block;

@@ -8,7 +8,6 @@ import type {
 } from '../../core/index.ts';
 import type { ToolCardsStatus } from '../agent-chat/tool-cards-controller.ts';
 import { describeApprovalOutcome } from '../approval-card/describe-approval-outcome.ts';
-import { checkLinkUrl } from '../markdown/check-link-url.ts';
 import { renderVisibleText } from '../text/render-visible-text.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
@@ -183,7 +182,7 @@ function renderAssistantMessage(
 ): TemplateResult {
   const { message, strings, getReferences, isDiscarded, isInterrupted, isTurnEnd, actions } = view;
   const isFinished = message.status !== 'streaming';
-  const references = isFinished && getReferences ? safeReferences(getReferences(message)) : [];
+
   // A retried attempt's own note would be wrong; the working row under it says what happens.
   const note = isDiscarded
     ? ''
@@ -205,39 +204,20 @@ function renderAssistantMessage(
         ? actions.render({ message, strings, ...options })
         : nothing
     }
-    ${
-      references.length > 0
-        ? html`<nav class="references chips" aria-label=${strings.sources}>
-          ${references.map(
-            (
-              reference,
-            ) => html`<a class="reference-card chip" href=${reference.url} target="_blank" rel="noopener noreferrer">
-              <span dir="auto">${renderVisibleText(reference.title, true)}</span> <span class="muted">${reference.host}</span>
-            </a>`,
-          )}
-        </nav>`
-        : nothing
-    }
+    ${isFinished && getReferences && actions ? actions.renderSources(getReferences(message), strings) : nothing}
   </article>`;
 }
 
-/** The chips under a user message: its page context (title and size), then its references. */
+/** The chips under a user message: its page context (title and size), then its references, then its files. */
 function renderContextChips(message: SnapshotMessage, strings: AgentChatStrings): TemplateResult | typeof nothing {
-  const { contextRefs = [], focus } = message;
-  if (contextRefs.length === 0 && !focus) return nothing;
+  const { contextRefs = [], focus, attachments = [] } = message;
+  if (contextRefs.length === 0 && !focus && attachments.length === 0) return nothing;
   const focusText =
     focus &&
     formatString(strings.contextAttached, { title: focus.title ?? strings.contextUntitled, count: focus.chars });
   return html`<ul class="context-refs chips">
     ${focusText ? html`<li class="context-ref chip" data-kind="focus" dir="auto">${renderVisibleText(focusText, true)}</li>` : nothing}
     ${contextRefs.map((ref) => html`<li class="context-ref chip" dir="auto">${renderVisibleText(ref.title ?? ref.ref, true)}</li>`)}
+    ${attachments.map((file) => html`<li class="context-ref chip" dir="auto">${renderVisibleText(file.name, true)}</li>`)}
   </ul>`;
-}
-
-/** Keeps only references to absolute http(s) URLs (the Markdown link check, which gives those a host), with the host shown beside the title. */
-function safeReferences(references: MessageReference[]): Array<MessageReference & { host: string }> {
-  return references.flatMap((reference) => {
-    const checked = checkLinkUrl(reference.url);
-    return checked?.host ? [{ title: reference.title, url: checked.href, host: checked.host }] : [];
-  });
 }

@@ -3,6 +3,7 @@ import '../../define.ts';
 import type { AgentChatElement } from '../agent-chat/agent-chat.ts';
 import { loadToolCards } from '../../tool-cards-on-demand.ts';
 import { loadTurnActions } from '../../turn-actions-on-demand.ts';
+import { loadComposerExtras } from '../../composer-extras-on-demand.ts';
 import { FakeAgentClient } from './fake-agent-client.ts';
 
 /** A mounted widget with its fake client, for component tests. */
@@ -16,14 +17,15 @@ export interface MountedAgentChat {
 
 /**
  * Mounts `<agent-chat>` in English light theme (unless `configure` changes it) bound to a fresh
- * fake client, with the tool cards loaded already (as on a page that has shown one), so a tool
- * call or an approval renders in the same update as its state.
+ * fake client, with the tool cards, the turn actions and the composer extras loaded already (as on
+ * a page that has shown them), so a tool call, an approval or an attach button renders in the same
+ * update as its state.
  */
 export async function mountAgentChat(
   configure?: (element: AgentChatElement) => void,
   client = new FakeAgentClient(),
 ): Promise<MountedAgentChat> {
-  await Promise.all([loadToolCards(), loadTurnActions()]);
+  await Promise.all([loadToolCards(), loadTurnActions(), loadComposerExtras()]);
   const element = document.createElement('agent-chat');
   element.locale = 'en';
   element.theme = 'light';
