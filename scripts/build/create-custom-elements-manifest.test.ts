@@ -94,6 +94,8 @@ describe('createCustomElementsManifest', () => {
       'context',
       'effortPicker',
       'feedback',
+      'attachments',
+      'uploadAttachment',
       'send',
       'newConversation',
     ]);
