@@ -125,6 +125,15 @@ export interface AgentChatStrings {
   effortHigh?: string;
   effortXhigh?: string;
   effortMax?: string;
+  /**
+   * The declarative widgets' own words (docs/widgets.md): a node it cannot show, a submitted form,
+   * an action on its way, failed, or refused as stale. English defaults in the widgets' file.
+   */
+  widgetUnsupported?: string;
+  widgetSubmitted?: string;
+  widgetSending?: string;
+  widgetFailed?: string;
+  widgetStale?: string;
 }
 
 /** The built-in English strings. */

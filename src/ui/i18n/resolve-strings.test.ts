@@ -4,6 +4,7 @@ import { EN_STRINGS } from './en.ts';
 import { findLocalePack } from './locale-packs.ts';
 import { EN_TURN_STRINGS } from './en-turn-actions.ts';
 import { EN_COMPOSER_EXTRAS_STRINGS } from './en-composer-extras.ts';
+import { EN_WIDGET_STRINGS } from './en-widgets.ts';
 import { EN_TOOL_CARD_STRINGS } from './en-tool-cards.ts';
 import { formatString, resolveStrings } from './resolve-strings.ts';
 
@@ -35,8 +36,14 @@ describe('resolveStrings', () => {
     expect(findLocalePack('PT-pt')).toEqual({ send: 'Enviar (PT)' });
   });
 
-  it('translates every English key, the turn actions’, the cards’ and the attachment tray’s own included', () => {
-    const english = { ...EN_STRINGS, ...EN_TURN_STRINGS, ...EN_TOOL_CARD_STRINGS, ...EN_COMPOSER_EXTRAS_STRINGS };
+  it('translates every English key, the turn actions’, the cards’, the composer extras’ and the widgets’ own included', () => {
+    const english = {
+      ...EN_STRINGS,
+      ...EN_TURN_STRINGS,
+      ...EN_TOOL_CARD_STRINGS,
+      ...EN_COMPOSER_EXTRAS_STRINGS,
+      ...EN_WIDGET_STRINGS,
+    };
     expect(Object.keys(ZH_CN_STRINGS).sort()).toEqual(Object.keys(english).sort());
   });
 });

@@ -13,18 +13,10 @@ import type { CardTemplating } from '../card-templating.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { checkWidgetImage } from './check-widget-image.ts';
 import { WIDGET_ICON_PATHS } from './widget-icons.ts';
+import { EN_WIDGET_STRINGS } from '../i18n/en-widgets.ts';
 
 /** The tag of the widget element (a tool card shows one per widget). */
 export const WIDGET_TAG = 'agent-chat-widget';
-
-/** What the widget element shows besides its widget: the words it says. */
-export const WIDGET_TEXTS = {
-  unsupported: 'Can’t show this part of the answer.',
-  submitted: 'Submitted',
-  sending: 'Sending…',
-  failed: 'That didn’t go through. Try again.',
-  stale: 'This card changed. Reload to see it as it is now.',
-} as const;
 
 /** The host page's `<agent-chat>`, whose client sends the actions (its public `client` property). */
 interface ChatHost extends HTMLElement {
@@ -63,7 +55,12 @@ export function defineWidgetElement(templating: CardTemplating): void {
       this.#update();
     }
 
-    /** The widget's strings (the Markdown renderer's labels). */
+    /** The words the element says itself, in the widget's language (English by default). */
+    #text(): typeof EN_WIDGET_STRINGS {
+      return { ...EN_WIDGET_STRINGS, ...this.#strings };
+    }
+
+    /** The widget's strings (the Markdown renderer's labels and the element's own words). */
     get strings(): AgentChatStrings | undefined {
       return this.#strings;
     }
@@ -110,7 +107,7 @@ export function defineWidgetElement(templating: CardTemplating): void {
     }
 
     #unsupported(): TemplateResult {
-      return html`<p class="widget-unsupported">${WIDGET_TEXTS.unsupported}</p>`;
+      return html`<p class="widget-unsupported">${this.#text().widgetUnsupported}</p>`;
     }
 
     #node(node: unknown, depth: number, counter: { nodes: number }): unknown {
@@ -247,9 +244,9 @@ export function defineWidgetElement(templating: CardTemplating): void {
         ${node.fields.map((field, index) => this.#field(field, `${formId}-${index}`, isSubmitted))}
         ${
           isSubmitted
-            ? html`<p class="widget-submitted" id="${formId}-state">${WIDGET_TEXTS.submitted}</p>`
+            ? html`<p class="widget-submitted" id="${formId}-state">${this.#text().widgetSubmitted}</p>`
             : html`<button type="submit" class="widget-button" data-style="primary" ?disabled=${this.#action.kind === 'sending'}>
-                ${this.#action.kind === 'sending' ? WIDGET_TEXTS.sending : node.submitLabel}
+                ${this.#action.kind === 'sending' ? this.#text().widgetSending : node.submitLabel}
               </button>`
         }
       </form>`;
@@ -322,7 +319,10 @@ export function defineWidgetElement(templating: CardTemplating): void {
         if (body?.runId) await client.connect(body.runId);
       } catch (error) {
         const status = (error as { status?: number } | null)?.status;
-        this.#action = { kind: 'failed', message: status === 412 ? WIDGET_TEXTS.stale : WIDGET_TEXTS.failed };
+        this.#action = {
+          kind: 'failed',
+          message: status === 412 ? this.#text().widgetStale : this.#text().widgetFailed,
+        };
       }
       this.#update();
     }
