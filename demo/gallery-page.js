@@ -95,6 +95,143 @@ function run(runId, status) {
   return { runId, status, lastSeq: 12 };
 }
 
+/** A completed tool call of `run` that answered with `root` as its widget (docs/widgets.md). */
+function widgetCall(runId, name, title, content, root) {
+  return {
+    toolCallId: `${runId}-tool`,
+    name,
+    title,
+    parentMessageId: `${runId}-answer`,
+    args: {},
+    status: 'completed',
+    result: {
+      messageId: `${runId}-result`,
+      content,
+      widget: { widgetId: `${runId}-widget`, root, revision: 0, digest: `sha256-${runId}` },
+    },
+  };
+}
+
+/** The demo's order card (src/server/tools/demo-widgets.ts): a table, key–value pairs, a button and a form. */
+const ORDER_CARD = {
+  type: 'card',
+  children: [
+    {
+      type: 'row',
+      gap: 'small',
+      align: 'center',
+      children: [
+        { type: 'icon', name: 'package' },
+        { type: 'title', text: 'Order A-1042' },
+        { type: 'badge', text: 'Shipped', tone: 'success' },
+      ],
+    },
+    {
+      type: 'table',
+      caption: 'Items',
+      columns: ['Item', 'Qty', 'Price'],
+      rows: [
+        ['Ergonomic keyboard', '1', '€89.00'],
+        ['USB-C cable', '2', '€18.00'],
+      ],
+    },
+    {
+      type: 'key_value',
+      items: [
+        { key: 'Delivery', value: 'Thursday' },
+        { key: 'Address', value: '12 Harbour Street, Leith, Edinburgh EH6 6QR' },
+      ],
+    },
+    { type: 'button', label: 'Track', action: 'track', style: 'primary' },
+    { type: 'divider' },
+    {
+      type: 'form',
+      action: 'change_address',
+      submitLabel: 'Change address',
+      fields: [
+        { type: 'textarea', name: 'address', label: 'New address', required: true },
+        {
+          type: 'select',
+          name: 'window',
+          label: 'Delivery window',
+          options: [
+            { value: 'any', label: 'Any time' },
+            { value: 'morning', label: 'Morning' },
+            { value: 'evening', label: 'Evening' },
+          ],
+          value: 'any',
+        },
+      ],
+    },
+  ],
+};
+
+/** The rest of the catalogue: text and caption, Markdown, a list, icons and badges in every tone, the other fields, a submitted form. */
+const CATALOGUE_CARD = {
+  type: 'card',
+  children: [
+    { type: 'title', text: 'Book a return' },
+    { type: 'text', text: 'Pick a day and how you send the parcel back.' },
+    { type: 'caption', text: 'Free within 30 days of delivery.', tone: 'info' },
+    { type: 'markdown', text: 'See the **returns policy** for what can go back.' },
+    {
+      type: 'list',
+      ordered: true,
+      items: [
+        { type: 'list_item', children: [{ type: 'text', text: 'Pack the item with its label.' }] },
+        { type: 'list_item', children: [{ type: 'text', text: 'Drop it off or wait for the courier.' }] },
+      ],
+    },
+    {
+      type: 'row',
+      gap: 'small',
+      children: [
+        { type: 'icon', name: 'calendar', label: 'Dates' },
+        { type: 'badge', text: 'Neutral' },
+        { type: 'badge', text: 'Info', tone: 'info' },
+        { type: 'badge', text: 'Warning', tone: 'warning' },
+        { type: 'badge', text: 'Danger', tone: 'danger' },
+      ],
+    },
+    {
+      type: 'form',
+      action: 'book_return',
+      submitLabel: 'Book',
+      fields: [
+        { type: 'text', name: 'reference', label: 'Order reference', value: 'A-1042' },
+        { type: 'date', name: 'day', label: 'Pick-up day', value: '2026-12-10' },
+        {
+          type: 'radio',
+          name: 'how',
+          label: 'How',
+          options: [
+            { value: 'courier', label: 'Courier pick-up' },
+            { value: 'dropoff', label: 'Drop-off point' },
+          ],
+          value: 'courier',
+        },
+        { type: 'checkbox', name: 'label', label: 'Email me a printable label', value: true },
+      ],
+    },
+    {
+      type: 'form',
+      action: 'rate',
+      submitLabel: 'Send',
+      submitted: true,
+      fields: [{ type: 'text', name: 'note', label: 'A submitted form', value: 'Thanks!' }],
+    },
+    {
+      type: 'row',
+      gap: 'small',
+      children: [
+        { type: 'button', label: 'Secondary', action: 'later', style: 'secondary' },
+        { type: 'button', label: 'Danger', action: 'cancel', style: 'danger' },
+        { type: 'button', label: 'Disabled', action: 'none', disabled: true },
+      ],
+    },
+  ],
+};
+
 /** An AgentClient that always reports `state`: its actions resolve and change nothing. */
 function createFixedClient(state) {
   const listeners = new Set();
@@ -482,6 +619,39 @@ const STATES = [
         message('run-code', 'answer', 'assistant', CODE_ANSWER),
       ],
       run: run('run-code', 'completed'),
+    }),
+  },
+  {
+    id: 'widget',
+    title: 'A widget: the order card',
+    about:
+      'A tool answered with a declarative widget (agent-chat.widgets.js): a table, key–value pairs, a button and a form.',
+    state: clientState({
+      messages: [
+        message('run-widget', 'user', 'user', 'Where is my order A-1042?'),
+        message('run-widget', 'answer', 'assistant', ''),
+        message('run-widget', 'after', 'assistant', 'It shipped and arrives on Thursday.'),
+      ],
+      toolCalls: [
+        widgetCall('run-widget', 'orders.card', 'Order card', 'Order A-1042: shipped, arrives Thursday.', ORDER_CARD),
+      ],
+      run: run('run-widget', 'completed'),
+    }),
+  },
+  {
+    id: 'widget-catalogue',
+    title: 'The rest of the widget catalogue',
+    about:
+      'Text, caption, Markdown, a list, icons, badges in every tone, text, date, radio and checkbox fields, a submitted form and button styles.',
+    state: clientState({
+      messages: [
+        message('run-catalogue', 'user', 'user', 'I want to send it back.'),
+        message('run-catalogue', 'answer', 'assistant', ''),
+      ],
+      toolCalls: [
+        widgetCall('run-catalogue', 'returns.form', 'Return form', 'A return form for A-1042.', CATALOGUE_CARD),
+      ],
+      run: run('run-catalogue', 'completed'),
     }),
   },
   {

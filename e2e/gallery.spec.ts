@@ -105,6 +105,25 @@ const STATE_CHECKS: Record<string, (widget: Locator) => Promise<void>> = {
     await expect(blocks.nth(0).locator('code .hljs-comment')).toContainText('Tries `task`');
     await expect(blocks.nth(1).locator('code .hljs-attr').first()).toHaveText('"attempts"');
   },
+  widget: async (widget) => {
+    const card = widget.locator('agent-chat-widget');
+    await expect(card.locator('.widget-title')).toHaveText('Order A-1042');
+    await expect(card.locator('.widget-table tbody tr')).toHaveCount(2);
+    await expect(card.getByRole('button', { name: 'Track' })).toBeVisible();
+    await expect(card.locator('form').getByLabel('New address')).toBeVisible();
+  },
+  'widget-catalogue': async (widget) => {
+    const card = widget.locator('agent-chat-widget');
+    await expect(card.locator('.widget-title')).toHaveText('Book a return');
+    await expect(card.locator('ol > li')).toHaveCount(2);
+    await expect(card.locator('strong')).toHaveText('returns policy');
+    await expect(card.locator('input[type="date"]')).toHaveValue('2026-12-10');
+    await expect(card.locator('input[type="radio"]')).toHaveCount(2);
+    await expect(card.locator('input[type="checkbox"]')).toBeChecked();
+    await expect(card.locator('.widget-submitted')).toHaveText('Submitted');
+    await expect(card.getByRole('button', { name: 'Disabled' })).toBeDisabled();
+    await expect(card.locator('.widget-unsupported')).toHaveCount(0);
+  },
   rtl: async (widget) => {
     await expect(widget).toHaveAttribute('dir', 'rtl');
     await expect(widget.locator('[part~="send-button"]')).toHaveAttribute('aria-label', 'إرسال');

@@ -5,15 +5,17 @@ import { galleryWidget, openGallery, screenshotWidget, type GalleryTheme } from 
 import startDemoServer, { E2E_URL_VARIABLE } from '../e2e/support/global-setup.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 
-// `npm run images:refresh`: the README's two pictures, taken from the gallery (/gallery.html,
+// `npm run images:refresh`: the pictures of README.md and docs/widgets.md, taken from the gallery (/gallery.html,
 // demo/gallery-page.js) on the demo server the e2e starts (built when stale, on a free port; or
 // the one `AGENT_CHAT_E2E_URL` names), in the system Chromium the e2e uses. Commit what changed.
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Each picture of README.md, and the gallery widget (desktop width) it is taken from. */
+/** Each picture of README.md and docs/widgets.md, and the gallery widget (desktop width) it is taken from. */
 const PICTURES: ReadonlyArray<{ file: string; state: string; theme: GalleryTheme }> = [
   { file: 'docs/images/approval-light.png', state: 'approval', theme: 'light' },
   { file: 'docs/images/conversation-dark.png', state: 'tools', theme: 'dark' },
+  { file: 'docs/images/widget-order-light.png', state: 'widget', theme: 'light' },
+  { file: 'docs/images/widget-catalogue-dark.png', state: 'widget-catalogue', theme: 'dark' },
 ];
 
 const stopServer = await startDemoServer();
