@@ -657,7 +657,7 @@ const STATES = [
   {
     id: 'rtl',
     title: 'Right to left (Arabic)',
-    about: 'dir="rtl" with Arabic text: the layout mirrors, the code block stays left to right.',
+    about: 'dir="rtl" with Arabic text: the layout mirrors, a widget too; the code block stays left to right.',
     state: clientState({
       messages: [
         message('run-rtl', 'user', 'user', 'مرحبا، أين طلبي؟'),
@@ -667,6 +667,16 @@ const STATES = [
           'assistant',
           'غادر طلبك **A-1001** المستودع هذا الصباح، ويصل غدا.\n\n- رقم التتبع: `TRK-42`\n- الموعد: بين ٩ و١٢\n\n```js\nconst answer = 42;\n```',
         ),
+      ],
+      toolCalls: [
+        widgetCall('run-rtl', 'orders.card', 'بطاقة الطلب', 'الطلب A-1001: تم الشحن.', {
+          type: 'card',
+          children: [
+            { type: 'title', text: 'الطلب A-1001' },
+            { type: 'key_value', items: [{ key: 'التسليم', value: 'غدا' }] },
+            { type: 'button', label: 'تتبع', action: 'track' },
+          ],
+        }),
       ],
       run: run('run-rtl', 'completed'),
     }),

@@ -127,14 +127,21 @@ const STATE_CHECKS: Record<string, (widget: Locator) => Promise<void>> = {
   rtl: async (widget) => {
     await expect(widget).toHaveAttribute('dir', 'rtl');
     await expect(widget.locator('[part~="send-button"]')).toHaveAttribute('aria-label', 'إرسال');
+    await expect(widget.locator('agent-chat-widget .widget-title')).toHaveText('الطلب A-1001');
     const directions = await widget.evaluate((element) => {
       const root = element.shadowRoot!;
+      const card = root.querySelector('agent-chat-widget')!;
+      const key = card.querySelector('dt')!.getBoundingClientRect();
+      const value = card.querySelector('dd')!.getBoundingClientRect();
       return {
         transcript: getComputedStyle(root.querySelector('.transcript')!).direction,
         code: getComputedStyle(root.querySelector('.markdown pre')!).direction,
+        widget: getComputedStyle(card).direction,
+        // Right to left, a key–value pair reads from the right: the key stands right of its value.
+        isKeyRightOfValue: key.left >= value.right,
       };
     });
-    expect(directions).toEqual({ transcript: 'rtl', code: 'ltr' });
+    expect(directions).toEqual({ transcript: 'rtl', code: 'ltr', widget: 'rtl', isKeyRightOfValue: true });
   },
 };
 
