@@ -5,6 +5,7 @@ import { copyToClipboard } from './clipboard/copy-to-clipboard.ts';
 import type { AgentChatStrings } from './i18n/en.ts';
 import { checkLinkUrl } from './markdown/check-link-url.ts';
 import { findTurnEnds } from './message-list/find-turn-ends.ts';
+import { OlderMessagesController } from './agent-chat/older-messages-controller.ts';
 import type { MessageReference } from './message-list/message-list.ts';
 import { EN_TURN_STRINGS } from './i18n/en-turn-actions.ts';
 
@@ -31,6 +32,11 @@ export interface TurnActions {
    */
   renderSources(references: MessageReference[], strings: AgentChatStrings): TemplateResult | undefined;
   styles: CSSResult;
+  /**
+   * Loads older messages as the person scrolls up a restored conversation, keeping their place
+   * (it ships here: a conversation with older messages has finished turns).
+   */
+  OlderMessagesController: typeof OlderMessagesController;
 }
 
 const THUMB_UP = 'M7 11v9H4v-9zm0 0 4-7a2 2 0 0 1 2 2v4h5a2 2 0 0 1 2 2l-1.5 6a2 2 0 0 1-2 2H7';
@@ -95,6 +101,7 @@ export function createTurnActions(templating: SiblingTemplating): TurnActions {
 
   return {
     findTurnEnds,
+    OlderMessagesController,
     renderSources(references, strings) {
       const safe = references.flatMap((reference) => {
         const checked = checkLinkUrl(reference.url);

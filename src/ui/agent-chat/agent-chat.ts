@@ -29,7 +29,7 @@ import type { AgentChatTheme } from './agent-chat-theme.ts';
 import { ToolCardsController } from './tool-cards-controller.ts';
 import { TurnActionsController } from './turn-actions-controller.ts';
 import { ClientController } from './client-controller.ts';
-import { OlderMessagesController } from './older-messages-controller.ts';
+import type { OlderMessagesController } from './older-messages-controller.ts';
 import { ScrollPinController } from './scroll-pin-controller.ts';
 import { StateChangeTracker } from './state-changes.ts';
 // The element's stylesheets, together: adjacent in the bundle, they gzip as one.
@@ -231,11 +231,8 @@ export class AgentChatElement extends LitElement {
     client: () => this.client,
   };
   #scrollPin = new ScrollPinController(this, this.#scrollTargets);
-  // After the scroll pin: a pinned transcript is at its bottom before this one looks at the top.
-  #olderMessages = new OlderMessagesController(this, {
-    ...this.#scrollTargets,
-    isFollowing: () => this.#scrollPin.isFollowing,
-  });
+  /** Arrives with the turn actions' file; added after the scroll pin, so a pinned transcript is at its bottom before it looks at the top. */
+  #olderMessages: OlderMessagesController | undefined;
   #rowChunks = new RowChunks();
   // The tool cards' and the turn actions' styles arrive with them (files of their own), beside the element's.
   #addedStyles: CSSResult[] = [];
@@ -244,7 +241,13 @@ export class AgentChatElement extends LitElement {
     adoptStyles(this.renderRoot as ShadowRoot, [...AgentChatElement.elementStyles, ...this.#addedStyles]);
   };
   #toolCards = new ToolCardsController(this, this.#addStyles);
-  #turnActions = new TurnActionsController(this, this.#addStyles);
+  #turnActions = new TurnActionsController(this, (actions) => {
+    this.#addStyles([actions.styles]);
+    this.#olderMessages = new actions.OlderMessagesController(this, {
+      ...this.#scrollTargets,
+      isFollowing: () => this.#scrollPin.isFollowing,
+    });
+  });
   #composer = new Composer(this, {
     send: (text, files) => this.#send(text, files),
     stop: () => this.#stop(),
@@ -361,7 +364,7 @@ export class AgentChatElement extends LitElement {
             now,
             toolCards: this.#toolCards.statusFor(state),
             onRetryToolCards: this.#toolCards.retry,
-            turnActions: this.#turnActions.actionsFor(state.messages),
+            turnActions: this.#turnActions.actionsFor(state),
             voteClient: this.feedback === false ? undefined : this.client,
             isReasoningOpen: (message, index) => this.#isReasoningOpen(state, message, index),
             onToggleReasoning: (messageId, isOpen) => {
@@ -536,7 +539,7 @@ export class AgentChatElement extends LitElement {
 
   #onScroll = (): void => {
     this.#scrollPin.onScroll();
-    this.#olderMessages.onScroll();
+    this.#olderMessages?.onScroll();
   };
 
   #jumpToLatest = (): void => {

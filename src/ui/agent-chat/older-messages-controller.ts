@@ -12,13 +12,18 @@ import type { ScrollPinTargets } from './scroll-pin-controller.ts';
  * the person last scrolled it, until the content has not resized for {@link SETTLE_MS} or the
  * transcript follows the stream again. Meanwhile the browser's own scroll anchoring is off
  * (`data-settling`): it may anchor on a row that is itself resizing.
- * Add it after the `ScrollPinController`, so a pinned transcript is at its bottom before it looks.
+ * Add it after the `ScrollPinController`, so a pinned transcript is at its bottom before it looks;
+ * it may be added during an update (it ships with the turn actions, src/ui/turn-actions.ts).
  */
 export class OlderMessagesController implements ReactiveController {
   #targets: OlderMessagesTargets;
   #firstMessageId: string | undefined;
-  /** From an update that changes the first message until it is done: the first row before it, if any. */
-  #anchor: { row: Element | null | undefined; top: number } | null = null;
+  /**
+   * From an update that changes the first message until it is done: the first row before it, if
+   * any. The update the controller is added in ends with a look too (no row to keep), so a
+   * restored page that does not fill the screen loads the older page.
+   */
+  #anchor: { row: Element | null | undefined; top: number } | null = { row: undefined, top: 0 };
   /** After older rows landed: the row kept where it was on screen while the rows settle their size, and the scroll that keeps it there. */
   #held: { row: Element; top: number; scrollTop: number } | null = null;
   /** Watches the content's size while a row is held. */

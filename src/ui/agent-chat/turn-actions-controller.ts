@@ -1,36 +1,38 @@
-import type { CSSResult, ReactiveControllerHost } from 'lit';
-import type { SnapshotMessage } from '../../core/index.ts';
+import type { ReactiveControllerHost } from 'lit';
+import type { ClientState } from '../../core/index.ts';
 import { findTurnActions, loadTurnActions } from '../../turn-actions-on-demand.ts';
 import type { TurnActions } from '../turn-actions.ts';
 
 /**
  * Loads the turn actions (a file of their own: src/turn-actions-on-demand.ts) when the transcript
- * first shows a finished answer, and renders the host again once they have arrived. Until then
- * (and for good when the file does not load) a turn shows no actions and an answer no sources.
+ * first shows a finished answer or has older messages to load, and renders the host again once
+ * they have arrived. Until then (and for good when the file does not load) a turn shows no
+ * actions, an answer no sources, and older messages do not load.
  */
 export class TurnActionsController {
   #host: ReactiveControllerHost;
-  #adoptStyles: (styles: CSSResult[]) => void;
-  #hasStyles = false;
+  #onArrive: (actions: TurnActions) => void;
+  #hasArrived = false;
   #isLoading = false;
 
-  /** `adoptStyles` adds the actions' styles to the host's own (once, when they arrive). */
-  constructor(host: ReactiveControllerHost, adoptStyles: (styles: CSSResult[]) => void) {
+  /** `onArrive` takes what the actions bring beside their rendering (their styles, the older messages' loader), once. */
+  constructor(host: ReactiveControllerHost, onArrive: (actions: TurnActions) => void) {
     this.#host = host;
-    this.#adoptStyles = adoptStyles;
+    this.#onArrive = onArrive;
   }
 
-  /** The actions for a render of `messages`, or undefined while they load (started by a finished answer). */
-  actionsFor(messages: readonly SnapshotMessage[]): TurnActions | undefined {
+  /** The actions for a render of `state`, or undefined while they load. */
+  actionsFor(state: Pick<ClientState, 'messages' | 'hasOlderMessages'>): TurnActions | undefined {
     const actions = findTurnActions();
     if (actions) {
-      if (!this.#hasStyles) this.#adoptStyles([actions.styles]);
-      this.#hasStyles = true;
+      if (!this.#hasArrived) this.#onArrive(actions);
+      this.#hasArrived = true;
       return actions;
     }
     if (
       !this.#isLoading &&
-      messages.some((message) => message.role === 'assistant' && message.status !== 'streaming')
+      (state.hasOlderMessages ||
+        state.messages.some((message) => message.role === 'assistant' && message.status !== 'streaming'))
     ) {
       this.#isLoading = true;
       loadTurnActions().then(
