@@ -197,6 +197,20 @@ test.describe('declarative widgets', () => {
 
     // The old card stays as it was shown; the form's action is gone from the updated one.
     await expect(updated.getByRole('button', { name: 'Change address' })).toHaveCount(0);
+
+    // A reload shows every card as it was last shown, under its own turn, and a restored card still acts.
+    const cardCount = await widget.root.locator('agent-chat-widget').count();
+    await page.reload();
+    const restored = chat(page);
+    const cards = restored.root.locator('agent-chat-widget');
+    await expect(cards).toHaveCount(cardCount);
+    await expect(cards.first().locator('dd').last()).toHaveText('12 Harbour Street, Leith, Edinburgh EH6 6QR');
+    await expect(cards.last().locator('dd').last()).toHaveText('1 Rose Street, Edinburgh EH2 2PR');
+    await expect(cards.last().locator('.widget-submitted')).toHaveText('Submitted');
+    await cards.last().getByRole('button', { name: 'Track' }).click();
+    await expect(restored.assistantMessages.last()).toContainText('Order A-1042 left the Leith depot this morning.');
+    await restored.waitForIdle();
+    await expect(restored.root.locator('agent-chat-widget')).toHaveCount(cardCount + 1);
   });
 });
 

@@ -88,6 +88,7 @@ export type {
   RenameSessionRequest,
   SessionListResponse,
   SessionMessagesResponse,
+  HistoryToolCall,
   BrowserToolLimits,
   AttachmentLimits,
   UploadAttachmentResponse,

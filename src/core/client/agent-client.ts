@@ -135,6 +135,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       agentVersionId: session.body?.agentVersionId ?? null,
       // The wire gives settled history newest first; the transcript reads oldest first.
       history: (page.body?.items ?? []).slice().reverse(),
+      historyToolCalls: page.body?.toolCalls ?? [],
       olderCursor: page.body?.nextBefore ?? null,
       hasActiveRun: activeRunId !== null,
     });
@@ -155,7 +156,8 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     await get<SessionMessagesResponse>(path).then(
       ({ body }) => {
         const history = (body?.items ?? []).slice().reverse();
-        store.dispatch({ type: 'olderPageRead', before, page: { history, olderCursor: body?.nextBefore ?? null } });
+        const page = { history, historyToolCalls: body?.toolCalls ?? [], olderCursor: body?.nextBefore ?? null };
+        store.dispatch({ type: 'olderPageRead', before, page });
       },
       (error: unknown) => {
         // A failure of a session left meanwhile is not this one's error.

@@ -1,4 +1,11 @@
-import type { BootstrapResponse, EventEnvelope, MessageFeedback, RunSnapshot, SnapshotMessage } from '../protocol.ts';
+import type {
+  BootstrapResponse,
+  EventEnvelope,
+  HistoryToolCall,
+  MessageFeedback,
+  RunSnapshot,
+  SnapshotMessage,
+} from '../protocol.ts';
 import type { ClientError, ClientExtension } from './client-state.ts';
 
 /** The user's message of one send, as the composer had it. */
@@ -35,6 +42,7 @@ export type ClientAction =
       sessionId: string;
       agentVersionId: string | null;
       history: readonly SnapshotMessage[];
+      historyToolCalls: readonly HistoryToolCall[];
       /** The cursor of the next older page (`nextBefore`); null when this page reaches the start. */
       olderCursor: string | null;
       hasActiveRun: boolean;
@@ -49,7 +57,11 @@ export type ClientAction =
   | {
       type: 'olderPageRead';
       before: string;
-      page: { history: readonly SnapshotMessage[]; olderCursor: string | null } | null;
+      page: {
+        history: readonly SnapshotMessage[];
+        historyToolCalls: readonly HistoryToolCall[];
+        olderCursor: string | null;
+      } | null;
     }
   /** `newSession()`: the conversation is dropped; bootstrap and identity stay. */
   | { type: 'sessionCleared' }

@@ -1,4 +1,4 @@
-import type { BootstrapResponse, RunSnapshot, SnapshotMessage } from '../protocol.ts';
+import type { BootstrapResponse, HistoryToolCall, RunSnapshot, SnapshotMessage } from '../protocol.ts';
 import type { ClientError, ClientExtension, ConnectionStatus, PendingSend } from './client-state.ts';
 
 /** Everything the client knows; `ClientState` is derived from it. */
@@ -7,6 +7,8 @@ export interface ClientModel {
   sessionId: string | null;
   /** Settled history, oldest first. */
   history: readonly SnapshotMessage[];
+  /** The tool calls the settled history's messages made, as its pages carry them. */
+  historyToolCalls: readonly HistoryToolCall[];
   /** The `before` cursor of the page older than `history` (the wire's `nextBefore`); null when none is older. */
   olderCursor: string | null;
   /** True while the page before `olderCursor` is being read. */
@@ -46,6 +48,7 @@ export function createInitialClientModel(): ClientModel {
     connection: 'idle',
     sessionId: null,
     history: [],
+    historyToolCalls: [],
     olderCursor: null,
     isLoadingOlderMessages: false,
     runs: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BootstrapResponse, RunSnapshot, SnapshotMessage } from '../protocol.ts';
+import type { BootstrapResponse, HistoryToolCall, RunSnapshot, SnapshotMessage } from '../protocol.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../state/run-reducer.ts';
 import { eventFactory } from '../state/test-support/events.ts';
 import type { ClientAction, ClientActionType } from './client-actions.ts';
@@ -46,6 +46,15 @@ const historyMessage: SnapshotMessage = {
   status: 'complete',
 };
 const olderMessage: SnapshotMessage = { messageId: 'msg_h0', role: 'user', content: 'Earliest', status: 'complete' };
+/** A tool call the settled answer `msg_h1` made, as a history page carries it. */
+const historyToolCall: HistoryToolCall = {
+  toolCallId: 'tc_h1',
+  name: 'orders.card',
+  parentMessageId: 'msg_h1',
+  status: 'completed',
+  runId: 'run_00EARLIER',
+};
+const olderToolCall: HistoryToolCall = { ...historyToolCall, toolCallId: 'tc_h0', parentMessageId: 'msg_h0' };
 const emptyRun = createEmptyRunSnapshot(RUN, SES);
 const otherRun: RunSnapshot = createEmptyRunSnapshot('run_02OTHER', SES);
 const failedRun: RunSnapshot = {
@@ -214,10 +223,17 @@ const cases: ClientCase[] = [
       sessionId: SES,
       agentVersionId: 'agv_1',
       history: [historyMessage],
+      historyToolCalls: [historyToolCall],
       olderCursor: 'msg_h1',
       hasActiveRun: false,
     },
-    expected: modelWith({ sessionId: SES, agentVersionId: 'agv_1', history: [historyMessage], olderCursor: 'msg_h1' }),
+    expected: modelWith({
+      sessionId: SES,
+      agentVersionId: 'agv_1',
+      history: [historyMessage],
+      historyToolCalls: [historyToolCall],
+      olderCursor: 'msg_h1',
+    }),
   },
   {
     title: 'sessionLoaded with an active run stays connecting, and ends a load of the older page before',
@@ -232,6 +248,7 @@ const cases: ClientCase[] = [
       sessionId: SES,
       agentVersionId: null,
       history: [],
+      historyToolCalls: [],
       olderCursor: null,
       hasActiveRun: true,
     },
@@ -249,19 +266,29 @@ const cases: ClientCase[] = [
     }),
   },
   {
-    title: 'olderPageRead prepends the page without showing a message twice and moves the cursor',
+    title: 'olderPageRead prepends the page and its tool calls without showing one twice and moves the cursor',
     model: modelWith({
       sessionId: SES,
       history: [historyMessage],
+      historyToolCalls: [historyToolCall],
       olderCursor: 'msg_h1',
       isLoadingOlderMessages: true,
     }),
     action: {
       type: 'olderPageRead',
       before: 'msg_h1',
-      page: { history: [olderMessage, { ...historyMessage, content: 'A stale copy' }], olderCursor: 'msg_h0' },
+      page: {
+        history: [olderMessage, { ...historyMessage, content: 'A stale copy' }],
+        historyToolCalls: [olderToolCall, { ...historyToolCall, status: 'running' }],
+        olderCursor: 'msg_h0',
+      },
     },
-    expected: modelWith({ sessionId: SES, history: [olderMessage, historyMessage], olderCursor: 'msg_h0' }),
+    expected: modelWith({
+      sessionId: SES,
+      history: [olderMessage, historyMessage],
+      historyToolCalls: [olderToolCall, historyToolCall],
+      olderCursor: 'msg_h0',
+    }),
   },
   {
     title: 'olderPageRead of a failed read ends the loading and keeps the cursor for another try',
@@ -298,6 +325,7 @@ const cases: ClientCase[] = [
       sessionId: SES,
       runs: [otherRun, failedRun],
       history: [historyMessage, attemptUser, attemptText],
+      historyToolCalls: [historyToolCall, { ...historyToolCall, toolCallId: 'tc_failed', runId: RUN }],
       followedRunId: RUN,
       error: failedRunError,
     }),
@@ -306,6 +334,7 @@ const cases: ClientCase[] = [
       sessionId: SES,
       runs: [otherRun],
       history: [historyMessage],
+      historyToolCalls: [historyToolCall],
       followedRunId: RUN,
       pendingSend: { ...sent, status: 'sending' },
       optimistic,
@@ -640,7 +669,7 @@ describe('reduceClient', () => {
 
   it('drops an older page asked for from a cursor the model has left (another session, or a page already read)', () => {
     const shown = deepFreeze(modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1' }));
-    const page = { history: [olderMessage], olderCursor: null };
+    const page = { history: [olderMessage], historyToolCalls: [olderToolCall], olderCursor: null };
     for (const action of [
       { type: 'olderPageRequested', before: 'msg_old' },
       { type: 'olderPageRead', before: 'msg_old', page },

@@ -56,6 +56,7 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
         sessionId: action.sessionId,
         agentVersionId: action.agentVersionId,
         history: action.history,
+        historyToolCalls: action.historyToolCalls,
         olderCursor: action.olderCursor,
         isLoadingOlderMessages: false,
         runs: [],
@@ -75,7 +76,8 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
       if (page === null) return { ...model, isLoadingOlderMessages: false };
       // By id: a message the transcript already has is never shown twice.
       const history = mergeById(page.history, [model.history], (message) => message.messageId);
-      return { ...model, history, olderCursor: page.olderCursor, isLoadingOlderMessages: false };
+      const historyToolCalls = mergeById(page.historyToolCalls, [model.historyToolCalls], (call) => call.toolCallId);
+      return { ...model, history, historyToolCalls, olderCursor: page.olderCursor, isLoadingOlderMessages: false };
     }
     case 'sessionResumed':
       return { ...model, sessionId: action.sessionId };
@@ -244,6 +246,7 @@ function withoutRun(model: ClientModel, runId: string | undefined): ClientModel 
     ...model,
     runs: model.runs.filter((run) => run.runId !== runId),
     history: model.history.filter((message) => message.runId !== runId),
+    historyToolCalls: model.historyToolCalls.filter((call) => call.runId !== runId),
   };
 }
 
@@ -251,7 +254,15 @@ function withoutRun(model: ClientModel, runId: string | undefined): ClientModel 
 function switchSession(model: ClientModel, sessionId: string): ClientModel {
   return sessionId === model.sessionId
     ? model
-    : { ...model, sessionId, history: [], olderCursor: null, isLoadingOlderMessages: false, runs: [] };
+    : {
+        ...model,
+        sessionId,
+        history: [],
+        historyToolCalls: [],
+        olderCursor: null,
+        isLoadingOlderMessages: false,
+        runs: [],
+      };
 }
 
 function pendingSendOf(send: SentText, status: PendingSend['status']): PendingSend {

@@ -18,7 +18,7 @@ describe('mergeTranscript', () => {
       ...createEmptyRunSnapshot('run_1', 'ses_1'),
       messages: [message('m2', 'settled answer!'), message('m3', 'streaming', { status: 'streaming' })],
     };
-    expect(mergeTranscript({ history, runs: [run], optimistic: null }).messages).toEqual([
+    expect(mergeTranscript({ history, historyToolCalls: [], runs: [run], optimistic: null }).messages).toEqual([
       message('m1', 'old question', { role: 'user' }),
       message('m2', 'settled answer!'),
       message('m3', 'streaming', { status: 'streaming' }),
@@ -28,9 +28,11 @@ describe('mergeTranscript', () => {
   it('shows the optimistic message only until a run echoes its clientMessageId', () => {
     const optimistic = message('cm_1', 'hi', { role: 'user', clientMessageId: 'cm_1' });
     const empty = createEmptyRunSnapshot('run_1', 'ses_1');
-    expect(mergeTranscript({ history: [], runs: [empty], optimistic }).messages).toEqual([optimistic]);
+    expect(mergeTranscript({ history: [], historyToolCalls: [], runs: [empty], optimistic }).messages).toEqual([
+      optimistic,
+    ]);
     const echoed = { ...empty, messages: [message('msg_u', 'hi', { role: 'user', clientMessageId: 'cm_1' })] };
-    expect(mergeTranscript({ history: [], runs: [echoed], optimistic }).messages).toEqual([
+    expect(mergeTranscript({ history: [], historyToolCalls: [], runs: [echoed], optimistic }).messages).toEqual([
       message('msg_u', 'hi', { role: 'user', clientMessageId: 'cm_1' }),
     ]);
   });
@@ -47,12 +49,9 @@ describe('mergeTranscript', () => {
       { runId: 'run_1', index: 1, message: partial },
       { runId: 'run_2', index: 0, message: message('x1', 'another run') },
     ];
-    expect(mergeTranscript({ history: [], runs: [run], optimistic: null, discarded }).messages).toEqual([
-      user,
-      reasoning,
-      partial,
-      retried,
-    ]);
+    expect(
+      mergeTranscript({ history: [], historyToolCalls: [], runs: [run], optimistic: null, discarded }).messages,
+    ).toEqual([user, reasoning, partial, retried]);
   });
 
   it('keeps the identity of unchanged messages and merges tool calls and interrupts by id', () => {
@@ -67,9 +66,27 @@ describe('mergeTranscript', () => {
       toolCalls: [{ toolCallId: 'tc_2', name: 'b', status: 'pending' as const }],
       interrupts: [{ id: 'int_1', reason: 'tool_call', state: 'open' as const }],
     };
-    const merged = mergeTranscript({ history: [], runs: [first, second], optimistic: null });
+    const merged = mergeTranscript({ history: [], historyToolCalls: [], runs: [first, second], optimistic: null });
     expect(merged.messages[0]).toBe(kept);
     expect(merged.toolCalls.map((c) => c.toolCallId)).toEqual(['tc_1', 'tc_2']);
     expect(merged.interrupts).toEqual([{ id: 'int_1', reason: 'tool_call', state: 'open' }]);
+  });
+
+  it("puts the settled history's tool calls first, and a followed run's copy of one replaces it in place", () => {
+    const settled = { toolCallId: 'tc_1', name: 'orders.card', status: 'completed' as const, runId: 'run_1' };
+    const older = { ...settled, toolCallId: 'tc_0' };
+    const run = {
+      ...createEmptyRunSnapshot('run_1', 'ses_1'),
+      toolCalls: [
+        { ...settled, title: 'Order 42' },
+        { toolCallId: 'tc_2', name: 'orders.track', status: 'running' as const },
+      ],
+    };
+    const merged = mergeTranscript({ history: [], historyToolCalls: [older, settled], runs: [run], optimistic: null });
+    expect(merged.toolCalls.map((call) => [call.toolCallId, call.title])).toEqual([
+      ['tc_0', undefined],
+      ['tc_1', 'Order 42'],
+      ['tc_2', undefined],
+    ]);
   });
 });

@@ -4,6 +4,8 @@ import type { RunSnapshot, SnapshotInterrupt, SnapshotMessage, SnapshotToolCall 
 export interface TranscriptParts {
   /** Settled messages of finished runs, oldest first (`GET /sessions/{id}/messages`, reversed). */
   history: readonly SnapshotMessage[];
+  /** The tool calls the settled history's messages made (its pages carry them). */
+  historyToolCalls: readonly SnapshotToolCall[];
   /** The runs the client followed in this session, oldest first, each folded by the reducer. */
   runs: readonly RunSnapshot[];
   /** The user's message while its create is unanswered; dropped once a run echoes its id. */
@@ -38,7 +40,7 @@ export function mergeTranscript(parts: TranscriptParts): Transcript {
   return {
     messages,
     toolCalls: mergeById(
-      [],
+      parts.historyToolCalls,
       parts.runs.map((run) => run.toolCalls),
       (c) => c.toolCallId,
     ),

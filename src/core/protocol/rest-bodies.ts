@@ -12,7 +12,13 @@ import type {
   RunStatus,
 } from './basics.ts';
 import type { BrowserToolDeclaration } from './browser-tools.ts';
-import type { MessageFeedback, RunSnapshot, SnapshotInterrupt, SnapshotMessage } from './snapshots.ts';
+import type {
+  MessageFeedback,
+  RunSnapshot,
+  SnapshotInterrupt,
+  SnapshotMessage,
+  SnapshotToolCall,
+} from './snapshots.ts';
 
 export interface ModelInfo {
   modelId: string;
@@ -292,7 +298,16 @@ export interface SessionMessagesResponse {
   items: SnapshotMessage[];
   nextBefore: string | null;
   activeRun: ActiveRunRef | null;
+  /**
+   * The settled tool calls made by the page's messages (their `parentMessageId` is one of `items`),
+   * as their run's final snapshot keeps them (results, widgets as last updated), each with its run,
+   * oldest first.
+   */
+  toolCalls: HistoryToolCall[];
 }
+
+/** A tool call of an ended run, as a page of settled history carries it: with the run it belongs to. */
+export type HistoryToolCall = SnapshotToolCall & { runId: string };
 
 /** `201` of `POST /attachments`: the stored file, to name in a send's `input.attachments`. */
 export type UploadAttachmentResponse = AttachmentRef;

@@ -11,7 +11,8 @@ export const WIDGET_ACTION_TOOL_NAME = 'widget_action';
  * The first step of an action run (its input carries `widgetAction`): asks the product's
  * `onWidgetAction`, then logs the action as a completed call of {@link WIDGET_ACTION_TOOL_NAME}
  * whose result carries the widget as it is now (the hook's tree under the same id, else a
- * submitted form marked submitted), then the hook's message as an assistant message. A hook that
+ * submitted form marked submitted), under the action's user message, then the hook's message as
+ * an assistant message. A hook that
  * throws, or a tree the catalogue refuses, leaves the widget as the default update and is logged.
  * Returns whether the model answers next (`startRun`); otherwise the caller finishes the run.
  */
@@ -63,8 +64,16 @@ export async function answerWidgetAction(context: RunContext): Promise<boolean> 
         };
   const toolCallId = settings.ids('tc');
   const args = { widgetId: action.widgetId, action: action.action, values: action.values };
-  const events: PendingEvent[] = [
-    { type: 'TOOL_CALL_START', data: { toolCallId, toolCallName: WIDGET_ACTION_TOOL_NAME, title: action.label } },
+  const events = (parentMessageId: string | undefined): PendingEvent[] => [
+    {
+      type: 'TOOL_CALL_START',
+      data: {
+        toolCallId,
+        toolCallName: WIDGET_ACTION_TOOL_NAME,
+        title: action.label,
+        ...(parentMessageId === undefined ? {} : { parentMessageId }),
+      },
+    },
     { type: 'TOOL_CALL_END', data: { toolCallId, args, argsDigest: sha256Digest(args) } },
     {
       type: 'TOOL_CALL_RESULT',
@@ -78,14 +87,18 @@ export async function answerWidgetAction(context: RunContext): Promise<boolean> 
     },
   ];
   const message = outcome.message?.trim();
-  if (message) {
-    const messageId = settings.ids('msg');
-    events.push(
-      { type: 'TEXT_MESSAGE_START', data: { messageId, role: 'assistant' } },
-      { type: 'TEXT_MESSAGE_CONTENT', data: { messageId, delta: message } },
-      { type: 'TEXT_MESSAGE_END', data: { messageId, finishReason: 'stop' } },
-    );
-  }
-  await writer.transact(() => events);
+  const messageId = settings.ids('msg');
+  const answer: PendingEvent[] = message
+    ? [
+        { type: 'TEXT_MESSAGE_START', data: { messageId, role: 'assistant' } },
+        { type: 'TEXT_MESSAGE_CONTENT', data: { messageId, delta: message } },
+        { type: 'TEXT_MESSAGE_END', data: { messageId, finishReason: 'stop' } },
+      ]
+    : [];
+  // The call hangs under the action's own user message, so history shows it where it happened.
+  await writer.transact((snapshot) => [
+    ...events(snapshot.messages.findLast((shown) => shown.role === 'user')?.messageId),
+    ...answer,
+  ]);
   return outcome.startRun === true;
 }

@@ -1,5 +1,6 @@
 import type { SessionListResponse, SessionMessagesResponse, SessionResource } from '../../core/protocol.ts';
 import { withFeedback } from './feedback-route.ts';
+import { historyToolCallsOf } from './history-tool-calls.ts';
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
@@ -37,7 +38,10 @@ export const getSessionRoute: Route = {
   },
 };
 
-/** `GET /sessions/{sessionId}/messages?before&limit`: settled messages (terminal runs), newest first. */
+/**
+ * `GET /sessions/{sessionId}/messages?before&limit`: settled messages (terminal runs), newest first,
+ * with the tool calls they made.
+ */
 export const sessionMessagesRoute: Route = {
   method: 'GET',
   template: '/sessions/{sessionId}/messages',
@@ -50,11 +54,12 @@ export const sessionMessagesRoute: Route = {
       ...(before === null ? {} : { before }),
     });
     if (page === null) return failCursor('before');
-    const body: SessionMessagesResponse = {
-      items: await withFeedback(page.items, request.subject.id, context),
-      nextBefore: page.next,
-      activeRun: await activeRunOf(session, context),
-    };
+    const [items, toolCalls, activeRun] = await Promise.all([
+      withFeedback(page.items, request.subject.id, context),
+      historyToolCallsOf(page.items, context),
+      activeRunOf(session, context),
+    ]);
+    const body: SessionMessagesResponse = { items, nextBefore: page.next, activeRun, toolCalls };
     return jsonResponse(200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };

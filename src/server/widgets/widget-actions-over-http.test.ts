@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunResource, Widget } from '../../core/protocol.ts';
+import type { RunResource, SessionMessagesResponse, Widget } from '../../core/protocol.ts';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../core/protocol.ts';
 import type { EngineServer } from '../agent-loop/test-support/start-engine-server.ts';
 import { startEngineServer } from '../agent-loop/test-support/start-engine-server.ts';
@@ -68,6 +68,37 @@ describe('widget actions over HTTP', () => {
     expect(JSON.stringify(updated?.root)).toContain('"submitted":true');
     expect(actions).toHaveLength(1);
     expect(actions[0]).toMatchObject({ action: 'change_address', values: { address: NEW_ADDRESS, window: 'evening' } });
+  });
+
+  it("keeps the widgets in the session's history: each call under the message that made it, as last shown", async () => {
+    const { server, runId: shownIn, widget, path } = await startWidgetRun();
+    const response = await server.request(path, {
+      body: { action: 'change_address', digest: widget.digest, values: { address: NEW_ADDRESS } },
+    });
+    const { runId: actionRun } = (await json(response)) as { runId: string };
+    await (
+      await server.follow(actionRun)
+    ).done;
+    const { sessionId } = await server.resource(actionRun);
+    const page = (await (await server.request(`/sessions/${sessionId}/messages`)).json()) as SessionMessagesResponse;
+    const parentOf = (call: { parentMessageId?: string }) => {
+      const parent = page.items.find((message) => message.messageId === call.parentMessageId);
+      return [parent?.runId, parent?.role];
+    };
+    const widgetCalls = page.toolCalls.filter((call) => call.result?.widget !== undefined);
+    expect(widgetCalls.map((call) => [call.runId, parentOf(call), call.result?.widget?.digest])).toEqual([
+      [shownIn, [shownIn, 'assistant'], widget.digest],
+      [actionRun, [actionRun, 'user'], widgetOf(await server.resource(actionRun))?.digest],
+    ]);
+    expect(JSON.stringify(widgetCalls[1]?.result?.widget?.root)).toContain(NEW_ADDRESS);
+
+    // A page holds only the calls its own messages made.
+    const newest = (await (
+      await server.request(`/sessions/${sessionId}/messages?limit=2`)
+    ).json()) as SessionMessagesResponse;
+    expect(newest.toolCalls.map((call) => call.runId)).toEqual([actionRun]);
+    const stranger = await server.request(`/sessions/${sessionId}/messages`, { user: 'bob' });
+    expect(stranger.status).toBe(404);
   });
 
   it('applies a double click or a retry once, and refuses another answer to the widget that moved on (412)', async () => {

@@ -303,8 +303,9 @@ export function defineWidgetElement(templating: CardTemplating): void {
     async #send(action: string, values: WidgetValues | undefined): Promise<void> {
       const widget = this.#widget;
       const client = this.#host()?.client;
-      // Any run of the session names it; the one the client follows is at hand.
-      const runId = client?.getState().run?.runId;
+      // Any run of the session names it: the one the client follows, else (a restored conversation) the latest shown.
+      const state = client?.getState();
+      const runId = state?.run?.runId ?? state?.messages.findLast((message) => message.runId !== undefined)?.runId;
       if (widget === undefined || !client || runId === undefined || this.#action.kind === 'sending') return;
       this.#action = { kind: 'sending' };
       this.#update();
