@@ -214,6 +214,31 @@ test.describe('declarative widgets', () => {
   });
 });
 
+test.describe('a widget updated while its run goes on', () => {
+  test('/widget track: tracking updates the card shown above in place, and it acts and reloads as updated', async ({
+    page,
+    pageErrors: _errors,
+  }) => {
+    await openDemo(page);
+    const widget = chat(page);
+    await widget.send('/widget track');
+    await expect(widget.assistantMessages.last()).toContainText('the card above now says so');
+    await widget.waitForIdle();
+    const cards = widget.root.locator('agent-chat-widget');
+    await expect(cards).toHaveCount(1);
+    await expect(cards.locator('.widget-badge')).toHaveText('Out for delivery');
+
+    // The action names the updated card's digest, so it is not stale.
+    await cards.getByRole('button', { name: 'Track' }).click();
+    await expect(widget.assistantMessages.last()).toContainText('Order A-1042 left the Leith depot this morning.');
+    await widget.waitForIdle();
+
+    await page.reload();
+    const restored = chat(page).root.locator('agent-chat-widget');
+    await expect(restored.first().locator('.widget-badge')).toHaveText('Out for delivery');
+  });
+});
+
 test.describe('axe finds nothing on the order card', () => {
   // axe-core's own build is injected into the page: the test context lifts the page's CSP for it.
   test.use({ bypassCSP: true });

@@ -148,6 +148,12 @@ export interface EventDataMap {
   };
   /** The claim holder reported a diagnostic; `reconciliation_required` ends the call `unknown`. */
   TOOL_CALL_REPORTED: { toolCallId: string; executorId: string; code: string; message?: string };
+  /**
+   * A widget the run showed changed while the run goes on (docs/widgets.md, "Updating a widget"):
+   * `widget` (same `widgetId`, a higher `revision`, a new `digest`) replaces the one on the
+   * result of call `toolCallId`.
+   */
+  WIDGET_UPDATED: { toolCallId: string; widget: Widget };
   INTERRUPT_REQUESTED: { interrupt: InterruptRequest };
   INTERRUPT_RESOLVED: {
     interruptId: string;
@@ -219,6 +225,7 @@ export const EVENT_TYPES: readonly EventType[] = [
   'TOOL_CALL_RELEASED',
   'TOOL_CALL_RECEIPT',
   'TOOL_CALL_REPORTED',
+  'WIDGET_UPDATED',
   'INTERRUPT_REQUESTED',
   'INTERRUPT_RESOLVED',
   'MESSAGE_DISCARDED',

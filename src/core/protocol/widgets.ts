@@ -174,7 +174,7 @@ export type WidgetValues = Record<string, string | boolean>;
 export interface Widget {
   widgetId: string;
   root: WidgetNode;
-  /** How many actions updated it (0 as a tool showed it): each applied action makes a new digest. */
+  /** How many times it was updated (0 as a tool showed it; an action or `WIDGET_UPDATED` adds one): each makes a new digest. */
   revision: number;
   digest: string;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { EventEnvelope, RunSnapshot, SnapshotInterrupt, SnapshotMessage, SnapshotToolCall } from '../protocol.ts';
+import type {
+  EventEnvelope,
+  RunSnapshot,
+  SnapshotInterrupt,
+  SnapshotMessage,
+  SnapshotToolCall,
+  Widget,
+} from '../protocol.ts';
 import { EVENT_TYPES } from '../protocol.ts';
 import { foldExecutorEvents } from './fold-executor-events.ts';
 import { createEmptyRunSnapshot, reduceRun, reduceRunEvents } from './run-reducer.ts';
@@ -70,6 +77,18 @@ const toolPending: SnapshotToolCall = {
   argsDigest: 'sha256:AbC',
 };
 const toolAwaiting: SnapshotToolCall = { ...toolPending, status: 'awaiting_approval' };
+const shownWidget: Widget = {
+  widgetId: 'order-1',
+  revision: 1,
+  digest: 'sha256:shown',
+  root: { type: 'badge', text: 'Shipped' },
+};
+const updatedWidget: Widget = {
+  ...shownWidget,
+  revision: 2,
+  digest: 'sha256:updated',
+  root: { type: 'badge', text: 'Delivered' },
+};
 const EXPIRES = '2026-11-29T13:42:00.000Z';
 const browserPending: SnapshotToolCall = { ...toolPending, executor: { kind: 'browser' } };
 const browserDispatched: SnapshotToolCall = {
@@ -377,6 +396,24 @@ const cases: ReducerCase[] = [
           ...toolPending,
           status: 'completed',
           result: { messageId: 'msg_t1', content: '{"deleted":', truncated: true },
+        },
+      ],
+    }),
+  },
+  {
+    title: 'WIDGET_UPDATED replaces the widget on the call’s result, keeping the rest of the result',
+    state: stateAt(4, {
+      toolCalls: [
+        { ...toolPending, status: 'completed', result: { messageId: 'msg_t1', content: 'shown', widget: shownWidget } },
+      ],
+    }),
+    event: f.at(5, 'WIDGET_UPDATED', { toolCallId: 'tc_1', widget: updatedWidget }),
+    expected: stateAt(5, {
+      toolCalls: [
+        {
+          ...toolPending,
+          status: 'completed',
+          result: { messageId: 'msg_t1', content: 'shown', widget: updatedWidget },
         },
       ],
     }),

@@ -172,6 +172,10 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
       const { toolCallId, status, ...result } = event.data;
       return updateToolCall(s, toolCallId, (c) => ({ ...c, status, result: pickDefined(result) }));
     }
+    case 'WIDGET_UPDATED': {
+      const { toolCallId, widget } = event.data;
+      return updateToolCall(s, toolCallId, (c) => (c.result ? { ...c, result: { ...c.result, widget } } : c));
+    }
     case 'INTERRUPT_REQUESTED': {
       const interrupt: SnapshotInterrupt = { ...event.data.interrupt, state: 'open' };
       const withInterrupt = { ...s, interrupts: [...s.interrupts, interrupt] };

@@ -46,4 +46,22 @@ describe('widgets over AG-UI', () => {
     });
     expect(JSON.stringify(events[at])).not.toContain('order-1');
   });
+
+  it('sends an update of a shown widget as the same CUSTOM event, carrying its new revision', () => {
+    const translator = createAgUiTranslator({ threadId: 't', runId: 'r', ourRunId: 'run_1', sessionId: 'ses_1' });
+    const updated: Widget = {
+      ...WIDGET,
+      root: { type: 'title', text: 'Order delivered' },
+      revision: 1,
+      digest: 'sha256:def',
+    };
+    const { events } = translator.translate(envelope(6, 'WIDGET_UPDATED', { toolCallId: 'tc_1', widget: updated }));
+    // The first event of a translation opens the AG-UI run; the update follows it.
+    expect(events.map((event) => event.type)).toEqual([EventType.RUN_STARTED, EventType.CUSTOM]);
+    expect(events[1]).toEqual({
+      type: EventType.CUSTOM,
+      name: 'agent-chat.widget',
+      value: { toolCallId: 'tc_1', widget: updated },
+    });
+  });
 });

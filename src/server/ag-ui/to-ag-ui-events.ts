@@ -159,6 +159,11 @@ export function createAgUiTranslator(options: AgUiTranslatorOptions): AgUiTransl
           isEnd: false,
         };
       }
+      case 'WIDGET_UPDATED': {
+        const { toolCallId, widget } = data as EventDataMap['WIDGET_UPDATED'];
+        // The same event as the widget's first showing: a consumer keeps the latest per widgetId.
+        return some({ type: EventType.CUSTOM, name: 'agent-chat.widget', value: { toolCallId, widget } });
+      }
       case 'INTERRUPT_REQUESTED': {
         const { interrupt } = data as EventDataMap['INTERRUPT_REQUESTED'];
         openInterrupts.set(interrupt.id, interrupt);

@@ -1,7 +1,8 @@
-import type { ToolResultStatus } from '../../core/protocol.ts';
+import type { ToolResultStatus, WidgetNode } from '../../core/protocol.ts';
 import type { ToolDefinition } from '../tools/tool-registry.ts';
 import { ToolError, ToolOutcomeUnknownError, ToolStoppedError } from '../tools/tool-registry.ts';
 import type { RunContext } from './engine-options.ts';
+import { updateShownWidget } from './update-shown-widget.ts';
 
 /**
  * What running a tool produced. `stopped` means the signal aborted before it finished; `unknown`
@@ -49,7 +50,10 @@ export async function executeTool(
     else timer ??= clock.setTimeout(send, settings.limits.progressIntervalMs - waited);
   };
 
-  const running = Promise.resolve().then(() => tool.run(args, { signal, progress, subject: context.handle.subject }));
+  const updateWidget = (widget: { widgetId: string; root: WidgetNode }) => updateShownWidget(context, widget);
+  const running = Promise.resolve().then(() =>
+    tool.run(args, { signal, progress, subject: context.handle.subject, updateWidget }),
+  );
   const settled = running.then(
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),

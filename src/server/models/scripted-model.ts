@@ -170,12 +170,22 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
           return;
         }
         case 'widget': {
-          if (turn.toolResults.at(-1) === undefined) {
+          if (turn.toolResults.length === 0) {
             yield* say('reasoning', 'An order reads best as a card the user can act on.');
             yield* callTool('orders.card', { orderId: 'A-1042' }, 'Here is your order.');
             return;
           }
-          yield* say('text', 'Track it, or change where it goes, right on the card.');
+          // `/widget track`: tracking the order then updates the card shown above in place.
+          if (rest.trim() === 'track' && turn.toolResults.length === 1) {
+            yield* callTool('orders.track', { orderId: 'A-1042' }, 'Checking where it is now.');
+            return;
+          }
+          yield* say(
+            'text',
+            turn.toolResults.length === 1
+              ? 'Track it, or change where it goes, right on the card.'
+              : 'It left the Leith depot this morning; the card above now says so.',
+          );
           break;
         }
         case 'propose': {
@@ -235,7 +245,7 @@ const SCENARIO_TOOLS: Readonly<Record<string, readonly string[]>> = {
   progress: ['report.generate'],
   approval: ['drafts.list', 'drafts.delete'],
   propose: ['profile.propose'],
-  widget: ['orders.card'],
+  widget: ['orders.card', 'orders.track'],
   loop: ['orders.lookup'],
 };
 
@@ -247,7 +257,7 @@ const SUGGESTIONS: ReadonlyArray<{ text: string; commands: readonly string[] }> 
   { text: '`/tool` looks up an order', commands: ['tool'] },
   { text: '`/approval` asks before deleting a draft', commands: ['approval'] },
   { text: '`/propose` proposes a profile change you can apply or dismiss', commands: ['propose'] },
-  { text: '`/widget` shows an order as a card you can act on', commands: ['widget'] },
+  { text: '`/widget` shows an order as a card you can act on (`/widget track` then updates it)', commands: ['widget'] },
   { text: '`/progress` runs a long tool', commands: ['progress'] },
   { text: '`/slow` streams for about 30 s', commands: [] },
   { text: '`/error` retries after a failure, `/fail` fails', commands: [] },

@@ -3,15 +3,25 @@ import type { OnWidgetAction } from '../widgets/widget-action.ts';
 import { showWidget } from './tool-outcomes.ts';
 import type { ToolDefinition } from './tool-registry.ts';
 
+/** The arguments of both demo widget tools: an order id. */
+const ORDER_PARAMETERS = {
+  type: 'object',
+  properties: { orderId: { type: 'string', pattern: '^A-[0-9]+$', maxLength: 40 } },
+  required: ['orderId'],
+  additionalProperties: false,
+};
+
 /** The demo order's delivery address before anyone changes it. */
 const FIRST_ADDRESS = '12 Harbour Street, Leith, Edinburgh EH6 6QR';
 
 /**
  * The demo order card (`/widget` in the scripted model, docs/widgets.md): a title with a status
  * badge, the order's items as a table, its details as key–value pairs, a Track button and a
- * change-address form. With `address` set, the card shows that address and a submitted form.
+ * change-address form. With `address` set, the card shows that address and a submitted form;
+ * `status` is the badge's text (default "Shipped").
  */
-export function demoOrderCard(orderId: string, address?: string): WidgetNode {
+export function demoOrderCard(orderId: string, shown: { address?: string; status?: string } = {}): WidgetNode {
+  const { address, status = 'Shipped' } = shown;
   const submitted = address !== undefined;
   return {
     type: 'card',
@@ -23,7 +33,7 @@ export function demoOrderCard(orderId: string, address?: string): WidgetNode {
         children: [
           { type: 'icon', name: 'package' },
           { type: 'title', text: `Order ${orderId}` },
-          { type: 'badge', text: 'Shipped', tone: 'success' },
+          { type: 'badge', text: status, tone: 'success' },
         ],
       },
       {
@@ -74,19 +84,18 @@ export function demoOrderCard(orderId: string, address?: string): WidgetNode {
   };
 }
 
-/** The demo's widget tool: `orders.card` answers with {@link demoOrderCard} beside the order as text. */
+/**
+ * The demo's widget tools: `orders.card` answers with {@link demoOrderCard} beside the order as
+ * text; `orders.track` tells where the parcel is and updates the card this run showed in place
+ * (its badge says "Out for delivery").
+ */
 export function createDemoWidgetTools(): ToolDefinition[] {
   return [
     {
       name: 'orders.card',
       title: 'Show an order',
       description: 'Shows the user an order as a card with its items, a Track button and a change-address form.',
-      parameters: {
-        type: 'object',
-        properties: { orderId: { type: 'string', pattern: '^A-[0-9]+$', maxLength: 40 } },
-        required: ['orderId'],
-        additionalProperties: false,
-      },
+      parameters: ORDER_PARAMETERS,
       policy: 'allow',
       run: (args) => {
         const orderId = String(args['orderId']);
@@ -96,6 +105,21 @@ export function createDemoWidgetTools(): ToolDefinition[] {
             { widgetId: `order-${orderId}`, root: demoOrderCard(orderId) },
           ),
         );
+      },
+    },
+    {
+      name: 'orders.track',
+      title: 'Track an order',
+      description: 'Tells where an order is now, and updates its card if one is shown.',
+      parameters: ORDER_PARAMETERS,
+      policy: 'allow',
+      run: async (args, { updateWidget }) => {
+        const orderId = String(args['orderId']);
+        await updateWidget({
+          widgetId: `order-${orderId}`,
+          root: demoOrderCard(orderId, { status: 'Out for delivery' }),
+        });
+        return { orderId, status: 'out_for_delivery', where: 'left the Leith depot this morning' };
       },
     },
   ];
@@ -110,7 +134,10 @@ export const demoWidgetAction: OnWidgetAction = (action) => {
   if (action.action === 'track') return { message: `Order ${orderId} left the Leith depot this morning.` };
   if (action.action === 'change_address') {
     const address = String(action.values['address'] ?? '').trim();
-    return { widget: demoOrderCard(orderId, address), message: `The address of order ${orderId} is now ${address}.` };
+    return {
+      widget: demoOrderCard(orderId, { address }),
+      message: `The address of order ${orderId} is now ${address}.`,
+    };
   }
   return {};
 };

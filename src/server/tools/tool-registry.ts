@@ -1,3 +1,4 @@
+import type { WidgetNode } from '../../core/protocol.ts';
 import type { ToolSpec } from '../models/model-adapter.ts';
 import { createJsonSchemaCompiler, type JsonSchemaValidator } from './validate-json-schema.ts';
 import type { Subject } from '../runs/run-handle.ts';
@@ -13,6 +14,12 @@ export interface ToolRunContext {
   progress(message?: string, fraction?: number): void;
   /** Who the run belongs to: a tool's data is this subject's (the demo's drafts are per user). */
   subject: Subject;
+  /**
+   * Updates a widget this run showed, in place, while the run goes on (docs/widgets.md, "Updating a
+   * widget"): the new tree gets the same checks as a shown one. Resolves false, changing nothing,
+   * when the run shows no widget `widgetId`, has ended, or the tree fails a check (logged).
+   */
+  updateWidget(widget: { widgetId: string; root: WidgetNode }): Promise<boolean>;
 }
 
 /** A server tool the model may call. */

@@ -88,4 +88,56 @@ describe('widgets from tools', () => {
     );
     expect(failed).not.toHaveProperty('widget');
   });
+
+  it('updates a shown widget in place by its id while the run goes on, and refuses what it cannot update', async () => {
+    const delivered: WidgetNode = { type: 'card', children: [{ type: 'title', text: 'Order #1042 delivered' }] };
+    const answers: boolean[] = [];
+    const updater: ToolDefinition = {
+      name: 'order.update',
+      description: 'Updates the order card.',
+      parameters: { type: 'object' },
+      policy: 'allow',
+      run: async (_args, { updateWidget }) => {
+        answers.push(await updateWidget({ widgetId: 'order-1042', root: delivered }));
+        answers.push(await updateWidget({ widgetId: 'order-9999', root: delivered }));
+        answers.push(await updateWidget({ widgetId: 'order-1042', root: { type: 'script' } as unknown as WidgetNode }));
+        return 'updated';
+      },
+    };
+    const model = createListModel([
+      [
+        { type: 'tool_call', id: 'call_1', name: 'order.show', arguments: '{}' },
+        { type: 'finish', reason: 'tool_calls' },
+      ],
+      [
+        { type: 'tool_call', id: 'call_2', name: 'order.update', arguments: '{}' },
+        { type: 'finish', reason: 'tool_calls' },
+      ],
+      [
+        { type: 'text', delta: 'Done.' },
+        { type: 'finish', reason: 'stop' },
+      ],
+    ]);
+    const run = startEngine('show then update', { model, tools: [toolAnswering(CARD), updater] });
+    await run.done;
+    expect(answers).toEqual([true, false, false]);
+    const [shown] = dataOf(run.events(), 'TOOL_CALL_RESULT');
+    const updates = dataOf(run.events(), 'WIDGET_UPDATED');
+    expect(updates).toEqual([
+      {
+        toolCallId: shown?.toolCallId,
+        widget: {
+          widgetId: 'order-1042',
+          root: delivered,
+          revision: 1,
+          digest: digestWidget('order-1042', delivered, 1),
+        },
+      },
+    ]);
+    const snapshot = await run.until((s) => s.status === 'completed');
+    expect(snapshot.toolCalls[0]?.result).toMatchObject({ content: shown?.content, widget: updates[0]?.widget });
+    expect(run.logs.map((entry) => entry.message)).toContain(
+      'the update of widget order-1042 fails the catalogue; the widget stays as it was',
+    );
+  });
 });

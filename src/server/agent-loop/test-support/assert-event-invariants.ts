@@ -44,6 +44,7 @@ export function assertEventInvariants(events: readonly EventEnvelope[]): void {
       case 'TOOL_CALL_END':
       case 'TOOL_CALL_PROGRESS':
       case 'TOOL_CALL_RESULT':
+      case 'WIDGET_UPDATED':
         record(`tool ${event.data.toolCallId}`, event.type);
         break;
       case 'INTERRUPT_REQUESTED':
@@ -84,7 +85,7 @@ const PATTERNS: ReadonlyArray<readonly [string, EventType, RegExp]> = [
   [
     'tool',
     'TOOL_CALL_START',
-    /^TOOL_CALL_START( TOOL_CALL_ARGS)* TOOL_CALL_END( INTERRUPT_REQUESTED INTERRUPT_RESOLVED)?( TOOL_CALL_PROGRESS)* TOOL_CALL_RESULT$/,
+    /^TOOL_CALL_START( TOOL_CALL_ARGS)* TOOL_CALL_END( INTERRUPT_REQUESTED INTERRUPT_RESOLVED)?( TOOL_CALL_PROGRESS)* TOOL_CALL_RESULT( WIDGET_UPDATED)*$/,
   ],
   ['interrupt', 'INTERRUPT_REQUESTED', /^INTERRUPT_REQUESTED INTERRUPT_RESOLVED$/],
 ];
