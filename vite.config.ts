@@ -12,6 +12,7 @@ const REFERENCE_SERVER_SUITE = [
   'src/core/client/conversations.test.ts',
   'src/core/client/older-messages.loopback.test.ts',
   'src/core/client/proposals.loopback.test.ts',
+  'src/core/client/tab-sync.loopback.test.ts',
   'src/core/tools/tool-runner.loopback.test.ts',
   'src/core/transport/rate-limit.loopback.test.ts',
 ];

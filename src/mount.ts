@@ -113,6 +113,7 @@ function mountWidget(
   const client = createAgentClient({
     endpoint: valid.endpoint,
     locale,
+    syncTabs: true,
     ...(valid.agentVersion ? { agentVersion: valid.agentVersion } : {}),
     ...(valid.credentials ? { credentials: valid.credentials } : {}),
     ...(valid.headers ? { headers: valid.headers } : {}),

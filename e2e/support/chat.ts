@@ -64,6 +64,7 @@ export interface DemoWindow extends Window {
         dispose(): void;
         resetIdentity(): void;
         bootstrap(): Promise<unknown>;
+        setVisibility(visible: boolean): void;
       };
       destroy(): void;
     };

@@ -121,6 +121,7 @@ function useOwnedClient(options: OwnedClientOptions | null): AgentClientHandle |
     const created = createAgentClient({
       endpoint: current.endpoint,
       locale: current.locale ?? globalThis.navigator?.language ?? 'en',
+      syncTabs: true,
       ...(current.agentVersion ? { agentVersion: current.agentVersion } : {}),
       ...(current.credentials ? { credentials: current.credentials } : {}),
       ...(current.headers ? { headers: () => latest.current?.headers?.() ?? {} } : {}),

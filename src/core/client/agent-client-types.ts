@@ -138,6 +138,12 @@ export interface AgentClientOptions {
    * there, so a reload shows the same conversation.
    */
   onSessionChange?: (sessionId: string | null) => void;
+  /**
+   * Keeps the tabs showing this conversation in step (docs/client.md, "Tabs"): runs started in
+   * another tab of the browser are followed at once, and a tab coming back into view catches up
+   * with its session. Default false; `mount` and the React component turn it on.
+   */
+  syncTabs?: boolean;
   /** Observes every event the client applies, once each, in order (logging, tests). */
   onEvent?: (event: EventEnvelope) => void;
 }

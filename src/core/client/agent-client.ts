@@ -20,6 +20,7 @@ import { createClientStore } from './client-store.ts';
 import { createIdempotencyKey, createRandomUuid } from './create-idempotency-key.ts';
 import { createRunFollower } from './run-follower.ts';
 import { createRunSender } from './run-sender.ts';
+import { createTabSync } from './tab-sync.ts';
 
 const MISMATCH_CODES = new Set([
   'NOT_FOUND',
@@ -75,6 +76,9 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     options.onSessionChange?.(sessionId);
   });
   let sender = createRunSender(context, follower);
+  const tabSync = options.syncTabs
+    ? createTabSync(context, { follower, isSending: () => sender.isUnresolved() })
+    : null;
 
   function request<T>(call: Omit<TransportRequest, 'signal'>): Promise<TransportResponse<T>> {
     return transport.request<T>({ ...call, signal: epoch.signal });
@@ -358,7 +362,9 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       if (!isDisposed) dropEverything({ type: 'reset' });
     },
     setVisibility(visible) {
-      if (!isDisposed) follower.setHostSignals({ isVisible: visible });
+      if (isDisposed) return;
+      follower.setHostSignals({ isVisible: visible });
+      if (visible) tabSync?.onVisible();
     },
     setOnline(online) {
       if (!isDisposed) follower.setHostSignals({ isOnline: online });
@@ -378,6 +384,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       isDisposed = true;
       epoch.abort();
       follower.stop();
+      tabSync?.dispose();
       store.clearListeners();
     },
   };
