@@ -27,7 +27,7 @@ import { LifecycleEventTracker } from './lifecycle-events.ts';
 import { createAgentChatEvent, type AgentChatEventDetails, type AgentChatEventName } from './agent-chat-events.ts';
 import type { AgentChatTheme } from './agent-chat-theme.ts';
 import { ToolCardsController } from './tool-cards-controller.ts';
-import { TurnActionsController } from './turn-actions-controller.ts';
+import { createTurnActionsFor } from './turn-actions-for.ts';
 import { ClientController } from './client-controller.ts';
 import type { OlderMessagesController } from './older-messages-controller.ts';
 import { ScrollPinController } from './scroll-pin-controller.ts';
@@ -241,7 +241,7 @@ export class AgentChatElement extends LitElement {
     adoptStyles(this.renderRoot as ShadowRoot, [...AgentChatElement.elementStyles, ...this.#addedStyles]);
   };
   #toolCards = new ToolCardsController(this, this.#addStyles);
-  #turnActions = new TurnActionsController(this, (actions) => {
+  #turnActionsFor = createTurnActionsFor(this, (actions) => {
     this.#addStyles([actions.styles]);
     this.#olderMessages = new actions.OlderMessagesController(this, {
       ...this.#scrollTargets,
@@ -364,7 +364,7 @@ export class AgentChatElement extends LitElement {
             now,
             toolCards: this.#toolCards.statusFor(state),
             onRetryToolCards: this.#toolCards.retry,
-            turnActions: this.#turnActions.actionsFor(state),
+            turnActions: this.#turnActionsFor(state),
             voteClient: this.feedback === false ? undefined : this.client,
             isReasoningOpen: (message, index) => this.#isReasoningOpen(state, message, index),
             onToggleReasoning: (messageId, isOpen) => {

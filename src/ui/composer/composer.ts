@@ -5,6 +5,7 @@ import type { AttachmentTray } from '../attachment-tray.ts';
 import type { MessageFiles } from '../attachments/tray-state.ts';
 import { findFileDestination, type AttachingOptions } from '../attachments/attaching.ts';
 import type { ComposerExtras } from '../composer-extras.ts';
+import { createPartForRender, type PartForRender } from '../sibling-part-loader.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { ICON_PATHS } from '../icon-paths.ts';
@@ -57,13 +58,16 @@ export class Composer {
   isSending = false;
   #host: ReactiveElement;
   #actions: ComposerActions;
-  #hasExtrasStyles = false;
-  #isExtrasLoading = false;
+  /** The extras once their file has loaded (their styles then join the host's); a file that does not load leaves them off. */
+  #extras: PartForRender<ComposerExtras>;
   #tray: AttachmentTray | undefined;
 
   constructor(host: ReactiveElement, actions: ComposerActions) {
     this.#host = host;
     this.#actions = actions;
+    this.#extras = createPartForRender(host, { find: findComposerExtras, load: loadComposerExtras }, (extras) =>
+      actions.adoptStyles(extras.styles),
+    );
   }
 
   /** Puts `text` back into an empty composer (a send that failed after the text was cleared). */
@@ -108,7 +112,7 @@ export class Composer {
         ${tray?.renderButton(strings)}
         ${
           view.efforts.length > 0
-            ? this.#loadedExtras()?.renderEffortPicker({
+            ? this.#extras(true)?.renderEffortPicker({
                 efforts: view.efforts,
                 picked: this.effort,
                 strings,
@@ -156,33 +160,12 @@ export class Composer {
   #offeredTray(): AttachmentTray | undefined {
     const options = this.#actions.readAttachments();
     if (!options.selectAttachments && !findFileDestination(options)) return undefined;
-    this.#tray ??= this.#loadedExtras()?.createTray({
+    this.#tray ??= this.#extras(true)?.createTray({
       read: () => this.#actions.readAttachments(),
       requestUpdate: () => this.#host.requestUpdate(),
       focusInput: () => void this.#host.updateComplete.then(() => this.#textarea()?.focus()),
     });
     return this.#tray;
-  }
-
-  /**
-   * The composer's extras once their file has loaded (their styles join the host's then); before,
-   * starts loading it once and renders again when it is there (a file that does not load leaves
-   * the extras off).
-   */
-  #loadedExtras(): ComposerExtras | undefined {
-    const extras = findComposerExtras();
-    if (extras && !this.#hasExtrasStyles) {
-      this.#hasExtrasStyles = true;
-      this.#actions.adoptStyles(extras.styles);
-    }
-    if (!extras && !this.#isExtrasLoading) {
-      this.#isExtrasLoading = true;
-      loadComposerExtras().then(
-        () => this.#host.requestUpdate(),
-        () => undefined,
-      );
-    }
-    return extras;
   }
 
   #canSend(view: ComposerView): boolean {
