@@ -1,4 +1,5 @@
 import type { ModelInfo } from '../src/core/protocol.ts';
+import { providerModelFromEnv } from '../src/server/models/create-model-from-env.ts';
 
 /**
  * The model bootstrap lists for `npm start`'s real model: `AGENT_MODEL` (with the provider or
@@ -11,9 +12,7 @@ export function readModelsFromEnv(env: Record<string, string | undefined>): Mode
   if (!['', 'true', 'false'].includes(imageInput)) {
     throw new RangeError(`AGENT_MODEL_IMAGE_INPUT must be true or false (got "${imageInput}").`);
   }
-  const model = env['AGENT_MODEL']?.trim() ?? '';
-  const hasRealModel =
-    (env['AGENT_MODEL_PROVIDER']?.trim() ?? '') !== '' || (env['OPENAI_BASE_URL']?.trim() ?? '') !== '';
-  if (model === '' || !hasRealModel || (env['AGUI_AGENT_URL']?.trim() ?? '') !== '') return undefined;
+  const model = providerModelFromEnv(env);
+  if (model === undefined || (env['AGUI_AGENT_URL']?.trim() ?? '') !== '') return undefined;
   return [{ modelId: model, label: model, default: true, available: true, imageInput: imageInput === 'true' }];
 }

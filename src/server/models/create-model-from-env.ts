@@ -23,7 +23,7 @@ export function createModelFromEnv(
     throw new Error(`AGENT_MODEL_PROVIDER must be anthropic, google, openai or openai-compatible (got "${provider}").`);
   }
   const baseUrl = env['OPENAI_BASE_URL']?.trim();
-  const model = env['AGENT_MODEL']?.trim();
+  const model = providerModelFromEnv(env);
   if (provider === 'openai-compatible' && !(baseUrl && model)) {
     throw new Error('AGENT_MODEL_PROVIDER=openai-compatible needs OPENAI_BASE_URL and AGENT_MODEL.');
   }
@@ -41,6 +41,17 @@ export function createModelFromEnv(
     ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
     ...(delayMs === undefined ? {} : { delayMs }),
   });
+}
+
+/**
+ * The model name a provider serves when the environment configures one (`AGENT_MODEL` beside
+ * `AGENT_MODEL_PROVIDER` or `OPENAI_BASE_URL`), as {@link createModelFromEnv} decides it; undefined
+ * when the offline scripted model answers.
+ */
+export function providerModelFromEnv(env: Record<string, string | undefined>): string | undefined {
+  const model = env['AGENT_MODEL']?.trim();
+  const isConfigured = Boolean(env['AGENT_MODEL_PROVIDER']?.trim() || env['OPENAI_BASE_URL']?.trim());
+  return isConfigured && model ? model : undefined;
 }
 
 function readDelayMs(value: string | undefined): number | undefined {
