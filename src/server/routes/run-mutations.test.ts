@@ -241,7 +241,12 @@ describe('sessions', () => {
     await handle.append('TEXT_MESSAGE_START', { messageId: 'msg_a1', role: 'assistant' });
     await handle.append('TEXT_MESSAGE_CONTENT', { messageId: 'msg_a1', delta: 'Answer' });
     const during = await json(await server.request(`/sessions/${sessionId}/messages`, { user: 'carol' }));
-    expect(during).toEqual({ items: [], nextBefore: null, activeRun: { runId, status: 'queued', lastSeq: 3 } });
+    expect(during).toEqual({
+      items: [],
+      nextBefore: null,
+      activeRun: { runId, status: 'queued', lastSeq: 3 },
+      toolCalls: [],
+    });
     await handle.append('TEXT_MESSAGE_END', { messageId: 'msg_a1', finishReason: 'stop' });
     await handle.append('RUN_FINISHED', { outcome: { type: 'success' } });
     const session = await json(await server.request(`/sessions/${sessionId}`, { user: 'carol' }));
