@@ -112,59 +112,11 @@ function widgetCall(runId, name, title, content, root) {
   };
 }
 
-/** The demo's order card (src/server/tools/demo-widgets.ts): a table, key–value pairs, a button and a form. */
-const ORDER_CARD = {
-  type: 'card',
-  children: [
-    {
-      type: 'row',
-      gap: 'small',
-      align: 'center',
-      children: [
-        { type: 'icon', name: 'package' },
-        { type: 'title', text: 'Order A-1042' },
-        { type: 'badge', text: 'Shipped', tone: 'success' },
-      ],
-    },
-    {
-      type: 'table',
-      caption: 'Items',
-      columns: ['Item', 'Qty', 'Price'],
-      rows: [
-        ['Ergonomic keyboard', '1', '€89.00'],
-        ['USB-C cable', '2', '€18.00'],
-      ],
-    },
-    {
-      type: 'key_value',
-      items: [
-        { key: 'Delivery', value: 'Thursday' },
-        { key: 'Address', value: '12 Harbour Street, Leith, Edinburgh EH6 6QR' },
-      ],
-    },
-    { type: 'button', label: 'Track', action: 'track', style: 'primary' },
-    { type: 'divider' },
-    {
-      type: 'form',
-      action: 'change_address',
-      submitLabel: 'Change address',
-      fields: [
-        { type: 'textarea', name: 'address', label: 'New address', required: true },
-        {
-          type: 'select',
-          name: 'window',
-          label: 'Delivery window',
-          options: [
-            { value: 'any', label: 'Any time' },
-            { value: 'morning', label: 'Morning' },
-            { value: 'evening', label: 'Evening' },
-          ],
-          value: 'any',
-        },
-      ],
-    },
-  ],
-};
+/**
+ * The demo's order card, as src/server/tools/demo-widgets.ts builds it: the demo server puts it in
+ * the page's `#demo-order-card` JSON (demo/serve-demo.ts).
+ */
+const ORDER_CARD = JSON.parse(document.getElementById('demo-order-card').textContent);
 
 /** The rest of the catalogue: text and caption, Markdown, a list, icons and badges in every tone, the other fields, a submitted form. */
 const CATALOGUE_CARD = {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { demoOrderCard } from '../src/server/tools/demo-widgets.ts';
 import { ESM_IMPORT_MAP, importMapHashSource, VENDOR_PACKAGES } from './esm-import-map.ts';
 
 /** Options of {@link createDemoStaticHandler}. */
@@ -153,7 +154,13 @@ async function renderPage(options: { demoDir: string; distDir: string; file: str
     .replaceAll('{{AGENT_CHAT_INTEGRITY}}', files['agent-chat.js']?.integrity ?? '')
     .replaceAll('{{AGENT_CHAT_ZH_CN_INTEGRITY}}', files['agent-chat.zh-CN.js']?.integrity ?? '')
     .replaceAll('{{AGENT_CHAT_TOOLS_INTEGRITY}}', files['agent-chat-tools.js']?.integrity ?? '')
-    .replaceAll('{{ESM_IMPORT_MAP}}', ESM_IMPORT_MAP);
+    .replaceAll('{{ESM_IMPORT_MAP}}', ESM_IMPORT_MAP)
+    .replaceAll('{{DEMO_ORDER_CARD}}', jsonInScript(demoOrderCard('A-1042')));
+}
+
+/** `value` as JSON that cannot end the `<script type="application/json">` it is put in. */
+function jsonInScript(value: unknown): string {
+  return JSON.stringify(value).replaceAll('<', '\\u003c');
 }
 
 async function serveFile(
