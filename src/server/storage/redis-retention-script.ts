@@ -226,7 +226,7 @@ return {deletedSessions, deletedRuns}
 export const NEXT_EVICTION = defineStorageScript(
   'agentChatNextEviction',
   ['activity'],
-  `${SESSION_DELETION}
+  `
 local touched, touchedSubject = A.touched, A.touchedSubject
 ${EVICTION}
 local member, holding, at, isTouched = nextByHolding(A.kind)
