@@ -146,10 +146,19 @@ if (isObservability) {
       ],
     ),
   );
-  const sent = [...onRedis.commands].filter(([name, calls]) => calls > 0 && ROUND_TRIP_COMMANDS.has(name));
-  console.log(
-    `round trips per delivered event: ${sent.map(([name, calls]) => `${name} ${perEvent(calls)}`).join(', ')}`,
-  );
+  const measured: [string, TwoProcessFanoutResult][] = [
+    ['Redis', onRedis],
+    ['Redis Cluster', onCluster],
+    ...(spread === null
+      ? []
+      : [[`Redis Cluster, ${identities} identities`, spread] as [string, TwoProcessFanoutResult]]),
+  ];
+  for (const [name, result] of measured) {
+    const sent = [...result.commands].filter(([command, calls]) => calls > 0 && ROUND_TRIP_COMMANDS.has(command));
+    console.log(
+      `${name}, round trips per delivered event: ${sent.map(([command, calls]) => `${command} ${perEventOf(result, calls)}`).join(', ')}`,
+    );
+  }
   console.log(`commands Redis ran per delivered event, inside scripts included: ${perEvent(sum(() => true))}`);
   console.log(
     `server-fanout two processes: ${runs} SSE readers over Redis, p50 ${onRedis.p50} ms, p99 ${onRedis.p99} ms (${(onRedis.p99 / inMemory.p99).toFixed(2)}× memory), ${roundTrips} Redis round trips per delivered event; Redis Cluster p99 ${onCluster.p99} ms, ${roundTripsOf(onCluster)}${spread === null ? '' : `; ${identities} identities on the cluster p99 ${spread.p99} ms, ${roundTripsOf(spread)}`} (one process: memory p99 ${inMemory.p99} ms, SQLite p99 ${onSqlite.p99} ms)`,
