@@ -4,7 +4,7 @@ import { openRedisStorage } from './open-redis-storage.ts';
 import { CLUSTER_SHARDS, shardOfSubject } from './redis-keys.ts';
 import type { AgentStorage } from './storage-port.ts';
 import type { FixtureRun } from './test-support/storage-fixtures.ts';
-import { createFixtureRun, finishFixtureRun } from './test-support/storage-fixtures.ts';
+import { createFixtureRun, createRunCommand, finishFixtureRun } from './test-support/storage-fixtures.ts';
 
 type RawClient = ReturnType<typeof createClient>;
 
@@ -162,6 +162,40 @@ describe('Redis Cluster: a shard per subject, spread over the nodes', () => {
     expect(await storage.counts()).toEqual({ sessions: 0, runs: 0 });
     const left = (await Promise.all(nodes.map((node) => keysOn(node, prefix)))).flat();
     expect(left.filter((key) => key.includes('session:') || key.includes('where:'))).toEqual([]);
+  });
+
+  it('drops the shard records of a refused create and of a deleted session with its runs', async () => {
+    const wheres = async (): Promise<string[]> =>
+      (await Promise.all(nodes.map((node) => keysOn(node, `${prefix}where:`)))).flat().sort();
+    const run = await createFixtureRun(storage, {
+      runId: 'run_a',
+      sessionId: 'ses_a',
+      isNewSession: true,
+      subjectId: 'idn_a',
+    });
+    await finishFixtureRun(storage, run, 'done');
+    const second = await createFixtureRun(storage, {
+      runId: 'run_b',
+      sessionId: 'ses_a',
+      isNewSession: false,
+      subjectId: 'idn_a',
+    });
+    const refused = createRunCommand({
+      runId: 'run_other',
+      sessionId: 'ses_a',
+      isNewSession: false,
+      subjectId: 'idn_other',
+    });
+    expect(await other.createRun(refused.command)).toEqual({ kind: 'session_not_found' });
+    const where = (id: string): string => `${prefix}where:{${id}}`;
+    expect(await wheres()).toEqual([where('ses_a'), where('run_a'), where('run_b')].sort());
+    await finishFixtureRun(storage, second, 'again');
+    expect(await other.deleteSession({ sessionId: 'ses_a', subjectId: 'idn_a' })).toEqual({
+      kind: 'deleted',
+      runIds: ['run_a', 'run_b'],
+    });
+    expect(await wheres()).toEqual([]);
+    expect(await storage.getSession('ses_a')).toBeNull();
   });
 
   it('applies the store caps over the shards: the largest holder goes first, wherever it lives', async () => {
