@@ -66,9 +66,9 @@ const ENTRIES_PER_READ = 500;
 /**
  * Creates the tails (docs/server.md, "Redis"): each run with listeners in this process is read by
  * one `XREAD BLOCK 0` over a group of up to `groupSize` runs of one slot on a connection of the
- * group's own (to the node holding the slot),
- * from the id it has read up to, so nothing appended between two reads is missed (no pub/sub, no
- * polling). A run that joins a waiting group interrupts its read with `CLIENT UNBLOCK`.
+ * group's own (to the node holding the slot), from the id it has read up to, so nothing appended
+ * between two reads is missed (no pub/sub, no polling). A run is located (its stream and slot)
+ * before it joins a group; one that joins a waiting group interrupts its read with `CLIENT UNBLOCK`.
  */
 export function createRedisTails(options: RedisTailsOptions): RedisTails {
   const tails = new Map<string, Tail>();
