@@ -15,7 +15,9 @@ import type { TwoProcessFanoutResult } from './support/two-process-fanout.ts';
 // `npm run bench:server-fanout -- --two-processes` (default 1,000 runs): the same workload on one
 // process in memory, on one process on SQLite, then over two server processes on one private
 // redis-server and on a private three-node Redis Cluster, each run produced on one process and read
-// on the other; prints the four side by side with Redis round trips per delivered event.
+// on the other, and on the cluster again with the runs spread over `--identities` subjects (default
+// 100, so over the cluster's shards; 1 leaves that row out); prints them side by side with Redis
+// round trips per delivered event.
 //
 // `npm run bench:server-fanout -- --observability`: the one-process workload in one run with nothing
 // observed (the OpenTelemetry API without an SDK), with `metrics: true`, and with metrics and an SDK
@@ -28,6 +30,7 @@ const runs = readFlag('--runs', isTwoProcesses ? 1000 : 200);
 const deltas = readFlag('--deltas', 50);
 const intervalMs = readFlag('--interval-ms', 5);
 const repeat = readFlag('--repeat', 3);
+const identities = readFlag('--identities', 100);
 const workload = `runs ${runs}, events per run ${deltas + 4} after the cursor, delta interval ${intervalMs} ms`;
 
 if (isObservability) {
@@ -109,6 +112,8 @@ if (isObservability) {
   await rm(folder, { recursive: true, force: true });
   const onRedis = await runTwoProcessFanout({ runs, deltas, intervalMs });
   const onCluster = await runTwoProcessFanout({ runs, deltas, intervalMs, isCluster: true });
+  const spread =
+    identities > 1 ? await runTwoProcessFanout({ runs, deltas, intervalMs, isCluster: true, identities }) : null;
 
   const sumOf = (result: TwoProcessFanoutResult, names: (name: string) => boolean): number =>
     [...result.commands].filter(([name]) => names(name)).reduce((total, [, calls]) => total + calls, 0);
@@ -137,15 +142,25 @@ if (isObservability) {
         row('SQLite, one process', onSqlite, '—'),
         row('Redis, two processes', onRedis, roundTrips),
         row('Redis Cluster (3 nodes), two processes', onCluster, roundTripsOf(onCluster)),
+        ...(spread === null ? [] : [row(`Redis Cluster, ${identities} identities`, spread, roundTripsOf(spread))]),
       ],
     ),
   );
-  const sent = [...onRedis.commands].filter(([name, calls]) => calls > 0 && ROUND_TRIP_COMMANDS.has(name));
-  console.log(
-    `round trips per delivered event: ${sent.map(([name, calls]) => `${name} ${perEvent(calls)}`).join(', ')}`,
-  );
+  const measured: [string, TwoProcessFanoutResult][] = [
+    ['Redis', onRedis],
+    ['Redis Cluster', onCluster],
+    ...(spread === null
+      ? []
+      : [[`Redis Cluster, ${identities} identities`, spread] as [string, TwoProcessFanoutResult]]),
+  ];
+  for (const [name, result] of measured) {
+    const sent = [...result.commands].filter(([command, calls]) => calls > 0 && ROUND_TRIP_COMMANDS.has(command));
+    console.log(
+      `${name}, round trips per delivered event: ${sent.map(([command, calls]) => `${command} ${perEventOf(result, calls)}`).join(', ')}`,
+    );
+  }
   console.log(`commands Redis ran per delivered event, inside scripts included: ${perEvent(sum(() => true))}`);
   console.log(
-    `server-fanout two processes: ${runs} SSE readers over Redis, p50 ${onRedis.p50} ms, p99 ${onRedis.p99} ms (${(onRedis.p99 / inMemory.p99).toFixed(2)}× memory), ${roundTrips} Redis round trips per delivered event; Redis Cluster p99 ${onCluster.p99} ms, ${roundTripsOf(onCluster)} (one process: memory p99 ${inMemory.p99} ms, SQLite p99 ${onSqlite.p99} ms)`,
+    `server-fanout two processes: ${runs} SSE readers over Redis, p50 ${onRedis.p50} ms, p99 ${onRedis.p99} ms (${(onRedis.p99 / inMemory.p99).toFixed(2)}× memory), ${roundTrips} Redis round trips per delivered event; Redis Cluster p99 ${onCluster.p99} ms, ${roundTripsOf(onCluster)}${spread === null ? '' : `; ${identities} identities on the cluster p99 ${spread.p99} ms, ${roundTripsOf(spread)}`} (one process: memory p99 ${inMemory.p99} ms, SQLite p99 ${onSqlite.p99} ms)`,
   );
 }

@@ -26,6 +26,15 @@ export const FANOUT_HEADERS = {
   'content-type': 'application/json',
 };
 
+/** The header that names the subject of a request (default `bench`); its identity is `idn_<subject>`. */
+export const SUBJECT_HEADER = 'x-bench-subject';
+
+/** The headers of a request of `subject` and its identity (the bench identity when none is given). */
+function headersOf(subject: string | undefined): Record<string, string> {
+  if (subject === undefined) return FANOUT_HEADERS;
+  return { ...FANOUT_HEADERS, 'x-agent-identity': `idn_${subject}`, [SUBJECT_HEADER]: subject };
+}
+
 /**
  * Creates the fan-out engine: each run waits for `release()`, then appends a status, a message
  * start, `deltas` text deltas every `intervalMs`, the message end and the terminal event.
@@ -70,8 +79,8 @@ export function createFanoutHandler(options: {
   const unlimited = 1_000_000;
   return createAgentHandler({
     engine: options.engine,
-    authenticate: () => ({ id: 'bench' }),
-    identityFor: () => 'idn_bench',
+    authenticate: (request) => ({ id: String(request.headers[SUBJECT_HEADER] ?? 'bench') }),
+    identityFor: (subject) => `idn_${subject.id}`,
     limits: { runsPerMinute: unlimited, maxActiveRuns: unlimited, readsPerMinute: unlimited },
     maxStreamsPerIdentity: options.maxStreams,
     // Every reader comes from loopback: the per-client and server-wide caps are lifted too.
@@ -89,13 +98,20 @@ export function createFanoutHandler(options: {
   });
 }
 
-/** Creates `count` runs through `base` (`…/api/agent/v1`) and returns their ids. */
-export async function createFanoutRuns(base: string, count: number): Promise<string[]> {
+/**
+ * Creates `count` runs through `base` (`…/api/agent/v1`), run `i` as `subjectOf(i)` (default: all
+ * as the bench identity), and returns their ids.
+ */
+export async function createFanoutRuns(
+  base: string,
+  count: number,
+  subjectOf: (index: number) => string | undefined = () => undefined,
+): Promise<string[]> {
   const runIds: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const response = await fetch(`${base}/runs`, {
       method: 'POST',
-      headers: { ...FANOUT_HEADERS, 'idempotency-key': `bench-run-${i}-${Date.now()}-xyz` },
+      headers: { ...headersOf(subjectOf(i)), 'idempotency-key': `bench-run-${i}-${Date.now()}-xyz` },
       body: JSON.stringify({ agentVersionId: 'agv_demo_1', input: { content: [{ type: 'text', text: `run ${i}` }] } }),
     });
     runIds.push(((await response.json()) as { runId: string }).runId);
@@ -109,7 +125,8 @@ export async function createFanoutRuns(base: string, count: number): Promise<str
  * until the streams end. Rejects when fewer than `expected` events arrived (a stream ended early).
  */
 export async function measureFanout(options: {
-  streams: readonly { base: string; runId: string }[];
+  /** Each stream's server, run and the subject that reads it (the bench identity when none is given). */
+  streams: readonly { base: string; runId: string; subject?: string }[];
   release: () => void | Promise<void>;
   expected: number;
 }): Promise<Omit<FanoutResult, 'runIds' | 'handler'>> {
@@ -121,7 +138,7 @@ export async function measureFanout(options: {
   const everyReaderOpen = new Promise<void>((resolve) => {
     allOpen = resolve;
   });
-  const readers = streams.map(async ({ base, runId }) => {
+  const readers = streams.map(async ({ base, runId, subject }) => {
     const parser = createSseParser({
       onFrame: (frame) => {
         const event = JSON.parse(frame.data) as EventEnvelope;
@@ -135,7 +152,7 @@ export async function measureFanout(options: {
     });
     // node:http rather than fetch: one plain socket per reader, no per-origin pool limit.
     await new Promise<void>((resolve, reject) => {
-      get(`${base}/runs/${runId}/events?after=1`, { headers: FANOUT_HEADERS }, (response) => {
+      get(`${base}/runs/${runId}/events?after=1`, { headers: headersOf(subject) }, (response) => {
         response.on('data', (chunk: Buffer) => parser.push(chunk));
         response.on('end', resolve);
         response.on('error', reject);

@@ -46,6 +46,8 @@ export async function runTwoProcessFanout(options: {
   deltas: number;
   intervalMs: number;
   isCluster?: boolean;
+  /** Subjects the runs are spread over, run `i` being subject `i mod identities` (default: one). */
+  identities?: number;
 }): Promise<TwoProcessFanoutResult> {
   const { runs, deltas, intervalMs } = options;
   const redis =
@@ -76,12 +78,18 @@ export async function runTwoProcessFanout(options: {
     );
     const [baseA, baseB] = ports.map((port) => `http://127.0.0.1:${port}/api/agent/v1`) as [string, string];
     const half = Math.floor(runs / 2);
-    const onA = await createFanoutRuns(baseA, half);
-    const onB = await createFanoutRuns(baseB, runs - half);
+    const { identities } = options;
+    const subjectOf = (index: number): string | undefined =>
+      identities === undefined || identities <= 1 ? undefined : `bench_${index % identities}`;
+    const onA = await createFanoutRuns(baseA, half, subjectOf);
+    const onB = await createFanoutRuns(baseB, runs - half, (index) => subjectOf(half + index));
     await Promise.all(raws.map((raw) => raw.connect()));
     let before = new Map<string, number>();
     const measured = await measureFanout({
-      streams: [...onA.map((runId) => ({ base: baseB, runId })), ...onB.map((runId) => ({ base: baseA, runId }))],
+      streams: [
+        ...onA.map((runId, index) => ({ base: baseB, runId, ...optionalSubject(subjectOf(index)) })),
+        ...onB.map((runId, index) => ({ base: baseA, runId, ...optionalSubject(subjectOf(half + index)) })),
+      ],
       release: async () => {
         before = await readCalls();
         await Promise.all(ports.map((port) => fetch(`http://127.0.0.1:${port}/bench/go`, { method: 'POST' })));
@@ -99,6 +107,11 @@ export async function runTwoProcessFanout(options: {
     await Promise.all(children.map(stopChild));
     await redis.stop();
   }
+}
+
+/** `{subject}` when there is one (the stream of a run of the bench identity names none). */
+function optionalSubject(subject: string | undefined): { subject?: string } {
+  return subject === undefined ? {} : { subject };
 }
 
 /** Calls per command since Redis started (`INFO commandstats`). */

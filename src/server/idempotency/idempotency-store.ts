@@ -38,6 +38,7 @@ export interface IdempotencyStoreOptions {
 
 /** The scope of one key: who, which route template, and the fingerprinted request. */
 export interface IdempotencyRequest {
+  /** The subject whose key it is (its id): the storage keeps the record with the subject's data. */
   scope: string;
   method: string;
   routeTemplate: string;
@@ -101,6 +102,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
       const token = ids('idk');
       const outcome = await storage.beginIdempotency({
         recordId,
+        subjectId: request.scope,
         fingerprint,
         token,
         now,
@@ -122,6 +124,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
       }
       const completion = (response: StoredResponse): IdempotencyCompletion => ({
         recordId,
+        subjectId: request.scope,
         token,
         response,
         expiresAt: clock.now() + ttlMs,
@@ -132,7 +135,7 @@ export function createIdempotencyStore(options: IdempotencyStoreOptions): Idempo
         complete: async (response) => {
           await storage.completeIdempotency(completion(response));
         },
-        abandon: () => storage.abandonIdempotency(recordId, token),
+        abandon: () => storage.abandonIdempotency(recordId, token, request.scope),
       };
     },
     async sweep() {

@@ -19,15 +19,18 @@ end
 /**
  * Keeps or refreshes a lease (`ExecutorLeaseStore.connect`). Keys: `executors`, `executor-expiry`
  * and the subject's `subject-executors:`. Values: field, lease (JSON without its expiry),
- * subjectId, now, expiresAt, maxPerSubject, maxExecutors. Returns 1, or 0 when every live slot is
- * taken and the subject's quota does not pay for a new one.
+ * subjectId, now, expiresAt, maxPerSubject, maxExecutors, liveElsewhere (the live leases of the
+ * other shards on Redis Cluster, read just before: racing connects may pass `maxExecutors` by a
+ * few there; 0 on one shard). Returns 1, or 0 when every live slot is taken and the subject's
+ * quota does not pay for a new one.
  */
 export const CONNECT_EXECUTOR = defineStorageScript(
   'agentChatConnectExecutor',
   ['executors', 'expiry', 'subjectExecutors'],
   `${EXECUTOR_LEASES}
 local isNew = redis.call('HEXISTS', K.executors, A.field) == 0
-if isNew and redis.call('ZCOUNT', K.expiry, '(' .. A.now, '+inf') >= tonumber(A.maxExecutors)
+local live = redis.call('ZCOUNT', K.expiry, '(' .. A.now, '+inf') + tonumber(A.liveElsewhere)
+if isNew and live >= tonumber(A.maxExecutors)
   and redis.call('ZCARD', K.subjectExecutors) < tonumber(A.maxPerSubject) then
   return 0
 end

@@ -1,8 +1,11 @@
+import type { ShardKeys } from './redis-keys.ts';
+
 /**
  * One Lua script of the Redis storage, as node-redis defines scripts (`defineScript` from
  * `@redis/client`, given to the client's `scripts` option by `openRedisStorage`): the keys it
- * declares are `KEYS` (so Redis Cluster routes it, and they all share the deployment's hash tag),
- * and its values travel as one JSON object, `ARGV[1]`, read by name as `A.<name>`.
+ * declares are `KEYS` (so Redis Cluster routes it by the first, and they all share one shard's
+ * hash tag, so one slot), and its values travel as one JSON object, `ARGV[1]`, read by name as
+ * `A.<name>`.
  */
 export interface StorageScript {
   /** The client method node-redis adds for it. */
@@ -26,10 +29,11 @@ export interface ScriptCall {
 export type ScriptArgs = Record<string, string | number | readonly string[]>;
 
 /**
- * What every script starts with: its named keys `K`, its values `A` and the deployment's key base
- * `P` (`A.base`: the key prefix, inside a hash tag on Redis Cluster), then the helpers they share.
- * A key a script only finds while it runs (a run's session, a session's runs) is built from `P`, so
- * it has the same hash tag, and the same slot, as the declared ones.
+ * What every script starts with: its named keys `K`, its values `A` and the key base of the shard
+ * it runs in `P` (`A.base`: the key prefix, or a shard's hash tag on Redis Cluster), then the
+ * helpers they share. A key a script only finds while it runs (a run's session, a session's runs,
+ * the shard's indexes) is built from `P`, so it has the same hash tag, and the same slot, as the
+ * declared ones.
  */
 const PRELUDE = `
 local A = cjson.decode(ARGV[1])
@@ -117,3 +121,14 @@ function wellFormed(text: string): string {
 
 /** The one command the storage sends outside scripts, routed by `key` (the client's `sendCommand`). */
 export type SendCommand = (args: string[]) => Promise<unknown>;
+
+/** Sends one command to the node holding `key`. */
+export type SendTo = (key: string, args: string[]) => Promise<unknown>;
+
+/** Runs a storage script in `shard` (its key base is the script's `P`) with its keys by name and its values. */
+export type RunScript = (
+  script: StorageScript,
+  shard: ShardKeys,
+  keys: Record<string, string>,
+  args: ScriptArgs,
+) => Promise<unknown>;

@@ -23,15 +23,19 @@ import {
   UPDATE_SESSION_TITLE,
 } from './redis-record-scripts.ts';
 import { TAKE_RATE } from './redis-rate-script.ts';
-import { DELETE_SESSION, ENFORCE_RETENTION } from './redis-retention-script.ts';
+import { DELETE_SESSION, ENFORCE_RETENTION, EVICT_SESSION, NEXT_EVICTION } from './redis-retention-script.ts';
 import { APPEND_EVENTS, COMPACT_ENDED_RUNS, CREATE_RUN, GET_RUN } from './redis-run-scripts.ts';
-import type { ScriptArgs, StorageScript } from './redis-script.ts';
+import type { RunScript, StorageScript } from './redis-script.ts';
 import { scriptArguments, wellFormedJson } from './redis-script.ts';
 import type { BlockingConnection } from './redis-tails.ts';
 import { createRedisTails } from './redis-tails.ts';
 import { createAppendBatcher } from './redis-append-batcher.ts';
 import { settleUncertainAppend } from './redis-uncertain-append.ts';
 import { createRedisExecutorLeases, REDIS_EXECUTOR_SCRIPTS } from './redis-executor-leases.ts';
+import { createRedisLayout } from './redis-keys.ts';
+import type { ShardKeys } from './redis-keys.ts';
+import { createShardDirectory } from './redis-shard-directory.ts';
+import { countOverShards, enforceStoreCapsOverShards, takeOldestOverShards } from './redis-shard-sweeps.ts';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
 import type {
@@ -56,12 +60,14 @@ export const REDIS_STORAGE_SCRIPTS: readonly StorageScript[] = [
   DELETE_EXPIRED_IDEMPOTENCY,
   DELETE_SESSION,
   ENFORCE_RETENTION,
+  EVICT_SESSION,
   GET_OR_CREATE_SETTING,
   GET_RUN,
   LIST_EXPIRED_LEASES,
   LIST_FINAL_SNAPSHOTS,
   LIST_MESSAGES,
   LIST_SESSIONS,
+  NEXT_EVICTION,
   PUT_FEEDBACK,
   RENEW_LEASE,
   SET_AG_UI_SEGMENT,
@@ -84,7 +90,7 @@ export interface RedisConnections {
   openConnection(key: string): Promise<BlockingConnection>;
   /** True for a failure that says nothing about whether Redis ran the command (not a reply of Redis: a dropped connection). */
   isConnectionError(error: unknown): boolean;
-  /** True on Redis Cluster: the keys of a deployment then share the hash tag `{<keyPrefix>}`. */
+  /** True on Redis Cluster: each subject's keys then share its shard's hash tag (`redis-keys.ts`). */
   isCluster: boolean;
   /** Closes the client. */
   close: () => Promise<void>;
@@ -104,8 +110,12 @@ export interface RedisStorageOptions {
 /**
  * Creates the Redis {@link AgentStorage} (docs/server.md, "Redis") over `connections`: event logs
  * are streams with entry ids `<seq>-0`, every write that changes several keys is one Lua script
- * (so it is atomic and fenced), and the doorbell is cross-process (`XREAD BLOCK`, see
- * `createRedisTails`), so a reader on any process follows a run produced on another.
+ * in one shard (so it is atomic and fenced), and the doorbell is cross-process (`XREAD BLOCK`, see
+ * `createRedisTails`), so a reader on any process follows a run produced on another. A standalone
+ * Redis is one shard; on Redis Cluster a subject's records live in the shard of its id
+ * (`redis-keys.ts`), a method given only a session or run id finds it through the shard
+ * directory (`redis-shard-directory.ts`), and the sweeps go over every shard
+ * (`redis-shard-sweeps.ts`).
  */
 export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
   const { connections } = options;
@@ -113,41 +123,51 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
   if (connections.isCluster && /[{}]/.test(prefix))
     throw new RangeError('keyPrefix must not hold { or } on Redis Cluster.');
   const onError = options.onError ?? ((error: unknown) => console.error('[agent-chat] redis', error));
-  const keys = redisKeys(prefix, connections.isCluster);
-  const run = (script: StorageScript, keyed: Record<string, string>, args: ScriptArgs): Promise<unknown> => {
-    const call = scriptArguments(script, { keys: keyed, args }, keys.base);
+  const layout = createRedisLayout(prefix, connections.isCluster);
+  const { shards } = layout;
+  const isSharded = shards.length > 1;
+  const run: RunScript = (script, shard, keyed, args) => {
+    const call = scriptArguments(script, { keys: keyed, args }, shard.base);
     return connections.runScript(script, call.keys, call.argv);
   };
   // A command of one key, which is its first argument (HGETALL, XRANGE, SCARD, ...).
-  const send = (args: string[]): Promise<unknown> => connections.send(args[1] ?? keys.base, args);
-  const queueAppend = createAppendBatcher((moreKeys, batches) => {
-    const call = scriptArguments(APPEND_EVENTS, { keys: {}, moreKeys, args: { batches } }, keys.base);
+  const send = (args: string[]): Promise<unknown> => connections.send(args[1] ?? layout.global, args);
+  const directory = createShardDirectory(layout, connections.send);
+  const queueAppend = createAppendBatcher((base, moreKeys, batches) => {
+    const call = scriptArguments(APPEND_EVENTS, { keys: {}, moreKeys, args: { batches } }, base);
     return connections.runScript(APPEND_EVENTS, call.keys, call.argv);
   });
   const tails = createRedisTails({
-    send: (args) => connections.send(keys.base, args),
-    openConnection: () => connections.openConnection(keys.base),
-    streamKey: keys.stream,
+    send: connections.send,
+    openConnection: (key) => connections.openConnection(key),
+    locate: async (runId) => {
+      const shard = await directory.find(runId);
+      return { stream: shard.stream(runId), slot: shard.base };
+    },
     groupSize: options.tailGroupSize ?? 64,
     onError,
   });
-  const idempotencyArgs = (completion: IdempotencyCompletion | undefined): ScriptArgs =>
+  const idempotencyArgs = (completion: IdempotencyCompletion | undefined): Record<string, string> =>
     completion === undefined
       ? { idemId: '', idemToken: '', idemResponse: '', idemExpiresAt: '' }
       : {
           idemId: completion.recordId,
           idemToken: completion.token,
           idemResponse: JSON.stringify(completion.response),
-          idemExpiresAt: completion.expiresAt,
+          idemExpiresAt: String(completion.expiresAt),
         };
-  const idemKeys = (recordId: string | undefined): Record<string, string> => ({
-    idem: keys.idem(recordId ?? ''),
-    idemExpiry: keys.of('idem-expiry'),
+  const idemKeys = (shard: ShardKeys, recordId: string | undefined): Record<string, string> => ({
+    idem: shard.idem(recordId ?? ''),
+    idemExpiry: shard.of('idem-expiry'),
   });
+  /** Calls `call` for every shard (the calls sent together) and adds up their numeric replies. */
+  const sumOverShards = async (call: (shard: ShardKeys) => Promise<unknown>): Promise<number> =>
+    (await Promise.all(shards.map(call))).reduce<number>((sum, reply) => sum + Number(reply), 0);
 
   const readEvents: AgentStorage['readEvents'] = async (runId, afterSeq, limit) => {
+    const stream = (await directory.find(runId)).stream(runId);
     const count = limit === undefined || !Number.isFinite(limit) ? [] : ['COUNT', String(limit)];
-    const reply = await send(['XRANGE', keys.stream(runId), `${afterSeq + 1}-0`, '+', ...count]);
+    const reply = await send(['XRANGE', stream, `${afterSeq + 1}-0`, '+', ...count]);
     return (Array.isArray(reply) ? (reply as unknown[]) : []).map((entry) => {
       const fields = Array.isArray(entry) ? toStrings(entry[1]) : [];
       return JSON.parse(fields[1] ?? 'null') as EventEnvelope;
@@ -159,16 +179,20 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       const { session, run: created, started } = command;
       const sessionId = session.kind === 'new' ? session.session.sessionId : session.sessionId;
       const fresh = session.kind === 'new' ? session.session : null;
+      const shard = layout.ofSubject(created.subjectId);
+      const newIds = fresh === null ? [created.runId] : [sessionId, created.runId];
+      await directory.record(newIds, shard);
       const reply = await run(
         CREATE_RUN,
+        shard,
         {
-          session: keys.session(sessionId),
-          run: keys.run(created.runId),
-          stream: keys.stream(created.runId),
-          counters: keys.of('counters'),
-          subjectActive: keys.subjectActive(created.subjectId),
-          sessionRuns: keys.of(`session-runs:${sessionId}`),
-          ...idemKeys(command.idempotency?.recordId),
+          session: shard.session(sessionId),
+          run: shard.run(created.runId),
+          stream: shard.stream(created.runId),
+          counters: shard.of('counters'),
+          subjectActive: shard.subjectActive(created.subjectId),
+          sessionRuns: shard.of(`session-runs:${sessionId}`),
+          ...idemKeys(shard, command.idempotency?.recordId),
         },
         {
           mode: session.kind,
@@ -193,6 +217,7 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
         },
       );
       const [kind, detail] = Array.isArray(reply) ? (reply as unknown[]) : [];
+      if (kind !== 'created') await directory.forget(newIds);
       switch (kind) {
         case 'session_not_found':
           return { kind: 'session_not_found' };
@@ -208,20 +233,24 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       return { kind: 'created', session: toSession(sessionId, toFields(detail)) as StoredSession };
     },
     async getRun(runId) {
-      const reply = await run(GET_RUN, { run: keys.run(runId) }, {});
+      const shard = await directory.find(runId);
+      const reply = await run(GET_RUN, shard, { run: shard.run(runId) }, {});
       if (!Array.isArray(reply)) return null;
       const [fields, messages] = reply as [unknown, unknown];
       return toRun(runId, toFields(fields), toStrings(messages));
     },
     async getSession(sessionId) {
-      return toSession(sessionId, toFields(await send(['HGETALL', keys.session(sessionId)])));
+      const shard = await directory.find(sessionId);
+      return toSession(sessionId, toFields(await send(['HGETALL', shard.session(sessionId)])));
     },
     async listSessions(subjectId, page) {
       const cursor = page.after === undefined ? undefined : decodeSessionCursor(page.after);
       if (cursor === null) return null;
+      const shard = layout.ofSubject(subjectId);
       const reply = await run(
         LIST_SESSIONS,
-        { subjectActivity: keys.of(`subject-activity:${subjectId}`) },
+        shard,
+        { subjectActivity: shard.of(`subject-activity:${subjectId}`) },
         {
           subjectId,
           cursorScore: cursor?.updatedAt ?? '',
@@ -240,12 +269,15 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       return { items: found.items.map((row) => row.session), next: found.next };
     },
     async countSessionMessages(sessionId) {
-      return Number(await run(COUNT_SESSION_MESSAGES, keys.messages(sessionId), { sessionId }));
+      const shard = await directory.find(sessionId);
+      return Number(await run(COUNT_SESSION_MESSAGES, shard, shard.messages(sessionId), { sessionId }));
     },
     async updateSessionTitle(request) {
+      const shard = layout.ofSubject(request.subjectId);
       const reply = await run(
         UPDATE_SESSION_TITLE,
-        { session: keys.session(request.sessionId) },
+        shard,
+        { session: shard.session(request.sessionId) },
         {
           sessionId: request.sessionId,
           subjectId: request.subjectId,
@@ -260,29 +292,40 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       return { kind: kind === 'title_changed' ? 'title_changed' : 'not_found' };
     },
     async deleteSession(request) {
+      const shard = layout.ofSubject(request.subjectId);
       const reply = await run(
         DELETE_SESSION,
-        { session: keys.session(request.sessionId) },
+        shard,
+        { session: shard.session(request.sessionId) },
         { sessionId: request.sessionId, subjectId: request.subjectId },
       );
       const [kind, detail] = reply as [unknown, unknown];
       if (kind === 'run_active') return { kind, activeRunId: String(detail) };
-      if (kind === 'deleted') return { kind, runIds: toStrings(detail) };
-      return { kind: 'not_found' };
+      if (kind !== 'deleted') return { kind: 'not_found' };
+      const runIds = toStrings(detail);
+      await directory.forget([request.sessionId, ...runIds]);
+      return { kind, runIds };
     },
     async listSessionRunIds(sessionId) {
-      return toStrings(await send(['ZRANGE', keys.of(`session-runs:${sessionId}`), '0', '-1']));
+      const shard = await directory.find(sessionId);
+      return toStrings(await send(['ZRANGE', shard.of(`session-runs:${sessionId}`), '0', '-1']));
     },
     async listMessages(sessionId, page) {
+      const shard = await directory.find(sessionId);
       const limit = page.limit ?? -1;
-      const reply = await run(LIST_MESSAGES, keys.messages(sessionId), { sessionId, before: page.before ?? '', limit });
+      const reply = await run(LIST_MESSAGES, shard, shard.messages(sessionId), {
+        sessionId,
+        before: page.before ?? '',
+        limit,
+      });
       if (!Array.isArray(reply)) return null;
       const messages = toStrings(reply).map((json) => JSON.parse(json) as SnapshotMessage);
       return toPage(messages, limit < 0 ? messages.length : limit, (m) => m.messageId);
     },
     async listSettledToolCalls(sessionId) {
+      const shard = await directory.find(sessionId);
       const pairs = toStrings(
-        await run(LIST_FINAL_SNAPSHOTS, { sessionRuns: keys.of(`session-runs:${sessionId}`) }, { sessionId }),
+        await run(LIST_FINAL_SNAPSHOTS, shard, { sessionRuns: shard.of(`session-runs:${sessionId}`) }, { sessionId }),
       );
       const calls: SettledToolCall[] = [];
       for (let index = 0; index + 1 < pairs.length; index += 2) {
@@ -293,6 +336,7 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
     },
     async appendEvents(runId, expectedLastSeq, events, options = {}) {
       const isEnding = checkAppendBatch(runId, expectedLastSeq, events, options);
+      const shard = await directory.find(runId);
       const last = events[events.length - 1];
       const snapshot = isEnding ? options.finalSnapshot : undefined;
       const messages = snapshot?.messages ?? [];
@@ -308,7 +352,8 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
         ...idempotencyArgs(options.idempotency),
       };
       const queued = {
-        keys: [keys.run(runId), keys.stream(runId), keys.idem(options.idempotency?.recordId ?? '')] as const,
+        base: shard.base,
+        keys: [shard.run(runId), shard.stream(runId), shard.idem(options.idempotency?.recordId ?? '')] as const,
         json: wellFormedJson(batch),
       };
       const reply = await queueAppend(queued).catch((error: unknown) => {
@@ -318,7 +363,7 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
           count: events.length,
           lastEventId: last.eventId,
           readLastSeq: async () => {
-            const lastSeq = await send(['HGET', keys.run(runId), 'lastSeq']);
+            const lastSeq = await send(['HGET', shard.run(runId), 'lastSeq']);
             return typeof lastSeq === 'string' ? Number(lastSeq) : null;
           },
           readEventIdAt: async (seq) => (await readEvents(runId, seq - 1, 1))[0]?.eventId ?? null,
@@ -342,33 +387,62 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       tails.held(runId, afterSeq, limit ?? Number.POSITIVE_INFINITY) ?? readEvents(runId, afterSeq, limit),
     subscribe: (runId, onWake) => tails.subscribe(runId, onWake),
     async compactEndedRuns(endedBefore, limit) {
-      return Number(await run(COMPACT_ENDED_RUNS, { ended: keys.of('ended') }, { endedBefore, limit }));
+      return takeOldestOverShards({
+        shards,
+        limit,
+        send: connections.send,
+        index: (shard) => shard.of('ended'),
+        upTo: `(${endedBefore}`,
+        take: async (shard, count) =>
+          Number(await run(COMPACT_ENDED_RUNS, shard, { ended: shard.of('ended') }, { endedBefore, limit: count })),
+      });
     },
     async enforceRetention(request) {
-      const reply = await run(
-        ENFORCE_RETENTION,
-        {
-          sessions: keys.of('sessions'),
-          runs: keys.of('runs'),
-          activity: keys.of('activity'),
-          counters: keys.of('counters'),
-        },
-        {
-          cutoff: request.now - request.sessionIdleTtlMs,
-          maxSessionsPerSubject: request.maxSessionsPerSubject,
-          maxRunsPerSession: request.maxRunsPerSession,
-          maxSessions: request.maxSessions,
-          maxRuns: request.maxRuns,
-          touched: request.touched?.sessionId ?? '',
-          touchedSubject: request.touched?.subjectId ?? '',
-        },
-      );
-      const [sessionIds, runIds] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [[], []];
-      return { sessionIds: toStrings(sessionIds), runIds: toStrings(runIds) };
+      const { touched } = request;
+      // One shard applies every cap in its script. On several, a create's own caps run in its
+      // subject's shard, then the store caps over all shards, then a sweep's idle TTL in each
+      // shard: the order of one shard's script.
+      const inShard = async (shard: ShardKeys) => {
+        const reply = await run(
+          ENFORCE_RETENTION,
+          shard,
+          {
+            sessions: shard.of('sessions'),
+            runs: shard.of('runs'),
+            activity: shard.of('activity'),
+            counters: shard.of('counters'),
+          },
+          {
+            cutoff: request.now - request.sessionIdleTtlMs,
+            maxSessionsPerSubject: request.maxSessionsPerSubject,
+            maxRunsPerSession: request.maxRunsPerSession,
+            maxSessions: request.maxSessions,
+            maxRuns: request.maxRuns,
+            storeCaps: isSharded ? '0' : '1',
+            touched: touched?.sessionId ?? '',
+            touchedSubject: touched?.subjectId ?? '',
+          },
+        );
+        const [sessionIds, runIds] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [[], []];
+        return { sessionIds: toStrings(sessionIds), runIds: toStrings(runIds) };
+      };
+      if (!isSharded) return inShard(shards[0] as ShardKeys);
+      const parts = [];
+      if (touched !== undefined) parts.push(await inShard(layout.ofSubject(touched.subjectId)));
+      const { maxSessions, maxRuns } = request;
+      parts.push(await enforceStoreCapsOverShards({ shards, run, maxSessions, maxRuns, touched }));
+      if (touched === undefined) parts.push(...(await Promise.all(shards.map(inShard))));
+      const gone = {
+        sessionIds: parts.flatMap((part) => part.sessionIds),
+        runIds: parts.flatMap((part) => part.runIds),
+      };
+      await directory.forget([...gone.sessionIds, ...gone.runIds]);
+      return gone;
     },
     async beginIdempotency(request) {
+      const shard = layout.ofSubject(request.subjectId);
       const [kind, response] = toStrings(
-        await run(BEGIN_IDEMPOTENCY, idemKeys(request.recordId), {
+        await run(BEGIN_IDEMPOTENCY, shard, idemKeys(shard, request.recordId), {
           recordId: request.recordId,
           fingerprint: request.fingerprint,
           token: request.token,
@@ -381,7 +455,8 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       return { kind: kind === 'started' || kind === 'reused' ? kind : 'in_use' };
     },
     async completeIdempotency(completion) {
-      const reply = await run(COMPLETE_IDEMPOTENCY, idemKeys(completion.recordId), {
+      const shard = layout.ofSubject(completion.subjectId);
+      const reply = await run(COMPLETE_IDEMPOTENCY, shard, idemKeys(shard, completion.recordId), {
         recordId: completion.recordId,
         token: completion.token,
         response: JSON.stringify(completion.response),
@@ -389,89 +464,114 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       });
       return reply === 1;
     },
-    async abandonIdempotency(recordId, token) {
-      await run(ABANDON_IDEMPOTENCY, idemKeys(recordId), { recordId, token });
+    async abandonIdempotency(recordId, token, subjectId) {
+      const shard = layout.ofSubject(subjectId);
+      await run(ABANDON_IDEMPOTENCY, shard, idemKeys(shard, recordId), { recordId, token });
     },
     async deleteExpiredIdempotency(now) {
-      return Number(await run(DELETE_EXPIRED_IDEMPOTENCY, { idemExpiry: keys.of('idem-expiry') }, { now }));
+      return sumOverShards((shard) =>
+        run(DELETE_EXPIRED_IDEMPOTENCY, shard, { idemExpiry: shard.of('idem-expiry') }, { now }),
+      );
     },
     async renewLease(runId, owner, expiresAt) {
-      return (await run(RENEW_LEASE, keys.leases(), { runId, owner, expiresAt })) === 1;
+      const shard = await directory.find(runId);
+      return (await run(RENEW_LEASE, shard, shard.leases(), { runId, owner, expiresAt })) === 1;
     },
     async takeExpiredLease(runId, owner, now, expiresAt) {
+      const shard = await directory.find(runId);
       const reply = await run(
         TAKE_EXPIRED_LEASE,
-        { ...keys.leases(), run: keys.run(runId) },
+        shard,
+        { ...shard.leases(), run: shard.run(runId) },
         { runId, owner, now, expiresAt },
       );
       return reply === 1;
     },
     async listExpiredLeases(now, limit) {
-      const flat = toStrings(await run(LIST_EXPIRED_LEASES, keys.leases(), { now, limit }));
       const leases = [];
-      for (let index = 0; index + 2 < flat.length; index += 3) {
-        leases.push({
-          runId: flat[index] as string,
-          owner: flat[index + 1] as string,
-          expiresAt: Number(flat[index + 2]),
-        });
+      const replies = await Promise.all(
+        shards.map(async (shard) => toStrings(await run(LIST_EXPIRED_LEASES, shard, shard.leases(), { now, limit }))),
+      );
+      for (const flat of replies) {
+        for (let index = 0; index + 2 < flat.length; index += 3) {
+          leases.push({
+            runId: flat[index] as string,
+            owner: flat[index + 1] as string,
+            expiresAt: Number(flat[index + 2]),
+          });
+        }
       }
-      return leases;
+      return leases.sort((a, b) => a.expiresAt - b.expiresAt).slice(0, limit);
     },
-    executorLeases: createRedisExecutorLeases(run, send, keys.of),
+    executorLeases: createRedisExecutorLeases(run, connections.send, layout),
     async countActiveRuns(subjectId) {
-      return Number(await send(['SCARD', keys.subjectActive(subjectId)]));
+      return Number(await send(['SCARD', layout.ofSubject(subjectId).subjectActive(subjectId)]));
     },
     async takeRate(request) {
-      const bucket = keys.rate(request.perMinute, request.bucket);
-      const retryAfterMs = Number(await run(TAKE_RATE, { bucket }, { perMinute: request.perMinute, now: request.now }));
+      const bucket = layout.rate(request.perMinute, request.bucket);
+      // The bucket has a hash tag of its own: the script reads no shard key.
+      const call = scriptArguments(
+        TAKE_RATE,
+        { keys: { bucket }, args: { perMinute: request.perMinute, now: request.now } },
+        '',
+      );
+      const retryAfterMs = Number(await connections.runScript(TAKE_RATE, call.keys, call.argv));
       return retryAfterMs === 0 ? { isAllowed: true } : { isAllowed: false, retryAfterMs };
     },
     async bindAgUiThread({ subjectId, threadId, sessionId }) {
+      const shard = layout.ofSubject(subjectId);
       await run(
         BIND_AG_UI_THREAD,
-        { session: keys.session(sessionId), agUiThreads: keys.of('ag-ui-threads') },
+        shard,
+        { session: shard.session(sessionId), agUiThreads: shard.of('ag-ui-threads') },
         { field: agUiThreadField(subjectId, threadId), sessionId },
       );
     },
     async findAgUiThread(subjectId, threadId) {
-      const sessionId = await send(['HGET', keys.of('ag-ui-threads'), agUiThreadField(subjectId, threadId)]);
+      const threads = layout.ofSubject(subjectId).of('ag-ui-threads');
+      const sessionId = await send(['HGET', threads, agUiThreadField(subjectId, threadId)]);
       return typeof sessionId === 'string' ? sessionId : null;
     },
     async setAgUiSegment(runId, agUiRunId) {
-      await run(SET_AG_UI_SEGMENT, { run: keys.run(runId) }, { runId, agUiRunId });
+      const shard = await directory.find(runId);
+      await run(SET_AG_UI_SEGMENT, shard, { run: shard.run(runId) }, { runId, agUiRunId });
     },
     async getAgUiSegment(runId) {
-      const agUiRunId = await send(['HGET', keys.run(runId), 'agUiRunId']);
+      const shard = await directory.find(runId);
+      const agUiRunId = await send(['HGET', shard.run(runId), 'agUiRunId']);
       return typeof agUiRunId === 'string' ? agUiRunId : null;
     },
     async putFeedback(feedback) {
+      const shard = await directory.find(feedback.runId);
       const field = JSON.stringify([feedback.subjectId, feedback.messageId]);
       const reply = await run(
         PUT_FEEDBACK,
-        { run: keys.run(feedback.runId), feedback: keys.of(`feedback:${feedback.runId}`) },
+        shard,
+        { run: shard.run(feedback.runId), feedback: shard.of(`feedback:${feedback.runId}`) },
         { runId: feedback.runId, field, vote: JSON.stringify(feedback) },
       );
       return reply === 1;
     },
     async listFeedback(runId, subjectId) {
-      const fields = toFields(await send(['HGETALL', keys.of(`feedback:${runId}`)]));
+      const shard = await directory.find(runId);
+      const fields = toFields(await send(['HGETALL', shard.of(`feedback:${runId}`)]));
       const votes = Object.values(fields).map((json) => JSON.parse(json) as StoredFeedback);
       return votes
         .filter((vote) => vote.subjectId === subjectId)
         .sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
     },
-    async counts() {
-      const [sessions, runs] = toStrings(
-        await run(COUNTS, { sessions: keys.of('sessions'), runs: keys.of('runs') }, {}),
-      );
-      return { sessions: Number(sessions), runs: Number(runs) };
-    },
+    counts: () => countOverShards(shards, run),
     async getOrCreateSetting(name, proposed) {
-      return String(await run(GET_OR_CREATE_SETTING, { settings: keys.of('settings') }, { name, proposed }));
+      const settings = `${layout.global}settings`;
+      const call = scriptArguments(
+        GET_OR_CREATE_SETTING,
+        { keys: { settings }, args: { name, proposed } },
+        layout.global,
+      );
+      return String(await connections.runScript(GET_OR_CREATE_SETTING, call.keys, call.argv));
     },
     async checkReady() {
-      if ((await connections.send(keys.base, ['PING'])) !== 'PONG')
+      if ((await connections.send(layout.global, ['PING'])) !== 'PONG')
         throw new Error('Redis did not answer PING with PONG.');
     },
     async close() {
@@ -484,42 +584,4 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
 /** The field of a subject's AG-UI thread in the `ag-ui-threads` hash: both ids, unambiguously. */
 function agUiThreadField(subjectId: string, threadId: string): string {
   return JSON.stringify([subjectId, threadId]);
-}
-
-/** The key names of a deployment (docs/server.md, "Redis"). */
-interface RedisKeys {
-  /** What every key of the deployment's records starts with: the prefix, in a hash tag on Redis Cluster. */
-  base: string;
-  of(name: string): string;
-  session(sessionId: string): string;
-  run(runId: string): string;
-  stream(runId: string): string;
-  idem(recordId: string): string;
-  subjectActive(subjectId: string): string;
-  messages(sessionId: string): { messages: string; messageJson: string };
-  leases(): { leases: string; leaseOwners: string };
-  /** A rate bucket: a hash tag of its own on Redis Cluster, so the buckets spread over the nodes. */
-  rate(perMinute: number, bucket: string): string;
-}
-
-/**
- * The keys of a deployment under `prefix`. On Redis Cluster the records share the hash tag
- * `{<prefix>}` (so no script crosses slots); a standalone Redis keeps the plain prefix.
- */
-function redisKeys(prefix: string, isCluster: boolean): RedisKeys {
-  const base = isCluster ? `{${prefix}}` : prefix;
-  const of = (name: string): string => `${base}${name}`;
-  return {
-    base,
-    of,
-    session: (sessionId) => of(`session:${sessionId}`),
-    run: (runId) => of(`run:${runId}`),
-    stream: (runId) => of(`events:${runId}`),
-    idem: (recordId) => of(`idem:${recordId}`),
-    subjectActive: (subjectId) => of(`subject-active:${subjectId}`),
-    messages: (sessionId) => ({ messages: of(`messages:${sessionId}`), messageJson: of(`message-json:${sessionId}`) }),
-    leases: () => ({ leases: of('leases'), leaseOwners: of('lease-owners') }),
-    rate: (perMinute, bucket) =>
-      isCluster ? `${prefix}rate:{${perMinute}:${bucket}}` : of(`rate:${perMinute}:${bucket}`),
-  };
 }

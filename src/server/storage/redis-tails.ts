@@ -9,10 +9,15 @@ export interface BlockingConnection {
 
 /** Options of {@link createRedisTails}. */
 export interface RedisTailsOptions {
-  /** The shared command connection (priming reads and `CLIENT UNBLOCK`). */
-  send: SendCommand;
-  openConnection: () => Promise<BlockingConnection>;
-  streamKey: (runId: string) => string;
+  /** Sends a command on the shared connection to the node holding `key` (priming reads, `CLIENT UNBLOCK`). */
+  send: (key: string, args: string[]) => Promise<unknown>;
+  /** Opens a connection of its own to the node holding `key`. */
+  openConnection: (key: string) => Promise<BlockingConnection>;
+  /**
+   * The run's stream key and its slot's name (its shard's key base): the streams one `XREAD`
+   * waits on share a slot, as Redis Cluster requires.
+   */
+  locate: (runId: string) => Promise<{ stream: string; slot: string }>;
   /** Runs one blocking connection waits on at most. */
   groupSize: number;
   onError: (error: unknown) => void;
@@ -31,13 +36,15 @@ export interface RedisTails {
 }
 
 interface Tail {
+  /** The run's stream key; '' until located. */
   key: string;
   /** The seq the tail has read up to; null until the first read of the stream. */
   lastSeq: number | null;
   listeners: Set<(lastSeq: number) => void>;
   /** The latest events, gapless, at most {@link HELD_EVENTS}. */
   held: EventEnvelope[];
-  group: TailGroup;
+  /** Null until located. */
+  group: TailGroup | null;
 }
 
 interface TailGroup {
@@ -49,6 +56,8 @@ interface TailGroup {
   isStale: boolean;
   /** Resolves the wait of a group whose tails are all still being primed. */
   wake: (() => void) | null;
+  /** The slot its streams share (a key in it). */
+  slot: string;
 }
 
 const HELD_EVENTS = 256;
@@ -56,9 +65,10 @@ const ENTRIES_PER_READ = 500;
 
 /**
  * Creates the tails (docs/server.md, "Redis"): each run with listeners in this process is read by
- * one `XREAD BLOCK 0` over a group of up to `groupSize` runs on a connection of the group's own,
- * from the id it has read up to, so nothing appended between two reads is missed (no pub/sub, no
- * polling). A run that joins a waiting group interrupts its read with `CLIENT UNBLOCK`.
+ * one `XREAD BLOCK 0` over a group of up to `groupSize` runs of one slot on a connection of the
+ * group's own (to the node holding the slot), from the id it has read up to, so nothing appended
+ * between two reads is missed (no pub/sub, no polling). A run is located (its stream and slot)
+ * before it joins a group; one that joins a waiting group interrupts its read with `CLIENT UNBLOCK`.
  */
 export function createRedisTails(options: RedisTailsOptions): RedisTails {
   const tails = new Map<string, Tail>();
@@ -105,7 +115,7 @@ export function createRedisTails(options: RedisTailsOptions): RedisTails {
   // until one unblocks it or it has returned by itself.
   const unblock = async (group: TailGroup, clientId: string): Promise<void> => {
     while (group.isReading && group.isStale && !isClosed) {
-      if ((await options.send(['CLIENT', 'UNBLOCK', clientId])) === 1) return;
+      if ((await options.send(group.slot, ['CLIENT', 'UNBLOCK', clientId])) === 1) return;
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
   };
@@ -144,13 +154,13 @@ export function createRedisTails(options: RedisTailsOptions): RedisTails {
   const runGroup = async (group: TailGroup): Promise<void> => {
     // Opened before the first look at the group's tails: the run that started the group joins it
     // right after this call.
-    let connection: BlockingConnection | null = await options.openConnection();
+    let connection: BlockingConnection | null = await options.openConnection(group.slot);
     connections.add(connection);
     try {
       while (!isClosed && group.tails.size > 0) {
         try {
           if (connection === null) {
-            connection = await options.openConnection();
+            connection = await options.openConnection(group.slot);
             connections.add(connection);
           }
           await read(group, connection);
@@ -176,10 +186,18 @@ export function createRedisTails(options: RedisTailsOptions): RedisTails {
     }
   };
 
-  const joinGroup = (tail: Omit<Tail, 'group'>): Tail => {
-    let group = [...groups].find((candidate) => candidate.tails.size < options.groupSize);
+  const joinGroup = (tail: Tail, slot: string): TailGroup => {
+    let group = [...groups].find((candidate) => candidate.slot === slot && candidate.tails.size < options.groupSize);
     if (group === undefined) {
-      group = { tails: new Set(), clientId: null, isReading: false, isUnblocking: false, isStale: false, wake: null };
+      group = {
+        tails: new Set(),
+        clientId: null,
+        isReading: false,
+        isUnblocking: false,
+        isStale: false,
+        wake: null,
+        slot,
+      };
       groups.add(group);
       const started = group;
       void runGroup(started).catch((error: unknown) => {
@@ -187,15 +205,20 @@ export function createRedisTails(options: RedisTailsOptions): RedisTails {
         if (!isClosed) options.onError(error);
       });
     }
-    const joined: Tail = { ...tail, group };
-    group.tails.add(joined);
-    return joined;
+    group.tails.add(tail);
+    return group;
   };
 
   // The first read starts at the stream's last entry (a reader subscribes before it reads, so it
   // sees everything up to there), then rings once so readers re-read with the tail in place.
-  const prime = async (tail: Tail): Promise<void> => {
-    const reply = await options.send(['XREVRANGE', tail.key, '+', '-', 'COUNT', '1']);
+  // It is located first (its stream and slot), then joins a group of its slot.
+  const prime = async (runId: string, tail: Tail): Promise<void> => {
+    const { stream, slot } = await options.locate(runId);
+    if (tails.get(runId) !== tail || isClosed) return;
+    tail.key = stream;
+    byKey.set(stream, tail);
+    tail.group = joinGroup(tail, slot);
+    const reply = await options.send(stream, ['XREVRANGE', stream, '+', '-', 'COUNT', '1']);
     const [entry] = Array.isArray(reply) ? (reply as unknown[]) : [];
     if (Array.isArray(entry) && typeof entry[0] === 'string') take(tail, entry[0], entry[1]);
     tail.lastSeq ??= 0;
@@ -207,6 +230,7 @@ export function createRedisTails(options: RedisTailsOptions): RedisTails {
     tails.delete(runId);
     byKey.delete(tail.key);
     const { group } = tail;
+    if (group === null) return;
     group.tails.delete(tail);
     if (group.tails.size > 0) return;
     groups.delete(group);
@@ -217,11 +241,10 @@ export function createRedisTails(options: RedisTailsOptions): RedisTails {
     subscribe(runId, onWake) {
       let tail = tails.get(runId);
       if (tail === undefined) {
-        const created = joinGroup({ key: options.streamKey(runId), lastSeq: null, listeners: new Set(), held: [] });
+        const created: Tail = { key: '', lastSeq: null, listeners: new Set(), held: [], group: null };
         tail = created;
         tails.set(runId, created);
-        byKey.set(created.key, created);
-        void prime(created).catch(options.onError);
+        void prime(runId, created).catch(options.onError);
       }
       const subscribed = tail;
       subscribed.listeners.add(onWake);

@@ -75,6 +75,8 @@ export interface StoredRun {
 /** Completes an idempotency record in the same transaction as the effect it answers for. */
 export interface IdempotencyCompletion {
   recordId: string;
+  /** The subject the record belongs to (its scope): a store may keep the record with the subject's data. */
+  subjectId: string;
   /** The token `beginIdempotency` was given; a record taken over by another request refuses it. */
   token: string;
   response: StoredResponse;
@@ -274,6 +276,8 @@ export interface AgentStorage {
    */
   beginIdempotency(request: {
     recordId: string;
+    /** The subject the record belongs to (its scope): a store may keep the record with the subject's data. */
+    subjectId: string;
     fingerprint: string;
     token: string;
     now: number;
@@ -283,7 +287,7 @@ export interface AgentStorage {
   /** Stores the response of a request that committed nothing else; false when the lock was lost. */
   completeIdempotency(completion: IdempotencyCompletion): Promise<boolean>;
   /** Removes the `in_progress` record if `token` still holds it (the request failed before committing). */
-  abandonIdempotency(recordId: string, token: string): Promise<void>;
+  abandonIdempotency(recordId: string, token: string, subjectId: string): Promise<void>;
   /** Deletes idempotency records that expired by `now`; returns how many. */
   deleteExpiredIdempotency(now: number): Promise<number>;
 

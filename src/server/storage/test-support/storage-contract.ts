@@ -43,6 +43,7 @@ export function describeStorageContract(
     it('commits the session, the run, RUN_STARTED, the lease and the idempotency record together', async () => {
       await storage.beginIdempotency({
         recordId: 'key_1',
+        subjectId: 'alice',
         fingerprint: 'fp_1',
         token: 'tok_1',
         now: T0,
@@ -54,7 +55,13 @@ export function describeStorageContract(
         sessionId: 'ses_1',
         isNewSession: true,
         text: 'Hi there',
-        idempotency: { recordId: 'key_1', token: 'tok_1', response: RESPONSE, expiresAt: T0 + 86_400_000 },
+        idempotency: {
+          recordId: 'key_1',
+          subjectId: 'alice',
+          token: 'tok_1',
+          response: RESPONSE,
+          expiresAt: T0 + 86_400_000,
+        },
       });
       const outcome = await storage.createRun(command);
       expect(outcome).toEqual({
@@ -81,6 +88,7 @@ export function describeStorageContract(
       ]);
       const again = await storage.beginIdempotency({
         recordId: 'key_1',
+        subjectId: 'alice',
         fingerprint: 'fp_1',
         token: 'tok_2',
         now: T0 + 1,
@@ -109,7 +117,13 @@ export function describeStorageContract(
           runId: 'run_5',
           sessionId: 'ses_5',
           isNewSession: true,
-          idempotency: { recordId: 'key_never_begun', token: 'tok', response: RESPONSE, expiresAt: T0 + 1000 },
+          idempotency: {
+            recordId: 'key_never_begun',
+            subjectId: 'alice',
+            token: 'tok',
+            response: RESPONSE,
+            expiresAt: T0 + 1000,
+          },
         }),
       ).toEqual({ kind: 'idempotency_lost' });
       for (const runId of ['run_2', 'run_3', 'run_4', 'run_5']) {
@@ -451,6 +465,7 @@ export function describeStorageContract(
       const begin = (token: string, now: number, fingerprint = 'fp') =>
         storage.beginIdempotency({
           recordId: 'key',
+          subjectId: 'alice',
           fingerprint,
           token,
           now,
@@ -461,14 +476,14 @@ export function describeStorageContract(
       expect(racing.map((o) => o.kind)).toEqual(['started', 'in_use', 'in_use']);
       expect(await begin('tok_d', T0 + 10, 'fp_other')).toEqual({ kind: 'reused' });
       expect(await begin('tok_e', T0 + 1000)).toEqual({ kind: 'started' });
-      const completion = { recordId: 'key', response: RESPONSE, expiresAt: T0 + 6000 };
+      const completion = { recordId: 'key', subjectId: 'alice', response: RESPONSE, expiresAt: T0 + 6000 };
       expect(await storage.completeIdempotency({ ...completion, token: 'tok_a' })).toBe(false);
       expect(await storage.completeIdempotency({ ...completion, token: 'tok_e' })).toBe(true);
       expect(await begin('tok_f', T0 + 5999)).toEqual({ kind: 'replay', response: RESPONSE });
       expect(await begin('tok_g', T0 + 6000)).toEqual({ kind: 'started' });
-      await storage.abandonIdempotency('key', 'tok_wrong');
+      await storage.abandonIdempotency('key', 'tok_wrong', 'alice');
       expect(await begin('tok_h', T0 + 6001)).toEqual({ kind: 'in_use' });
-      await storage.abandonIdempotency('key', 'tok_g');
+      await storage.abandonIdempotency('key', 'tok_g', 'alice');
       expect(await begin('tok_i', T0 + 6002)).toEqual({ kind: 'started' });
       expect(await storage.deleteExpiredIdempotency(T0 + 6002 + 4999)).toBe(0);
       expect(await storage.deleteExpiredIdempotency(T0 + 6002 + 5000)).toBe(1);
