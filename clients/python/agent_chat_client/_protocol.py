@@ -282,7 +282,11 @@ def session_messages_call(session_id: str, before: str | None, limit: int | None
 
 def read_message_page(answer: HttpAnswer) -> MessagePage:
     body = answer.json_object()
-    return _read(answer, lambda b: MessagePage(list(b["items"]), b.get("nextBefore"), b.get("activeRun")), body)
+    return _read(
+        answer,
+        lambda b: MessagePage(list(b["items"]), b.get("nextBefore"), b.get("activeRun"), list(b.get("toolCalls", []))),
+        body,
+    )
 
 
 def rename_session_call(session_id: str, title: str) -> Call:

@@ -213,8 +213,13 @@ class SessionPage:
 
 @dataclass(frozen=True)
 class MessagePage:
-    """One page of a session's settled messages, newest first; ``next_before`` (or None) asks for older ones."""
+    """One page of a session's settled messages, newest first; ``next_before`` (or None) asks for older ones.
+
+    ``tool_calls`` are the calls the page's messages made (results and widgets as last shown), oldest
+    first, each with its ``runId``.
+    """
 
     items: list[dict[str, Any]]
     next_before: str | None
     active_run: dict[str, Any] | None
+    tool_calls: list[dict[str, Any]]

@@ -64,3 +64,15 @@ def test_a_title_that_is_only_spaces_is_refused_with_its_field(client: AgentChat
 
     refused = caught.value
     assert (refused.status, refused.code, refused.details["field"]) == (422, "VALIDATION_FAILED", "title")
+
+
+def test_a_history_page_carries_the_tool_calls_its_messages_made(client: AgentChatClient) -> None:
+    run = client.send("/tool")
+    list(client.events(run.run_id))
+
+    history = client.session_messages(run.session_id)
+    message_ids = {m["messageId"] for m in history.items}
+    assert [(c["name"], c["status"], c["runId"]) for c in history.tool_calls] == [
+        ("orders.lookup", "completed", run.run_id)
+    ]
+    assert history.tool_calls[0]["parentMessageId"] in message_ids
