@@ -174,12 +174,39 @@ describe('attachment tray, with a server that keeps files', () => {
     );
     expect(over.defaultPrevented).toBe(true);
     expect(drop.defaultPrevented).toBe(true);
+    expect(content.hasAttribute('data-drop-target')).toBe(false);
     await expect.poll(() => ui.chipStates()).toEqual([['orders.csv', 'uploaded', undefined]]);
     const [call] = ui.uploads();
     expect(call).toMatchObject({ name: 'uploadAttachment', fileName: 'orders.csv' });
     const file = (call as { file: Blob }).file;
     expect(file).toBeInstanceOf(File);
     expect([(file as File).name, file.type, await file.text()]).toEqual(['orders.csv', 'text/csv', 'id,total\n1,20\n']);
+  });
+
+  it('outlines the widget while files are dragged over it, until they leave it or are dropped', async () => {
+    const mounted = await mountAgentChat();
+    await mounted.emit({ bootstrap: BOOTSTRAP });
+    const content = mounted.root.querySelector('.content') as HTMLElement;
+    const drag = (type: string, relatedTarget: EventTarget | null = null) =>
+      content.dispatchEvent(
+        new DragEvent(type, {
+          dataTransfer: dataTransferOf([new File(['a'], 'a.txt', { type: 'text/plain' })]),
+          relatedTarget,
+          bubbles: true,
+          cancelable: true,
+          composed: true,
+        }),
+      );
+    drag('dragover');
+    expect(content.hasAttribute('data-drop-target')).toBe(true);
+    expect(getComputedStyle(content).outlineStyle).toBe('dashed');
+    // Moving onto a child of the widget is still over it; leaving for the page is not.
+    drag('dragleave', mounted.root.querySelector('textarea'));
+    expect(content.hasAttribute('data-drop-target')).toBe(true);
+    drag('dragleave', document.body);
+    expect(content.hasAttribute('data-drop-target')).toBe(false);
+    drag('dragover');
+    expect(content.hasAttribute('data-drop-target')).toBe(true);
   });
 
   it('refuses a file too large, of a type not accepted or past the per-message count before any upload, and holds Send until each is removed', async () => {

@@ -252,6 +252,7 @@ export function createAttachmentTray(templating: SiblingTemplating, host: TrayHo
       if (!findUpload() || !event.dataTransfer?.types.includes('Files')) return;
       event.preventDefault();
       event.dataTransfer.dropEffect = 'copy';
+      showDropTarget(event.currentTarget as HTMLElement | null);
     },
     onDrop(event) {
       if (!findUpload() || !event.dataTransfer?.files.length) return;
@@ -280,9 +281,30 @@ function problemOf(error: unknown, limits: Partial<AttachmentLimits>): FileProbl
   return { code, reason: message, ...(code === 'PAYLOAD_TOO_LARGE' ? { limit: limits.maxAttachmentBytes } : {}) };
 }
 
-/** The tray's styles: its button and its chips. */
+/**
+ * Marks `target` (the widget's content) as where dropped files go, `data-drop-target`, until the
+ * drag leaves it for somewhere outside it, or the files are dropped.
+ */
+function showDropTarget(target: HTMLElement | null): void {
+  if (target === null || target.hasAttribute('data-drop-target')) return;
+  target.setAttribute('data-drop-target', '');
+  const end = (event: DragEvent): void => {
+    if (event.type === 'dragleave' && target.contains(event.relatedTarget as Node | null)) return;
+    target.removeAttribute('data-drop-target');
+    target.removeEventListener('dragleave', end);
+    target.removeEventListener('drop', end);
+  };
+  target.addEventListener('dragleave', end);
+  target.addEventListener('drop', end);
+}
+
+/** The tray's styles: its button, its chips, and the widget while files are dragged over it. */
 export function trayStyles(css: SiblingTemplating['css']): CSSResult {
   return css`
+    .content[data-drop-target] {
+      outline: 2px dashed var(--agent-chat-color-focus);
+      outline-offset: -4px;
+    }
     .attach-button {
       padding: 0;
       width: 32px;
