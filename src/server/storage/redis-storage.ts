@@ -214,6 +214,7 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
           sessionHasTitle: fresh?.title == null ? '0' : '1',
           sessionTitle: fresh?.title ?? '',
           replaces: command.replacesRunId ?? '',
+          leaves: command.leavesHistory ?? [],
         },
       );
       const [kind, detail] = Array.isArray(reply) ? (reply as unknown[]) : [];

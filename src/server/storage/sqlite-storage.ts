@@ -113,7 +113,8 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
     if (command.idempotency !== undefined && !holdsLock(command.idempotency)) {
       return { kind: 'idempotency_lost' } as const;
     }
-    if (replacesRunId !== undefined) sql.leaveHistory.run(replacesRunId);
+    const leaving = [...(replacesRunId === undefined ? [] : [replacesRunId]), ...(command.leavesHistory ?? [])];
+    for (const runId of leaving) sql.setRunInHistory.run(0, session.sessionId, runId);
     const { run } = command;
     const updated: StoredSession = {
       ...session,

@@ -126,6 +126,12 @@ export interface CreateRunCommand {
    * `countSessionMessages`) in the same commit. Its record, snapshot and log stay.
    */
   replacesRunId?: string;
+  /**
+   * Ended runs of the session whose settled messages leave its history in the same commit (a
+   * branch made beside them, docs/protocol.md §5.2). Unlike `replacesRunId` they need not be the latest run. Their records, snapshots and logs stay; ids
+   * that are not ended runs of the session are ignored.
+   */
+  leavesHistory?: readonly string[];
   idempotency?: IdempotencyCompletion;
 }
 
@@ -207,7 +213,7 @@ export interface AgentStorage {
    * is not such a cursor.
    */
   listSessions(subjectId: string, page: { after?: string; limit: number }): Promise<Page<StoredSession> | null>;
-  /** Settled user and assistant messages of the session (reasoning is not counted). */
+  /** Settled user and assistant messages in the session's history (reasoning is not counted). */
   countSessionMessages(sessionId: string): Promise<number>;
   /**
    * Sets the title of the subject's session; with `expectedTitle`, only while the title is still
@@ -227,8 +233,8 @@ export interface AgentStorage {
   /** Ids of the session's runs, oldest first. */
   listSessionRunIds(sessionId: string): Promise<string[]>;
   /**
-   * Settled messages (from ended runs) of a session, newest first, `limit` at most (all when
-   * omitted); null when `before` is not a message of the session.
+   * Settled messages (from ended runs) in the session's history (the branch shown), newest first,
+   * `limit` at most (all when omitted); null when `before` is not a message of that history.
    */
   listMessages(sessionId: string, page: { before?: string; limit?: number }): Promise<Page<SnapshotMessage> | null>;
   /**

@@ -40,6 +40,29 @@ export function describeStorageContract(
       await subject.dispose?.();
     });
 
+    /** Creates run `runId` (asking `q <runId>`) and ends it with the answer `a <runId>`. */
+    const answered = async (
+      runId: string,
+      options: { sessionId?: string; isNewSession?: boolean; leavesHistory?: readonly string[] } = {},
+    ): Promise<void> => {
+      const { sessionId = 'ses_1', isNewSession = false, leavesHistory } = options;
+      const run = await createFixtureRun(storage, {
+        runId,
+        sessionId,
+        isNewSession,
+        text: `q ${runId}`,
+        ...(leavesHistory === undefined ? {} : { leavesHistory }),
+      });
+      await finishFixtureRun(storage, run, `a ${runId}`);
+    };
+    /** The messages `answered` settles for each of `runIds`, oldest first. */
+    const asked = (...runIds: string[]): string[] => runIds.flatMap((runId) => [`q ${runId}`, `a ${runId}`]);
+    /** The session's history, oldest first, as message contents. */
+    const historyOf = async (sessionId = 'ses_1'): Promise<unknown[] | undefined> =>
+      (await storage.listMessages(sessionId, {}))?.items.map((message) => message.content).reverse();
+    const messagesWithIds = (...messageIds: string[]) =>
+      messageIds.map((messageId) => expect.objectContaining({ messageId }));
+
     it('commits the session, the run, RUN_STARTED, the lease and the idempotency record together', async () => {
       await storage.beginIdempotency({
         recordId: 'key_1',
@@ -415,6 +438,69 @@ export function describeStorageContract(
       expect(await storage.getRun('run_3')).toBeNull();
       expect((await storage.getSession('ses_1'))?.lastRunId).toBe('run_2');
       expect(await storage.countSessionMessages('ses_1')).toBe(2);
+    });
+
+    it('takes the runs a branch is made beside out of the history with its create, nothing when refused', async () => {
+      await answered('run_1', { isNewSession: true });
+      await answered('run_2');
+      await answered('run_3');
+      await answered('run_x', { sessionId: 'ses_2', isNewSession: true });
+      const branch = (extra: Partial<Parameters<typeof createRunCommand>[0]> = {}) =>
+        createRunCommand({
+          runId: 'run_4',
+          sessionId: 'ses_1',
+          isNewSession: false,
+          text: 'q run_4',
+          leavesHistory: ['run_2', 'run_3', 'run_x', 'run_unknown'],
+          ...extra,
+        });
+      const mismatched = branch().command;
+      expect(
+        await storage.createRun({
+          ...mismatched,
+          started: {
+            ...mismatched.started,
+            data: { ...mismatched.started.data, agent: { agentId: 'agt_test', versionId: 'agv_other' } },
+          },
+        }),
+      ).toEqual({ kind: 'version_mismatch', agentVersionId: FIXTURE_VERSION });
+      const lost = { recordId: 'key_never_begun', subjectId: 'alice', token: 'tok', response: RESPONSE, expiresAt: T0 };
+      expect(await storage.createRun(branch({ idempotency: lost }).command)).toEqual({ kind: 'idempotency_lost' });
+      expect(await storage.createRun(branch({ subjectId: 'mallory' }).command)).toEqual({
+        kind: 'session_not_found',
+      });
+      expect(await historyOf()).toEqual(asked('run_1', 'run_2', 'run_3'));
+      expect(await storage.countSessionMessages('ses_1')).toBe(6);
+
+      const made = branch();
+      expect(await storage.createRun(made.command)).toMatchObject({ kind: 'created' });
+      expect(await historyOf()).toEqual(asked('run_1'));
+      expect(await storage.countSessionMessages('ses_1')).toBe(2);
+      expect(await storage.listMessages('ses_1', { before: 'msg_answer_run_2' })).toBeNull();
+      expect(await storage.listMessages('ses_1', { before: 'msg_answer_run_1' })).toEqual({
+        items: messagesWithIds('msg_user_run_1'),
+        next: null,
+      });
+      // Another session's run is not touched; the runs that left keep their records and snapshots.
+      expect(await historyOf('ses_2')).toEqual(asked('run_x'));
+      expect((await storage.getRun('run_3'))?.finalSnapshot?.messages.map((m) => m.content)).toEqual(asked('run_3'));
+      expect(await storage.listSessionRunIds('ses_1')).toEqual(['run_1', 'run_2', 'run_3', 'run_4']);
+      const whileLive = createRunCommand({
+        runId: 'run_5',
+        sessionId: 'ses_1',
+        isNewSession: false,
+        leavesHistory: ['run_1'],
+      });
+      expect(await storage.createRun(whileLive.command)).toEqual({ kind: 'run_active', activeRunId: 'run_4' });
+      expect(await historyOf()).toEqual(asked('run_1'));
+
+      await finishFixtureRun(storage, made.run, 'a run_4');
+      expect(await historyOf()).toEqual(asked('run_1', 'run_4'));
+      expect(await storage.listMessages('ses_1', { limit: 3 })).toEqual({
+        items: messagesWithIds('msg_answer_run_4', 'msg_user_run_4', 'msg_answer_run_1'),
+        next: 'msg_answer_run_1',
+      });
+      expect(await storage.countSessionMessages('ses_1')).toBe(4);
     });
 
     it('renames only the subject’s session, and a conditional title only over the expected one', async () => {
