@@ -80,15 +80,17 @@ export function createMemoryStorage(): AgentStorage {
       .filter((settled) => out?.has(settled.runId) !== true)
       .map((settled) => settled.message);
   };
-  /** Takes the messages of the session's ended runs `runIds` out of its history. */
-  const leaveHistory = (sessionId: string, runIds: readonly string[]): void => {
+  /** Takes the messages of the session's ended runs `runIds` out of its history, or brings them back. */
+  const moveHistory = (sessionId: string, runIds: readonly string[], isInHistory: boolean): void => {
     const out = runsOutOfHistory.get(sessionId) ?? new Set<string>();
     for (const runId of runIds) {
       const run = runs.get(runId)?.run;
       if (run?.sessionId !== sessionId || run.endedAt === null) continue;
-      out.add(runId);
+      if (isInHistory) out.delete(runId);
+      else out.add(runId);
     }
     if (out.size > 0) runsOutOfHistory.set(sessionId, out);
+    else runsOutOfHistory.delete(sessionId);
   };
 
   const deleteRun = (runId: string): void => {
@@ -139,7 +141,7 @@ export function createMemoryStorage(): AgentStorage {
       if (replacesRunId !== undefined && session.lastRunId !== replacesRunId) return { kind: 'not_latest_run' };
       if (command.idempotency !== undefined && !holdsLock(command.idempotency)) return { kind: 'idempotency_lost' };
       const leaving = [...(replacesRunId === undefined ? [] : [replacesRunId]), ...(command.leavesHistory ?? [])];
-      leaveHistory(session.sessionId, leaving);
+      moveHistory(session.sessionId, leaving, false);
       const { runId } = command.run;
       session.activeRunId = runId;
       session.lastRunId = runId;
@@ -204,6 +206,14 @@ export function createMemoryStorage(): AgentStorage {
       const runIds = [...(sessionRunIds.get(request.sessionId) ?? [])];
       removeSession(request.sessionId);
       return { kind: 'deleted', runIds };
+    },
+    async showBranch(request) {
+      const session = sessions.get(request.sessionId);
+      if (session === undefined || session.subjectId !== request.subjectId) return { kind: 'not_found' };
+      if (session.activeRunId !== null) return { kind: 'run_active', activeRunId: session.activeRunId };
+      moveHistory(request.sessionId, request.leave, false);
+      moveHistory(request.sessionId, request.enter, true);
+      return { kind: 'shown', session: { ...session } };
     },
     async listSessionRunIds(sessionId) {
       return [...(sessionRunIds.get(sessionId) ?? [])];

@@ -1,12 +1,14 @@
 import { defineStorageScript } from './redis-script.ts';
 
 /**
- * Lua shared by the scripts that take runs out of a session's history: the history is the sorted
- * set `messages:<sessionId>`, scored by the shard's message counter when each message settled, and
- * the terminal append keeps those scores in the run's hash (`messagePositions`, JSON strings in the
- * order of `messageIds`), so the run can come back at the place it had. A run settled before that
- * field existed gets it when it first leaves (its scores then). Runs that are not ended runs of
- * the session are ignored; a run already out stays so.
+ * Lua shared by the scripts that move runs out of a session's history and back: the history is the
+ * sorted set `messages:<sessionId>`, scored by the shard's message counter when each message
+ * settled, and the terminal append keeps those scores in the run's hash (`messagePositions`, JSON
+ * strings in the order of `messageIds`), so `enterHistory` puts a run's messages back at the
+ * place they had. A run settled before that field existed gets it when it first leaves (its
+ * scores then); one that left before it (a retry's replaced run) has none, and comes back with new
+ * scores, after the history it finds. Runs that are not ended runs of the session are ignored;
+ * both are idempotent.
  */
 const HISTORY_MOVES = `
 local function settledMessages(sessionId, runId)
@@ -26,6 +28,20 @@ local function leaveHistory(sessionId, runId)
     if #scores == #ids then redis.call('HSET', runKey(runId), 'messagePositions', cjson.encode(scores)) end
   end
   for _, id in ipairs(ids) do redis.call('ZREM', index, id) end
+end
+local function enterHistory(sessionId, runId)
+  local ids, positions = settledMessages(sessionId, runId)
+  if #ids == 0 then return end
+  local index = P .. 'messages:' .. sessionId
+  if not positions or #positions ~= #ids then
+    positions = {}
+    for i, id in ipairs(ids) do
+      positions[i] = redis.call('ZSCORE', index, id)
+        or string.format('%d', redis.call('HINCRBY', P .. 'counters', 'message', 1))
+    end
+    redis.call('HSET', runKey(runId), 'messagePositions', cjson.encode(positions))
+  end
+  for i, id in ipairs(ids) do redis.call('ZADD', index, positions[i], id) end
 end
 `;
 
@@ -194,5 +210,24 @@ for _, runId in ipairs(ids) do
   redis.call('ZREM', K.ended, runId)
 end
 return #ids
+`,
+);
+
+/**
+ * Shows another branch of the subject's session (`AgentStorage.showBranch`): unless it has an active
+ * run, the messages of the runs `leave` leave its history and those of `enter` come back at their
+ * scores (`HISTORY_MOVES`). Keys: the session. Values: sessionId, subjectId, leave, enter (run ids).
+ * Returns `{'shown', <session hash>}`, `{'not_found'}` or `{'run_active', runId}`.
+ */
+export const SHOW_BRANCH = defineStorageScript(
+  'agentChatShowBranch',
+  ['session'],
+  `${HISTORY_MOVES}
+local s = redis.call('HMGET', K.session, 'subjectId', 'activeRunId')
+if s[1] ~= A.subjectId then return {'not_found'} end
+if s[2] then return {'run_active', s[2]} end
+for _, id in ipairs(A.leave) do leaveHistory(A.sessionId, id) end
+for _, id in ipairs(A.enter) do enterHistory(A.sessionId, id) end
+return {'shown', redis.call('HGETALL', K.session)}
 `,
 );

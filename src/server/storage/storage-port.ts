@@ -128,7 +128,8 @@ export interface CreateRunCommand {
   replacesRunId?: string;
   /**
    * Ended runs of the session whose settled messages leave its history in the same commit (a
-   * branch made beside them, docs/protocol.md §5.2). Unlike `replacesRunId` they need not be the latest run. Their records, snapshots and logs stay; ids
+   * branch made beside them, docs/protocol.md §5.2); `showBranch` brings them back. Unlike
+   * `replacesRunId` they need not be the latest run. Their records, snapshots and logs stay; ids
    * that are not ended runs of the session are ignored.
    */
   leavesHistory?: readonly string[];
@@ -159,6 +160,13 @@ export type TitleUpdateOutcome =
   | { kind: 'not_found' }
   /** The title was no longer `expectedTitle` (a rename got there first). */
   | { kind: 'title_changed' };
+
+/** What {@link AgentStorage.showBranch} did; only `shown` changed anything. */
+export type ShowBranchOutcome =
+  | { kind: 'shown'; session: StoredSession }
+  /** No such session, or another subject's. */
+  | { kind: 'not_found' }
+  | { kind: 'run_active'; activeRunId: string };
 
 /** What {@link AgentStorage.deleteSession} did; only `deleted` changed anything. */
 export type DeleteSessionOutcome =
@@ -225,6 +233,19 @@ export interface AgentStorage {
     title: string;
     expectedTitle?: string | null;
   }): Promise<TitleUpdateOutcome>;
+  /**
+   * Shows another branch of the subject's session (docs/protocol.md §5.7): in one step, the settled
+   * messages of the runs `leave` leave its history and those of `enter` come back, each at the place
+   * it had (history stays in settle order), unless the session has an active run (checked in the same
+   * step). Moves neither `updatedAt` nor `lastRunId`. Ids that are not ended runs of the session are
+   * ignored; messages already in (or out of) history stay so, and a run named in both ends in it.
+   */
+  showBranch(request: {
+    sessionId: string;
+    subjectId: string;
+    leave: readonly string[];
+    enter: readonly string[];
+  }): Promise<ShowBranchOutcome>;
   /**
    * Deletes the subject's session with all its runs, logs and messages, in one step, unless it
    * has an active run (checked in the same step, so a create cannot slip in between).
