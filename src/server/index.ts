@@ -66,6 +66,7 @@ export type { AttachmentStore, StoredAttachment } from './attachments/attachment
 export type {
   AgentStorage,
   DeleteSessionOutcome,
+  ShowBranchOutcome,
   StoredRun,
   StoredSession,
   TitleUpdateOutcome,

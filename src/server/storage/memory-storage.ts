@@ -22,6 +22,12 @@ interface MemoryRun {
   events: EventEnvelope[];
 }
 
+/** A settled message with the run that settled it. */
+interface SettledMessage {
+  runId: string;
+  message: SnapshotMessage;
+}
+
 type MemoryIdempotencyRecord =
   | { state: 'in_progress'; fingerprint: string; token: string; lockedUntil: number; expiresAt: number }
   | { state: 'completed'; fingerprint: string; response: StoredResponse; expiresAt: number };
@@ -33,7 +39,10 @@ type MemoryIdempotencyRecord =
 export function createMemoryStorage(): AgentStorage {
   const sessions = new Map<string, StoredSession>();
   const sessionRunIds = new Map<string, string[]>();
-  const sessionMessages = new Map<string, SnapshotMessage[]>();
+  /** Every settled message of each session, in settle order, whether in its history or not. */
+  const sessionMessages = new Map<string, SettledMessage[]>();
+  /** The runs of each session whose messages are out of its history (another branch is shown). */
+  const runsOutOfHistory = new Map<string, Set<string>>();
   const runs = new Map<string, MemoryRun>();
   const idempotency = new Map<string, MemoryIdempotencyRecord>();
   const leases = new Map<string, RunLease>();
@@ -64,6 +73,26 @@ export function createMemoryStorage(): AgentStorage {
     });
   };
 
+  /** The session's history (the branch shown): its settled messages, oldest first, but those of runs out of it. */
+  const historyOf = (sessionId: string): SnapshotMessage[] => {
+    const out = runsOutOfHistory.get(sessionId);
+    return (sessionMessages.get(sessionId) ?? [])
+      .filter((settled) => out?.has(settled.runId) !== true)
+      .map((settled) => settled.message);
+  };
+  /** Takes the messages of the session's ended runs `runIds` out of its history, or brings them back. */
+  const moveHistory = (sessionId: string, runIds: readonly string[], isInHistory: boolean): void => {
+    const out = runsOutOfHistory.get(sessionId) ?? new Set<string>();
+    for (const runId of runIds) {
+      const run = runs.get(runId)?.run;
+      if (run?.sessionId !== sessionId || run.endedAt === null) continue;
+      if (isInHistory) out.delete(runId);
+      else out.add(runId);
+    }
+    if (out.size > 0) runsOutOfHistory.set(sessionId, out);
+    else runsOutOfHistory.delete(sessionId);
+  };
+
   const deleteRun = (runId: string): void => {
     const stored = runs.get(runId);
     if (stored === undefined) return;
@@ -78,8 +107,9 @@ export function createMemoryStorage(): AgentStorage {
     );
     sessionMessages.set(
       sessionId,
-      (sessionMessages.get(sessionId) ?? []).filter((m) => m.runId !== runId),
+      (sessionMessages.get(sessionId) ?? []).filter((settled) => settled.runId !== runId),
     );
+    runsOutOfHistory.get(sessionId)?.delete(runId);
   };
   const removeSession = (sessionId: string): void => {
     for (const runId of sessionRunIds.get(sessionId) ?? []) deleteRun(runId);
@@ -89,6 +119,7 @@ export function createMemoryStorage(): AgentStorage {
     creationNumbers.delete(sessionId);
     sessionRunIds.delete(sessionId);
     sessionMessages.delete(sessionId);
+    runsOutOfHistory.delete(sessionId);
   };
 
   return {
@@ -109,10 +140,8 @@ export function createMemoryStorage(): AgentStorage {
       const { replacesRunId } = command;
       if (replacesRunId !== undefined && session.lastRunId !== replacesRunId) return { kind: 'not_latest_run' };
       if (command.idempotency !== undefined && !holdsLock(command.idempotency)) return { kind: 'idempotency_lost' };
-      if (replacesRunId !== undefined) {
-        const kept = (sessionMessages.get(session.sessionId) ?? []).filter((m) => m.runId !== replacesRunId);
-        sessionMessages.set(session.sessionId, kept);
-      }
+      const leaving = [...(replacesRunId === undefined ? [] : [replacesRunId]), ...(command.leavesHistory ?? [])];
+      moveHistory(session.sessionId, leaving, false);
       const { runId } = command.run;
       session.activeRunId = runId;
       session.lastRunId = runId;
@@ -158,7 +187,7 @@ export function createMemoryStorage(): AgentStorage {
       };
     },
     async countSessionMessages(sessionId) {
-      return (sessionMessages.get(sessionId) ?? []).filter((m) => m.role !== 'reasoning').length;
+      return historyOf(sessionId).filter((m) => m.role !== 'reasoning').length;
     },
     async updateSessionTitle(request) {
       const session = sessions.get(request.sessionId);
@@ -178,11 +207,19 @@ export function createMemoryStorage(): AgentStorage {
       removeSession(request.sessionId);
       return { kind: 'deleted', runIds };
     },
+    async showBranch(request) {
+      const session = sessions.get(request.sessionId);
+      if (session === undefined || session.subjectId !== request.subjectId) return { kind: 'not_found' };
+      if (session.activeRunId !== null) return { kind: 'run_active', activeRunId: session.activeRunId };
+      moveHistory(request.sessionId, request.leave, false);
+      moveHistory(request.sessionId, request.enter, true);
+      return { kind: 'shown', session: { ...session } };
+    },
     async listSessionRunIds(sessionId) {
       return [...(sessionRunIds.get(sessionId) ?? [])];
     },
     async listMessages(sessionId, page) {
-      const newestFirst = [...(sessionMessages.get(sessionId) ?? [])].reverse();
+      const newestFirst = historyOf(sessionId).reverse();
       return pageOf(newestFirst, (m) => m.messageId, page.before, page.limit);
     },
     async listSettledToolCalls(sessionId) {
@@ -209,7 +246,8 @@ export function createMemoryStorage(): AgentStorage {
       if (isEnding && options.finalSnapshot !== undefined) {
         stored.run = { ...stored.run, endedAt: last.timestamp, finalSnapshot: options.finalSnapshot };
         const sessionId = stored.run.sessionId;
-        sessionMessages.set(sessionId, [...(sessionMessages.get(sessionId) ?? []), ...options.finalSnapshot.messages]);
+        const settled = options.finalSnapshot.messages.map((message) => ({ runId, message }));
+        sessionMessages.set(sessionId, [...(sessionMessages.get(sessionId) ?? []), ...settled]);
         const session = sessions.get(sessionId);
         if (session !== undefined) {
           sessions.set(sessionId, {

@@ -198,6 +198,40 @@ describe('Redis Cluster: a shard per subject, spread over the nodes', () => {
     expect(await storage.getSession('ses_a')).toBeNull();
   });
 
+  it("moves a session's branches in its shard from any process, and its deletion leaves no key of it", async () => {
+    const subjectId = 'idn_branches';
+    const tag = `{${prefix}${String(shardOfSubject(subjectId)).padStart(2, '0')}}`;
+    const answered = async (runId: string, leavesHistory?: readonly string[]): Promise<void> => {
+      const isNewSession = runId === 'run_b1';
+      const made = { runId, sessionId: 'ses_b', isNewSession, subjectId, text: `q ${runId}` };
+      const run = await createFixtureRun(storage, {
+        ...made,
+        ...(leavesHistory === undefined ? {} : { leavesHistory }),
+      });
+      await finishFixtureRun(storage, run, `a ${runId}`);
+    };
+    await answered('run_b1');
+    await answered('run_b2');
+    await answered('run_b3', ['run_b2']);
+    expect(await other.showBranch({ sessionId: 'ses_b', subjectId, leave: ['run_b3'], enter: ['run_b2'] })).toEqual({
+      kind: 'shown',
+      session: await storage.getSession('ses_b'),
+    });
+    expect((await other.listMessages('ses_b', {}))?.items.map((message) => message.content)).toEqual([
+      'a run_b2',
+      'q run_b2',
+      'a run_b1',
+      'q run_b1',
+    ]);
+    const sessionKeys = async (): Promise<string[]> =>
+      (await Promise.all(nodes.map((node) => keysOn(node, prefix))))
+        .flat()
+        .filter((key) => key.includes('ses_b') || key.includes('run_b'));
+    expect((await sessionKeys()).every((key) => key.startsWith(tag) || key.startsWith(`${prefix}where:`))).toBe(true);
+    expect(await other.deleteSession({ sessionId: 'ses_b', subjectId })).toMatchObject({ kind: 'deleted' });
+    expect(await sessionKeys()).toEqual([]);
+  });
+
   it('applies the store caps over the shards: the largest holder goes first, wherever it lives', async () => {
     const runs = await createAll();
     await Promise.all(runs.map((run) => finishFixtureRun(storage, run, 'done')));

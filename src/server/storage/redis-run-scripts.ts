@@ -1,6 +1,51 @@
 import { defineStorageScript } from './redis-script.ts';
 
 /**
+ * Lua shared by the scripts that move runs out of a session's history and back: the history is the
+ * sorted set `messages:<sessionId>`, scored by the shard's message counter when each message
+ * settled, and the terminal append keeps those scores in the run's hash (`messagePositions`, JSON
+ * strings in the order of `messageIds`), so `enterHistory` puts a run's messages back at the
+ * place they had. A run settled before that field existed gets it when it first leaves (its
+ * scores then); one that left before it (a retry's replaced run) has none, and comes back with new
+ * scores, after the history it finds. Runs that are not ended runs of the session are ignored;
+ * both are idempotent.
+ */
+const HISTORY_MOVES = `
+local function settledMessages(sessionId, runId)
+  local run = redis.call('HMGET', runKey(runId), 'sessionId', 'endedAt', 'messageIds', 'messagePositions')
+  if run[1] ~= sessionId or not run[2] or not run[3] then return {}, nil end
+  return cjson.decode(run[3]), run[4] and cjson.decode(run[4])
+end
+local function leaveHistory(sessionId, runId)
+  local ids, positions = settledMessages(sessionId, runId)
+  local index = P .. 'messages:' .. sessionId
+  if #ids > 0 and not positions then
+    local scores = {}
+    for _, id in ipairs(ids) do
+      local score = redis.call('ZSCORE', index, id)
+      if score then scores[#scores + 1] = score end
+    end
+    if #scores == #ids then redis.call('HSET', runKey(runId), 'messagePositions', cjson.encode(scores)) end
+  end
+  for _, id in ipairs(ids) do redis.call('ZREM', index, id) end
+end
+local function enterHistory(sessionId, runId)
+  local ids, positions = settledMessages(sessionId, runId)
+  if #ids == 0 then return end
+  local index = P .. 'messages:' .. sessionId
+  if not positions or #positions ~= #ids then
+    positions = {}
+    for i, id in ipairs(ids) do
+      positions[i] = redis.call('ZSCORE', index, id)
+        or string.format('%d', redis.call('HINCRBY', P .. 'counters', 'message', 1))
+    end
+    redis.call('HSET', runKey(runId), 'messagePositions', cjson.encode(positions))
+  end
+  for i, id in ipairs(ids) do redis.call('ZADD', index, positions[i], id) end
+end
+`;
+
+/**
  * Commits a run (`AgentStorage.createRun`), all or nothing: every check runs before the first write.
  * Keys: the session, the run, its stream, the counters, the subject's active runs
  * (`subject-active:<subjectId>`, which the terminal append leaves), the session's runs and the
@@ -10,14 +55,15 @@ import { defineStorageScript } from './redis-script.ts';
  * leaseExpiresAt, idemId ('' for none), idemToken, idemResponse, idemExpiresAt; for a new session
  * sessionSubject, sessionCreatedAt, sessionHasTitle and sessionTitle; replaces, the run it replaces
  * ('' for none: a retry, which must be the session's latest run and whose messages leave the
- * session's index `messages:<sessionId>`). The run counts in its subject's holdings
+ * session's history `messages:<sessionId>`); leaves, the ended runs whose messages leave it too
+ * (a branch made beside them). The run counts in its subject's holdings
  * (`holdings:sessions`, `holdings:runs`: what the store caps weigh). Returns
  * `{'created', <session hash>}` or the refusal with its detail.
  */
 export const CREATE_RUN = defineStorageScript(
   'agentChatCreateRun',
   ['session', 'run', 'stream', 'counters', 'subjectActive', 'sessionRuns', 'idem'],
-  `
+  `${HISTORY_MOVES}
 local mode, sessionId, subjectId, versionId, runId = A.mode, A.sessionId, A.subjectId, A.versionId, A.runId
 local userMessageId, createdAt, startJson, startedJson = A.userMessageId, A.createdAt, A.start, A.started
 local hasTitle, title, leaseOwner, leaseExpiresAt = A.hasTitle == '1', A.title, A.leaseOwner, A.leaseExpiresAt
@@ -32,12 +78,8 @@ end
 local replaces = A.replaces
 if replaces ~= '' and redis.call('HGET', key, 'lastRunId') ~= replaces then return {'not_latest_run'} end
 if idemId ~= '' and not holdsIdempotency(idemId, idemToken) then return {'idempotency_lost'} end
-if replaces ~= '' then
-  local replacedIds = redis.call('HGET', runKey(replaces), 'messageIds')
-  if replacedIds then
-    for _, id in ipairs(cjson.decode(replacedIds)) do redis.call('ZREM', P .. 'messages:' .. sessionId, id) end
-  end
-end
+if replaces ~= '' then leaveHistory(sessionId, replaces) end
+for _, id in ipairs(A.leaves or {}) do leaveHistory(sessionId, id) end
 if mode == 'new' then
   local sessionSubject = A.sessionSubject
   local position = redis.call('HINCRBY', K.counters, 'session', 1)
@@ -75,8 +117,9 @@ return {'created', redis.call('HGETALL', key)}
  * (`idem:` with an empty id for none). Values: batches, one JSON object each: runId,
  * expectedLastSeq, events (envelope JSONs), ending (1|0), endedAt, snapshot (final snapshot JSON
  * without messages), messageIds (JSON), messages (flat message id, JSON pairs), then idemId (''
- * for none), idemToken, idemResponse, idemExpiresAt. Returns, per batch, `{'ok'}`, `{'missing'}`,
- * `{'closed'}`, `{'conflict', lastSeq}` or `{'idempotency_lost'}`.
+ * for none), idemToken, idemResponse, idemExpiresAt. The terminal batch keeps the scores its
+ * messages got in the history in the run's `messagePositions` (see `HISTORY_MOVES`). Returns, per
+ * batch, `{'ok'}`, `{'missing'}`, `{'closed'}`, `{'conflict', lastSeq}` or `{'idempotency_lost'}`.
  */
 export const APPEND_EVENTS = defineStorageScript(
   'agentChatAppendEvents',
@@ -99,12 +142,15 @@ local function append(runKey, stream, B)
   if isEnding then
     local sessionId = run[1]
     redis.call('HSET', runKey, 'endedAt', endedAt, 'finalSnapshot', snapshot, 'messageIds', messageIds)
+    local positions = {}
     for i = 1, #messages, 2 do
       local position = redis.call('HINCRBY', P .. 'counters', 'message', 1)
       local id = messages[i]
       redis.call('ZADD', P .. 'messages:' .. sessionId, position, id)
       redis.call('HSET', P .. 'message-json:' .. sessionId, id, messages[i + 1])
+      positions[#positions + 1] = string.format('%d', position)
     end
+    if #positions > 0 then redis.call('HSET', runKey, 'messagePositions', cjson.encode(positions)) end
     local key = sessionKey(sessionId)
     if redis.call('HGET', key, 'activeRunId') == runId then redis.call('HDEL', key, 'activeRunId') end
     if redis.call('EXISTS', key) == 1 then
@@ -164,5 +210,24 @@ for _, runId in ipairs(ids) do
   redis.call('ZREM', K.ended, runId)
 end
 return #ids
+`,
+);
+
+/**
+ * Shows another branch of the subject's session (`AgentStorage.showBranch`): unless it has an active
+ * run, the messages of the runs `leave` leave its history and those of `enter` come back at their
+ * scores (`HISTORY_MOVES`). Keys: the session. Values: sessionId, subjectId, leave, enter (run ids).
+ * Returns `{'shown', <session hash>}`, `{'not_found'}` or `{'run_active', runId}`.
+ */
+export const SHOW_BRANCH = defineStorageScript(
+  'agentChatShowBranch',
+  ['session'],
+  `${HISTORY_MOVES}
+local s = redis.call('HMGET', K.session, 'subjectId', 'activeRunId')
+if s[1] ~= A.subjectId then return {'not_found'} end
+if s[2] then return {'run_active', s[2]} end
+for _, id in ipairs(A.leave) do leaveHistory(A.sessionId, id) end
+for _, id in ipairs(A.enter) do enterHistory(A.sessionId, id) end
+return {'shown', redis.call('HGETALL', K.session)}
 `,
 );

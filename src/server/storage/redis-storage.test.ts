@@ -27,6 +27,25 @@ async function callsOf(raw: RawClient, command: string): Promise<number> {
   return Number(/calls=(\d+)/.exec(line ?? '')?.[1] ?? 0);
 }
 
+/** Every key that starts with `prefix` (`SCAN`). */
+async function keysUnder(raw: RawClient, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, page] = await raw.sendCommand<[string, string[]]>([
+      'SCAN',
+      cursor,
+      'MATCH',
+      `${prefix}*`,
+      'COUNT',
+      '1000',
+    ]);
+    keys.push(...page);
+    cursor = next;
+  } while (cursor !== '0');
+  return keys.sort();
+}
+
 let suite = 0;
 
 // These tests count commands server-wide (INFO commandstats), so they get a redis-server of their
@@ -188,5 +207,76 @@ describe('Redis storage across processes (two storages on one redis-server)', ()
     expect([await reader.countActiveRuns?.('alice'), await producer.countActiveRuns?.('bob')]).toEqual([2, 1]);
     await finishFixtureRun(reader, first, 'done');
     expect([await producer.countActiveRuns?.('alice'), await producer.countActiveRuns?.('carol')]).toEqual([1, 0]);
+  });
+
+  /** Creates run `runId` in `ses_1` (asking `q <runId>`) and ends it with the answer `a <runId>`. */
+  const answered = async (runId: string, leavesHistory?: readonly string[]): Promise<void> => {
+    const isNewSession = (await producer.getSession('ses_1')) === null;
+    const run = await createFixtureRun(producer, {
+      runId,
+      sessionId: 'ses_1',
+      isNewSession,
+      text: `q ${runId}`,
+      ...(leavesHistory === undefined ? {} : { leavesHistory }),
+    });
+    await finishFixtureRun(producer, run, `a ${runId}`);
+  };
+  const asked = (...runIds: string[]): string[] => runIds.flatMap((runId) => [`q ${runId}`, `a ${runId}`]);
+  const history = async (): Promise<unknown[] | undefined> =>
+    (await reader.listMessages('ses_1', {}))?.items.map((message) => message.content).reverse();
+  const show = (leave: string[], enter: string[]) =>
+    reader.showBranch({ sessionId: 'ses_1', subjectId: 'alice', leave, enter });
+
+  it('leaves no key of a session whose branches were shown, deleted by request or by retention', async () => {
+    const sessionKeys = async (): Promise<string[]> =>
+      (await keysUnder(raw, prefix)).filter((key) => /ses_1|run_\d/.test(key));
+    await answered('run_1');
+    await answered('run_2');
+    await answered('run_3', ['run_2']);
+    expect((await show(['run_3'], ['run_2'])).kind).toBe('shown');
+    expect(await raw.hExists(`${prefix}run:run_3`, 'messagePositions')).toBe(1);
+    expect(await sessionKeys()).not.toEqual([]);
+    expect(await reader.deleteSession({ sessionId: 'ses_1', subjectId: 'alice' })).toMatchObject({ kind: 'deleted' });
+    expect(await sessionKeys()).toEqual([]);
+    await answered('run_1');
+    await answered('run_2', ['run_1']);
+    const swept = await reader.enforceRetention({
+      now: Number.MAX_SAFE_INTEGER,
+      sessionIdleTtlMs: 1,
+      maxSessionsPerSubject: 100,
+      maxRunsPerSession: 100,
+      maxSessions: 100,
+      maxRuns: 100,
+    });
+    expect(swept).toEqual({ sessionIds: ['ses_1'], runIds: ['run_1', 'run_2'] });
+    expect(await sessionKeys()).toEqual([]);
+  });
+
+  it('brings back at their place the messages of runs settled before their positions were kept', async () => {
+    await answered('run_1');
+    await answered('run_2');
+    await answered('run_3');
+    // Data of an earlier version: no positions in the run hashes.
+    for (const runId of ['run_1', 'run_2', 'run_3']) await raw.hDel(`${prefix}run:${runId}`, 'messagePositions');
+    // Leaving keeps the positions the run has in the history then, so it comes back there.
+    await answered('run_4', ['run_2', 'run_3']);
+    expect(await raw.hExists(`${prefix}run:run_2`, 'messagePositions')).toBe(1);
+    expect((await show(['run_4'], ['run_2', 'run_3'])).kind).toBe('shown');
+    expect(await history()).toEqual(asked('run_1', 'run_2', 'run_3'));
+    expect((await show(['run_2', 'run_3'], ['run_4'])).kind).toBe('shown');
+    expect((await show([], ['run_3'])).kind).toBe('shown');
+    expect(await history()).toEqual(asked('run_1', 'run_3', 'run_4'));
+    // A run answered again by a retry of an earlier version left without them: it comes back after
+    // the history it finds, and keeps that place from then on.
+    await answered('run_5');
+    await raw.hDel(`${prefix}run:run_5`, 'messagePositions');
+    await raw.zRem(`${prefix}messages:ses_1`, ['msg_user_run_5', 'msg_answer_run_5']);
+    await answered('run_6');
+    expect((await show(['run_6'], ['run_5'])).kind).toBe('shown');
+    expect(await history()).toEqual(asked('run_1', 'run_3', 'run_4', 'run_5'));
+    expect((await show([], ['run_6'])).kind).toBe('shown');
+    expect((await show([], ['run_5'])).kind).toBe('shown');
+    expect(await history()).toEqual(asked('run_1', 'run_3', 'run_4', 'run_6', 'run_5'));
+    expect(await reader.countSessionMessages('ses_1')).toBe(10);
   });
 });

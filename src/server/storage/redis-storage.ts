@@ -24,7 +24,7 @@ import {
 } from './redis-record-scripts.ts';
 import { TAKE_RATE } from './redis-rate-script.ts';
 import { DELETE_SESSION, ENFORCE_RETENTION, EVICT_SESSION, NEXT_EVICTION } from './redis-retention-script.ts';
-import { APPEND_EVENTS, COMPACT_ENDED_RUNS, CREATE_RUN, GET_RUN } from './redis-run-scripts.ts';
+import { APPEND_EVENTS, COMPACT_ENDED_RUNS, CREATE_RUN, GET_RUN, SHOW_BRANCH } from './redis-run-scripts.ts';
 import type { RunScript, StorageScript } from './redis-script.ts';
 import { scriptArguments, wellFormedJson } from './redis-script.ts';
 import type { BlockingConnection } from './redis-tails.ts';
@@ -71,6 +71,7 @@ export const REDIS_STORAGE_SCRIPTS: readonly StorageScript[] = [
   PUT_FEEDBACK,
   RENEW_LEASE,
   SET_AG_UI_SEGMENT,
+  SHOW_BRANCH,
   TAKE_EXPIRED_LEASE,
   TAKE_RATE,
   UPDATE_SESSION_TITLE,
@@ -214,6 +215,7 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
           sessionHasTitle: fresh?.title == null ? '0' : '1',
           sessionTitle: fresh?.title ?? '',
           replaces: command.replacesRunId ?? '',
+          leaves: command.leavesHistory ?? [],
         },
       );
       const [kind, detail] = Array.isArray(reply) ? (reply as unknown[]) : [];
@@ -290,6 +292,19 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       const [kind, fields] = Array.isArray(reply) ? (reply as unknown[]) : [];
       if (kind === 'updated') return { kind, session: toSession(request.sessionId, toFields(fields)) as StoredSession };
       return { kind: kind === 'title_changed' ? 'title_changed' : 'not_found' };
+    },
+    async showBranch(request) {
+      const shard = layout.ofSubject(request.subjectId);
+      const reply = await run(
+        SHOW_BRANCH,
+        shard,
+        { session: shard.session(request.sessionId) },
+        { sessionId: request.sessionId, subjectId: request.subjectId, leave: request.leave, enter: request.enter },
+      );
+      const [kind, detail] = Array.isArray(reply) ? (reply as unknown[]) : [];
+      if (kind === 'run_active') return { kind, activeRunId: String(detail) };
+      if (kind !== 'shown') return { kind: 'not_found' };
+      return { kind, session: toSession(request.sessionId, toFields(detail)) as StoredSession };
     },
     async deleteSession(request) {
       const shard = layout.ofSubject(request.subjectId);

@@ -123,7 +123,10 @@ export function createSqliteStatements(db: Database) {
     messagePosition: statement<[string, string], { position: number }>(
       'SELECT position FROM messages WHERE session_id = ? AND message_id = ? AND in_history = 1',
     ),
-    leaveHistory: statement<[string]>('UPDATE messages SET in_history = 0 WHERE run_id = ?'),
+    // The messages of a run of the session leave its history (0) or come back (1), at their positions.
+    setRunInHistory: statement<[0 | 1, string, string]>(
+      'UPDATE messages SET in_history = ? WHERE session_id = ? AND run_id = ?',
+    ),
     idempotencyRecord: statement<[string], IdempotencyRow>('SELECT * FROM idempotency WHERE record_id = ?'),
     idempotencyLock: statement<[string], { state: string; token: string | null }>(
       'SELECT state, token FROM idempotency WHERE record_id = ?',

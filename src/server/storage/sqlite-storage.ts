@@ -18,6 +18,7 @@ import type {
   IdempotencyCompletion,
   Page,
   RetentionRequest,
+  ShowBranchOutcome,
   StoredRun,
   StoredSession,
   TitleUpdateOutcome,
@@ -113,7 +114,8 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
     if (command.idempotency !== undefined && !holdsLock(command.idempotency)) {
       return { kind: 'idempotency_lost' } as const;
     }
-    if (replacesRunId !== undefined) sql.leaveHistory.run(replacesRunId);
+    const leaving = [...(replacesRunId === undefined ? [] : [replacesRunId]), ...(command.leavesHistory ?? [])];
+    for (const runId of leaving) sql.setRunInHistory.run(0, session.sessionId, runId);
     const { run } = command;
     const updated: StoredSession = {
       ...session,
@@ -307,6 +309,14 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
       return { kind: 'updated', session: { ...toSession(row), title: request.title } };
     },
   );
+  const showBranch = db.transaction((request: Parameters<AgentStorage['showBranch']>[0]): ShowBranchOutcome => {
+    const row = sql.session.get(request.sessionId);
+    if (row === undefined || row.subject_id !== request.subjectId) return { kind: 'not_found' };
+    if (row.active_run_id !== null) return { kind: 'run_active', activeRunId: row.active_run_id };
+    for (const runId of request.leave) sql.setRunInHistory.run(0, request.sessionId, runId);
+    for (const runId of request.enter) sql.setRunInHistory.run(1, request.sessionId, runId);
+    return { kind: 'shown', session: toSession(row) };
+  });
   const deleteOwnSession = db.transaction(
     (request: Parameters<AgentStorage['deleteSession']>[0]): DeleteSessionOutcome => {
       const row = sql.session.get(request.sessionId);
@@ -356,6 +366,9 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
     },
     async updateSessionTitle(request) {
       return updateSessionTitle.immediate(request);
+    },
+    async showBranch(request) {
+      return showBranch.immediate(request);
     },
     async deleteSession(request) {
       return deleteOwnSession.immediate(request);

@@ -126,6 +126,13 @@ export interface CreateRunCommand {
    * `countSessionMessages`) in the same commit. Its record, snapshot and log stay.
    */
   replacesRunId?: string;
+  /**
+   * Ended runs of the session whose settled messages leave its history in the same commit (a
+   * branch made beside them, docs/protocol.md §5.2); `showBranch` brings them back. Unlike
+   * `replacesRunId` they need not be the latest run. Their records, snapshots and logs stay; ids
+   * that are not ended runs of the session are ignored.
+   */
+  leavesHistory?: readonly string[];
   idempotency?: IdempotencyCompletion;
 }
 
@@ -153,6 +160,13 @@ export type TitleUpdateOutcome =
   | { kind: 'not_found' }
   /** The title was no longer `expectedTitle` (a rename got there first). */
   | { kind: 'title_changed' };
+
+/** What {@link AgentStorage.showBranch} did; only `shown` changed anything. */
+export type ShowBranchOutcome =
+  | { kind: 'shown'; session: StoredSession }
+  /** No such session, or another subject's. */
+  | { kind: 'not_found' }
+  | { kind: 'run_active'; activeRunId: string };
 
 /** What {@link AgentStorage.deleteSession} did; only `deleted` changed anything. */
 export type DeleteSessionOutcome =
@@ -207,7 +221,7 @@ export interface AgentStorage {
    * is not such a cursor.
    */
   listSessions(subjectId: string, page: { after?: string; limit: number }): Promise<Page<StoredSession> | null>;
-  /** Settled user and assistant messages of the session (reasoning is not counted). */
+  /** Settled user and assistant messages in the session's history (reasoning is not counted). */
   countSessionMessages(sessionId: string): Promise<number>;
   /**
    * Sets the title of the subject's session; with `expectedTitle`, only while the title is still
@@ -220,6 +234,19 @@ export interface AgentStorage {
     expectedTitle?: string | null;
   }): Promise<TitleUpdateOutcome>;
   /**
+   * Shows another branch of the subject's session (docs/protocol.md §5.7): in one step, the settled
+   * messages of the runs `leave` leave its history and those of `enter` come back, each at the place
+   * it had (history stays in settle order), unless the session has an active run (checked in the same
+   * step). Moves neither `updatedAt` nor `lastRunId`. Ids that are not ended runs of the session are
+   * ignored; messages already in (or out of) history stay so, and a run named in both ends in it.
+   */
+  showBranch(request: {
+    sessionId: string;
+    subjectId: string;
+    leave: readonly string[];
+    enter: readonly string[];
+  }): Promise<ShowBranchOutcome>;
+  /**
    * Deletes the subject's session with all its runs, logs and messages, in one step, unless it
    * has an active run (checked in the same step, so a create cannot slip in between).
    */
@@ -227,8 +254,8 @@ export interface AgentStorage {
   /** Ids of the session's runs, oldest first. */
   listSessionRunIds(sessionId: string): Promise<string[]>;
   /**
-   * Settled messages (from ended runs) of a session, newest first, `limit` at most (all when
-   * omitted); null when `before` is not a message of the session.
+   * Settled messages (from ended runs) in the session's history (the branch shown), newest first,
+   * `limit` at most (all when omitted); null when `before` is not a message of that history.
    */
   listMessages(sessionId: string, page: { before?: string; limit?: number }): Promise<Page<SnapshotMessage> | null>;
   /**

@@ -40,6 +40,29 @@ export function describeStorageContract(
       await subject.dispose?.();
     });
 
+    /** Creates run `runId` (asking `q <runId>`) and ends it with the answer `a <runId>`. */
+    const answered = async (
+      runId: string,
+      options: { sessionId?: string; isNewSession?: boolean; leavesHistory?: readonly string[] } = {},
+    ): Promise<void> => {
+      const { sessionId = 'ses_1', isNewSession = false, leavesHistory } = options;
+      const run = await createFixtureRun(storage, {
+        runId,
+        sessionId,
+        isNewSession,
+        text: `q ${runId}`,
+        ...(leavesHistory === undefined ? {} : { leavesHistory }),
+      });
+      await finishFixtureRun(storage, run, `a ${runId}`);
+    };
+    /** The messages `answered` settles for each of `runIds`, oldest first. */
+    const asked = (...runIds: string[]): string[] => runIds.flatMap((runId) => [`q ${runId}`, `a ${runId}`]);
+    /** The session's history, oldest first, as message contents. */
+    const historyOf = async (sessionId = 'ses_1'): Promise<unknown[] | undefined> =>
+      (await storage.listMessages(sessionId, {}))?.items.map((message) => message.content).reverse();
+    const messagesWithIds = (...messageIds: string[]) =>
+      messageIds.map((messageId) => expect.objectContaining({ messageId }));
+
     it('commits the session, the run, RUN_STARTED, the lease and the idempotency record together', async () => {
       await storage.beginIdempotency({
         recordId: 'key_1',
@@ -414,6 +437,177 @@ export function describeStorageContract(
       expect(await storage.createRun(stale.command)).toEqual({ kind: 'not_latest_run' });
       expect(await storage.getRun('run_3')).toBeNull();
       expect((await storage.getSession('ses_1'))?.lastRunId).toBe('run_2');
+      expect(await storage.countSessionMessages('ses_1')).toBe(2);
+    });
+
+    it('takes the runs a branch is made beside out of the history with its create, nothing when refused', async () => {
+      await answered('run_1', { isNewSession: true });
+      await answered('run_2');
+      await answered('run_3');
+      await answered('run_x', { sessionId: 'ses_2', isNewSession: true });
+      const branch = (extra: Partial<Parameters<typeof createRunCommand>[0]> = {}) =>
+        createRunCommand({
+          runId: 'run_4',
+          sessionId: 'ses_1',
+          isNewSession: false,
+          text: 'q run_4',
+          leavesHistory: ['run_2', 'run_3', 'run_x', 'run_unknown'],
+          ...extra,
+        });
+      const mismatched = branch().command;
+      expect(
+        await storage.createRun({
+          ...mismatched,
+          started: {
+            ...mismatched.started,
+            data: { ...mismatched.started.data, agent: { agentId: 'agt_test', versionId: 'agv_other' } },
+          },
+        }),
+      ).toEqual({ kind: 'version_mismatch', agentVersionId: FIXTURE_VERSION });
+      const lost = { recordId: 'key_never_begun', subjectId: 'alice', token: 'tok', response: RESPONSE, expiresAt: T0 };
+      expect(await storage.createRun(branch({ idempotency: lost }).command)).toEqual({ kind: 'idempotency_lost' });
+      expect(await storage.createRun(branch({ subjectId: 'mallory' }).command)).toEqual({
+        kind: 'session_not_found',
+      });
+      expect(await historyOf()).toEqual(asked('run_1', 'run_2', 'run_3'));
+      expect(await storage.countSessionMessages('ses_1')).toBe(6);
+
+      const made = branch();
+      expect(await storage.createRun(made.command)).toMatchObject({ kind: 'created' });
+      expect(await historyOf()).toEqual(asked('run_1'));
+      expect(await storage.countSessionMessages('ses_1')).toBe(2);
+      expect(await storage.listMessages('ses_1', { before: 'msg_answer_run_2' })).toBeNull();
+      expect(await storage.listMessages('ses_1', { before: 'msg_answer_run_1' })).toEqual({
+        items: messagesWithIds('msg_user_run_1'),
+        next: null,
+      });
+      // Another session's run is not touched; the runs that left keep their records and snapshots.
+      expect(await historyOf('ses_2')).toEqual(asked('run_x'));
+      expect((await storage.getRun('run_3'))?.finalSnapshot?.messages.map((m) => m.content)).toEqual(asked('run_3'));
+      expect(await storage.listSessionRunIds('ses_1')).toEqual(['run_1', 'run_2', 'run_3', 'run_4']);
+      const whileLive = createRunCommand({
+        runId: 'run_5',
+        sessionId: 'ses_1',
+        isNewSession: false,
+        leavesHistory: ['run_1'],
+      });
+      expect(await storage.createRun(whileLive.command)).toEqual({ kind: 'run_active', activeRunId: 'run_4' });
+      expect(await historyOf()).toEqual(asked('run_1'));
+
+      await finishFixtureRun(storage, made.run, 'a run_4');
+      expect(await historyOf()).toEqual(asked('run_1', 'run_4'));
+      expect(await storage.listMessages('ses_1', { limit: 3 })).toEqual({
+        items: messagesWithIds('msg_answer_run_4', 'msg_user_run_4', 'msg_answer_run_1'),
+        next: 'msg_answer_run_1',
+      });
+      expect(await storage.countSessionMessages('ses_1')).toBe(4);
+    });
+
+    it('shows another branch: its messages come back at the place they had, in one step, idempotently', async () => {
+      await answered('run_1', { isNewSession: true });
+      await answered('run_2');
+      await answered('run_3');
+      // run_4 is a branch beside run_2 (an edit of its question); run_5 follows it.
+      await answered('run_4', { leavesHistory: ['run_2', 'run_3'] });
+      await answered('run_5');
+      const session = await storage.getSession('ses_1');
+      expect(await historyOf()).toEqual(asked('run_1', 'run_4', 'run_5'));
+      const show = (leave: string[], enter: string[]) =>
+        storage.showBranch({ sessionId: 'ses_1', subjectId: 'alice', leave, enter });
+
+      expect(await show(['run_4', 'run_5'], ['run_2', 'run_3'])).toEqual({ kind: 'shown', session });
+      expect(await historyOf()).toEqual(asked('run_1', 'run_2', 'run_3'));
+      expect(await storage.countSessionMessages('ses_1')).toBe(6);
+      expect(await storage.listMessages('ses_1', { limit: 4 })).toEqual({
+        items: messagesWithIds('msg_answer_run_3', 'msg_user_run_3', 'msg_answer_run_2', 'msg_user_run_2'),
+        next: 'msg_user_run_2',
+      });
+      expect(await storage.listMessages('ses_1', { before: 'msg_user_run_2', limit: 4 })).toEqual({
+        items: messagesWithIds('msg_answer_run_1', 'msg_user_run_1'),
+        next: null,
+      });
+      expect(await storage.listMessages('ses_1', { before: 'msg_answer_run_4' })).toBeNull();
+
+      // Back, and the same again: nothing moves twice.
+      for (const _ of [1, 2]) {
+        expect(await show(['run_2', 'run_3'], ['run_4', 'run_5'])).toEqual({ kind: 'shown', session });
+        expect(await historyOf()).toEqual(asked('run_1', 'run_4', 'run_5'));
+      }
+      // A run that comes back beside later ones takes its place among them (settle order), not the end.
+      expect((await show([], ['run_2'])).kind).toBe('shown');
+      expect(await historyOf()).toEqual(asked('run_1', 'run_2', 'run_4', 'run_5'));
+      expect(await storage.listMessages('ses_1', { before: 'msg_user_run_4', limit: 1 })).toEqual({
+        items: messagesWithIds('msg_answer_run_2'),
+        next: 'msg_answer_run_2',
+      });
+      // A run named in both lists ends in the history.
+      expect((await show(['run_2'], ['run_2'])).kind).toBe('shown');
+      expect(await historyOf()).toEqual(asked('run_1', 'run_2', 'run_4', 'run_5'));
+      // Neither the activity time nor the latest run moved.
+      expect(await storage.getSession('ses_1')).toEqual(session);
+
+      if (subject.reopen === undefined) return;
+      storage = await subject.reopen();
+      expect(await historyOf()).toEqual(asked('run_1', 'run_2', 'run_4', 'run_5'));
+      expect((await show(['run_2', 'run_4', 'run_5'], ['run_3'])).kind).toBe('shown');
+      expect(await historyOf()).toEqual(asked('run_1', 'run_3'));
+      expect(await storage.countSessionMessages('ses_1')).toBe(4);
+    });
+
+    it('shows no branch while a run is active nor of another’s session, and ignores runs not of it', async () => {
+      await answered('run_1', { isNewSession: true });
+      await answered('run_2', { leavesHistory: ['run_1'] });
+      await answered('run_x', { sessionId: 'ses_2', isNewSession: true });
+      const live = await createFixtureRun(storage, { runId: 'run_3', sessionId: 'ses_1', isNewSession: false });
+      const request = { sessionId: 'ses_1', subjectId: 'alice', leave: ['run_2'], enter: ['run_1'] };
+      expect(await storage.showBranch(request)).toEqual({ kind: 'run_active', activeRunId: 'run_3' });
+      expect(await storage.showBranch({ ...request, subjectId: 'bob' })).toEqual({ kind: 'not_found' });
+      expect(await storage.showBranch({ ...request, sessionId: 'ses_nope' })).toEqual({ kind: 'not_found' });
+      expect(await historyOf()).toEqual(asked('run_2'));
+      await finishFixtureRun(storage, live, 'a run_3');
+      expect(await storage.showBranch({ ...request, subjectId: 'bob' })).toEqual({ kind: 'not_found' });
+      expect(await historyOf()).toEqual(['q run_2', 'a run_2', 'Hello from run_3', 'a run_3']);
+      const foreign = ['run_x', 'run_unknown'];
+      expect(await storage.showBranch({ ...request, leave: foreign, enter: foreign })).toMatchObject({
+        kind: 'shown',
+      });
+      expect(await historyOf('ses_2')).toEqual(asked('run_x'));
+      expect(await storage.countSessionMessages('ses_1')).toBe(4);
+      // The settled tool calls stay those of every ended run: the engine keeps those of the runs shown.
+      expect(await storage.listSettledToolCalls('ses_1')).toEqual([]);
+    });
+
+    it('deletes the messages out of the history with their runs and session, by request and by retention', async () => {
+      await answered('run_1', { isNewSession: true });
+      await answered('run_2', { leavesHistory: ['run_1'] });
+      await answered('run_3');
+      const touched = { sessionId: 'ses_1', subjectId: 'alice' };
+      const caps = { now: T0, sessionIdleTtlMs: 86_400_000, maxSessions: 100, maxRuns: 100 };
+      expect(
+        await storage.enforceRetention({ ...caps, maxSessionsPerSubject: 100, maxRunsPerSession: 2, touched }),
+      ).toEqual({ sessionIds: [], runIds: ['run_1'] });
+      // A deleted run does not come back.
+      expect(await storage.showBranch({ ...touched, leave: ['run_2'], enter: ['run_1'] })).toMatchObject({
+        kind: 'shown',
+      });
+      expect(await historyOf()).toEqual(asked('run_3'));
+      expect(await storage.deleteSession(touched)).toEqual({ kind: 'deleted', runIds: ['run_2', 'run_3'] });
+      expect(await storage.listMessages('ses_1', {})).toEqual({ items: [], next: null });
+      expect(await storage.countSessionMessages('ses_1')).toBe(0);
+      // The same ids made again start with nothing left of them: every run shown.
+      await answered('run_2', { isNewSession: true });
+      await answered('run_3');
+      expect(await historyOf()).toEqual(asked('run_2', 'run_3'));
+      await answered('run_4', { leavesHistory: ['run_3'] });
+      expect(await historyOf()).toEqual(asked('run_2', 'run_4'));
+      const loose = { maxSessionsPerSubject: 100, maxRunsPerSession: 100 };
+      expect(await storage.enforceRetention({ ...caps, ...loose, now: T0 + 1500, sessionIdleTtlMs: 1000 })).toEqual({
+        sessionIds: ['ses_1'],
+        runIds: ['run_2', 'run_3', 'run_4'],
+      });
+      expect(await storage.counts()).toEqual({ sessions: 0, runs: 0 });
+      await answered('run_3', { isNewSession: true });
+      expect(await historyOf()).toEqual(asked('run_3'));
       expect(await storage.countSessionMessages('ses_1')).toBe(2);
     });
 

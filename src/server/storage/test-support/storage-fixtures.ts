@@ -30,6 +30,8 @@ export function createRunCommand(options: {
   idempotency?: CreateRunCommand['idempotency'];
   /** The ended run this one answers again (`CreateRunCommand.replacesRunId`). */
   replacesRunId?: string;
+  /** Ended runs whose messages leave the history with this create (`CreateRunCommand.leavesHistory`). */
+  leavesHistory?: readonly string[];
 }): { command: CreateRunCommand; run: FixtureRun } {
   const subjectId = options.subjectId ?? 'alice';
   const events = eventFactory(options.runId, options.sessionId);
@@ -71,6 +73,7 @@ export function createRunCommand(options: {
     lease: { owner: options.leaseOwner ?? 'proc_a', expiresAt: options.leaseExpiresAt ?? createdAt + 10_000 },
     ...(options.idempotency === undefined ? {} : { idempotency: options.idempotency }),
     ...(options.replacesRunId === undefined ? {} : { replacesRunId: options.replacesRunId }),
+    ...(options.leavesHistory === undefined ? {} : { leavesHistory: options.leavesHistory }),
   };
   return { command, run: { runId: options.runId, sessionId: options.sessionId, events, started } };
 }
