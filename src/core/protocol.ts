@@ -86,6 +86,7 @@ export type {
   ActiveRunRef,
   SessionResource,
   RenameSessionRequest,
+  ShowBranchRequest,
   SessionListResponse,
   SessionMessagesResponse,
   HistoryToolCall,

@@ -87,6 +87,8 @@ export interface EventDataMap {
       attachments?: AttachmentRef[];
       /** The page context sent with the message: its title and size only (the text goes to the model, not the log). */
       focus?: FocusSummary;
+      /** The message this turn follows on its branch (docs/protocol.md §5.2); absent on a conversation's first turn. */
+      parentMessageId?: string;
     };
     traceId?: string;
     /** The browser tools the run may call (docs/protocol.md §19), when the server supports them. */

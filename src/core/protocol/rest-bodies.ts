@@ -202,6 +202,12 @@ export interface CreateRunRequest {
    * (docs/protocol.md §5.2): its messages leave the session's history, so the turn has one user message.
    */
   retryOf?: string;
+  /**
+   * The message the new turn follows (docs/protocol.md §5.2): the last message of a turn on the
+   * branch shown, or null for the conversation's start. The turns after it leave the branch shown
+   * (they stay, one branch over). Omitted: after the branch's last message.
+   */
+  parentMessageId?: string | null;
 }
 
 /** `201` of `POST /runs` (and its replay). */
@@ -281,6 +287,14 @@ export interface SessionResource {
   createdAt: string;
   /** The last activity: when a run last started or ended (a rename does not move it). */
   updatedAt: string;
+}
+
+/**
+ * `PUT /sessions/{id}/branch` body (docs/protocol.md §5.7): the user message of the turn to show.
+ * The branch shown becomes the one through that turn last made; answered with the `SessionResource`.
+ */
+export interface ShowBranchRequest {
+  messageId: string;
 }
 
 /** `PATCH /sessions/{id}` body: the new title (one line, trimmed, 1–`maxTitleChars` characters). */

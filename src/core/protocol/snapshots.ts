@@ -44,6 +44,12 @@ export interface SnapshotMessage {
   focus?: FocusSummary;
   /** On a REST read of an answer: the caller's vote on it (docs/protocol.md §5.9). */
   feedback?: MessageFeedback;
+  /**
+   * On a page of history (docs/protocol.md §5.7), a user message whose turn has other versions
+   * (regenerated or edited: the same `parentMessageId`): the user messages of all of them, oldest
+   * first, this one included.
+   */
+  branchMessageIds?: string[];
   createdAt?: number;
 }
 

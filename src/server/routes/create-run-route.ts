@@ -106,6 +106,17 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       details: { field: 'sessionId' },
     });
   }
+  const parentMessageId =
+    body.parentMessageId === null
+      ? null
+      : validateOptionalString(body.parentMessageId, { field: 'parentMessageId', ...idLimit });
+  if (typeof parentMessageId === 'string' && sessionId === undefined) {
+    return fail({
+      code: 'VALIDATION_FAILED',
+      detail: 'parentMessageId names a message of the session given in sessionId.',
+      details: { field: 'sessionId' },
+    });
+  }
   const input = requireObject(body.input, 'input');
   const { content } = validateContent(input.content, limits);
   const clientMessageId = validateClientId(input.clientMessageId, {
@@ -179,6 +190,7 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
     subject: request.subject,
     ...(sessionId === undefined ? {} : { sessionId }),
     ...(retryOf === undefined ? {} : { retryOf }),
+    ...(parentMessageId === undefined ? {} : { parentMessageId }),
     ...(locale === undefined ? {} : { locale }),
     agent: { agentId: agent.agentId, versionId: agentVersionId },
     model: { modelId: model.modelId, ...(effort === undefined ? {} : { reasoningEffort: effort }) },

@@ -9,7 +9,7 @@ import type { HandlerContext } from './route-context.ts';
  */
 export async function historyToolCallsOf(
   messages: readonly SnapshotMessage[],
-  context: Pick<HandlerContext, 'storage'>,
+  context: { storage: Pick<HandlerContext['storage'], 'getRun'> },
 ): Promise<HistoryToolCall[]> {
   const messageIds = new Set(messages.map((message) => message.messageId));
   // The page is newest first; its calls go oldest first, each run's in its own order.

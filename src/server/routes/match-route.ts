@@ -16,7 +16,7 @@ import {
 import { resolveInterruptRoute } from './resolve-interrupt-route.ts';
 import type { Route } from './route-context.ts';
 import { cancelRunRoute, getRunRoute, runEventsRoute } from './run-routes.ts';
-import { deleteSessionRoute, renameSessionRoute } from './session-change-routes.ts';
+import { deleteSessionRoute, renameSessionRoute, showBranchRoute } from './session-change-routes.ts';
 import { getSessionRoute, listSessionsRoute, sessionMessagesRoute } from './session-routes.ts';
 import { toolReceiptRoute } from './tool-receipt-route.ts';
 import { widgetActionRoute } from './widget-action-route.ts';
@@ -35,6 +35,7 @@ const ROUTES: readonly Route[] = [
   getSessionRoute,
   renameSessionRoute,
   deleteSessionRoute,
+  showBranchRoute,
   sessionMessagesRoute,
   uploadAttachmentRoute,
   getAttachmentRoute,

@@ -7,6 +7,8 @@ import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { RequestContext, HandlerContext, Route } from './route-context.ts';
 import { requireObject } from './route-context.ts';
 import { toSessionResource } from './session-routes.ts';
+import { validateOptionalString } from './validate-fields.ts';
+import { showBranchThrough } from '../runs/show-branch.ts';
 
 /**
  * `PATCH /sessions/{sessionId}` `{title}` (docs/protocol.md §5.7): renames the caller's session and
@@ -48,18 +50,64 @@ export const deleteSessionRoute: Route = {
       subjectId: request.subject.id,
     });
     if (outcome.kind === 'not_found') return failMissing();
-    if (outcome.kind === 'run_active') {
-      return fail({
-        code: 'RUN_ALREADY_ACTIVE',
-        detail: 'The conversation has an answer in progress; stop it or wait for it to end first.',
-        details: { activeRunId: outcome.activeRunId },
-        extra: { activeRunId: outcome.activeRunId },
-      });
-    }
+    if (outcome.kind === 'run_active') return failActive(outcome.activeRunId);
     await context.attachments?.deleteForSession(request.subject.id, request.params.sessionId ?? '');
     return emptyResponse(204, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
+
+/**
+ * `POST /sessions/{sessionId}/branch` `{messageId}` (docs/protocol.md §5.7): the caller's session
+ * shows the branch through the turn that user message starts, down to the turn made last below it,
+ * and answers `200` with the session. Showing it again changes nothing. A session with a run not
+ * yet ended is `409 RUN_ALREADY_ACTIVE`; a message that starts no turn of it is `422`.
+ */
+export const showBranchRoute: Route = {
+  method: 'POST',
+  template: '/sessions/{sessionId}/branch',
+  rate: 'sessionChangesPerMinute',
+  handle: async (request, context) => {
+    await countChange(request, context);
+    const messageId = validateOptionalString(requireObject(request.body, 'body').messageId, {
+      field: 'messageId',
+      limit: 'maxIdChars',
+      max: context.limits.maxIdChars,
+    });
+    if (messageId === undefined) {
+      return fail({ code: 'VALIDATION_FAILED', detail: 'messageId is required.', details: { field: 'messageId' } });
+    }
+    const outcome = await showBranchThrough(context.storage, {
+      sessionId: request.params.sessionId ?? '',
+      subjectId: request.subject.id,
+      messageId,
+    });
+    switch (outcome.kind) {
+      case 'not_found':
+        return failMissing();
+      case 'not_a_turn':
+        return fail({
+          code: 'VALIDATION_FAILED',
+          detail: 'messageId starts no turn of this conversation.',
+          details: { field: 'messageId', reason: 'not_a_turn' },
+        });
+      case 'run_active':
+        return failActive(outcome.activeRunId);
+      case 'shown':
+        return jsonResponse(200, await toSessionResource(outcome.session, context), {
+          [REQUEST_ID_HEADER]: request.requestId,
+        });
+    }
+  },
+};
+
+function failActive(activeRunId: string): never {
+  return fail({
+    code: 'RUN_ALREADY_ACTIVE',
+    detail: 'The conversation has an answer in progress; stop it or wait for it to end first.',
+    details: { activeRunId },
+    extra: { activeRunId },
+  });
+}
 
 function countChange(request: RequestContext, context: HandlerContext): Promise<void> {
   return enforceRateLimit({

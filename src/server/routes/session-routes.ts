@@ -1,6 +1,7 @@
 import type { SessionListResponse, SessionMessagesResponse, SessionResource } from '../../core/protocol.ts';
 import { withFeedback } from './feedback-route.ts';
 import { historyToolCallsOf } from './history-tool-calls.ts';
+import { readConversationTree, withVersions } from '../runs/conversation-tree.ts';
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
@@ -54,12 +55,20 @@ export const sessionMessagesRoute: Route = {
       ...(before === null ? {} : { before }),
     });
     if (page === null) return failCursor('before');
-    const [items, toolCalls, activeRun] = await Promise.all([
+    // The tree and the page's tool calls read the same runs: each once.
+    const storage = readingRunsOnce(context.storage);
+    const [items, turns, toolCalls, activeRun] = await Promise.all([
       withFeedback(page.items, request.subject.id, context),
-      historyToolCallsOf(page.items, context),
+      readConversationTree(storage, session.sessionId),
+      historyToolCallsOf(page.items, { storage }),
       activeRunOf(session, context),
     ]);
-    const body: SessionMessagesResponse = { items, nextBefore: page.next, activeRun, toolCalls };
+    const body: SessionMessagesResponse = {
+      items: withVersions(items, turns),
+      nextBefore: page.next,
+      activeRun,
+      toolCalls,
+    };
     return jsonResponse(200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },
 };
@@ -84,6 +93,21 @@ export async function toSessionResource(session: StoredSession, context: Handler
     messageCount: settled + answering,
     createdAt: toIso(session.createdAt),
     updatedAt: toIso(session.updatedAt),
+  };
+}
+
+/** The storage's run reads, each run read once however often it is asked for. */
+function readingRunsOnce(
+  storage: HandlerContext['storage'],
+): Pick<HandlerContext['storage'], 'getRun' | 'listSessionRunIds'> {
+  const reads = new Map<string, ReturnType<typeof storage.getRun>>();
+  return {
+    listSessionRunIds: (sessionId) => storage.listSessionRunIds(sessionId),
+    getRun(runId) {
+      const read = reads.get(runId) ?? storage.getRun(runId);
+      reads.set(runId, read);
+      return read;
+    },
   };
 }
 

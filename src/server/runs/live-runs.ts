@@ -1,5 +1,5 @@
-import type { EventEnvelope, SnapshotMessage } from '../../core/protocol.ts';
-import type { AgentStorage, RunStart, SettledToolCall, StoredSession } from '../storage/storage-port.ts';
+import type { EventEnvelope } from '../../core/protocol.ts';
+import type { AgentStorage, RunStart, StoredSession } from '../storage/storage-port.ts';
 import { unrefTimer } from '../unref-timer.ts';
 import { EndedRunRecord } from './ended-run-record.ts';
 import { buildAbandonedEnding, buildLeaseExpiredEnding } from './forced-endings.ts';
@@ -7,6 +7,8 @@ import type { RunHandle } from './run-handle.ts';
 import type { RunRecord } from './run-record.ts';
 import { createRunRecord } from './run-record.ts';
 import type { RunEntry, RunStoreOptions } from './run-store.ts';
+import type { SessionHistory } from './shown-branch.ts';
+import { historyOf, readShownBranch } from './shown-branch.ts';
 
 /**
  * How long what is kept (docs/protocol.md §16.3). Only sessions without an active run are ever
@@ -39,12 +41,6 @@ interface ProducedRun {
   unsubscribe: () => void;
 }
 
-/** A session's settled history as the engine gets it: messages and tool calls of its ended runs, oldest first. */
-export interface SessionHistory {
-  history: readonly SnapshotMessage[];
-  historyToolCalls: readonly SettledToolCall[];
-}
-
 /** What a handle is built from: the stored start of the run plus its session's history. */
 type HandleSeed = RunStart & SessionHistory & { runId: string; sessionId: string };
 
@@ -57,7 +53,6 @@ export interface LiveRuns {
   /** The run's entry: this process's live one, else one read from storage (ended, or produced elsewhere). */
   entryOf(runId: string): Promise<RunEntry | null>;
   /** Settled user and assistant messages of the session and its runs' tool calls, oldest first (the engine's history). */
-  historyOf(sessionId: string): Promise<SessionHistory>;
   abort(runId: string, reason: string): void;
   armCancelReaper(runId: string, timer: unknown): void;
   activeCount(subjectId: string): number;
@@ -85,17 +80,6 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
 
   const newRecord = (runId: string, sessionId: string, events: readonly EventEnvelope[]): RunRecord =>
     createRunRecord({ runId, sessionId, storage, events, clock, ids, onTerminal: () => finishProduced(runId) });
-
-  const historyOf = async (sessionId: string): Promise<SessionHistory> => {
-    const [page, historyToolCalls] = await Promise.all([
-      storage.listMessages(sessionId, {}),
-      storage.listSettledToolCalls(sessionId),
-    ]);
-    const history = [...(page?.items ?? [])]
-      .reverse()
-      .filter((m) => m.role !== 'reasoning' && m.status !== 'streaming' && m.content !== '');
-    return { history, historyToolCalls };
-  };
 
   const report = (where: string, runId?: string) => (error: unknown) =>
     options.onError(error, { where, ...(runId === undefined ? {} : { runId }) });
@@ -201,7 +185,12 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
     if ((status === 'awaiting_input' || status === 'awaiting_tool') && engine.resume !== undefined) {
       produce(
         entry,
-        { runId, sessionId: stored.sessionId, ...stored.start, ...(await historyOf(stored.sessionId)) },
+        {
+          runId,
+          sessionId: stored.sessionId,
+          ...stored.start,
+          ...historyOf(await readShownBranch(storage, stored.sessionId)),
+        },
         'resume',
       );
       return;
@@ -257,7 +246,6 @@ export function createLiveRuns(options: RunStoreOptions): LiveRuns {
     newLease: () => ({ owner, expiresAt: clock.now() + leaseTtlMs }),
     produce,
     entryOf,
-    historyOf,
     abort(runId, reason) {
       const run = produced.get(runId);
       if (run !== undefined && !run.controller.signal.aborted) run.controller.abort(reason);

@@ -24,7 +24,9 @@ import { checkSizes } from './run-record.ts';
 import { createLiveRuns, findCancellingEvent } from './live-runs.ts';
 import type { SuggestSessionTitle } from './session-titles.ts';
 import { applySuggestedTitle, makeSessionTitle } from './session-titles.ts';
-import type { RetentionPolicy, SessionHistory } from './live-runs.ts';
+import type { RetentionPolicy } from './live-runs.ts';
+import { placeTurn } from './branch-placement.ts';
+import { historyOf, readShownBranch, withoutRuns } from './shown-branch.ts';
 
 export type { RetentionPolicy } from './live-runs.ts';
 
@@ -50,6 +52,13 @@ export interface CreateRunInput {
   sessionId?: string;
   /** The session's latest run, ended failed or cancelled, that this one answers again (docs/protocol.md §5.2). */
   retryOf?: string;
+  /** The message the turn follows on the branch shown (docs/protocol.md §5.2); omitted: after its last one. */
+  parentMessageId?: string | null;
+  /**
+   * A message the turn follows only when it ends a turn on the branch shown, else the turn goes
+   * after the branch's last message (AG-UI's message before the new one: docs/ag-ui.md, "Branches").
+   */
+  parentMessageHint?: string;
   agent: { agentId: string; versionId: string };
   model: { modelId: string; reasoningEffort?: ReasoningEffort } | null;
   input: {
@@ -165,6 +174,24 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const userMessageId = ids('msg');
       const text = input.input.content.map((part) => part.text).join('');
       const { instruction, focus, attachments, files, widgetAction } = input.input;
+      if (input.retryOf !== undefined) await checkRetryable(input.retryOf, sessionId, input.subject.id);
+      const shown = withoutRuns(
+        input.sessionId === undefined ? { messages: [], toolCalls: [] } : await readShownBranch(storage, sessionId),
+        [input.retryOf],
+      );
+      const placement =
+        input.parentMessageHint === undefined
+          ? placeTurn(shown.messages, input.parentMessageId)
+          : (placeTurn(shown.messages, input.parentMessageHint) ?? placeTurn(shown.messages, undefined));
+      if (placement === null) {
+        return refuse({
+          code: 'VALIDATION_FAILED',
+          detail: 'parentMessageId names no turn end on the branch shown.',
+          details: { field: 'parentMessageId', reason: 'not_a_turn_end' },
+        });
+      }
+      const { parentMessageId, leavingRunIds } = placement;
+      const history = historyOf(withoutRuns(shown, leavingRunIds));
       const started: EventEnvelope<'RUN_STARTED'> = {
         v: PROTOCOL_MAJOR,
         eventId: ids('evt'),
@@ -185,6 +212,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
             ...optional('contextRefs', input.input.contextRefs),
             ...(files === undefined || files.length === 0 ? {} : { attachments: files }),
             ...(focus === undefined ? {} : { focus: summarizeFocus(focus) }),
+            ...(parentMessageId === null ? {} : { parentMessageId }),
           },
           traceId: ids('trc'),
           ...optional('browserTools', input.browserTools),
@@ -206,14 +234,11 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           }),
         },
         options: input.options,
+        parentMessageId,
+        ...optional('replacesRunId', input.retryOf),
         ...optional('locale', input.locale),
         ...optional('browserTools', input.browserTools),
       };
-      if (input.retryOf !== undefined) await checkRetryable(input.retryOf, sessionId, input.subject.id);
-      const history =
-        input.sessionId === undefined
-          ? { history: [], historyToolCalls: [] }
-          : withoutRun(await live.historyOf(sessionId), input.retryOf);
       const newSession: StoredSession = {
         sessionId,
         subjectId: input.subject.id,
@@ -237,6 +262,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         title: makeSessionTitle(text),
         lease: live.newLease(),
         ...optional('replacesRunId', input.retryOf),
+        ...(leavingRunIds.length === 0 ? {} : { leavesHistory: leavingRunIds }),
         ...(complete === undefined
           ? {}
           : { idempotency: complete({ runId, sessionId, userMessageId, createdAt: now }) }),
@@ -328,13 +354,4 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 /** What the log keeps of a send's focus context: its title and size, never its text. */
 function summarizeFocus(focus: NonNullable<RunInput['focus']>): FocusSummary {
   return focus.title === undefined ? { chars: focus.text.length } : { title: focus.title, chars: focus.text.length };
-}
-
-/** The session's history without what run `runId` left in it (a run answered again leaves it). */
-function withoutRun(history: SessionHistory, runId: string | undefined): SessionHistory {
-  if (runId === undefined) return history;
-  return {
-    history: history.history.filter((message) => message.runId !== runId),
-    historyToolCalls: history.historyToolCalls.filter((call) => call.runId !== runId),
-  };
 }

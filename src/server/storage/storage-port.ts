@@ -49,6 +49,13 @@ export interface RunStart {
   locale?: string;
   /** The browser tools the run declared (docs/protocol.md §19), so a resumed run offers and waits for them again. */
   browserTools?: BrowserToolDeclaration[];
+  /**
+   * The message the run's turn follows (docs/protocol.md §5.2), null at the conversation's start;
+   * absent on runs made before branches, which follow the run before them.
+   */
+  parentMessageId?: string | null;
+  /** The failed run this one answered again (`retryOf`): it is no turn of the conversation's tree. */
+  replacesRunId?: string;
 }
 
 /** A tool call of an ended run, as its final snapshot keeps it, with the run it belongs to. */
