@@ -355,6 +355,62 @@ describe('POST /ag-ui driven by @ag-ui/client HttpAgent', () => {
   });
 });
 
+describe('POST /ag-ui: branches (docs/ag-ui.md, "Branches")', () => {
+  /** The SSE data frames of an AG-UI answer, parsed. */
+  async function framesOf(response: Response): Promise<Record<string, unknown>[]> {
+    const text = await response.text();
+    return text.split('\n').flatMap((line) => (line.startsWith('data: ') ? [JSON.parse(line.slice(6))] : []));
+  }
+
+  it('a client that cut its messages after an earlier answer branches there; the model sees that branch only', async () => {
+    const server = await serve();
+    const threadId = 'thread-branch';
+    const one = { id: 'u-one', role: 'user', content: '/echo One' };
+    const first = await framesOf(
+      await postAgUi(server, { ...runAgentInput('branch-run-1', '', threadId), messages: [one] }),
+    );
+    const answer = first.find((frame) => frame.type === 'TEXT_MESSAGE_START') as { messageId: string };
+    const answerOne = { id: answer.messageId, role: 'assistant', content: 'One' };
+    const two = { id: 'u-two', role: 'user', content: '/echo Two' };
+    await framesOf(
+      await postAgUi(server, { ...runAgentInput('branch-run-2', '', threadId), messages: [one, answerOne, two] }),
+    );
+    // Regenerate the second turn: the client cuts its messages after the first answer.
+    const again = await framesOf(
+      await postAgUi(server, {
+        ...runAgentInput('branch-run-3', '', threadId),
+        messages: [one, answerOne, { id: 'u-context', role: 'user', content: '/context' }],
+      }),
+    );
+    expect(deltasOf(again, 'TEXT_MESSAGE_CONTENT')).toContain('Asked before: “/echo One”.');
+    const { sessionId } = (
+      again.find((frame) => frame.type === 'RUN_STARTED') as { metadata: Record<string, { sessionId: string }> }
+    ).metadata['agent-chat'] as { sessionId: string };
+    const history = (await (await server.request(`/sessions/${sessionId}/messages`, { user: 'alice' })).json()) as {
+      items: { content: string; role: string; branchMessageIds?: string[] }[];
+    };
+    expect(
+      history.items
+        .map((message) => message.content)
+        .toReversed()
+        .slice(0, 3),
+    ).toEqual(['/echo One', 'One', '/context']);
+    expect(history.items.find((message) => message.content === '/context')?.branchMessageIds).toHaveLength(2);
+
+    // An id that is not ours continues the branch shown.
+    const onward = await framesOf(
+      await postAgUi(server, {
+        ...runAgentInput('branch-run-4', '', threadId),
+        messages: [
+          { id: 'client-only', role: 'assistant', content: '?' },
+          { id: 'u-next', role: 'user', content: '/context' },
+        ],
+      }),
+    );
+    expect(deltasOf(onward, 'TEXT_MESSAGE_CONTENT')).toContain('Asked before: “/echo One”, “/context”.');
+  });
+});
+
 describe('POST /ag-ui: idempotency, limits and the edge checks', () => {
   it('a retried POST with the same runId replays the same AG-UI run and never starts a second run', async () => {
     const server = await serve();

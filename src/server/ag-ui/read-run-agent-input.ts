@@ -10,6 +10,8 @@ export interface AgUiRunRequest {
   runId: string;
   /** The new user turn: the last message, when the request is not a resume. */
   userMessage?: { id: string; content: InputContent[] };
+  /** The id of the message before the new turn, when there is one: where a client that cut its messages branches. */
+  previousMessageId?: string;
   /** Answers to the interrupts that ended the previous AG-UI run; empty for a new turn. */
   resume: ResumeEntry[];
 }
@@ -82,7 +84,14 @@ export function readRunAgentInput(body: unknown, limits: Pick<Limits, 'maxIdChar
     });
   }
   const parts = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
-  return { threadId, runId, userMessage: { id: last.id, content: parts as InputContent[] }, resume };
+  const previousMessageId = input.messages.at(-2)?.id;
+  return {
+    threadId,
+    runId,
+    userMessage: { id: last.id, content: parts as InputContent[] },
+    resume,
+    ...(previousMessageId === undefined ? {} : { previousMessageId }),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

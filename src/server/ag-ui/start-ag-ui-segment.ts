@@ -31,7 +31,9 @@ const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.:-]+$/;
  * the same validation as `POST /runs` (field limits, agent status, `maxActiveRuns`, one active run
  * per session: `409 RUN_ALREADY_ACTIVE`), in the thread's session or a new one. The AG-UI message
  * id becomes our `clientMessageId` when it has that form. The segment is the response its
- * idempotency record keeps, completed in the run's own commit.
+ * idempotency record keeps, completed in the run's own commit. When the message before the new one
+ * ends an earlier turn of the thread's branch (the client cut its messages there), the turn branches
+ * after it (docs/ag-ui.md, "Branches").
  */
 export async function startAgUiTurn(
   request: RequestContext,
@@ -51,6 +53,10 @@ export async function startAgUiTurn(
     input: { content: message.content, ...(clientMessageId === undefined ? {} : { clientMessageId }) },
   };
   const validated = validateCreateRun({ ...request, body }, context);
+  // A client that cut its messages before the new turn (a regeneration, an edit) branches there.
+  if (sessionId !== undefined && input.previousMessageId !== undefined) {
+    validated.parentMessageHint = input.previousMessageId;
+  }
   await enforceBalance(context.sendHooks, request.subject);
   const segmentOf = (created: { runId: string; sessionId: string }): AgUiSegment => ({
     threadId: input.threadId,
