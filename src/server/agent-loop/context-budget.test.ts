@@ -180,6 +180,7 @@ describe('prompt layers', () => {
       '| message | 8 | no |',
       '',
       'Tools: 5.',
+      expect.stringMatching(/^Asked before: “.+”\.$/),
     ]);
   });
 });

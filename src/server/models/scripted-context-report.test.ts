@@ -19,4 +19,18 @@ describe('buildContextReport', () => {
     ).toEqual(['', 'Tools: 0.', 'Reasoning effort: high.']);
     expect(report).toContain('| kernel | 8 | no |');
   });
+
+  it('lists the earlier user messages it got, so a branch shows which turns reached the model', () => {
+    const report = buildContextReport({
+      messages: [
+        { role: 'user', content: 'First\nquestion' },
+        { role: 'assistant', content: 'An answer' },
+        { role: 'user', content: 'Second' },
+        { role: 'assistant', content: 'Another' },
+        { role: 'user', content: '/context' },
+      ],
+      tools: [],
+    });
+    expect(report.split('\n').at(-1)).toBe('Asked before: “First question”, “Second”.');
+  });
 });

@@ -6,7 +6,8 @@ const LAYER_ORDER: readonly PromptLayer[] = ['kernel', 'product', 'focus', 'atta
  * The scripted model's `/context` answer: a Markdown table of what reached it (docs/agent-loop.md,
  * "Scripted scenarios"), read from the request itself: each prompt layer it got with its size and
  * whether it was cut, the history (messages, and the earlier turns the note says were left out),
- * the user's message, the number of tools and the reasoning effort when the run asked for one.
+ * the user's message, the number of tools, the reasoning effort when the run asked for one, and
+ * the user's earlier messages it got (so a branch shows which turns reached the model).
  */
 export function buildContextReport(request: ModelRequest): string {
   const { messages } = request;
@@ -21,6 +22,9 @@ export function buildContextReport(request: ModelRequest): string {
   const leftOut = note === undefined ? 0 : Number(/(\d+) earlier turn/.exec(note.content)?.[1] ?? 0);
   const history = messages.slice(0, Math.max(0, current)).filter((message) => message.role !== 'system');
   const text = messages[current]?.content ?? '';
+  const askedBefore = history.flatMap((message) =>
+    message.role === 'user' ? [`“${message.content.replace(/\s+/g, ' ').slice(0, 40)}”`] : [],
+  );
   return [
     '### What reached the model',
     '',
@@ -32,5 +36,6 @@ export function buildContextReport(request: ModelRequest): string {
     '',
     `Tools: ${request.tools.length}.`,
     ...(request.reasoningEffort === undefined ? [] : [`Reasoning effort: ${request.reasoningEffort}.`]),
+    ...(askedBefore.length === 0 ? [] : [`Asked before: ${askedBefore.join(', ')}.`]),
   ].join('\n');
 }
