@@ -38,6 +38,6 @@ test('feedback under the strict CSP: vote, change the vote, comment, and a reloa
   await expect(restored).toContainText('rate me');
   await expect(restored.getByRole('button', { name: 'Bad answer' })).toHaveAttribute('aria-pressed', 'true');
   await expect(restored.getByRole('button', { name: 'Good answer' })).toHaveAttribute('aria-pressed', 'false');
-  await expect(restored.locator('textarea')).toHaveValue('It only echoed me');
+  await expect(restored.locator('details.feedback-comment textarea')).toHaveValue('It only echoed me');
   expect(await page.evaluate(() => (window as { cspViolations?: unknown[] }).cspViolations)).toEqual([]);
 });

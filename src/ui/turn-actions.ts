@@ -8,6 +8,8 @@ import { findTurnEnds } from './message-list/find-turn-ends.ts';
 import { OlderMessagesController } from './agent-chat/older-messages-controller.ts';
 import type { MessageReference } from './message-list/message-list.ts';
 import { EN_TURN_STRINGS } from './i18n/en-turn-actions.ts';
+import type { BranchClient } from './turn-branches.ts';
+import { createTurnBranches } from './turn-branches.ts';
 
 /** What the actions under one finished turn render from. */
 export interface TurnActionsView {
@@ -15,10 +17,13 @@ export interface TurnActionsView {
   message: SnapshotMessage;
   strings: AgentChatStrings;
   /**
-   * Where a vote goes (`sendFeedback`; the message's `feedback` shows it once kept; its bootstrap
-   * says how long a comment may be); undefined: no thumbs (the `feedback` option off).
+   * Where votes go (`sendFeedback`; the message's `feedback` shows it once kept; its bootstrap says
+   * how long a comment may be) and, when it can send protocol requests, regenerations, edits and
+   * moves between a turn's versions; undefined: none of them.
    */
-  voteClient: Pick<AgentClient, 'sendFeedback' | 'getState'> | undefined;
+  client: AgentClient | undefined;
+  /** False: no thumbs (the `feedback` option off). */
+  feedback: boolean | undefined;
 }
 
 /** What goes under a finished answer, rendering with the widget's Lit: its actions and its sources. */
@@ -54,6 +59,7 @@ export function createTurnActions(templating: SiblingTemplating): TurnActions {
   const { html, css, nothing, renderVisibleText } = templating;
   const icon = (path: string) =>
     html`<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d=${path}></path></svg>`;
+  const renderBranches = createTurnBranches(templating);
 
   function copy(event: Event, content: string, copied: string): void {
     const button = event.currentTarget as HTMLButtonElement;
@@ -68,7 +74,7 @@ export function createTurnActions(templating: SiblingTemplating): TurnActions {
   function renderVotes(
     view: TurnActionsView,
     strings: typeof EN_TURN_STRINGS & AgentChatStrings,
-    client: NonNullable<TurnActionsView['voteClient']>,
+    client: AgentClient,
   ): TemplateResult {
     const { message } = view;
     const onVote = (feedback: MessageFeedback) =>
@@ -121,13 +127,14 @@ export function createTurnActions(templating: SiblingTemplating): TurnActions {
       </nav>`;
     },
     render(view) {
-      const { message } = view;
+      const { message, client } = view;
       const strings = { ...EN_TURN_STRINGS, ...view.strings };
       return html`<div part="message-actions" class="message-actions">
         <button class="icon-button" aria-label=${strings.copyMessage} title=${strings.copyMessage} @click=${(event: Event) => copy(event, message.content, strings.copied)}>
           ${icon(COPY)}
         </button>
-        ${view.voteClient ? renderVotes(view, strings, view.voteClient) : nothing}
+        ${client && 'request' in client ? renderBranches(message, client as BranchClient, strings) : nothing}
+        ${client && view.feedback !== false ? renderVotes(view, strings, client) : nothing}
       </div>`;
     },
     styles: css`
@@ -157,18 +164,52 @@ export function createTurnActions(templating: SiblingTemplating): TurnActions {
       .message-actions [data-rating='down'][aria-pressed='true'] {
         color: var(--agent-chat-color-danger);
       }
+      .turn-edit > summary {
+        display: inline-grid;
+        place-items: center;
+      }
+      .turn-edit > summary::after {
+        content: none;
+      }
+      .turn-edit form {
+        flex-wrap: wrap;
+      }
+      .turn-edit output {
+        flex-basis: 100%;
+        color: var(--agent-chat-color-danger);
+        font-size: var(--agent-chat-font-size-small);
+      }
+      .turn-edit output:empty {
+        display: none;
+      }
+      .turn-edit[open] {
+        flex-basis: 100%;
+        order: 1;
+      }
+      .turn-versions {
+        display: inline-flex;
+        align-items: center;
+        font-size: var(--agent-chat-font-size-small);
+        color: var(--agent-chat-color-text-muted);
+        font-variant-numeric: tabular-nums;
+      }
       .feedback-comment summary {
         cursor: pointer;
         font-size: var(--agent-chat-font-size-small);
         color: var(--agent-chat-color-text-muted);
       }
+      .turn-edit form,
       .feedback-comment form {
         display: flex;
         gap: var(--agent-chat-space-xs);
         margin-block-start: var(--agent-chat-space-xs);
       }
+      .turn-edit textarea,
       .feedback-comment textarea {
         flex: 1;
+        border: 1px solid var(--agent-chat-color-border);
+        border-radius: var(--agent-chat-radius-small);
+        padding: var(--agent-chat-space-xs);
         min-height: 3em;
         font: inherit;
       }

@@ -85,7 +85,7 @@ import { composerStyles } from '../composer/composer.styles.ts';
  * @csspart approval-card - An approval request.
  * @csspart allow-button - The approval request's Allow button.
  * @csspart deny-button - The approval request's Deny button.
- * @csspart message-actions - The actions under a finished answer: Copy, and with `feedback` the thumbs (`aria-pressed` on the kept vote) and their comment (`details.feedback-comment`). They render once `agent-chat.turn-actions.js` has loaded.
+ * @csspart message-actions - The actions under a finished answer: Copy, Regenerate, Edit (`details.turn-edit`), the versions of the turn (`.turn-versions`, "‹ 2 / 3 ›"), and with `feedback` the thumbs (`aria-pressed` on the kept vote) and their comment (`details.feedback-comment`). They render once `agent-chat.turn-actions.js` has loaded.
  * @csspart error - A failed request or stream, at the end of the transcript until it is handled.
  * @csspart retry-button - Retry, on the error or the failed run it can help.
  * @csspart run-error - A failed run's error, kept after its turn in the transcript.
@@ -365,7 +365,8 @@ export class AgentChatElement extends LitElement {
             toolCards: this.#toolCards.statusFor(state),
             onRetryToolCards: this.#toolCards.retry,
             turnActions: this.#turnActionsFor(state),
-            voteClient: this.feedback === false ? undefined : this.client,
+            client: this.client,
+            feedback: this.feedback,
             isReasoningOpen: (message, index) => this.#isReasoningOpen(state, message, index),
             onToggleReasoning: (messageId, isOpen) => {
               this.#reasoningOverrides.set(messageId, isOpen);

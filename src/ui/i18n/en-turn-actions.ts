@@ -5,4 +5,10 @@ export const EN_TURN_STRINGS = {
   rateDown: 'Bad answer',
   feedbackComment: 'Add a comment',
   sources: 'Sources',
+  regenerate: 'Regenerate',
+  editQuestion: 'Edit question',
+  sendEdit: 'Send edited question',
+  versions: 'Versions',
+  previousVersion: 'Previous version',
+  nextVersion: 'Next version',
 };

@@ -105,6 +105,13 @@ export interface AgentChatStrings {
   feedbackComment?: string;
   /** The label of an answer's source cards (`getReferences`), shipped with the turn actions. */
   sources?: string;
+  /** A turn's branch actions (the turn actions' file): Regenerate, Edit, and the "‹ 2 / 3 ›" between versions. */
+  regenerate?: string;
+  editQuestion?: string;
+  sendEdit?: string;
+  versions?: string;
+  previousVersion?: string;
+  nextVersion?: string;
   /**
    * The composer extras' (src/ui/composer-extras.ts), whose file ships their English defaults: the
    * attach button, a chip's remove and cancel, an upload's progress, why a file was refused; the

@@ -105,4 +105,10 @@ export const ZH_CN_STRINGS: AgentChatStrings = {
   rateUp: '回答很好',
   rateDown: '回答不好',
   feedbackComment: '添加评论',
+  regenerate: '重新生成',
+  editQuestion: '编辑问题',
+  sendEdit: '发送修改后的问题',
+  versions: '版本',
+  previousVersion: '上一个版本',
+  nextVersion: '下一个版本',
 };

@@ -56,8 +56,10 @@ export interface MessageListOptions {
   onRetryToolCards: () => void;
   /** What renders each turn's actions (Copy, the votes; a file of their own): none until loaded. */
   turnActions: TurnActions | undefined;
-  /** Where the turn actions send votes; undefined: they offer none (the `feedback` option off). */
-  voteClient: AgentClient | undefined;
+  /** The client the turn actions send votes, regenerations, edits and branch moves with. */
+  client: AgentClient | undefined;
+  /** False: the turn actions offer no votes (the `feedback` option off). */
+  feedback: boolean | undefined;
   /** Keeps the rows shown so far in their DOM when older ones are put before them (one per list). */
   rowChunks?: RowChunks;
   /** While the user waits on an answer that shows nothing yet (`isAwaitingAnswer`): what the working row in its place says (`describeWait`). */
@@ -178,7 +180,7 @@ function renderToolRow(
 
 function renderAssistantMessage(
   view: Extract<RowView, { kind: 'assistant' }>,
-  options: Pick<MessageListOptions, 'voteClient'>,
+  options: Pick<MessageListOptions, 'client' | 'feedback'>,
 ): TemplateResult {
   const { message, strings, getReferences, isDiscarded, isInterrupted, isTurnEnd, actions } = view;
   const isFinished = message.status !== 'streaming';
