@@ -27,6 +27,7 @@ from .models import (
     CancelResult,
     Event,
     InterruptAnswer,
+    Message,
     MessagePage,
     Run,
     RunSnapshot,
@@ -284,7 +285,13 @@ def read_message_page(answer: HttpAnswer) -> MessagePage:
     body = answer.json_object()
     return _read(
         answer,
-        lambda b: MessagePage(list(b["items"]), b.get("nextBefore"), b.get("activeRun"), list(b.get("toolCalls", []))),
+        lambda b: MessagePage(
+            list(b["items"]),
+            b.get("nextBefore"),
+            b.get("activeRun"),
+            list(b.get("toolCalls", [])),
+            [Message.from_json(m) for m in b["items"]],
+        ),
         body,
     )
 
