@@ -6,6 +6,7 @@ back as :class:`HttpAnswer` s, and sleep the delays decided here.
 
 from __future__ import annotations
 
+import enum
 import json
 import random
 import time
@@ -27,6 +28,7 @@ from .models import (
     CancelResult,
     Event,
     InterruptAnswer,
+    Message,
     MessagePage,
     Run,
     RunSnapshot,
@@ -35,6 +37,19 @@ from .models import (
 )
 
 PROTOCOL_MAJOR = "1"
+
+
+class Unset(enum.Enum):
+    """The type of :data:`UNSET`, the default of a keyword whose None means something (it sends JSON null)."""
+
+    UNSET = "UNSET"
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+#: A keyword not given: ``send(parent_message_id=UNSET)`` continues the branch, None starts over.
+UNSET = Unset.UNSET
 
 #: The product's own headers: a mapping, or a function called before every attempt (a refreshed token).
 HeadersSource = Union[Mapping[str, str], Callable[[], Mapping[str, str]], None]
@@ -185,6 +200,7 @@ def send_call(
     agent_version_id: str,
     session_id: str | None,
     idempotency_key: str,
+    parent_message_id: str | None | Unset = UNSET,
     client_message_id: str | None = None,
     context_refs: list[dict[str, Any]] | None = None,
     instruction: str | None = None,
@@ -212,6 +228,8 @@ def send_call(
     request: dict[str, Any] = {"agentVersionId": agent_version_id, "input": message}
     if session_id is not None:
         request["sessionId"] = session_id
+    if parent_message_id is not UNSET:
+        request["parentMessageId"] = parent_message_id  # None: JSON null, the conversation's start
     if options:
         request["options"] = options
     return Call("POST", "/runs", _json_body(request), idempotency_key=idempotency_key)
@@ -284,13 +302,23 @@ def read_message_page(answer: HttpAnswer) -> MessagePage:
     body = answer.json_object()
     return _read(
         answer,
-        lambda b: MessagePage(list(b["items"]), b.get("nextBefore"), b.get("activeRun"), list(b.get("toolCalls", []))),
+        lambda b: MessagePage(
+            list(b["items"]),
+            b.get("nextBefore"),
+            b.get("activeRun"),
+            list(b.get("toolCalls", [])),
+            [Message.from_json(m) for m in b["items"]],
+        ),
         body,
     )
 
 
 def rename_session_call(session_id: str, title: str) -> Call:
     return Call("PATCH", f"/sessions/{_segment(session_id)}", _json_body({"title": title}))
+
+
+def show_branch_call(session_id: str, message_id: str) -> Call:
+    return Call("POST", f"/sessions/{_segment(session_id)}/branch", _json_body({"messageId": message_id}))
 
 
 def delete_session_call(session_id: str) -> Call:

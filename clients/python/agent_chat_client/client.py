@@ -87,6 +87,7 @@ class AgentChatClient:
         text: str,
         *,
         session_id: str | None = None,
+        parent_message_id: str | None | p.Unset = p.UNSET,
         idempotency_key: str | None = None,
         agent_version_id: str | None = None,
         client_message_id: str | None = None,
@@ -104,12 +105,24 @@ class AgentChatClient:
         lost is answered from the server's record (``Run.replayed``) and never makes a second run.
         When it still fails, the error carries the key (``error.idempotency_key``): send again with
         it to keep that guarantee. ``agent_version_id`` defaults to bootstrap's.
+
+        ``parent_message_id`` places the turn in the session's tree (docs/protocol.md §5.2, §5.7).
+        Not given, the turn continues the branch the session shows. A message id, which must be the
+        last message of a turn on the branch shown (else ``422 VALIDATION_FAILED`` with
+        ``details["reason"] == "not_a_turn_end"``), makes a new version of the turn that follows
+        it: the same text regenerates that turn, other text edits it. None (sent as JSON null)
+        starts the conversation over: a new version of the first turn. A turn's
+        ``Message.parent_message_id`` is the one to pass back, except on a turn made before the
+        server had branches (None there too), whose parent is the message before it. The turns
+        after the parent leave the branch shown but stay (:meth:`show_branch` shows them again).
+        A message id needs ``session_id``.
         """
         boot = self._ensure_bootstrap()
         call = p.send_call(
             text,
             agent_version_id=agent_version_id or boot.agent_version_id,
             session_id=session_id,
+            parent_message_id=parent_message_id,
             idempotency_key=idempotency_key or p.new_idempotency_key(),
             client_message_id=client_message_id,
             context_refs=context_refs,
@@ -200,6 +213,17 @@ class AgentChatClient:
 
     def rename_session(self, session_id: str, title: str) -> Session:
         return p.read_session(self._execute(p.rename_session_call(session_id, title)))
+
+    def show_branch(self, session_id: str, message_id: str) -> Session:
+        """Shows the branch through the turn the user message ``message_id`` starts (one of a message's
+        ``branch_message_ids``), down to the turn made last below it; the session as it is then.
+
+        History pages, ``message_count`` and later sends follow the branch shown. Showing the branch
+        shown changes nothing. A message that starts no turn of the session is ``422
+        VALIDATION_FAILED`` (``details["reason"] == "not_a_turn"``); while a run has not ended,
+        ``409 RUN_ALREADY_ACTIVE``.
+        """
+        return p.read_session(self._execute(p.show_branch_call(session_id, message_id)))
 
     def delete_session(self, session_id: str) -> None:
         """Deletes the session with its runs and history (``409 RUN_ALREADY_ACTIVE`` while a run has not ended)."""

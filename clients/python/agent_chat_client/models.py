@@ -42,8 +42,10 @@ class Bootstrap:
 class Run:
     """``POST /runs``'s answer: the run, its session, and where its log starts (``resume_cursor``).
 
-    ``idempotency_key`` is the key it was created under; ``replayed`` is true when the server
-    answered from that key's record (a retry of a create that had already landed: no second run).
+    ``user_message_id`` is the message the run answers (the id :meth:`AgentChatClient.show_branch`
+    takes to show its turn again); ``idempotency_key`` is the key it was created under;
+    ``replayed`` is true when the server answered from that key's record (a retry of a create that
+    had already landed: no second run).
     """
 
     run_id: str
@@ -51,6 +53,7 @@ class Run:
     status: str
     last_seq: int
     resume_cursor: str
+    user_message_id: str | None
     idempotency_key: str
     replayed: bool
     raw: dict[str, Any] = field(repr=False)
@@ -63,6 +66,7 @@ class Run:
             status=body["status"],
             last_seq=body["lastSeq"],
             resume_cursor=body["resumeCursor"],
+            user_message_id=body.get("userMessageId"),
             idempotency_key=idempotency_key,
             replayed=replayed,
             raw=body,
@@ -212,14 +216,52 @@ class SessionPage:
 
 
 @dataclass(frozen=True)
-class MessagePage:
-    """One page of a session's settled messages, newest first; ``next_before`` (or None) asks for older ones.
+class Message:
+    """One message of a session's history (``SnapshotMessage``): who said what, in which run and turn.
 
-    ``tool_calls`` are the calls the page's messages made (results and widgets as last shown), oldest
-    first, each with its ``runId``.
+    A turn's user message names the message it follows in ``parent_message_id`` (None on the
+    conversation's first turn, and on turns made before the server had branches). When the turn
+    has other versions (regenerated or edited: the same parent), ``branch_message_ids`` lists the
+    user messages of all of them, oldest first, this one included, so its position there is the
+    version shown; otherwise it is None. Both are None on assistant messages.
+    """
+
+    message_id: str
+    role: str
+    content: str
+    status: str
+    run_id: str | None
+    parent_message_id: str | None
+    branch_message_ids: list[str] | None
+    raw: dict[str, Any] = field(repr=False)
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any]) -> Message:
+        versions = body.get("branchMessageIds")
+        return cls(
+            message_id=body["messageId"],
+            role=body["role"],
+            content=body.get("content", ""),
+            status=body.get("status", ""),
+            run_id=body.get("runId"),
+            parent_message_id=body.get("parentMessageId"),
+            branch_message_ids=None if versions is None else list(versions),
+            raw=body,
+        )
+
+
+@dataclass(frozen=True)
+class MessagePage:
+    """One page of a session's settled messages of the branch shown, newest first; ``next_before`` (or None) asks
+    for older ones.
+
+    ``items`` are the messages as the server sent them (dicts, camelCase), ``messages`` the same
+    ones read as :class:`Message` s. ``tool_calls`` are the calls the page's messages made (results
+    and widgets as last shown), oldest first, each with its ``runId``.
     """
 
     items: list[dict[str, Any]]
     next_before: str | None
     active_run: dict[str, Any] | None
     tool_calls: list[dict[str, Any]]
+    messages: list[Message]

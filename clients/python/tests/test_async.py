@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from agent_chat_client import AgentChatError, AsyncAgentChatClient, Event
+from agent_chat_client import AgentChatError, AsyncAgentChatClient, Event, Run
 from conftest import new_user_cookie
 from fault_proxy import FaultProxy
 from reference_server import ReferenceServer
@@ -92,3 +92,34 @@ def test_async_sessions_are_listed_renamed_and_deleted(server: ReferenceServer) 
     title, left = asyncio.run(scenario())
 
     assert (title, left) == ("Renamed from asyncio", [])
+
+
+
+def test_async_start_over_regenerate_and_show_branch(server: ReferenceServer) -> None:
+    async def finished(client: AsyncAgentChatClient, run: Run) -> Run:
+        async for _ in client.events(run.run_id):
+            pass
+        return run
+
+    async def scenario() -> None:
+        async with AsyncAgentChatClient(server.endpoint, cookie=new_user_cookie()) as client:
+            first = await finished(client, await client.send("/echo one"))
+            session_id = first.session_id
+            answer = (await client.session_messages(session_id)).messages[0]
+            fresh = await finished(
+                client, await client.send("/echo uno", session_id=session_id, parent_message_id=None)
+            )
+            start = (await client.session_messages(session_id)).messages[-1]
+            assert (start.content, start.parent_message_id) == ("/echo uno", None)
+            assert start.branch_message_ids == [first.user_message_id, fresh.user_message_id]
+
+            shown = await client.show_branch(session_id, first.user_message_id)
+            assert shown.message_count == 2
+            await finished(
+                client, await client.send("/echo two", session_id=session_id, parent_message_id=answer.message_id)
+            )
+            page = await client.session_messages(session_id)
+            assert [m.content for m in page.messages] == ["two", "/echo two", "one", "/echo one"]
+            assert page.messages[1].parent_message_id == answer.message_id
+
+    asyncio.run(scenario())
