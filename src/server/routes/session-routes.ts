@@ -55,12 +55,10 @@ export const sessionMessagesRoute: Route = {
       ...(before === null ? {} : { before }),
     });
     if (page === null) return failCursor('before');
-    // The tree and the page's tool calls read the same runs: each once.
-    const storage = readingRunsOnce(context.storage);
     const [items, turns, toolCalls, activeRun] = await Promise.all([
       withFeedback(page.items, request.subject.id, context),
-      readConversationTree(storage, session.sessionId),
-      historyToolCallsOf(page.items, { storage }),
+      readConversationTree(context.storage, session.sessionId),
+      historyToolCallsOf(page.items, context),
       activeRunOf(session, context),
     ]);
     const body: SessionMessagesResponse = {
@@ -93,21 +91,6 @@ export async function toSessionResource(session: StoredSession, context: Handler
     messageCount: settled + answering,
     createdAt: toIso(session.createdAt),
     updatedAt: toIso(session.updatedAt),
-  };
-}
-
-/** The storage's run reads, each run read once however often it is asked for. */
-function readingRunsOnce(
-  storage: HandlerContext['storage'],
-): Pick<HandlerContext['storage'], 'getRun' | 'listSessionRunIds'> {
-  const reads = new Map<string, ReturnType<typeof storage.getRun>>();
-  return {
-    listSessionRunIds: (sessionId) => storage.listSessionRunIds(sessionId),
-    getRun(runId) {
-      const read = reads.get(runId) ?? storage.getRun(runId);
-      reads.set(runId, read);
-      return read;
-    },
   };
 }
 

@@ -1,44 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import type { RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
-import { createEmptyRunSnapshot } from '../../core/state/run-reducer.ts';
-import type { StoredRun } from '../storage/storage-port.ts';
+import type { SnapshotMessage } from '../../core/protocol.ts';
+import type { StoredTurnLink } from '../storage/storage-port.ts';
 import { branchThrough, readConversationTree, versionsAfter, withVersions } from './conversation-tree.ts';
 
-/** A stored run of session ses_1 whose turn is `u<n>` then `a<n>`, following `parent` (undefined: made before branches). */
-function storedRun(n: number, parent: string | null | undefined, extra: { replaces?: string; live?: boolean } = {}) {
-  const runId = `run_${n}`;
-  const messages: SnapshotMessage[] = [
-    { messageId: `u${n}`, role: 'user', content: `q${n}`, status: 'complete', runId },
-    { messageId: `a${n}`, role: 'assistant', content: `a${n}`, status: 'complete', runId },
-  ];
-  const finalSnapshot: RunSnapshot = { ...createEmptyRunSnapshot(runId, 'ses_1'), status: 'completed', messages };
-  const run: StoredRun = {
-    runId,
-    sessionId: 'ses_1',
-    subjectId: 'alice',
+/** The link of run `run_<n>` of session ses_1, whose turn is `u<n>` then `a<n>`, following `parent` (undefined: made before branches). */
+function storedRun(
+  n: number,
+  parent: string | null | undefined,
+  extra: { replaces?: string; live?: boolean } = {},
+): StoredTurnLink {
+  return {
+    runId: `run_${n}`,
     userMessageId: `u${n}`,
-    createdAt: n,
-    start: {
-      subject: { id: 'alice' },
-      input: { messageId: `u${n}`, text: `q${n}` },
-      options: {},
-      ...(parent === undefined ? {} : { parentMessageId: parent }),
-      ...(extra.replaces === undefined ? {} : { replacesRunId: extra.replaces }),
-    },
-    firstSeq: 1,
-    lastSeq: 9,
-    endedAt: extra.live ? null : n,
-    finalSnapshot: extra.live ? null : finalSnapshot,
-    isCompacted: false,
+    parentMessageId: parent,
+    ...(extra.replaces === undefined ? {} : { replacesRunId: extra.replaces }),
+    lastMessageId: extra.live ? null : `a${n}`,
   };
-  return run;
 }
 
-function storageOf(runs: StoredRun[]) {
-  return {
-    listSessionRunIds: async () => runs.map((run) => run.runId),
-    getRun: async (runId: string) => runs.find((run) => run.runId === runId) ?? null,
-  };
+function storageOf(links: StoredTurnLink[]) {
+  return { listTurnLinks: async (sessionId: string) => (sessionId === 'ses_1' ? links : []) };
 }
 
 describe('the conversation tree', () => {

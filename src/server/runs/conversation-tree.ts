@@ -14,27 +14,24 @@ export interface TreeTurn {
 
 /**
  * Reads the turns of a session, oldest first: every run of it but those a retry answered again.
- * A run made before branches (no recorded parent) follows the turn made before it. Costs one read
- * per run (the session keeps at most `maxRunsPerSession`).
+ * A run made before branches (no recorded parent) follows the turn made before it. One storage
+ * read of the session's turn links, which holds no message content.
  */
 export async function readConversationTree(
-  storage: Pick<AgentStorage, 'listSessionRunIds' | 'getRun'>,
+  storage: Pick<AgentStorage, 'listTurnLinks'>,
   sessionId: string,
 ): Promise<TreeTurn[]> {
-  const runIds = await storage.listSessionRunIds(sessionId);
-  const runs = (await Promise.all(runIds.map((runId) => storage.getRun(runId)))).flatMap((run) =>
-    run === null ? [] : [run],
-  );
-  const answeredAgain = new Set(runs.map((run) => run.start.replacesRunId));
+  const links = await storage.listTurnLinks(sessionId);
+  const answeredAgain = new Set(links.map((link) => link.replacesRunId));
   const turns: TreeTurn[] = [];
-  for (const run of runs) {
-    if (answeredAgain.has(run.runId)) continue;
-    const recorded = run.start.parentMessageId;
+  for (const link of links) {
+    if (answeredAgain.has(link.runId)) continue;
+    const recorded = link.parentMessageId;
     turns.push({
-      runId: run.runId,
-      userMessageId: run.userMessageId,
+      runId: link.runId,
+      userMessageId: link.userMessageId,
       parentMessageId: recorded === undefined ? (turns.at(-1)?.lastMessageId ?? null) : recorded,
-      lastMessageId: run.finalSnapshot?.messages.at(-1)?.messageId ?? null,
+      lastMessageId: link.lastMessageId,
     });
   }
   return turns;

@@ -218,6 +218,22 @@ export function createMemoryStorage(): AgentStorage {
     async listSessionRunIds(sessionId) {
       return [...(sessionRunIds.get(sessionId) ?? [])];
     },
+    async listTurnLinks(sessionId) {
+      return (sessionRunIds.get(sessionId) ?? []).flatMap((runId) => {
+        const run = runs.get(runId)?.run;
+        if (run === undefined) return [];
+        const { parentMessageId, replacesRunId } = run.start;
+        return [
+          {
+            runId,
+            userMessageId: run.userMessageId,
+            parentMessageId,
+            ...(replacesRunId === undefined ? {} : { replacesRunId }),
+            lastMessageId: run.finalSnapshot?.messages.at(-1)?.messageId ?? null,
+          },
+        ];
+      });
+    },
     async listMessages(sessionId, page) {
       const newestFirst = historyOf(sessionId).reverse();
       return pageOf(newestFirst, (m) => m.messageId, page.before, page.limit);

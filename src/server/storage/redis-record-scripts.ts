@@ -248,6 +248,43 @@ return out
 );
 
 /**
+ * A session's runs as links of its conversation tree, oldest first (`AgentStorage.listTurnLinks`),
+ * without reading a message or a snapshot: per run `{runId, userMessageId, parentKind, parent,
+ * replacesRunId, lastMessageId}`. parentKind is 'id' (parent is `start.parentMessageId`), 'null'
+ * (JSON null: the conversation's start), 'absent' (a run made before branches) or 'json' (the start
+ * did not decode here: parent is its JSON, read by the caller); replacesRunId is `start.replacesRunId`
+ * and lastMessageId the last of the run's `messageIds` (set by the terminal append), each nil when
+ * there is none. No values.
+ */
+export const LIST_TURN_LINKS = defineStorageScript(
+  'agentChatListTurnLinks',
+  ['sessionRuns'],
+  `
+local out = {}
+for _, id in ipairs(redis.call('ZRANGE', K.sessionRuns, 0, -1)) do
+  local run = redis.call('HMGET', runKey(id), 'userMessageId', 'start', 'messageIds')
+  if run[1] then
+    local kind, parent, replaces, last = 'absent', false, false, false
+    local isDecoded, start = pcall(cjson.decode, run[2] or '{}')
+    if not isDecoded or type(start) ~= 'table' then
+      kind, parent = 'json', run[2] or '{}'
+    else
+      if type(start.parentMessageId) == 'string' then kind, parent = 'id', start.parentMessageId
+      elseif start.parentMessageId == cjson.null then kind = 'null' end
+      if type(start.replacesRunId) == 'string' then replaces = start.replacesRunId end
+    end
+    if run[3] then
+      local ids = cjson.decode(run[3])
+      if type(ids[#ids]) == 'string' then last = ids[#ids] end
+    end
+    out[#out + 1] = {id, run[1], kind, parent, replaces, last}
+  end
+end
+return out
+`,
+);
+
+/**
  * Binds a subject's AG-UI thread to a session that exists (`AgentStorage.bindAgUiThread`): the
  * hash `ag-ui-threads` maps the JSON `[subjectId, threadId]` to the session, and the session's set
  * `session-ag-ui-threads:<sessionId>` lists its fields, so deleting the session deletes them.

@@ -1,5 +1,5 @@
 import type { RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
-import type { Page, StoredRun, StoredSession } from './storage-port.ts';
+import type { Page, StoredRun, StoredSession, StoredTurnLink } from './storage-port.ts';
 
 /** The strings of an array reply (anything else in it becomes ''). */
 export function toStrings(reply: unknown): string[] {
@@ -47,6 +47,26 @@ export function toRun(runId: string, fields: Record<string, string>, messageJson
         ? null
         : { ...stripped, messages: messageJsons.map((json) => JSON.parse(json) as SnapshotMessage) },
     isCompacted: fields['compacted'] === '1',
+  };
+}
+
+/** A row of `LIST_TURN_LINKS` as a {@link StoredTurnLink}. */
+export function toTurnLink(row: unknown): StoredTurnLink {
+  const [runId, userMessageId, kind, parent, replaces, last] = Array.isArray(row) ? (row as unknown[]) : [];
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  let parentMessageId: string | null | undefined = kind === 'id' ? text(parent) : kind === 'null' ? null : undefined;
+  let replacesRunId = text(replaces);
+  if (kind === 'json') {
+    const start = JSON.parse(text(parent) ?? '{}') as Partial<StoredRun['start']>;
+    parentMessageId = start.parentMessageId;
+    replacesRunId = start.replacesRunId;
+  }
+  return {
+    runId: String(runId),
+    userMessageId: String(userMessageId),
+    parentMessageId,
+    ...(replacesRunId === undefined ? {} : { replacesRunId }),
+    lastMessageId: text(last) ?? null,
   };
 }
 

@@ -2,7 +2,7 @@ import type { EventEnvelope, RunSnapshot, SnapshotMessage } from '../../core/pro
 import { EventLogConflictError } from '../runs/event-log.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
 import { checkAppendBatch, withoutMessages } from './append-rules.ts';
-import { toFields, toPage, toRun, toSession, toStrings } from './redis-replies.ts';
+import { toFields, toPage, toRun, toSession, toStrings, toTurnLink } from './redis-replies.ts';
 import {
   ABANDON_IDEMPOTENCY,
   BEGIN_IDEMPOTENCY,
@@ -16,6 +16,7 @@ import {
   LIST_FINAL_SNAPSHOTS,
   LIST_MESSAGES,
   LIST_SESSIONS,
+  LIST_TURN_LINKS,
   PUT_FEEDBACK,
   RENEW_LEASE,
   SET_AG_UI_SEGMENT,
@@ -67,6 +68,7 @@ export const REDIS_STORAGE_SCRIPTS: readonly StorageScript[] = [
   LIST_FINAL_SNAPSHOTS,
   LIST_MESSAGES,
   LIST_SESSIONS,
+  LIST_TURN_LINKS,
   NEXT_EVICTION,
   PUT_FEEDBACK,
   RENEW_LEASE,
@@ -324,6 +326,11 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
     async listSessionRunIds(sessionId) {
       const shard = await directory.find(sessionId);
       return toStrings(await send(['ZRANGE', shard.of(`session-runs:${sessionId}`), '0', '-1']));
+    },
+    async listTurnLinks(sessionId) {
+      const shard = await directory.find(sessionId);
+      const reply = await run(LIST_TURN_LINKS, shard, { sessionRuns: shard.of(`session-runs:${sessionId}`) }, {});
+      return (Array.isArray(reply) ? (reply as unknown[]) : []).map(toTurnLink);
     },
     async listMessages(sessionId, page) {
       const shard = await directory.find(sessionId);

@@ -38,6 +38,17 @@ export interface RunRow {
   compacted: number;
 }
 
+/** A run as a link of its session's conversation tree (`AgentStorage.listTurnLinks`). */
+export interface TurnLinkRow {
+  run_id: string;
+  user_message_id: string;
+  /** `json_type` of `start.parentMessageId`: 'text', 'null', or null when the field is absent. */
+  parent_type: string | null;
+  parent_message_id: string | null;
+  replaces_run_id: string | null;
+  last_message_id: string | null;
+}
+
 interface IdempotencyRow {
   fingerprint: string;
   state: 'in_progress' | 'completed';
@@ -88,6 +99,16 @@ export function createSqliteStatements(db: Database) {
     ),
     runIdsOfSession: statement<[string], { run_id: string }>(
       'SELECT run_id FROM runs WHERE session_id = ? ORDER BY position',
+    ),
+    // Each run's last settled message: the terminal append writes them in order (in history or not).
+    turnLinksOfSession: statement<[string], TurnLinkRow>(
+      `SELECT r.run_id, r.user_message_id,
+         json_type(r.start_json, '$.parentMessageId') AS parent_type,
+         json_extract(r.start_json, '$.parentMessageId') AS parent_message_id,
+         json_extract(r.start_json, '$.replacesRunId') AS replaces_run_id,
+         (SELECT m.message_id FROM messages m WHERE m.run_id = r.run_id ORDER BY m.position DESC LIMIT 1)
+           AS last_message_id
+       FROM runs r WHERE r.session_id = ? ORDER BY r.position`,
     ),
     finalSnapshotsOfSession: statement<[string], { run_id: string; final_snapshot_json: string }>(
       'SELECT run_id, final_snapshot_json FROM runs WHERE session_id = ? AND final_snapshot_json IS NOT NULL ORDER BY position',

@@ -376,6 +376,16 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
     async listSessionRunIds(sessionId) {
       return sql.runIdsOfSession.all(sessionId).map((row) => row.run_id);
     },
+    async listTurnLinks(sessionId) {
+      return sql.turnLinksOfSession.all(sessionId).map((row) => ({
+        runId: row.run_id,
+        userMessageId: row.user_message_id,
+        parentMessageId:
+          row.parent_type === 'text' ? row.parent_message_id : row.parent_type === 'null' ? null : undefined,
+        ...(row.replaces_run_id === null ? {} : { replacesRunId: row.replaces_run_id }),
+        lastMessageId: row.last_message_id,
+      }));
+    },
     async listMessages(sessionId, page) {
       let before = Number.MAX_SAFE_INTEGER;
       if (page.before !== undefined) {

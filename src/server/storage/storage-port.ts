@@ -58,6 +58,18 @@ export interface RunStart {
   replacesRunId?: string;
 }
 
+/** One run of a session as the conversation tree needs it (docs/protocol.md §5.7, "Branches"). */
+export interface StoredTurnLink {
+  runId: string;
+  userMessageId: string;
+  /** `start.parentMessageId`: a message id, null (the conversation's start), or undefined (a run made before branches). */
+  parentMessageId: string | null | undefined;
+  /** `start.replacesRunId`, when the run answered a failed one again. */
+  replacesRunId?: string;
+  /** The id of the run's last settled message (its final snapshot's last message); null while the run is live. */
+  lastMessageId: string | null;
+}
+
 /** A tool call of an ended run, as its final snapshot keeps it, with the run it belongs to. */
 export type SettledToolCall = SnapshotToolCall & { runId: string };
 
@@ -260,6 +272,11 @@ export interface AgentStorage {
   deleteSession(request: { sessionId: string; subjectId: string }): Promise<DeleteSessionOutcome>;
   /** Ids of the session's runs, oldest first. */
   listSessionRunIds(sessionId: string): Promise<string[]>;
+  /**
+   * The session's runs, oldest first, as links of its conversation tree: no message content is
+   * read. Every run counts, whether its messages are in the history (the branch shown) or not.
+   */
+  listTurnLinks(sessionId: string): Promise<StoredTurnLink[]>;
   /**
    * Settled messages (from ended runs) in the session's history (the branch shown), newest first,
    * `limit` at most (all when omitted); null when `before` is not a message of that history.

@@ -577,6 +577,52 @@ export function describeStorageContract(
       expect(await storage.listSettledToolCalls('ses_1')).toEqual([]);
     });
 
+    it('lists the links of a session’s conversation tree, oldest first, in the history or not', async () => {
+      const ended = async (runId: string, options: Partial<Parameters<typeof createRunCommand>[0]> = {}) => {
+        const run = await createFixtureRun(storage, {
+          runId,
+          sessionId: 'ses_1',
+          isNewSession: false,
+          text: `q ${runId}`,
+          ...options,
+        });
+        await finishFixtureRun(storage, run, `a ${runId}`);
+      };
+      // run_1 was made before branches; run_3 answers run_2 again; run_4 starts over beside run_1
+      // and run_3 (which leave the history); run_5 follows run_4 and is live.
+      await ended('run_1', { isNewSession: true });
+      await ended('run_2', { parentMessageId: 'msg_answer_run_1' });
+      await ended('run_3', { parentMessageId: 'msg_answer_run_1', replacesRunId: 'run_2' });
+      await ended('run_4', { parentMessageId: null, leavesHistory: ['run_1', 'run_3'] });
+      await createFixtureRun(storage, {
+        runId: 'run_5',
+        sessionId: 'ses_1',
+        isNewSession: false,
+        parentMessageId: 'msg_answer_run_4',
+      });
+      await answered('run_x', { sessionId: 'ses_2', isNewSession: true });
+      expect(await historyOf()).toEqual(asked('run_4'));
+      const link = (runId: string, parentMessageId: string | null | undefined, lastMessageId: string | null) => ({
+        runId,
+        userMessageId: `msg_user_${runId}`,
+        parentMessageId,
+        lastMessageId,
+      });
+      const links = [
+        link('run_1', undefined, 'msg_answer_run_1'),
+        link('run_2', 'msg_answer_run_1', 'msg_answer_run_2'),
+        { ...link('run_3', 'msg_answer_run_1', 'msg_answer_run_3'), replacesRunId: 'run_2' },
+        link('run_4', null, 'msg_answer_run_4'),
+        link('run_5', 'msg_answer_run_4', null),
+      ];
+      expect(await storage.listTurnLinks('ses_1')).toStrictEqual(links);
+      expect(await storage.listTurnLinks('ses_2')).toStrictEqual([link('run_x', undefined, 'msg_answer_run_x')]);
+      expect(await storage.listTurnLinks('ses_unknown')).toEqual([]);
+      if (subject.reopen === undefined) return;
+      storage = await subject.reopen();
+      expect(await storage.listTurnLinks('ses_1')).toStrictEqual(links);
+    });
+
     it('deletes the messages out of the history with their runs and session, by request and by retention', async () => {
       await answered('run_1', { isNewSession: true });
       await answered('run_2', { leavesHistory: ['run_1'] });

@@ -28,8 +28,10 @@ export function createRunCommand(options: {
   leaseOwner?: string;
   leaseExpiresAt?: number;
   idempotency?: CreateRunCommand['idempotency'];
-  /** The ended run this one answers again (`CreateRunCommand.replacesRunId`). */
+  /** The ended run this one answers again (`CreateRunCommand.replacesRunId`, and the start's, as a retry has it). */
   replacesRunId?: string;
+  /** The message the run's turn follows (`RunStart.parentMessageId`; null: the start; omitted: a run made before branches). */
+  parentMessageId?: string | null;
   /** Ended runs whose messages leave the history with this create (`CreateRunCommand.leavesHistory`). */
   leavesHistory?: readonly string[];
 }): { command: CreateRunCommand; run: FixtureRun } {
@@ -66,6 +68,8 @@ export function createRunCommand(options: {
         subject: { id: subjectId },
         input: { messageId: userMessageId, text },
         options: { modelId: 'scripted' },
+        ...(options.parentMessageId === undefined ? {} : { parentMessageId: options.parentMessageId }),
+        ...(options.replacesRunId === undefined ? {} : { replacesRunId: options.replacesRunId }),
       },
     },
     started,
