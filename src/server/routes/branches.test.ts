@@ -1,11 +1,9 @@
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RunResource, SessionMessagesResponse, SessionResource } from '../../core/protocol.ts';
-import { createMemoryStorage } from '../storage/memory-storage.ts';
-import { openRedisStorage } from '../storage/open-redis-storage.ts';
-import { openSqliteStorage } from '../storage/sqlite-storage.ts';
 import type { AgentStorage } from '../storage/storage-port.ts';
 import type { ManualEngine } from '../test-support/manual-engine.ts';
 import { createManualEngine } from '../test-support/manual-engine.ts';
+import { everyStorage } from '../test-support/every-storage.ts';
 import type { TestServer } from '../test-support/start-test-server.ts';
 import { startTestServer } from '../test-support/start-test-server.ts';
 
@@ -19,15 +17,7 @@ afterEach(async () => {
   storage = undefined;
 });
 
-let redisPrefix = 0;
-const STORAGES: [string, () => Promise<AgentStorage>][] = [
-  ['memory', async () => createMemoryStorage()],
-  ['SQLite', async () => openSqliteStorage({ path: ':memory:' })],
-  [
-    'Redis',
-    () => openRedisStorage({ url: inject('redisUrl'), keyPrefix: `branches-${process.pid}-${(redisPrefix += 1)}:` }),
-  ],
-];
+const STORAGES = everyStorage('branches');
 
 /** One turn over HTTP: creates the run (with `extra` in the body), answers it, and returns its ids and what the model was given. */
 async function turn(
