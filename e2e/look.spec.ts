@@ -39,7 +39,7 @@ async function tapTargets(
 test.describe('at 375 × 700 (a phone)', () => {
   test.use({ viewport: { width: 375, height: 700 } });
 
-  test('nothing overflows sideways, code and tables scroll inside, the input is 16 px, taps are 44 × 44, an approval too', async ({
+  test('nothing overflows sideways, code and tables scroll inside, every field is 16 px, taps are 44 × 44, an approval too', async ({
     page,
     pageErrors: _errors,
   }) => {
@@ -67,7 +67,10 @@ test.describe('at 375 × 700 (a phone)', () => {
         tablesInside: tables.every(
           (table) => table.getBoundingClientRect().right <= transcript.getBoundingClientRect().right + 0.5,
         ),
-        inputFont: getComputedStyle(root.querySelector('textarea')!).fontSize,
+        // Every field (the composer, an answer's Edit and comment forms): below 16 px iOS zooms in.
+        inputFonts: [
+          ...new Set(Array.from(root.querySelectorAll('textarea'), (field) => getComputedStyle(field).fontSize)),
+        ],
       };
     });
     expect(layout).toEqual({
@@ -77,7 +80,7 @@ test.describe('at 375 × 700 (a phone)', () => {
       preScrolls: true,
       copyInside: true,
       tablesInside: true,
-      inputFont: '16px',
+      inputFonts: ['16px'],
     });
     expect(layout.widgetRight).toBeLessThanOrEqual(375);
     let small = (await tapTargets(page, '#inline-chat')).filter((target) => target.width < 44 || target.height < 44);

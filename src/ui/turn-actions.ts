@@ -213,6 +213,13 @@ export function createTurnActions(templating: SiblingTemplating): TurnActions {
         min-height: 3em;
         font: inherit;
       }
+      /* Phones: 16 px fields, so iOS does not zoom into them. */
+      @media (max-width: 480px) {
+        .turn-edit textarea,
+        .feedback-comment textarea {
+          font-size: 16px;
+        }
+      }
       /* With a mouse, the actions show on the answer's hover or keyboard focus; touch screens always show them. */
       @media (hover: hover) {
         .message:not(:hover) .message-actions:not(:focus-within):not(:has([open])) {
