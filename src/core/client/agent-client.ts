@@ -77,7 +77,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   });
   let sender = createRunSender(context, follower);
   const tabSync = options.syncTabs
-    ? createTabSync(context, { follower, isSending: () => sender.isUnresolved() })
+    ? createTabSync(context, { reload: loadSession, isSending: () => sender.isUnresolved() })
     : null;
 
   function request<T>(call: Omit<TransportRequest, 'signal'>): Promise<TransportResponse<T>> {

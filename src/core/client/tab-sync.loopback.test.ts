@@ -38,15 +38,51 @@ describe('tabs in step', () => {
   it('a run started in one tab is followed at once by the other tab on that conversation, to the same end', async () => {
     const { first, other } = await twoTabs();
     const { runId } = await first.send('/echo second turn');
-    const followed = await waitForState(other, (state) => state.run?.runId === runId, 'the other tab to follow');
-    expect(
-      followed.messages.some((message) => message.role === 'user' && message.content === '/echo second turn'),
-    ).toBe(true);
-    const settled = await waitForState(other, isSettledState, 'the followed run to end');
-    expect(settled.run).toMatchObject({ runId, status: 'completed' });
+    // The other tab shows the session again with the run: streaming it, or settled when it was that quick.
+    const settled = await waitForState(
+      other,
+      (state) =>
+        state.connection === 'idle' &&
+        state.messages.some(
+          (message) => message.runId === runId && message.role === 'assistant' && message.status === 'complete',
+        ),
+      'the other tab to show the run to its end',
+    );
     expect(settled.messages.map((message) => message.content)).toEqual(
       first.getState().messages.map((message) => message.content),
     );
+  });
+
+  it('a run that made a branch in one tab shows on its branch in the other', async () => {
+    const { first, other, sessionId } = await twoTabs();
+    await first.send('/echo second turn');
+    await waitForState(other, (state) => state.messages.some((m) => m.content === 'second turn'), 'the second turn');
+    const firstAnswer = first.getState().messages.find((message) => message.role === 'assistant');
+    // An edit of the second question, made the way the widget makes one (docs/client.md, "Branches").
+    await first.request({
+      method: 'POST',
+      path: '/runs',
+      body: JSON.stringify({
+        sessionId,
+        agentVersionId: first.getState().bootstrap?.agent.versionId,
+        parentMessageId: firstAnswer?.messageId,
+        input: { content: [{ type: 'text', text: '/slow' }] },
+      }),
+      headers: { 'Idempotency-Key': 'tab-sync-branch-key-0001' },
+    });
+    await first.switchSession(sessionId ?? '');
+    // The other tab shows the new branch as it streams: the second turn is gone, the edit is there.
+    const streaming = await waitForState(
+      other,
+      (state) => state.run?.status === 'running' && state.messages.some((m) => m.content === '/slow'),
+      'the other tab to show the new branch',
+    );
+    expect(streaming.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+      '/echo first turn',
+      '/slow',
+    ]);
+    await first.cancel();
+    await waitForState(other, isSettledState, 'the edit to end in the other tab');
   });
 
   it('a tab on another conversation, or one not synced, does not follow it', async () => {

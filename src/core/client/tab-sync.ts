@@ -1,11 +1,14 @@
 import type { SessionResource } from '../protocol.ts';
 import { isTerminalRunStatus } from '../protocol.ts';
 import type { ClientContext } from './client-context.ts';
-import type { RunFollower } from './run-follower.ts';
 
 /** What {@link createTabSync} needs of the client besides its context. */
 export interface TabSyncParts {
-  follower: RunFollower;
+  /**
+   * Shows session `sessionId` again from the server (its history, then its active run's stream), so
+   * a run that branched elsewhere (a regeneration or an edit) shows on its branch.
+   */
+  reload(sessionId: string): Promise<void>;
   /** True while a send of this client has no run yet (its own run is on its way: nothing to join). */
   isSending(): boolean;
 }
@@ -21,7 +24,8 @@ export interface TabSync {
  * Keeps the tabs that show one conversation in step (docs/client.md, "Tabs"). Each run a client
  * follows, not ended, is announced on a `BroadcastChannel` named after the endpoint; another client
  * of the same browser (a tab, the launcher on another page) that shows the same session and does
- * not know the run follows it at once, so both stream it, and a Stop or an approval answered in
+ * not know the run shows the session again with it at once (its history too, as the run may have
+ * made a branch), so both stream it, and a Stop or an approval answered in
  * either shows in both. A tab or device the channel does not reach catches up when it comes back
  * into view: it reads its session (`GET /sessions/{id}`) and follows an active run it does not
  * know. A hidden tab keeps no stream open.
@@ -31,7 +35,7 @@ export function createTabSync(context: ClientContext, parts: TabSyncParts): TabS
   const channel =
     typeof BroadcastChannel === 'function' ? new BroadcastChannel(`agent-chat ${context.settings.endpoint}`) : null;
 
-  /** Follows `runId` of `sessionId` when this client shows that session, knows no such run and is not sending. */
+  /** Shows the session again with run `runId` when this client shows that session, knows no such run and is not sending. */
   function join(sessionId: string | undefined, runId: string | undefined): void {
     if (
       runId === undefined ||
@@ -43,7 +47,7 @@ export function createTabSync(context: ClientContext, parts: TabSyncParts): TabS
       return;
     }
     // Best effort: a run of another tab that cannot be read is not this tab's failure.
-    parts.follower.attach(runId).catch(() => undefined);
+    parts.reload(sessionId).catch(() => undefined);
   }
 
   if (channel !== null) {
