@@ -53,8 +53,10 @@ function newKey(): string {
 
 /**
  * Makes another version of `turn` (docs/protocol.md §5.2): a run that follows the turn's parent
- * with `text` (the same text regenerates, another edits), sent with one key however often it is
- * retried, so it makes one run; then shows the session again, on the new branch, streaming it.
+ * with `text` (the same text regenerates, another edits) and the turn's references and files (its
+ * page context and instruction were the page's then, and go no further). It is sent with one key
+ * however often it is retried, so it makes one run; then the session shows again, on the new
+ * branch, streaming it.
  */
 async function makeVersion(client: BranchClient, turn: Turn, text: string): Promise<void> {
   const { sessionId } = client.getState();
@@ -67,7 +69,14 @@ async function makeVersion(client: BranchClient, turn: Turn, text: string): Prom
   const body: CreateRunRequest = {
     sessionId,
     agentVersionId: session.body?.agentVersionId ?? '',
-    input: { content: [{ type: 'text', text }] },
+    // The turn's references and files go again: a version differs from its turn in the text alone.
+    input: {
+      content: [{ type: 'text', text }],
+      ...(turn.user.contextRefs === undefined ? {} : { contextRefs: turn.user.contextRefs }),
+      ...(turn.user.attachments === undefined
+        ? {}
+        : { attachments: turn.user.attachments.map(({ attachmentId }) => ({ attachmentId })) }),
+    },
     parentMessageId: turn.parentMessageId,
   };
   const created = await client.request<CreateRunResponse>({
