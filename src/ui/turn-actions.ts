@@ -44,6 +44,22 @@ export interface TurnActions {
   OlderMessagesController: typeof OlderMessagesController;
 }
 
+/** The widget's strings with the turn actions' English defaults under them, made once per strings object. */
+const turnStringsOf = new WeakMap<AgentChatStrings, typeof EN_TURN_STRINGS & AgentChatStrings>();
+
+/**
+ * `strings` over the turn actions' defaults. A render shows every finished turn's actions, so the
+ * merged object is kept per strings object rather than spread again for each turn.
+ */
+function withTurnStrings(strings: AgentChatStrings): typeof EN_TURN_STRINGS & AgentChatStrings {
+  let merged = turnStringsOf.get(strings);
+  if (merged === undefined) {
+    merged = { ...EN_TURN_STRINGS, ...strings };
+    turnStringsOf.set(strings, merged);
+  }
+  return merged;
+}
+
 const THUMB_UP = 'M7 11v9H4v-9zm0 0 4-7a2 2 0 0 1 2 2v4h5a2 2 0 0 1 2 2l-1.5 6a2 2 0 0 1-2 2H7';
 const THUMB_DOWN = 'M7 13V4H4v9zm0 0 4 7a2 2 0 0 0 2-2v-4h5a2 2 0 0 0 2-2l-1.5-6a2 2 0 0 0-2-2H7';
 const COPY = 'M9 9h10v10H9zM5 15V5h10';
@@ -114,7 +130,7 @@ export function createTurnActions(templating: SiblingTemplating): TurnActions {
         return checked?.host ? [{ title: reference.title, href: checked.href, host: checked.host }] : [];
       });
       if (safe.length === 0) return undefined;
-      return html`<nav class="references chips" aria-label=${{ ...EN_TURN_STRINGS, ...strings }.sources}>
+      return html`<nav class="references chips" aria-label=${withTurnStrings(strings).sources}>
         ${safe.map(
           ({
             title,
@@ -128,7 +144,7 @@ export function createTurnActions(templating: SiblingTemplating): TurnActions {
     },
     render(view) {
       const { message, client } = view;
-      const strings = { ...EN_TURN_STRINGS, ...view.strings };
+      const strings = withTurnStrings(view.strings);
       return html`<div part="message-actions" class="message-actions">
         <button class="icon-button" aria-label=${strings.copyMessage} title=${strings.copyMessage} @click=${(event: Event) => copy(event, message.content, strings.copied)}>
           ${icon(COPY)}

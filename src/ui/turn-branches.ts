@@ -32,10 +32,29 @@ interface Turn {
  */
 const versionsMadeHere = new Map<string, string[]>();
 
+/** Per transcript (one per render), where each run's first user message stands. */
+const userIndexesByTranscript = new WeakMap<readonly SnapshotMessage[], Map<string | undefined, number>>();
+
+/**
+ * Where run `runId`'s first user message stands in `messages`, or -1: the transcript is read once
+ * per render, not once per finished turn (a render shows every turn's actions).
+ */
+function userIndexOf(messages: readonly SnapshotMessage[], runId: string | undefined): number {
+  let byRun = userIndexesByTranscript.get(messages);
+  if (byRun === undefined) {
+    byRun = new Map();
+    for (const [index, message] of messages.entries()) {
+      if (message.role === 'user' && !byRun.has(message.runId)) byRun.set(message.runId, index);
+    }
+    userIndexesByTranscript.set(messages, byRun);
+  }
+  return byRun.get(runId) ?? -1;
+}
+
 /** The turn whose last answer is `answer`, from the transcript. */
 function turnOf(client: BranchClient, answer: SnapshotMessage): Turn | undefined {
   const { messages } = client.getState();
-  const index = messages.findIndex((message) => message.role === 'user' && message.runId === answer.runId);
+  const index = userIndexOf(messages, answer.runId);
   const user = messages[index];
   if (user === undefined) return undefined;
   return {
