@@ -47,6 +47,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
 
   return {
     id: 'scripted',
+    label: 'Scripted (offline)',
     reasoningOptions: SCRIPTED_REASONING_OPTIONS,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
       const turn = readTurn(request.messages);
