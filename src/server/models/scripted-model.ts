@@ -5,7 +5,7 @@ import type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ModelToolCal
 import { ModelError } from './model-adapter.ts';
 import { buildContextReport } from './scripted-context-report.ts';
 import { buildDefaultAnswer, buildLongMarkdown, CODE_ANSWER } from './scripted-markdown.ts';
-import { describeShapes, isShapeName, SHAPES, streamShape } from './scripted-shapes.ts';
+import { describeShapes, isShapeName, parseObject, SHAPES, streamShape } from './scripted-shapes.ts';
 
 /** The efforts the scripted model takes (the handler's default `models` offer the same). */
 const SCRIPTED_REASONING_OPTIONS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
@@ -461,13 +461,4 @@ function splitChars(text: string, size: number): string[] {
 
 function estimate(messages: readonly ModelMessage[]): number {
   return Math.ceil(messages.reduce((sum, message) => sum + message.content.length, 0) / 4);
-}
-
-function parseObject(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

@@ -167,7 +167,8 @@ function describeOrders(results: readonly ToolResult[]): string {
     .join('; ');
 }
 
-function parseObject(text: string): Record<string, unknown> {
+/** The JSON object `text` holds; an empty one when it holds anything else. */
+export function parseObject(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
