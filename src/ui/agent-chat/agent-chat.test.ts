@@ -335,6 +335,28 @@ describe('<agent-chat> scrolling', () => {
   });
 });
 
+describe('<agent-chat> scrolling while following', () => {
+  it('stays at the bottom when the content grows before the scroll event of its last follow arrives', async () => {
+    const { element, root, emit } = await mountAgentChat();
+    element.style.setProperty('--agent-chat-height', '300px');
+    const content = Array.from({ length: 20 }, (_, index) => `Paragraph ${index}.`).join('\n\n');
+    await emit({ messages: [createMessage({ messageId: 'a1', content })] });
+    const transcript = root.querySelector('[part="transcript"]') as HTMLElement;
+    const distance = () => transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
+    expect(distance()).toBeLessThanOrEqual(1);
+    // A row grows by 27 px (a card arriving from its file), and the follow's scroll event comes before the resize is seen.
+    const growth = document.createElement('div');
+    growth.style.height = '27px';
+    root.querySelector('.transcript-content')?.append(growth);
+    expect(distance()).toBeGreaterThan(24);
+    transcript.dispatchEvent(new Event('scroll'));
+    await nextFrame();
+    await element.updateComplete;
+    expect(distance()).toBeLessThanOrEqual(1);
+    expect(root.querySelector('[part="jump-button"]')).toBe(null);
+  });
+});
+
 describe('<agent-chat> i18n', () => {
   it('speaks Simplified Chinese for zh-CN and takes string overrides', async () => {
     const { root, emit } = await mountAgentChat((element) => {
