@@ -125,3 +125,44 @@ test('the demo page has a button for every scripted scenario of the README', asy
     expect(hasButton, `a button for ${command}`).toBe(true);
   }
 });
+
+test('the transcript follows the answer: each approval card arrives fully in view, and a reload opens at the end', async ({
+  page,
+  pageErrors: _errors,
+}) => {
+  await openDemo(page);
+  const widget = chat(page);
+  const transcript = widget.root.locator('[part="transcript"]');
+  const jump = widget.root.locator('[part="jump-button"]');
+  /** How far the card's box lies outside the transcript's viewport (0: fully inside). */
+  const overflowOf = (card: ReturnType<typeof widget.approvalCards.last>) =>
+    card.evaluate((element) => {
+      const view = element.closest('[part="transcript"]')!.getBoundingClientRect();
+      const box = element.getBoundingClientRect();
+      return Math.max(0, view.top - box.top) + Math.max(0, box.bottom - view.bottom);
+    });
+  const distanceToEnd = () =>
+    transcript.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+
+  // A long answer first, so the transcript scrolls; the first approval also loads the cards' file.
+  for (const text of ['/long 3000', '/approval', '/tool', '/approval']) {
+    await widget.send(text);
+    if (text === '/approval') {
+      const card = widget.approvalCards.last();
+      await expect(card).toHaveAttribute('data-state', 'open');
+      await expect.poll(() => overflowOf(card)).toBeLessThanOrEqual(1);
+      await expect(jump).toHaveCount(0);
+      await card.locator('[part~="deny-button"]').click();
+    }
+    await widget.waitForIdle();
+    await expect.poll(distanceToEnd).toBeLessThanOrEqual(1);
+    await expect(jump).toHaveCount(0);
+  }
+  expect(await transcript.evaluate((element) => element.scrollHeight > element.clientHeight * 2)).toBe(true);
+
+  const answers = await widget.assistantMessages.count();
+  await page.reload();
+  await expect(widget.assistantMessages).toHaveCount(answers);
+  await expect.poll(distanceToEnd).toBeLessThanOrEqual(1);
+  await expect(jump).toHaveCount(0);
+});

@@ -29,7 +29,7 @@ const STATE_CHECKS: Record<string, (widget: Locator) => Promise<void>> = {
     await expect(widget.locator('[part~="stop-button"]')).toBeVisible();
   },
   'model-retry': async (widget) => {
-    await expect(widget.locator('[part="working"]')).toHaveText('Retrying in 10 minutes (attempt 2)…');
+    await expect(widget.locator('[part="working"]')).toHaveText('Retrying in 10 minutes…');
   },
   streaming: async (widget) => {
     await expect(widget.locator('[part="reasoning"]')).toHaveAttribute('open', '');

@@ -30,3 +30,26 @@ test('keyboard only: type, send, reach Allow, approve, and land back in the comp
   await page.keyboard.press('Enter');
   await expect(widget.assistantMessages.last()).toHaveText(/typed without a mouse/);
 });
+
+test('keyboard only, after a finished turn: Deny with Space keeps focus in the widget, on the composer', async ({
+  page,
+  pageErrors: _errors,
+}) => {
+  await openDemo(page);
+  const widget = chat(page);
+  // A finished turn first: its actions (Edit, the feedback comment) hold textareas of their own.
+  await widget.send('/echo first');
+  await widget.waitForIdle();
+  await expect(widget.root.locator('[part~="message-actions"]')).toHaveCount(1);
+
+  await widget.input.focus();
+  await page.keyboard.type('/approval');
+  await page.keyboard.press('Enter');
+  await expect(widget.approvalCards.first()).toHaveAttribute('data-state', 'open');
+  await tabTo(page, 'deny-button', 'Shift+Tab');
+  await page.keyboard.press('Space');
+  expect(await focusedPart(page)).toBe('input');
+  await widget.waitForIdle();
+  await expect(widget.toolCards.last()).toHaveAttribute('data-status', 'denied');
+  expect(await focusedPart(page)).toBe('input');
+});

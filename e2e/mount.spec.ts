@@ -36,7 +36,7 @@ test('mount errors say what to fix', async ({ page, pageErrors: _errors }) => {
     'AgentChat.mount: options.endpoint must be an http(s) URL or path without query or fragment, e.g. "/api/agent".',
   );
   expect(await mountError(page, 'main', { endpoint: '/api/agent', endPoint: '/x' })).toBe(
-    'AgentChat.mount: unknown option "endPoint"; the options are endpoint, agentVersion, sessionId, locale, theme, strings, title, avatarUrl, greeting, suggestions, collapseReasoning, persist, mode, startOpen, position, credentials, headers, selectAttachments, attachments, uploadAttachment, getReferences, renderers, conversations, getContext, effortPicker, feedback, tools, toolRunner.',
+    'AgentChat.mount: unknown option "endPoint"; the options are endpoint, agentVersion, sessionId, locale, theme, strings, title, avatarUrl, greeting, suggestions, collapseReasoning, persist, mode, startOpen, position, credentials, headers, selectAttachments, attachments, uploadAttachment, getReferences, renderers, conversations, getContext, effortPicker, feedback, showErrorReference, tools, toolRunner.',
   );
   expect(await mountError(page, 'main', { endpoint: '/api/agent', conversations: 'no' })).toBe(
     'AgentChat.mount: options.conversations must be true or false.',

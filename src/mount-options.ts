@@ -70,6 +70,8 @@ export interface MountOptions {
   effortPicker?: boolean;
   /** `false` hides the thumbs up and down (and their comment) under each answer. Default true. */
   feedback?: boolean;
+  /** Shows an error's reference as a line of its own instead of behind Details (internal tools). Default false. */
+  showErrorReference?: boolean;
   /**
    * Tools this page runs for the agent, keyed by name (docs/embedding.md, "Browser tools"). Only
    * with it does a runner start; the script tag needs `agent-chat-tools.js` loaded too.
@@ -144,6 +146,7 @@ const OPTION_RULES: Record<keyof MountOptions, OptionRule> = {
   getContext: [isFunction, 'a function'],
   effortPicker: [isBoolean, 'true or false'],
   feedback: [isBoolean, 'true or false'],
+  showErrorReference: [isBoolean, 'true or false'],
   tools: [isPlainObject, 'an object'],
   toolRunner: [isPlainObject, 'an object'],
 };

@@ -76,6 +76,7 @@ const ELEMENT_OPTIONS = [
   'getContext',
   'effortPicker',
   'feedback',
+  'showErrorReference',
 ] as const;
 /** Languages written right to left: a widget in one of them mirrors even on a left-to-right page. */
 const RTL_LANGUAGE = /^(ar|fa|he|iw|ps|sd|ug|ur|yi)\b/i;

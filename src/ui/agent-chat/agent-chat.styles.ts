@@ -53,6 +53,7 @@ export const agentChatStyles = css`
     font-size: var(--agent-chat-font-size-control);
   }
   .status,
+  .error-details,
   .error-reference {
     font-size: var(--agent-chat-font-size-small);
     color: var(--agent-chat-color-text-muted);
@@ -124,18 +125,8 @@ export const agentChatStyles = css`
     font-weight: 600;
     color: var(--agent-chat-color-danger);
   }
-  .error-reference {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    gap: var(--agent-chat-space-s);
-  }
   .reference {
     user-select: all;
     color: var(--agent-chat-color-text);
-  }
-  .copy-button {
-    font-size: var(--agent-chat-font-size-small);
-    padding: 0 var(--agent-chat-space-m);
   }
 `;

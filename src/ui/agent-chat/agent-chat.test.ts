@@ -117,7 +117,9 @@ describe('<agent-chat> errors and status', () => {
     expect(box.parentElement?.className).toBe('transcript-content');
     expect(box.previousElementSibling?.getAttribute('part')).toBe('message user-message');
     expect(box.querySelector('.error-message')?.textContent).toBe('The agent is unavailable.');
-    expect(box.querySelector('code.reference')?.textContent).toBe('req_42');
+    // The reference, for support, waits behind Details.
+    expect(box.querySelector('details.error-details:not([open]) code.reference')?.textContent).toBe('req_42');
+    expect(box.querySelector('details.error-details > summary')?.textContent).toBe('Details');
     expect(errors).toEqual([error]);
     (root.querySelector('[part="retry-button"]') as HTMLButtonElement).click();
     expect(client.calls.at(-1)).toEqual({ name: 'retry' });
@@ -144,14 +146,31 @@ describe('<agent-chat> errors and status', () => {
     });
     const row = root.querySelector('[part="run-error"]') as HTMLElement;
     expect(row.textContent?.replace(/\s+/g, ' ').trim()).toBe(
-      'This answer failed: The model failed. Reference: corr_1 Retry',
+      'This answer failed: The model failed. Details Reference: corr_1 Retry',
     );
+    expect(row.querySelector('details.error-details:not([open]) code.reference')?.textContent).toBe('corr_1');
     expect(root.querySelector('[part="error"]')).toBe(null);
-    (row.querySelector('[part="retry-button"]') as HTMLButtonElement).click();
+    // With the keyboard: Retry goes once the retry starts, and focus goes on to the composer, not <body>.
+    (row.querySelector('[part="retry-button"]') as HTMLButtonElement).focus();
+    await userEvent.keyboard('{Enter}');
     expect(client.calls.at(-1)).toEqual({ name: 'retry' });
     await emit({ error: null });
     expect(root.querySelector('[part="run-error"] [part="retry-button"]')).toBe(null);
+    expect(root.activeElement?.getAttribute('part')).toBe('input');
     expect(root.querySelector('[part="run-error"]')?.textContent).toContain('The model failed.');
+  });
+
+  it('shows the reference as a line of its own with showErrorReference', async () => {
+    const { root, emit } = await mountAgentChat((chat) => (chat.showErrorReference = true));
+    const failure = { code: 'MODEL_ERROR', message: 'The model failed.', reference: 'corr_2', retryable: false };
+    await emit({
+      messages: [createMessage({ messageId: 'u1', role: 'user', content: 'Hi', runId: 'run-1' })],
+      runErrors: [{ ...failure, source: 'run', runId: 'run-1' }],
+      error: { ...failure, reference: 'req_2', source: 'request' },
+    });
+    expect(root.querySelector('[part="run-error"] > .error-reference code')?.textContent).toBe('corr_2');
+    expect(root.querySelector('[part="error"] > .error-reference code')?.textContent).toBe('req_2');
+    expect(root.querySelector('.error-details')).toBe(null);
   });
 
   it('offers Stop while the create is unanswered and says "Stopping…" at once until the run ends', async () => {
@@ -285,9 +304,10 @@ describe('<agent-chat> accessibility of the transcript', () => {
       messages: [user],
       notices: [{ level: 'info', code: 'MODEL_RETRYING', message: 'Trying again.', attempt: 2, retryAt }],
     });
-    expect(working()).toBe('Retrying in 3 seconds (attempt 2)…');
-    await expect.poll(working, { timeout: 3000 }).toBe('Retrying in 2 seconds (attempt 2)…');
-    await expect.poll(working, { timeout: 4000 }).toBe('Retrying now (attempt 2)…');
+    // No attempt number: the server's own retries are no tries of the user's.
+    expect(working()).toBe('Retrying in 3 seconds…');
+    await expect.poll(working, { timeout: 3000 }).toBe('Retrying in 2 seconds…');
+    await expect.poll(working, { timeout: 4000 }).toBe('Retrying now…');
     // The next send waits on its own answer: the previous run's retry is not this wait's.
     await emit({
       run: { runId: 'run-1', status: 'completed', lastSeq: 9 },
@@ -330,6 +350,28 @@ describe('<agent-chat> scrolling', () => {
     jump.click();
     await emit({ messages: [createMessage({ messageId: 'a1', content: paragraphs(50), status: 'streaming' })] });
     await nextFrame();
+    expect(distance()).toBeLessThanOrEqual(1);
+    expect(root.querySelector('[part="jump-button"]')).toBe(null);
+  });
+});
+
+describe('<agent-chat> scrolling while following', () => {
+  it('stays at the bottom when the content grows before the scroll event of its last follow arrives', async () => {
+    const { element, root, emit } = await mountAgentChat();
+    element.style.setProperty('--agent-chat-height', '300px');
+    const content = Array.from({ length: 20 }, (_, index) => `Paragraph ${index}.`).join('\n\n');
+    await emit({ messages: [createMessage({ messageId: 'a1', content })] });
+    const transcript = root.querySelector('[part="transcript"]') as HTMLElement;
+    const distance = () => transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
+    expect(distance()).toBeLessThanOrEqual(1);
+    // A row grows by 27 px (a card arriving from its file), and the follow's scroll event comes before the resize is seen.
+    const growth = document.createElement('div');
+    growth.style.height = '27px';
+    root.querySelector('.transcript-content')?.append(growth);
+    expect(distance()).toBeGreaterThan(24);
+    transcript.dispatchEvent(new Event('scroll'));
+    await nextFrame();
+    await element.updateComplete;
     expect(distance()).toBeLessThanOrEqual(1);
     expect(root.querySelector('[part="jump-button"]')).toBe(null);
   });

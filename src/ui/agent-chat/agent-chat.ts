@@ -11,7 +11,6 @@ import {
   type SnapshotMessage,
 } from '../../core/index.ts';
 import { findConversationsPanelLoader } from '../../conversations-on-demand.ts';
-import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 import type { UploadToProduct } from '../attachments/attaching.ts';
 import type { MessageFiles } from '../attachments/tray-state.ts';
 import { Composer } from '../composer/composer.ts';
@@ -152,11 +151,11 @@ export class AgentChatElement extends LitElement {
     context: { attribute: false },
     effortPicker: { attribute: false },
     feedback: { attribute: false },
+    showErrorReference: { attribute: false },
     attachments: { attribute: false },
     uploadAttachment: { attribute: false },
     isContextMissing: { state: true },
     announcement: { state: true },
-    isReferenceCopied: { state: true },
   };
 
   static override styles = [hostStyles, agentChatStyles, messageListStyles, reasoningPanelStyles, composerStyles];
@@ -208,6 +207,11 @@ export class AgentChatElement extends LitElement {
   /** Offers thumbs up and down (and a comment) under each finished answer (mount option `feedback`). Default true. */
   declare feedback: boolean | undefined;
   /**
+   * Shows an error's reference (what support asks for) as a line of its own instead of behind a
+   * Details disclosure, for internal tools (mount option `showErrorReference`). Default false.
+   */
+  declare showErrorReference: boolean | undefined;
+  /**
    * `false` offers no files even when the server keeps them (bootstrap's
    * `capabilities.attachments`); the product's picker (`selectAttachments`) stays. Default true.
    */
@@ -222,7 +226,6 @@ export class AgentChatElement extends LitElement {
   /** The last send went without context because `getContext` failed (the status line says so). */
   declare protected isContextMissing: boolean;
   declare protected announcement: string;
-  declare protected isReferenceCopied: boolean;
 
   #clientController = new ClientController(this, (state) => this.#applyStateEffects(state));
   #scrollTargets = {
@@ -275,7 +278,6 @@ export class AgentChatElement extends LitElement {
     void customElements.whenDefined(CONVERSATIONS_TAG).then(() => this.requestUpdate());
     this.isContextMissing = false;
     this.announcement = '';
-    this.isReferenceCopied = false;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -293,7 +295,7 @@ export class AgentChatElement extends LitElement {
     this.client?.newSession();
     this.isContextMissing = false;
     this.#reasoningOverrides.clear();
-    this.#focusComposer();
+    this.#composer.focus();
   }
 
   override disconnectedCallback(): void {
@@ -363,10 +365,14 @@ export class AgentChatElement extends LitElement {
             locale: this.locale,
             now,
             toolCards: this.#toolCards.statusFor(state),
-            onRetryToolCards: this.#toolCards.retry,
+            onRetryToolCards: () => {
+              this.#composer.focus();
+              this.#toolCards.retry();
+            },
             turnActions: this.#turnActionsFor(state),
             client: this.client,
             feedback: this.feedback,
+            showErrorReference: this.showErrorReference,
             isReasoningOpen: (message, index) => this.#isReasoningOpen(state, message, index),
             onToggleReasoning: (messageId, isOpen) => {
               this.#reasoningOverrides.set(messageId, isOpen);
@@ -383,8 +389,7 @@ export class AgentChatElement extends LitElement {
               ? renderErrorBox({
                   error: state.error,
                   strings,
-                  isReferenceCopied: this.isReferenceCopied,
-                  onCopyReference: (reference) => this.#copyReference(reference),
+                  isReferenceShown: this.showErrorReference,
                   onRetry: this.#retry,
                 })
               : nothing
@@ -462,10 +467,7 @@ export class AgentChatElement extends LitElement {
     if (isAwaiting && !this.#isAwaitingAnswer) this.announcement = resolveStrings(this.locale, this.strings).thinking;
     this.#isAwaitingAnswer = isAwaiting;
     if (announcement !== undefined) this.announcement = announcement;
-    if (newError) {
-      this.isReferenceCopied = false;
-      this.#emit('agent-chat-error', newError);
-    }
+    if (newError) this.#emit('agent-chat-error', newError);
     if (restoredText !== undefined) this.#composer.restore(restoredText);
   }
 
@@ -517,21 +519,17 @@ export class AgentChatElement extends LitElement {
     void this.client?.cancel().catch(() => undefined);
   }
 
+  /** Retry's button goes once the retry starts: focus goes on to the composer, never to <body>. */
   #retry = (): void => {
+    this.#composer.focus();
     void this.client?.retry().catch(() => undefined);
   };
 
   #decide(interruptId: string, decision: ApprovalDecision): void {
     // The pressed button is disabled (then gone) at once: focus goes where the person goes on, never to <body>.
-    this.#focusComposer();
+    this.#composer.focus();
     this.#emit('agent-chat-approve', { interruptId, decision });
     void this.client?.approve(interruptId, decision).catch(() => undefined);
-  }
-
-  #copyReference(reference: string): void {
-    void copyToClipboard(reference).then((isCopied) => {
-      if (isCopied) this.isReferenceCopied = true;
-    });
   }
 
   #emit<Name extends AgentChatEventName>(name: Name, detail: AgentChatEventDetails[Name]): void {
@@ -545,12 +543,8 @@ export class AgentChatElement extends LitElement {
 
   #jumpToLatest = (): void => {
     this.#scrollPin.jumpToLatest();
-    this.#focusComposer();
+    this.#composer.focus();
   };
-
-  #focusComposer(): void {
-    this.renderRoot.querySelector('textarea')?.focus();
-  }
 }
 
 const EMPTY_STATE = createInitialClientState();

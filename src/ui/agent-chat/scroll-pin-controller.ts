@@ -67,12 +67,20 @@ export class ScrollPinController implements ReactiveController {
     this.#scrollToLatest();
   }
 
-  /** The transcript's `scroll` listener: pinned while within {@link FOLLOW_THRESHOLD_PX} of the bottom. */
+  /**
+   * The transcript's `scroll` listener: pinned while within {@link FOLLOW_THRESHOLD_PX} of the
+   * bottom. A pinned transcript stays pinned unless it moved up from where the last follow left it:
+   * a follow's own scroll event can arrive after the content grew again (a row expanding, a card
+   * arriving from its file), and that growth is no scroll of the person's.
+   */
   onScroll = (): void => {
     const transcript = this.#targets.transcript();
     if (!transcript) return;
-    const distance = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
-    this.#setPinned(distance <= FOLLOW_THRESHOLD_PX);
+    const { scrollTop } = transcript;
+    this.#setPinned(
+      transcript.scrollHeight - scrollTop - transcript.clientHeight <= FOLLOW_THRESHOLD_PX ||
+        (this.#isPinned && scrollTop >= this.#latestScrollTop),
+    );
   };
 
   #setPinned(isPinned: boolean): void {

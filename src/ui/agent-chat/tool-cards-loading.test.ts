@@ -33,7 +33,7 @@ async function mountWithoutCard() {
 }
 
 describe('the tool cards, a file of their own', () => {
-  it('load on the first tool call, show its title and status meanwhile, and offer Retry on an approval when the load fails', async () => {
+  it('load on the first tool call, show its title meanwhile (its status comes with the cards), and offer Retry on an approval when the load fails', async () => {
     const loads: Array<{ resolve: (module: ToolCardsModule) => void; reject: (error: Error) => void }> = [];
     provideToolCards(() => new Promise((resolve, reject) => loads.push({ resolve, reject })));
     const { element, root, emit } = await mountWithoutCard();
@@ -44,7 +44,7 @@ describe('the tool cards, a file of their own', () => {
     await emit({ toolCalls: [lookup] });
     expect(loads).toHaveLength(1);
     const toolRow = () => root.querySelector('[part="tool-card"]') as HTMLElement;
-    expect(toolRow().textContent?.trim()).toBe('List drafts · Completed');
+    expect(toolRow().textContent?.trim()).toBe('List drafts');
     expect(toolRow().querySelector('details')).toBeNull();
 
     await emit(approval);
@@ -57,7 +57,7 @@ describe('the tool cards, a file of their own', () => {
     await element.updateComplete;
     const failed = root.querySelector('[part="approval-card"]') as HTMLElement;
     expect(failed.textContent).toContain('The approval could not be shown.');
-    expect(toolRow().textContent?.trim()).toBe('List drafts · Completed');
+    expect(toolRow().textContent?.trim()).toBe('List drafts');
 
     (failed.querySelector('button') as HTMLButtonElement).click();
     await element.updateComplete;

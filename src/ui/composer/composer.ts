@@ -95,7 +95,7 @@ export class Composer {
       this.isSending = false;
       this.#host.requestUpdate();
       await this.#host.updateComplete;
-      this.#textarea()?.focus();
+      this.focus();
     }
   }
 
@@ -163,7 +163,7 @@ export class Composer {
     this.#tray ??= this.#extras(true)?.createTray({
       read: () => this.#actions.readAttachments(),
       requestUpdate: () => this.#host.requestUpdate(),
-      focusInput: () => void this.#host.updateComplete.then(() => this.#textarea()?.focus()),
+      focusInput: () => void this.#host.updateComplete.then(() => this.focus()),
     });
     return this.#tray;
   }
@@ -205,7 +205,8 @@ export class Composer {
     void this.submit(view);
   }
 
-  #textarea(): HTMLTextAreaElement | null {
-    return (this.#host.renderRoot as ParentNode).querySelector('textarea');
+  /** Focuses the composer's text field (never a turn's Edit or comment field, which are textareas too). */
+  focus(): void {
+    (this.#host.renderRoot as ParentNode).querySelector<HTMLElement>('[part=input]')?.focus();
   }
 }

@@ -31,17 +31,18 @@ export interface AgentChatStrings {
   toolEvidence?: string;
   /** Instead of the status of the tool call that ended its run on purpose. */
   toolStoppedRun: string;
-  toolStatusStreamingArgs: string;
-  toolStatusPending: string;
-  toolStatusAwaitingApproval: string;
-  toolStatusRunning: string;
-  toolStatusCompleted: string;
-  toolStatusFailed: string;
-  toolStatusDenied: string;
-  toolStatusCancelled: string;
-  toolStatusUnknown: string;
+  /** A tool call's status, on its card: English defaults in the cards' file (en-tool-cards.ts). */
+  toolStatusStreamingArgs?: string;
+  toolStatusPending?: string;
+  toolStatusAwaitingApproval?: string;
+  toolStatusRunning?: string;
+  toolStatusCompleted?: string;
+  toolStatusFailed?: string;
+  toolStatusDenied?: string;
+  toolStatusCancelled?: string;
+  toolStatusUnknown?: string;
   /** A browser tool call nobody started before its deadline (docs/protocol.md §19). */
-  toolStatusExpired: string;
+  toolStatusExpired?: string;
   approvalTitle?: string;
   approvalExpires?: string;
   allow?: string;
@@ -69,7 +70,8 @@ export interface AgentChatStrings {
   hiddenCharacters: string;
   errorTitle: string;
   errorReference: string;
-  copyReference: string;
+  /** The disclosure that holds an error's reference (unless `showErrorReference`). */
+  errorDetails: string;
   copied: string;
   copyCode: string;
   markdownImage: string;
@@ -78,7 +80,10 @@ export interface AgentChatStrings {
   reconnecting: string;
   /** Shown (and announced once) from a send until the answer's first row appears. */
   thinking: string;
-  /** The working row while the server tries the model again (`NOTICE{MODEL_RETRYING}`): `{time}` is when ("in 3 seconds", then "now"). */
+  /**
+   * The working row while the server tries the model again (`NOTICE{MODEL_RETRYING}`): `{time}` is
+   * when ("in 3 seconds", then "now"). No attempt number: the server's own retries are no tries of the user's.
+   */
   retrying: string;
   offline: string;
   messageCancelled: string;
@@ -164,16 +169,6 @@ export const EN_STRINGS: AgentChatStrings = {
   reasoning: 'Reasoning',
   reasoningStreaming: 'Thinking…',
   toolStoppedRun: 'Stopped the run: {reason}',
-  toolStatusStreamingArgs: 'Preparing',
-  toolStatusPending: 'Pending',
-  toolStatusAwaitingApproval: 'Waiting for approval',
-  toolStatusRunning: 'Running',
-  toolStatusCompleted: 'Completed',
-  toolStatusFailed: 'Failed',
-  toolStatusDenied: 'Denied',
-  toolStatusCancelled: 'Cancelled',
-  toolStatusUnknown: 'Unknown outcome',
-  toolStatusExpired: 'Expired',
   approvalLoading: 'Loading the approval…',
   approvalLoadFailed: 'The approval could not be shown.',
   hiddenCharacters: 'Contains hidden or control characters (shown as ⟪U+…⟫).',
@@ -185,7 +180,7 @@ export const EN_STRINGS: AgentChatStrings = {
   proposalDismissed: 'Dismissed',
   errorTitle: 'Something went wrong',
   errorReference: 'Reference',
-  copyReference: 'Copy reference',
+  errorDetails: 'Details',
   copied: 'Copied',
   copyCode: 'Copy code',
   markdownImage: 'image',
@@ -193,7 +188,7 @@ export const EN_STRINGS: AgentChatStrings = {
   retry: 'Retry',
   reconnecting: 'Reconnecting…',
   thinking: 'Thinking…',
-  retrying: 'Retrying {time} (attempt {attempt})…',
+  retrying: 'Retrying {time}…',
   offline: 'Offline. Waiting for the network…',
   messageCancelled: 'Stopped',
   messageFailed: 'This answer did not finish.',

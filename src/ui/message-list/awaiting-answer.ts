@@ -28,7 +28,8 @@ export function isAwaitingAnswer(state: ClientState): boolean {
  * What the working row says while the answer is awaited: "Reconnecting…" while the stream is
  * reopened (a stream silent past the heartbeat's promise is reopened); while the server tries the
  * model again (its latest `MODEL_RETRYING` notice: in the gap nothing of the answer shows, so it
- * is this wait's) "Retrying in 3 seconds (attempt 2)…", then "Retrying now (attempt 2)…"; else
+ * is this wait's) "Retrying in 3 seconds…", then "Retrying now…" (no attempt number: those are the
+ * server's tries, not the user's); else
  * "Thinking…". `isRetrying`: the label says when, so it changes each second.
  */
 export function describeWait(
@@ -47,9 +48,6 @@ export function describeWait(
       ? strings.reconnecting
       : retry === undefined
         ? strings.thinking
-        : formatString(strings.retrying, {
-            time: formatExpiresIn(retry.retryAt, now, locale),
-            attempt: retry.attempt ?? 2,
-          });
+        : formatString(strings.retrying, { time: formatExpiresIn(retry.retryAt, now, locale) });
   return { label, isRetrying: retry !== undefined };
 }

@@ -165,7 +165,7 @@ describe('message list', () => {
     expect(rows).toEqual([
       'ARTICLE',
       'DIV',
-      'error: This answer failed: The model could not answer this request. Reference: corr_7',
+      'error: This answer failed: The model could not answer this request. Details Reference: corr_7',
       'ARTICLE',
       'ARTICLE',
     ]);

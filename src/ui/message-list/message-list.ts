@@ -6,13 +6,13 @@ import type {
   SnapshotMessage,
   SnapshotToolCall,
 } from '../../core/index.ts';
+import { renderErrorReference } from '../agent-chat/error-box.ts';
 import type { ToolCardsStatus } from '../agent-chat/tool-cards-controller.ts';
 import { describeApprovalOutcome } from '../approval-card/describe-approval-outcome.ts';
 import { renderVisibleText } from '../text/render-visible-text.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
 import { formatString } from '../i18n/resolve-strings.ts';
 import { renderReasoningPanel } from '../reasoning-panel/reasoning-panel.ts';
-import { toolStatusLabel } from '../tool-card/tool-status-label.ts';
 import { buildTranscriptItems } from './build-transcript-items.ts';
 import { markdownBody } from './markdown-body.ts';
 import type { RowChunks } from './row-chunks.ts';
@@ -44,6 +44,8 @@ export interface MessageListOptions {
   isReasoningOpen: (message: SnapshotMessage, index: number) => boolean;
   onToggleReasoning: (messageId: string, isOpen: boolean) => void;
   onDecide: (interruptId: string, decision: ApprovalDecision) => void;
+  /** Shows a failed answer's reference as a line of its own instead of behind Details. */
+  showErrorReference?: boolean | undefined;
   /** Retries the failed run the client's error is about (its row offers Retry). */
   onRetry: () => void;
   renderers?: Record<string, ToolCardRenderer> | undefined;
@@ -134,7 +136,7 @@ function renderRow(view: RowView, options: MessageListOptions): TemplateResult {
     case 'failure':
       return html`<div part="run-error" class="error" role="note" dir="auto">
         <p>${formatString(view.strings.runFailed, { message: view.error.message })}</p>
-        ${view.error.reference ? html`<p>${view.strings.errorReference}: <code class="reference">${view.error.reference}</code></p>` : nothing}
+        ${renderErrorReference(view.error.reference, view.strings, view.isReferenceShown)}
         ${view.canRetry ? html`<button part="retry-button" class="primary" @click=${options.onRetry}>${view.strings.retry}</button>` : nothing}
       </div>`;
     case 'reasoning':
@@ -174,7 +176,7 @@ function renderToolRow(
   return typeof cards === 'object'
     ? cards.tool.render({ toolCall, strings, note })
     : html`<article part="tool-card" class="tool-card" data-status=${toolCall.status}>
-        ${renderVisibleText(`${toolCall.title ?? toolCall.name} · ${note ?? toolStatusLabel(toolCall.status, strings)}`)}
+        ${renderVisibleText([toolCall.title ?? toolCall.name, note].filter(Boolean).join(' · '))}
       </article>`;
 }
 

@@ -44,8 +44,14 @@ export type RowView =
       /** What renders the turn's actions (Copy, the votes), once loaded. */
       actions: TurnActions | undefined;
     }
-  /** `canRetry`: this failure is the client's current error and `retry()` can help. */
-  | { kind: 'failure'; error: ClientError; strings: AgentChatStrings; canRetry: boolean }
+  /** `canRetry`: this failure is the client's current error and `retry()` can help; `isReferenceShown`: its reference is not behind Details. */
+  | {
+      kind: 'failure';
+      error: ClientError;
+      strings: AgentChatStrings;
+      canRetry: boolean;
+      isReferenceShown: boolean | undefined;
+    }
   | ({ kind: 'interrupt'; strings: AgentChatStrings } & ApprovalView)
   | {
       kind: 'tool';
@@ -75,6 +81,8 @@ export interface RowViewSources {
   turnEnds: ReadonlySet<string>;
   /** What renders a turn's actions; undefined while they load. */
   turnActions: TurnActions | undefined;
+  /** Shows a failed answer's reference as a line of its own instead of behind Details. */
+  showErrorReference?: boolean | undefined;
 }
 
 /** Builds the view of one transcript item; `index` is the message's position among messages (-1 for other rows). */
@@ -89,7 +97,7 @@ export function buildRowView(item: TranscriptItem, index: number, sources: RowVi
   if (item.kind === 'failure') {
     const current = state.error;
     const canRetry = current?.source === 'run' && current.runId === item.error.runId && current.retryable;
-    return { kind: 'failure', error: item.error, strings, canRetry };
+    return { kind: 'failure', error: item.error, strings, canRetry, isReferenceShown: sources.showErrorReference };
   }
   if (item.kind === 'interrupt') return { kind: 'interrupt', ...approvalOf(item.interrupt), strings };
   if (item.kind === 'tool') {

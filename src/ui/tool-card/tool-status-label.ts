@@ -1,8 +1,8 @@
 import type { ToolCallStatus } from '../../core/index.ts';
-import type { AgentChatStrings } from '../i18n/en.ts';
+import type { ToolCardStrings } from '../i18n/en-tool-cards.ts';
 
 /** The strings that name a tool call's status. */
-type ToolStatusStringKey = Extract<keyof AgentChatStrings, `toolStatus${string}`>;
+type ToolStatusStringKey = Extract<keyof ToolCardStrings, `toolStatus${string}`>;
 
 /** The label of each status; a status added to `ToolCallStatus` fails to compile until it has one. */
 const STATUS_LABEL_KEYS: Record<ToolCallStatus, ToolStatusStringKey> = {
@@ -20,7 +20,7 @@ const STATUS_LABEL_KEYS: Record<ToolCallStatus, ToolStatusStringKey> = {
   expired: 'toolStatusExpired',
 };
 
-/** What a tool call's card (or its row before the card loads) says of its status. */
-export function toolStatusLabel(status: ToolCallStatus, strings: AgentChatStrings): string {
+/** What a tool call's card says of its status. */
+export function toolStatusLabel(status: ToolCallStatus, strings: ToolCardStrings): string {
   return strings[STATUS_LABEL_KEYS[status]];
 }
