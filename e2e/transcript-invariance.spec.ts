@@ -77,6 +77,22 @@ test.describe('projectTranscript', () => {
       { kind: 'user', text: 'next' },
     ]);
   });
+
+  test('reads an input appended to the run as a user row where it started, with its text', () => {
+    const events = [
+      started(1, 'first'),
+      ev(2, 'TOOL_CALL_START', { toolCallId: 'tc_1', toolCallName: 'report.generate' }),
+      ev(3, 'TEXT_MESSAGE_START', { messageId: 'msg_in', role: 'user', inputId: 'in_1' }),
+      ev(4, 'TOOL_CALL_PROGRESS', { toolCallId: 'tc_1', fraction: 0.5 }),
+      ev(5, 'TEXT_MESSAGE_CONTENT', { messageId: 'msg_in', delta: 'also this' }),
+      ev(6, 'TEXT_MESSAGE_END', { messageId: 'msg_in' }),
+    ];
+    expect(projectTranscript([events])).toEqual([
+      { kind: 'user', text: 'first' },
+      { kind: 'tool', name: 'report.generate', status: 'running' },
+      { kind: 'user', text: 'also this' },
+    ]);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -95,6 +111,8 @@ interface Shape {
   answered: string[];
   /** The row kinds the run's events must project to (with reasoning only where the model path streams it). */
   kinds(options: { reasoning: boolean }): TranscriptRow['kind'][];
+  /** Event types the run's log must hold (so the turn went the way the shape means: a retry, an approval…). */
+  logs?: string[];
   /** What the user does while the turn runs (answer an approval, press Stop). */
   act?(widget: ChatDriver): Promise<void>;
 }
@@ -158,6 +176,7 @@ const SHAPES: Shape[] = [
     requests: 2,
     answered: ['call_5a'],
     kinds: () => ['user', 'tool', 'assistant'],
+    logs: ['INTERRUPT_REQUESTED', 'INTERRUPT_RESOLVED'],
     act: (widget) => answerApproval(widget, 'allow-button'),
   },
   {
@@ -167,6 +186,7 @@ const SHAPES: Shape[] = [
     requests: 2,
     answered: ['call_5b'],
     kinds: () => ['user', 'tool', 'assistant'],
+    logs: ['INTERRUPT_REQUESTED', 'INTERRUPT_RESOLVED'],
     act: (widget) => answerApproval(widget, 'deny-button'),
   },
   {
@@ -204,6 +224,8 @@ const SHAPES: Shape[] = [
     requests: 3,
     answered: ['call_8a'],
     kinds: () => ['user', 'tool', 'assistant'],
+    // The first attempt's text is retracted and the retry announced.
+    logs: ['MESSAGE_DISCARDED', 'NOTICE'],
   },
   {
     name: '9 Stop during a slow tool',
@@ -212,6 +234,7 @@ const SHAPES: Shape[] = [
     requests: 1,
     answered: [],
     kinds: () => ['user', 'tool'],
+    logs: ['TOOL_CALL_PROGRESS', 'RUN_FINISHED'],
     act: async (widget) => {
       await expect(widget.root.locator('[part~="tool-card"][data-status="running"]')).toBeVisible();
       await widget.stopButton.click();
@@ -289,7 +312,7 @@ async function expectRows(page: Page, expected: TranscriptRow[], label: string):
       shown = await readTranscriptRows(page, CHAT);
       expect(shown).toEqual(expected);
     }, label)
-    .toPass({ timeout: 3_000, intervals: [50, 100, 200] });
+    .toPass({ timeout: 2_000, intervals: [50, 100, 200] });
   return shown;
 }
 
@@ -328,6 +351,7 @@ for (const path of MODEL_PATHS) {
             ...store.env,
           },
         });
+        const startedAt = Date.now();
         const url = `${server.url}/conversations.html`;
         await openConversations(page, url);
         const widget = chat(page, CHAT);
@@ -358,6 +382,12 @@ for (const path of MODEL_PATHS) {
               `${shape.name}: event order`,
             )
             .toEqual(shape.kinds(path));
+          expect
+            .soft(
+              events.map((event) => event.type),
+              `${shape.name}: the log`,
+            )
+            .toEqual(expect.arrayContaining(shape.logs ?? []));
           // The model heard every result of the turn.
           const heard = fake.requests.slice(requestsBefore).flatMap((request) => answeredCallIds(request.body));
           expect
@@ -368,6 +398,7 @@ for (const path of MODEL_PATHS) {
           table.push(`${shape.name}\n    events: ${describeRows(expected)}\n    live:   ${describeRows(shown)}`);
         }
 
+        const turnsTook = Date.now() - startedAt;
         // Each conversation again: opened from another one in the sheet, then after a reload.
         const rows = panel.locator('li.row');
         for (const [index, shape] of SHAPES.entries()) {
@@ -381,6 +412,7 @@ for (const path of MODEL_PATHS) {
           const reloaded = await expectRows(page, expected, `${shape.name}: after a reload = live`);
           table[index] += `\n    switch: ${describeRows(switched)}\n    reload: ${describeRows(reloaded)}`;
         }
+        table.push(`turns ${turnsTook} ms, switches and reloads ${Date.now() - startedAt - turnsTook} ms`);
       } finally {
         await testInfo.attach('transcripts', { body: table.join('\n'), contentType: 'text/plain' });
         console.log(`${path.name}, ${storeName}:\n${table.map((line) => `  ${line}`).join('\n')}`);

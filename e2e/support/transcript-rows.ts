@@ -22,7 +22,7 @@ export interface RunEvent {
 
 /** The mutable state of one projected item while the run's events are folded. */
 type Item =
-  | { kind: 'user'; text: string }
+  | { kind: 'user'; id: string; text: string }
   | { kind: 'assistant'; id: string; text: string; status: string }
   | { kind: 'reasoning'; id: string }
   | { kind: 'tool'; id: string; name: string; status: string }
@@ -61,19 +61,19 @@ function projectRun(events: readonly RunEvent[]): TranscriptRow[] {
       case 'RUN_STARTED': {
         const { input } = dataOf(event, 'RUN_STARTED');
         const text = input.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-        items.push({ kind: 'user', text: text.trim() });
+        items.push({ kind: 'user', id: input.messageId, text });
         break;
       }
       case 'TEXT_MESSAGE_START': {
         const data = dataOf(event, 'TEXT_MESSAGE_START');
         // A user message inside a run (an appended input) reads as a user row.
-        if (data.role === 'user') items.push({ kind: 'user', text: '' });
+        if (data.role === 'user') items.push({ kind: 'user', id: data.messageId, text: '' });
         else items.push({ kind: 'assistant', id: data.messageId, text: '', status: 'streaming' });
         break;
       }
       case 'TEXT_MESSAGE_CONTENT': {
         const data = dataOf(event, 'TEXT_MESSAGE_CONTENT');
-        const message = find('assistant', data.messageId);
+        const message = find('assistant', data.messageId) ?? find('user', data.messageId);
         if (message) message.text += data.delta;
         break;
       }
@@ -165,7 +165,7 @@ function isInterruptOf(events: readonly RunEvent[], interruptId: string, toolCal
 function toRow(item: Item): TranscriptRow {
   switch (item.kind) {
     case 'user':
-      return { kind: 'user', text: item.text };
+      return { kind: 'user', text: item.text.trim() };
     case 'assistant':
       return { kind: 'assistant', text: item.text.trim(), status: item.status };
     case 'reasoning':
