@@ -167,7 +167,13 @@ async function openSession(
   const page = await context.newPage();
   if (isWhole) {
     await page.route('**/api/agent/v1/sessions/*/messages', (route) => {
-      const body: SessionMessagesResponse = { items: allMessages, nextBefore: null, activeRun: null, toolCalls: [] };
+      const body: SessionMessagesResponse = {
+        items: allMessages,
+        nextBefore: null,
+        activeRun: null,
+        toolCalls: [],
+        interrupts: [],
+      };
       return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
     });
   }

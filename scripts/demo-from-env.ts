@@ -10,7 +10,7 @@ import { readObservabilityFromEnv } from './observability-from-env.ts';
 /**
  * Starts the demo server as `npm start` configures it from the environment: `HOST`/`PORT`, the
  * engine (`createEngineFromEnv`: the scripted or a real model, or a remote AG-UI agent) and the
- * model bootstrap lists (`readModelsFromEnv`), `AGENT_LIMITS`, and
+ * models bootstrap lists (its model, `readModelsFromEnv`), `AGENT_LIMITS`, and
  * storage (`REDIS_URL` or `REDIS_CLUSTER_NODES`, else `AGENT_CHAT_DB`, default
  * `.data/agent-chat.sqlite` under `rootDir`, with its attachment store; `AGENT_CHAT_IDENTITY_SECRET`; `AGENT_CHAT_LEASE_TTL_MS`), and
  * what is observed (`readObservabilityFromEnv`: probes, `AGENT_CHAT_METRICS`, `AGENT_CHAT_LOG_LEVEL`).
@@ -22,12 +22,13 @@ export async function startDemoFromEnv(options: {
   staticHandler?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }): Promise<DemoServer> {
   const { env } = options;
-  const models = readModelsFromEnv(env);
+  const engine = createEngineFromEnv(env);
+  const models = readModelsFromEnv(env, engine);
   const opened = await openStorageFromEnv(env, defaultDatabasePath(options.rootDir));
   const demo = await createDemoServer({
     host: env['HOST'] ?? '127.0.0.1',
     port: Number(env['PORT'] ?? 4176),
-    engine: createEngineFromEnv(env),
+    engine,
     limits: readLimitsFromEnv(env),
     ...(models === undefined ? {} : { models }),
     observability: readObservabilityFromEnv(env),

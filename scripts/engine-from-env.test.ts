@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunResource } from '../src/core/protocol.ts';
+import type { ModelInfo, RunResource } from '../src/core/protocol.ts';
+import { readChunkFrames, startReplayHttpServer } from '../src/server/models/test-support/replay-http-server.ts';
 import { startTestServer } from '../src/server/test-support/start-test-server.ts';
 import type { TestServer } from '../src/server/test-support/start-test-server.ts';
 import { startAgUiTestAgent } from '../test/support/ag-ui-agent.ts';
@@ -47,6 +48,38 @@ describe('createEngineFromEnv', () => {
     expect((await answerOf(server, '/echo scripted')).messages.at(-1)?.content).toBe('scripted');
     const lookup = await answerOf(server, '/tool');
     expect(lookup.toolCalls.map((call) => [call.name, call.status])).toEqual([['orders.lookup', 'completed']]);
+  });
+
+  it.each([
+    {
+      env: { AGENT_MODEL_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-test', AGENT_MODEL: 'gpt-5.1' },
+      label: 'gpt-5.1 (openai.responses)',
+      // The AI SDK's OpenAI provider reads the Responses API.
+      frames: readChunkFrames('issue-20047-openai-responses.chunks.txt'),
+    },
+    {
+      env: { OPENAI_API_KEY: 'sk-test', AGENT_MODEL: 'gpt-5.1' },
+      label: 'gpt-5.1',
+      // The OpenAI-compatible adapter reads Chat Completions.
+      frames: [
+        'data: {"choices":[{"index":0,"delta":{"content":"Hi."}}]}\n\n',
+        'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n',
+        'data: [DONE]\n\n',
+      ],
+    },
+  ])('names the model of $env in bootstrap and RUN_STARTED, not the scripted one', async (c) => {
+    const provider = await startReplayHttpServer();
+    closers.push(() => provider.close());
+    provider.reply({ kind: 'sse', frames: c.frames });
+    const server = await startTestServer({
+      engine: createEngineFromEnv({ ...c.env, OPENAI_BASE_URL: `${provider.origin}/v1` }),
+    });
+    closers.push(() => server.close());
+    const { models } = (await (await server.request('/bootstrap')).json()) as { models: ModelInfo[] };
+    expect(models.map((model) => [model.modelId, model.label])).toEqual([['gpt-5.1', c.label]]);
+    const resource = await answerOf(server, 'Hello');
+    expect(resource.model).toEqual({ modelId: 'gpt-5.1' });
+    expect(provider.requests).toHaveLength(1);
   });
 
   it.each([

@@ -90,6 +90,7 @@ export type {
   SessionListResponse,
   SessionMessagesResponse,
   HistoryToolCall,
+  HistoryInterrupt,
   BrowserToolLimits,
   AttachmentLimits,
   UploadAttachmentResponse,

@@ -222,7 +222,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     storage,
     idempotency,
     agent,
-    models: options.models ?? DEFAULT_MODELS,
+    models: options.models ?? (options.engine.models === undefined ? DEFAULT_MODELS : [...options.engine.models]),
     capabilities: {
       ...(options.capabilities ?? DEFAULT_CAPABILITIES),
       browserTools: { supported: browserTools !== null },

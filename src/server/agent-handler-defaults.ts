@@ -102,7 +102,10 @@ export const DEFAULT_CAPABILITIES: Capabilities = {
   stream: { poll: false, createAndStream: false },
 };
 
-/** The offline scripted model, the default when the product lists none. */
+/**
+ * The offline scripted model, listed when neither the product (`models`) nor the engine
+ * (`engine.models`, e.g. `createRunEngine`'s own model) lists any.
+ */
 export const DEFAULT_MODELS: ModelInfo[] = [
   {
     modelId: 'scripted',

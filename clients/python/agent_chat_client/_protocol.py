@@ -308,6 +308,7 @@ def read_message_page(answer: HttpAnswer) -> MessagePage:
             b.get("activeRun"),
             list(b.get("toolCalls", [])),
             [Message.from_json(m) for m in b["items"]],
+            list(b.get("interrupts", [])),
         ),
         body,
     )

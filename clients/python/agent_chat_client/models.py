@@ -256,8 +256,10 @@ class MessagePage:
     for older ones.
 
     ``items`` are the messages as the server sent them (dicts, camelCase), ``messages`` the same
-    ones read as :class:`Message` s. ``tool_calls`` are the calls the page's messages made (results
-    and widgets as last shown), oldest first, each with its ``runId``.
+    ones read as :class:`Message` s. ``tool_calls`` and ``interrupts`` are every tool call and
+    interrupt of the page's runs (results, widgets and decisions as last shown), oldest run first,
+    each with its ``runId`` and ``seq``: within a run, ``seq`` orders them among the messages
+    (docs/protocol.md §7.4).
     """
 
     items: list[dict[str, Any]]
@@ -265,3 +267,4 @@ class MessagePage:
     active_run: dict[str, Any] | None
     tool_calls: list[dict[str, Any]]
     messages: list[Message]
+    interrupts: list[dict[str, Any]] = field(default_factory=list)

@@ -12,7 +12,7 @@ import { createSystemClock } from '../clock.ts';
 import { createHttpTransport } from '../transport/http-transport.ts';
 import type { TransportRequest, TransportResponse } from '../transport/http-transport.ts';
 import type { AgentClientHandle, AgentClientOptions, ProtocolRequest, SendOptions } from './agent-client-types.ts';
-import type { ClientAction } from './client-actions.ts';
+import type { ClientAction, HistoryPage } from './client-actions.ts';
 import type { ClientContext, ClientSettings, FailureReport } from './client-context.ts';
 import { createClientError, toClientError } from './client-errors.ts';
 import { createClientPersistence } from './client-persistence.ts';
@@ -137,10 +137,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
       type: 'sessionLoaded',
       sessionId,
       agentVersionId: session.body?.agentVersionId ?? null,
-      // The wire gives settled history newest first; the transcript reads oldest first.
-      history: (page.body?.items ?? []).slice().reverse(),
-      historyToolCalls: page.body?.toolCalls ?? [],
-      olderCursor: page.body?.nextBefore ?? null,
+      ...readHistoryPage(page.body),
       hasActiveRun: activeRunId !== null,
     });
     if (activeRunId === null) {
@@ -159,9 +156,7 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     const path = `/sessions/${encodeURIComponent(sessionId)}/messages?before=${encodeURIComponent(before)}`;
     await get<SessionMessagesResponse>(path).then(
       ({ body }) => {
-        const history = (body?.items ?? []).slice().reverse();
-        const page = { history, historyToolCalls: body?.toolCalls ?? [], olderCursor: body?.nextBefore ?? null };
-        store.dispatch({ type: 'olderPageRead', before, page });
+        store.dispatch({ type: 'olderPageRead', before, page: readHistoryPage(body) });
       },
       (error: unknown) => {
         // A failure of a session left meanwhile is not this one's error.
@@ -398,4 +393,14 @@ function isProtocolV1(boot: BootstrapResponse | null): boolean {
     typeof boot?.identity?.identityId === 'string' &&
     typeof boot.agent?.versionId === 'string'
   );
+}
+
+/** A page of settled history as the model keeps it (the wire gives it newest first; the transcript reads oldest first). */
+function readHistoryPage(body: SessionMessagesResponse | null | undefined): HistoryPage {
+  return {
+    history: (body?.items ?? []).toReversed(),
+    historyToolCalls: body?.toolCalls ?? [],
+    historyInterrupts: body?.interrupts ?? [],
+    olderCursor: body?.nextBefore ?? null,
+  };
 }

@@ -1,12 +1,23 @@
 import type {
   BootstrapResponse,
   EventEnvelope,
+  HistoryInterrupt,
   HistoryToolCall,
   MessageFeedback,
   RunSnapshot,
   SnapshotMessage,
 } from '../protocol.ts';
 import type { ClientError, ClientExtension } from './client-state.ts';
+
+/** A page of settled history (`GET /sessions/{id}/messages`) as the model keeps it. */
+export interface HistoryPage {
+  /** Its messages, oldest first. */
+  history: readonly SnapshotMessage[];
+  historyToolCalls: readonly HistoryToolCall[];
+  historyInterrupts: readonly HistoryInterrupt[];
+  /** The cursor of the next older page (`nextBefore`); null when this page reaches the start. */
+  olderCursor: string | null;
+}
 
 /** The user's message of one send, as the composer had it. */
 export interface SentText {
@@ -37,16 +48,12 @@ export type ClientAction =
   /** A session or run snapshot is being read. */
   | { type: 'loadStarted' }
   /** A session's newest page of settled history was read (newest first on the wire, reversed here). */
-  | {
+  | ({
       type: 'sessionLoaded';
       sessionId: string;
       agentVersionId: string | null;
-      history: readonly SnapshotMessage[];
-      historyToolCalls: readonly HistoryToolCall[];
-      /** The cursor of the next older page (`nextBefore`); null when this page reaches the start. */
-      olderCursor: string | null;
       hasActiveRun: boolean;
-    }
+    } & HistoryPage)
   /** `loadOlderMessages()`: the page before `before` (the model's `olderCursor`) is being read. */
   | { type: 'olderPageRequested'; before: string }
   /**
@@ -57,11 +64,7 @@ export type ClientAction =
   | {
       type: 'olderPageRead';
       before: string;
-      page: {
-        history: readonly SnapshotMessage[];
-        historyToolCalls: readonly HistoryToolCall[];
-        olderCursor: string | null;
-      } | null;
+      page: HistoryPage | null;
     }
   /** `newSession()`: the conversation is dropped; bootstrap and identity stay. */
   | { type: 'sessionCleared' }

@@ -1,4 +1,10 @@
-import type { BootstrapResponse, HistoryToolCall, RunSnapshot, SnapshotMessage } from '../protocol.ts';
+import type {
+  BootstrapResponse,
+  HistoryInterrupt,
+  HistoryToolCall,
+  RunSnapshot,
+  SnapshotMessage,
+} from '../protocol.ts';
 import type { ClientError, ClientExtension, ConnectionStatus, PendingSend } from './client-state.ts';
 
 /** Everything the client knows; `ClientState` is derived from it. */
@@ -7,8 +13,10 @@ export interface ClientModel {
   sessionId: string | null;
   /** Settled history, oldest first. */
   history: readonly SnapshotMessage[];
-  /** The tool calls the settled history's messages made, as its pages carry them. */
+  /** The tool calls of the settled history's runs, as its pages carry them. */
   historyToolCalls: readonly HistoryToolCall[];
+  /** The interrupts of the settled history's runs, as its pages carry them. */
+  historyInterrupts: readonly HistoryInterrupt[];
   /** The `before` cursor of the page older than `history` (the wire's `nextBefore`); null when none is older. */
   olderCursor: string | null;
   /** True while the page before `olderCursor` is being read. */
@@ -49,6 +57,7 @@ export function createInitialClientModel(): ClientModel {
     sessionId: null,
     history: [],
     historyToolCalls: [],
+    historyInterrupts: [],
     olderCursor: null,
     isLoadingOlderMessages: false,
     runs: [],

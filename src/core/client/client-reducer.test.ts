@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { BootstrapResponse, HistoryToolCall, RunSnapshot, SnapshotMessage } from '../protocol.ts';
+import type {
+  BootstrapResponse,
+  HistoryInterrupt,
+  HistoryToolCall,
+  RunSnapshot,
+  SnapshotMessage,
+} from '../protocol.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../state/run-reducer.ts';
 import { eventFactory } from '../state/test-support/events.ts';
 import type { ClientAction, ClientActionType } from './client-actions.ts';
@@ -55,6 +61,16 @@ const historyToolCall: HistoryToolCall = {
   runId: 'run_00EARLIER',
 };
 const olderToolCall: HistoryToolCall = { ...historyToolCall, toolCallId: 'tc_h0', parentMessageId: 'msg_h0' };
+const historyInterrupt: HistoryInterrupt = {
+  id: 'int_h1',
+  reason: 'tool_call',
+  toolCallId: 'tc_h1',
+  state: 'resolved',
+  decision: 'allow',
+  resolvedBy: 'user',
+  runId: 'run_h1',
+};
+const olderInterrupt: HistoryInterrupt = { ...historyInterrupt, id: 'int_h0', toolCallId: 'tc_h0' };
 const emptyRun = createEmptyRunSnapshot(RUN, SES);
 const otherRun: RunSnapshot = createEmptyRunSnapshot('run_02OTHER', SES);
 const failedRun: RunSnapshot = {
@@ -224,6 +240,7 @@ const cases: ClientCase[] = [
       agentVersionId: 'agv_1',
       history: [historyMessage],
       historyToolCalls: [historyToolCall],
+      historyInterrupts: [historyInterrupt],
       olderCursor: 'msg_h1',
       hasActiveRun: false,
     },
@@ -232,6 +249,7 @@ const cases: ClientCase[] = [
       agentVersionId: 'agv_1',
       history: [historyMessage],
       historyToolCalls: [historyToolCall],
+      historyInterrupts: [historyInterrupt],
       olderCursor: 'msg_h1',
     }),
   },
@@ -249,6 +267,7 @@ const cases: ClientCase[] = [
       agentVersionId: null,
       history: [],
       historyToolCalls: [],
+      historyInterrupts: [],
       olderCursor: null,
       hasActiveRun: true,
     },
@@ -266,11 +285,13 @@ const cases: ClientCase[] = [
     }),
   },
   {
-    title: 'olderPageRead prepends the page and its tool calls without showing one twice and moves the cursor',
+    title:
+      'olderPageRead prepends the page, its tool calls and interrupts without showing one twice and moves the cursor',
     model: modelWith({
       sessionId: SES,
       history: [historyMessage],
       historyToolCalls: [historyToolCall],
+      historyInterrupts: [historyInterrupt],
       olderCursor: 'msg_h1',
       isLoadingOlderMessages: true,
     }),
@@ -280,6 +301,7 @@ const cases: ClientCase[] = [
       page: {
         history: [olderMessage, { ...historyMessage, content: 'A stale copy' }],
         historyToolCalls: [olderToolCall, { ...historyToolCall, status: 'running' }],
+        historyInterrupts: [olderInterrupt, { ...historyInterrupt, state: 'open' }],
         olderCursor: 'msg_h0',
       },
     },
@@ -287,6 +309,7 @@ const cases: ClientCase[] = [
       sessionId: SES,
       history: [olderMessage, historyMessage],
       historyToolCalls: [olderToolCall, historyToolCall],
+      historyInterrupts: [olderInterrupt, historyInterrupt],
       olderCursor: 'msg_h0',
     }),
   },
@@ -326,6 +349,7 @@ const cases: ClientCase[] = [
       runs: [otherRun, failedRun],
       history: [historyMessage, attemptUser, attemptText],
       historyToolCalls: [historyToolCall, { ...historyToolCall, toolCallId: 'tc_failed', runId: RUN }],
+      historyInterrupts: [historyInterrupt, { ...historyInterrupt, id: 'int_failed', runId: RUN }],
       followedRunId: RUN,
       error: failedRunError,
     }),
@@ -335,6 +359,7 @@ const cases: ClientCase[] = [
       runs: [otherRun],
       history: [historyMessage],
       historyToolCalls: [historyToolCall],
+      historyInterrupts: [historyInterrupt],
       followedRunId: RUN,
       pendingSend: { ...sent, status: 'sending' },
       optimistic,
@@ -669,7 +694,12 @@ describe('reduceClient', () => {
 
   it('drops an older page asked for from a cursor the model has left (another session, or a page already read)', () => {
     const shown = deepFreeze(modelWith({ sessionId: SES, history: [historyMessage], olderCursor: 'msg_h1' }));
-    const page = { history: [olderMessage], historyToolCalls: [olderToolCall], olderCursor: null };
+    const page = {
+      history: [olderMessage],
+      historyToolCalls: [olderToolCall],
+      historyInterrupts: [],
+      olderCursor: null,
+    };
     for (const action of [
       { type: 'olderPageRequested', before: 'msg_old' },
       { type: 'olderPageRead', before: 'msg_old', page },

@@ -57,6 +57,7 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
         agentVersionId: action.agentVersionId,
         history: action.history,
         historyToolCalls: action.historyToolCalls,
+        historyInterrupts: action.historyInterrupts,
         olderCursor: action.olderCursor,
         isLoadingOlderMessages: false,
         runs: [],
@@ -77,7 +78,15 @@ export function reduceClient(model: ClientModel, action: ClientAction): ClientMo
       // By id: a message the transcript already has is never shown twice.
       const history = mergeById(page.history, [model.history], (message) => message.messageId);
       const historyToolCalls = mergeById(page.historyToolCalls, [model.historyToolCalls], (call) => call.toolCallId);
-      return { ...model, history, historyToolCalls, olderCursor: page.olderCursor, isLoadingOlderMessages: false };
+      const historyInterrupts = mergeById(page.historyInterrupts, [model.historyInterrupts], (item) => item.id);
+      return {
+        ...model,
+        history,
+        historyToolCalls,
+        historyInterrupts,
+        olderCursor: page.olderCursor,
+        isLoadingOlderMessages: false,
+      };
     }
     case 'sessionResumed':
       return { ...model, sessionId: action.sessionId };
@@ -247,6 +256,7 @@ function withoutRun(model: ClientModel, runId: string | undefined): ClientModel 
     runs: model.runs.filter((run) => run.runId !== runId),
     history: model.history.filter((message) => message.runId !== runId),
     historyToolCalls: model.historyToolCalls.filter((call) => call.runId !== runId),
+    historyInterrupts: model.historyInterrupts.filter((item) => item.runId !== runId),
   };
 }
 
@@ -259,6 +269,7 @@ function switchSession(model: ClientModel, sessionId: string): ClientModel {
         sessionId,
         history: [],
         historyToolCalls: [],
+        historyInterrupts: [],
         olderCursor: null,
         isLoadingOlderMessages: false,
         runs: [],

@@ -18,7 +18,9 @@ describe('mergeTranscript', () => {
       ...createEmptyRunSnapshot('run_1', 'ses_1'),
       messages: [message('m2', 'settled answer!'), message('m3', 'streaming', { status: 'streaming' })],
     };
-    expect(mergeTranscript({ history, historyToolCalls: [], runs: [run], optimistic: null }).messages).toEqual([
+    expect(
+      mergeTranscript({ history, historyToolCalls: [], historyInterrupts: [], runs: [run], optimistic: null }).messages,
+    ).toEqual([
       message('m1', 'old question', { role: 'user' }),
       message('m2', 'settled answer!'),
       message('m3', 'streaming', { status: 'streaming' }),
@@ -28,13 +30,14 @@ describe('mergeTranscript', () => {
   it('shows the optimistic message only until a run echoes its clientMessageId', () => {
     const optimistic = message('cm_1', 'hi', { role: 'user', clientMessageId: 'cm_1' });
     const empty = createEmptyRunSnapshot('run_1', 'ses_1');
-    expect(mergeTranscript({ history: [], historyToolCalls: [], runs: [empty], optimistic }).messages).toEqual([
-      optimistic,
-    ]);
+    expect(
+      mergeTranscript({ history: [], historyToolCalls: [], historyInterrupts: [], runs: [empty], optimistic }).messages,
+    ).toEqual([optimistic]);
     const echoed = { ...empty, messages: [message('msg_u', 'hi', { role: 'user', clientMessageId: 'cm_1' })] };
-    expect(mergeTranscript({ history: [], historyToolCalls: [], runs: [echoed], optimistic }).messages).toEqual([
-      message('msg_u', 'hi', { role: 'user', clientMessageId: 'cm_1' }),
-    ]);
+    expect(
+      mergeTranscript({ history: [], historyToolCalls: [], historyInterrupts: [], runs: [echoed], optimistic })
+        .messages,
+    ).toEqual([message('msg_u', 'hi', { role: 'user', clientMessageId: 'cm_1' })]);
   });
 
   it("puts a retry's discarded messages back where they stood, before what the retry streamed", () => {
@@ -50,7 +53,14 @@ describe('mergeTranscript', () => {
       { runId: 'run_2', index: 0, message: message('x1', 'another run') },
     ];
     expect(
-      mergeTranscript({ history: [], historyToolCalls: [], runs: [run], optimistic: null, discarded }).messages,
+      mergeTranscript({
+        history: [],
+        historyToolCalls: [],
+        historyInterrupts: [],
+        runs: [run],
+        optimistic: null,
+        discarded,
+      }).messages,
     ).toEqual([user, reasoning, partial, retried]);
   });
 
@@ -66,7 +76,13 @@ describe('mergeTranscript', () => {
       toolCalls: [{ toolCallId: 'tc_2', name: 'b', status: 'pending' as const }],
       interrupts: [{ id: 'int_1', reason: 'tool_call', state: 'open' as const }],
     };
-    const merged = mergeTranscript({ history: [], historyToolCalls: [], runs: [first, second], optimistic: null });
+    const merged = mergeTranscript({
+      history: [],
+      historyToolCalls: [],
+      historyInterrupts: [],
+      runs: [first, second],
+      optimistic: null,
+    });
     expect(merged.messages[0]).toBe(kept);
     expect(merged.toolCalls.map((c) => c.toolCallId)).toEqual(['tc_1', 'tc_2']);
     expect(merged.interrupts).toEqual([{ id: 'int_1', reason: 'tool_call', state: 'open' }]);
@@ -82,7 +98,13 @@ describe('mergeTranscript', () => {
         { toolCallId: 'tc_2', name: 'orders.track', status: 'running' as const },
       ],
     };
-    const merged = mergeTranscript({ history: [], historyToolCalls: [older, settled], runs: [run], optimistic: null });
+    const merged = mergeTranscript({
+      history: [],
+      historyToolCalls: [older, settled],
+      historyInterrupts: [],
+      runs: [run],
+      optimistic: null,
+    });
     expect(merged.toolCalls.map((call) => [call.toolCallId, call.title])).toEqual([
       ['tc_0', undefined],
       ['tc_1', 'Order 42'],

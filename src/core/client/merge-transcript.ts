@@ -4,8 +4,10 @@ import type { RunSnapshot, SnapshotInterrupt, SnapshotMessage, SnapshotToolCall 
 export interface TranscriptParts {
   /** Settled messages of finished runs, oldest first (`GET /sessions/{id}/messages`, reversed). */
   history: readonly SnapshotMessage[];
-  /** The tool calls the settled history's messages made (its pages carry them). */
+  /** The tool calls of the settled history's runs (its pages carry them). */
   historyToolCalls: readonly SnapshotToolCall[];
+  /** The interrupts of the settled history's runs (its pages carry them). */
+  historyInterrupts: readonly SnapshotInterrupt[];
   /** The runs the client followed in this session, oldest first, each folded by the reducer. */
   runs: readonly RunSnapshot[];
   /** The user's message while its create is unanswered; dropped once a run echoes its id. */
@@ -45,7 +47,7 @@ export function mergeTranscript(parts: TranscriptParts): Transcript {
       (c) => c.toolCallId,
     ),
     interrupts: mergeById(
-      [],
+      parts.historyInterrupts,
       parts.runs.map((run) => run.interrupts),
       (i) => i.id,
     ),

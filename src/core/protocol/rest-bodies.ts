@@ -313,15 +313,20 @@ export interface SessionMessagesResponse {
   nextBefore: string | null;
   activeRun: ActiveRunRef | null;
   /**
-   * The settled tool calls made by the page's messages (their `parentMessageId` is one of `items`),
-   * as their run's final snapshot keeps them (results, widgets as last updated), each with its run,
-   * oldest first.
+   * Every tool call of each run the page's messages come from, as the run's final snapshot keeps
+   * it (results, widgets as last updated), each with its run and `seq`: oldest run first, each
+   * run's in sequence. A run split over two pages is on both (merge by `toolCallId`).
    */
   toolCalls: HistoryToolCall[];
+  /** Every interrupt (approvals, proposals, questions) of those runs, as settled, in the same order. */
+  interrupts: HistoryInterrupt[];
 }
 
 /** A tool call of an ended run, as a page of settled history carries it: with the run it belongs to. */
 export type HistoryToolCall = SnapshotToolCall & { runId: string };
+
+/** An interrupt of an ended run, as a page of settled history carries it: with the run it belongs to. */
+export type HistoryInterrupt = SnapshotInterrupt & { runId: string };
 
 /** `201` of `POST /attachments`: the stored file, to name in a send's `input.attachments`. */
 export type UploadAttachmentResponse = AttachmentRef;

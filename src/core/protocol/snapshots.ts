@@ -33,6 +33,11 @@ export interface SnapshotMessage {
   content: string;
   status: MessageStatus;
   runId?: string;
+  /**
+   * The seq of the event that started it in its run (docs/protocol.md §7.4): a transcript reads
+   * by run, then by this. Absent on items stored before it was recorded.
+   */
+  seq?: number;
   clientMessageId?: string;
   inputId?: string;
   parentMessageId?: string;
@@ -62,6 +67,12 @@ export interface SnapshotToolCall {
   name: string;
   title?: string;
   parentMessageId?: string;
+  runId?: string;
+  /**
+   * The seq of the event that started it in its run (docs/protocol.md §7.4): a transcript reads
+   * by run, then by this. Absent on items stored before it was recorded.
+   */
+  seq?: number;
   /** Raw argument text as streamed (`TOOL_CALL_ARGS`), until `TOOL_CALL_END` gives `args`. */
   argsText?: string;
   args?: unknown;
@@ -77,6 +88,13 @@ export type InterruptState = 'open' | 'resolved' | 'cancelled' | 'expired';
 
 export interface SnapshotInterrupt extends InterruptRequest {
   state: InterruptState;
+  runId?: string;
+  /**
+   * The seq of the event that started it in its run (docs/protocol.md §7.4): a transcript reads
+   * by run, then by this. Absent on items stored before it was recorded.
+   */
+  seq?: number;
+
   decision?: ApprovalDecision;
   resolvedBy?: EventDataMap['INTERRUPT_RESOLVED']['resolvedBy'];
   editedArgsDigest?: string;

@@ -44,6 +44,7 @@ const userMessage: SnapshotMessage = {
   content: 'Hi',
   status: 'complete',
   runId: RUN,
+  seq: 1,
   createdAt: ts(1),
 };
 const assistantStreaming: SnapshotMessage = {
@@ -52,6 +53,7 @@ const assistantStreaming: SnapshotMessage = {
   content: 'Hel',
   status: 'streaming',
   runId: RUN,
+  seq: 3,
   createdAt: ts(3),
 };
 const reasoningStreaming: SnapshotMessage = {
@@ -60,17 +62,22 @@ const reasoningStreaming: SnapshotMessage = {
   content: 'Think',
   status: 'streaming',
   runId: RUN,
+  seq: 3,
   createdAt: ts(3),
 };
 const toolStreaming: SnapshotToolCall = {
   toolCallId: 'tc_1',
   name: 'drafts.delete',
+  runId: RUN,
+  seq: 2,
   status: 'streaming_args',
   argsText: '{"id":',
 };
 const toolPending: SnapshotToolCall = {
   toolCallId: 'tc_1',
   name: 'drafts.delete',
+  runId: RUN,
+  seq: 2,
   status: 'pending',
   argsText: '{"id":42}',
   args: { id: 42 },
@@ -113,6 +120,8 @@ const openInterrupt: SnapshotInterrupt = {
   message: 'Delete draft 42?',
   expiresAt: '2026-11-29T13:55:00.000Z',
   state: 'open',
+  runId: RUN,
+  seq: 4,
 };
 const awaitingApproval = stateAt(4, {
   status: 'awaiting_input',
@@ -151,6 +160,7 @@ const cases: ReducerCase[] = [
           content: 'Delete draft 42',
           status: 'complete',
           runId: RUN,
+          seq: 1,
           createdAt: ts(1),
           clientMessageId: 'cm_1',
           contextRefs: [{ ref: 'doc:42', title: 'Draft 42' }],
@@ -230,6 +240,7 @@ const cases: ReducerCase[] = [
           content: '',
           status: 'streaming',
           runId: RUN,
+          seq: 3,
           createdAt: ts(3),
           parentMessageId: 'msg_u1',
         },
@@ -254,6 +265,7 @@ const cases: ReducerCase[] = [
           content: '',
           status: 'streaming',
           runId: RUN,
+          seq: 5,
           createdAt: ts(5),
           inputId: 'inp_1',
           clientMessageId: 'cm_2',
@@ -350,6 +362,8 @@ const cases: ReducerCase[] = [
           toolCallId: 'tc_1',
           name: 'drafts.delete',
           status: 'streaming_args',
+          runId: RUN,
+          seq: 5,
           parentMessageId: 'msg_a1',
           title: 'Delete a draft',
         },
@@ -358,7 +372,9 @@ const cases: ReducerCase[] = [
   },
   {
     title: 'TOOL_CALL_ARGS starts the raw argument text',
-    state: stateAt(4, { toolCalls: [{ toolCallId: 'tc_1', name: 'drafts.delete', status: 'streaming_args' }] }),
+    state: stateAt(4, {
+      toolCalls: [{ toolCallId: 'tc_1', name: 'drafts.delete', status: 'streaming_args', runId: RUN, seq: 2 }],
+    }),
     event: f.at(5, 'TOOL_CALL_ARGS', { toolCallId: 'tc_1', delta: '{"id":' }),
     expected: stateAt(5, { toolCalls: [toolStreaming] }),
   },
@@ -438,7 +454,16 @@ const cases: ReducerCase[] = [
     state: stateAt(4),
     event: f.at(5, 'TOOL_CALL_START', { toolCallId: 'tc_b', toolCallName: 'cart.add', executorKind: 'browser' }),
     expected: stateAt(5, {
-      toolCalls: [{ toolCallId: 'tc_b', name: 'cart.add', status: 'streaming_args', executor: { kind: 'browser' } }],
+      toolCalls: [
+        {
+          toolCallId: 'tc_b',
+          name: 'cart.add',
+          status: 'streaming_args',
+          runId: RUN,
+          seq: 5,
+          executor: { kind: 'browser' },
+        },
+      ],
     }),
   },
   {
@@ -548,7 +573,16 @@ const cases: ReducerCase[] = [
     }),
     expected: stateAt(5, {
       status: 'running',
-      interrupts: [{ id: 'int_2', reason: 'input_required', responseSchema: { type: 'object' }, state: 'open' }],
+      interrupts: [
+        {
+          id: 'int_2',
+          reason: 'input_required',
+          responseSchema: { type: 'object' },
+          state: 'open',
+          runId: RUN,
+          seq: 5,
+        },
+      ],
     }),
   },
   {
@@ -755,7 +789,9 @@ describe('reduceRun', () => {
   it('without foldExecutorEvents (a page without browser tools) the executor events only advance the cursor', () => {
     const start = f.at(4, 'TOOL_CALL_START', { toolCallId: 'tc_2', toolCallName: 'cart.add', executorKind: 'browser' });
     const started = reduceRun(stateAt(3, {}), start);
-    expect(started.toolCalls).toStrictEqual([{ toolCallId: 'tc_2', name: 'cart.add', status: 'streaming_args' }]);
+    expect(started.toolCalls).toStrictEqual([
+      { toolCallId: 'tc_2', name: 'cart.add', status: 'streaming_args', runId: RUN, seq: 4 },
+    ]);
     const state = deepFreeze(stateAt(4, { toolCalls: [browserPending] }));
     const dispatched = f.at(5, 'TOOL_CALL_DISPATCHED', {
       toolCallId: 'tc_1',
@@ -848,6 +884,7 @@ describe('reduceRunEvents over a recorded approval run', () => {
           content: 'Delete draft 42',
           status: 'complete',
           runId,
+          seq: 1,
           createdAt: ts(1),
           clientMessageId: 'cm_7Q',
           contextRefs: [{ ref: 'doc:42', title: 'Draft 42' }],
@@ -858,6 +895,7 @@ describe('reduceRunEvents over a recorded approval run', () => {
           content: 'The user wants draft 42 removed.',
           status: 'complete',
           runId,
+          seq: 5,
           createdAt: ts(5),
         },
         {
@@ -866,6 +904,7 @@ describe('reduceRunEvents over a recorded approval run', () => {
           content: "I'll delete draft 42.",
           status: 'complete',
           runId,
+          seq: 10,
           createdAt: ts(10),
           finishReason: 'tool_calls',
         },
@@ -875,6 +914,7 @@ describe('reduceRunEvents over a recorded approval run', () => {
           content: 'Also archive draft 43',
           status: 'complete',
           runId,
+          seq: 23,
           createdAt: ts(23),
           inputId: 'inp_1',
           clientMessageId: 'cm_8R',
@@ -885,6 +925,7 @@ describe('reduceRunEvents over a recorded approval run', () => {
           content: 'Done: draft 42 is deleted. I cannot archive drafts.',
           status: 'complete',
           runId,
+          seq: 34,
           createdAt: ts(34),
           finishReason: 'stop',
         },
@@ -894,6 +935,8 @@ describe('reduceRunEvents over a recorded approval run', () => {
           toolCallId: 'tc_1',
           name: 'drafts.delete',
           status: 'completed',
+          runId,
+          seq: 14,
           parentMessageId: 'msg_a1',
           title: 'Delete a draft',
           argsText: '{"id":42}',
@@ -912,6 +955,8 @@ describe('reduceRunEvents over a recorded approval run', () => {
           message: 'Delete draft 42?',
           expiresAt: '2026-11-29T13:55:00.000Z',
           state: 'resolved',
+          runId,
+          seq: 18,
           resolvedBy: 'user',
           decision: 'allow',
         },

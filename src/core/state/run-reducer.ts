@@ -90,6 +90,7 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
         content: content.map((part) => part.text).join(''),
         status: 'complete',
         runId: s.runId,
+        seq: event.seq,
         createdAt: event.timestamp,
         ...pickDefined(optional),
       };
@@ -151,6 +152,8 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
         toolCallId,
         name: toolCallName,
         status: 'streaming_args',
+        runId: s.runId,
+        seq: event.seq,
         ...pickDefined({ parentMessageId, title }),
       };
       return { ...s, toolCalls: [...s.toolCalls, call] };
@@ -177,7 +180,7 @@ function applyEvent(s: RunSnapshot, event: AnyEventEnvelope): RunSnapshot {
       return updateToolCall(s, toolCallId, (c) => (c.result ? { ...c, result: { ...c.result, widget } } : c));
     }
     case 'INTERRUPT_REQUESTED': {
-      const interrupt: SnapshotInterrupt = { ...event.data.interrupt, state: 'open' };
+      const interrupt: SnapshotInterrupt = { ...event.data.interrupt, state: 'open', runId: s.runId, seq: event.seq };
       const withInterrupt = { ...s, interrupts: [...s.interrupts, interrupt] };
       return interrupt.toolCallId === undefined
         ? withInterrupt
@@ -221,7 +224,15 @@ function startMessage(
   messageId: string,
   role: SnapshotMessage['role'],
 ): SnapshotMessage {
-  return { messageId, role, content: '', status: 'streaming', runId: s.runId, createdAt: event.timestamp };
+  return {
+    messageId,
+    role,
+    content: '',
+    status: 'streaming',
+    runId: s.runId,
+    seq: event.seq,
+    createdAt: event.timestamp,
+  };
 }
 
 /** The fields `RUN_FINISHED` and `RUN_ERROR` both settle. */

@@ -45,6 +45,7 @@ export function createAgUiModel(options: AgUiModelOptions): ModelAdapter {
 
   return {
     id: 'ag-ui',
+    label: 'AG-UI agent',
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
       const threadId = request.conversation?.sessionId ?? options.ids('thread');
       const state = states.get(threadId);

@@ -2,6 +2,7 @@ import type { EventDataMap, RunSnapshot } from '../../core/protocol.ts';
 import { closeOpenItems, pendingInputIds } from '../runs/close-open-items.ts';
 import type { PendingEvent, RunEngine, RunHandle } from '../runs/run-handle.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
+import { modelInfoOf } from '../models/model-info.ts';
 import { createBrowserToolSet } from '../tools/browser-tool-set.ts';
 import { callModel } from './call-model.ts';
 import { buildContextLayers } from './context-layers.ts';
@@ -26,11 +27,13 @@ import { runToolCalls } from './run-tool-calls.ts';
  * cancelled (after closing everything open) or `RUN_ERROR` with the safeguard's code. Each request
  * is built from the prompt layers and the session's history within the token budget
  * (docs/agent-loop.md, "Context budget"); the run's agent version picks its prompt, tools and model.
- * `close()` closes the connections to the MCP servers of `mcpServers`.
+ * `close()` closes the connections to the MCP servers of `mcpServers`. `models` lists its model
+ * (`modelInfoOf`), which bootstrap publishes when the handler is given no `models`.
  */
 export function createRunEngine(options: RunEngineOptions = {}): RunEngine & { close(): Promise<void> } {
   const settings = createEngineSettings(options);
   return {
+    models: [modelInfoOf(settings.model)],
     start: (handle) => runToTerminal(settings, handle, startFresh),
     resume: (handle) => runToTerminal(settings, handle, startFromLog),
     close: async () => {

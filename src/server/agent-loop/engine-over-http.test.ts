@@ -121,6 +121,8 @@ describe('approvals over HTTP with the real engine', () => {
     expect(body).toEqual({
       interrupt: {
         ...dataOf(events, 'INTERRUPT_REQUESTED')[0]?.interrupt,
+        runId,
+        seq: events.find((e) => e.type === 'INTERRUPT_REQUESTED')?.seq,
         state: 'resolved',
         decision: 'allow',
         resolvedBy: 'user',

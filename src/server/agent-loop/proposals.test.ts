@@ -55,6 +55,8 @@ describe('proposals', () => {
           apply: { tool: 'profile.update', arguments: NEW_PROFILE },
         },
         state: 'open',
+        runId: 'run_1',
+        seq: run.events().find((event) => event.type === 'INTERRUPT_REQUESTED')?.seq,
       },
     ]);
     expect(dataOf(run.events(), 'RUN_STATUS_CHANGED').at(-1)).toEqual({ status: 'awaiting_input', reason: 'proposal' });

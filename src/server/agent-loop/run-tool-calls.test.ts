@@ -84,6 +84,8 @@ describe('tool scenarios of the scripted model', () => {
         consequence: "This can't be undone.",
       },
       state: 'open',
+      runId: 'run_1',
+      seq: run.events().find((event) => event.type === 'INTERRUPT_REQUESTED')?.seq,
     });
     await run.decide('int_1', 'allow');
     await run.done;

@@ -198,8 +198,12 @@ describe('balance and reasoning effort are checked before any model call', () =>
   });
 
   it('gives a model an offered effort only when the model declares it (reasoningOptions)', async () => {
+    // The product's `models` offer `high` whatever the model declares (unlisted, the handler lists the model's own).
+    const models = [
+      { modelId: 'house', label: 'House', default: true, available: true, reasoningOptions: ['high' as const] },
+    ];
     for (const reasoningOptions of [undefined, [], ['low' as const]]) {
-      const { server, model } = await serve({}, { reasoningOptions });
+      const { server, model } = await serve({ models }, { reasoningOptions });
       const offered = await create(server, { options: { reasoningEffort: 'high' } });
       expect(offered.status).toBe(201);
       await (

@@ -41,7 +41,10 @@ export interface AiSdkLanguageModel {
 
 /** Options of {@link fromAiSdk}. */
 export interface FromAiSdkOptions {
-  /** The adapter's id, the key of its price in `prices` (default the model's `modelId`). */
+  /**
+   * The adapter's id, the key of its price in `prices` and the `modelId` bootstrap lists (default
+   * the model's `modelId`; its label then names the provider too, e.g. `gpt-4o-mini (openai.responses)`).
+   */
   id?: string;
   /**
    * The provider options a run's reasoning effort becomes on a V3 model (default: the mapping of
@@ -111,6 +114,7 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
     reasoningProviderOptions('low', model) !== undefined;
   return {
     id: options.id ?? model.modelId,
+    label: `${model.modelId} (${model.provider})`,
     reasoningOptions: takesEffort ? REASONING_EFFORTS : [],
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
       const names = createToolNameCodec(request);

@@ -76,7 +76,14 @@ export type ModelChunk =
  * caller owns the signal and aborting it must release the connection).
  */
 export interface ModelAdapter {
+  /**
+   * The model's id: what bootstrap lists and `RUN_STARTED.model` names when the handler is given
+   * no `models` (`createRunEngine` publishes it), the key of its price in `prices`, and the
+   * `modelId` of usage the provider does not name.
+   */
   readonly id: string;
+  /** How bootstrap names the model to users (default its `id`). */
+  readonly label?: string;
   /**
    * The reasoning efforts the model takes. The loop sends a run's `reasoningEffort` only when it is
    * listed here; a model that declares none (or leaves this out) never gets one.

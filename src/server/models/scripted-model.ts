@@ -5,6 +5,7 @@ import type { ModelAdapter, ModelChunk, ModelMessage, ModelRequest, ModelToolCal
 import { ModelError } from './model-adapter.ts';
 import { buildContextReport } from './scripted-context-report.ts';
 import { buildDefaultAnswer, buildLongMarkdown, CODE_ANSWER } from './scripted-markdown.ts';
+import { describeShapes, isShapeName, parseObject, SHAPES, streamShape } from './scripted-shapes.ts';
 
 /** The efforts the scripted model takes (the handler's default `models` offer the same). */
 const SCRIPTED_REASONING_OPTIONS: readonly ReasoningEffort[] = ['low', 'medium', 'high'];
@@ -32,7 +33,8 @@ export interface ScriptedModelOptions {
  * object get an answer saying so and the tools there are, instead of a call);
  * `/clienttool <name> <json-args>` (calls the run's browser tool `<name>` with those arguments,
  * then answers with its result); `/propose [bio]` (proposes a profile change, then answers with
- * what the user's Apply or Dismiss did). The tool scenarios call the demo tools (`orders.lookup`,
+ * what the user's Apply or Dismiss did); `/shape <name>` (the shapes real models stream, e.g. a call
+ * with no text before it or parallel calls: `scripted-shapes.ts`; `/shape` alone lists them). The tool scenarios call the demo tools (`orders.lookup`,
  * `drafts.list`, `drafts.delete`, `report.generate`, `profile.propose`); a scenario whose tool the
  * run does not offer says so instead of calling it, and the default answer suggests only the
  * scenarios whose tools are offered. It takes the reasoning efforts `low`, `medium` and `high`.
@@ -45,12 +47,16 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
 
   return {
     id: 'scripted',
+    label: 'Scripted (offline)',
     reasoningOptions: SCRIPTED_REASONING_OPTIONS,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelChunk> {
       const turn = readTurn(request.messages);
       const [, command = '', rest = ''] = /^\/(\w+)\s*([\s\S]*)$/.exec(turn.text.trim()) ?? [];
       const offered = request.tools.map((tool) => tool.name);
-      const missing = SCENARIO_TOOLS[command]?.filter((name) => !offered.includes(name)) ?? [];
+      const shape = command === 'shape' ? rest.trim() : '';
+      const scenario = isShapeName(shape) ? `shape ${shape}` : command;
+      const needs = isShapeName(shape) ? SHAPES[shape].tools : SCENARIO_TOOLS[command];
+      const missing = needs?.filter((name) => !offered.includes(name)) ?? [];
       let output = 0;
       async function* say(
         type: 'text' | 'reasoning',
@@ -82,11 +88,22 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ModelAd
       };
 
       if (missing.length > 0) {
-        yield* say('text', describeMissingTools(command, missing, offered));
+        yield* say('text', describeMissingTools(scenario, missing, offered));
         yield* finish('stop');
         return;
       }
       switch (command) {
+        case 'shape':
+          if (!isShapeName(shape)) {
+            yield* say('text', describeShapes(shape));
+            break;
+          }
+          yield* streamShape(shape, turn, request.attempt ?? 1, {
+            say: (type, text) => say(type, text),
+            pause: () => sleep(delayMs, signal),
+            finish,
+          });
+          return;
         case 'echo':
           yield* say('text', rest, splitChars(rest, 4));
           break;
@@ -264,6 +281,7 @@ const SUGGESTIONS: ReadonlyArray<{ text: string; commands: readonly string[] }> 
   { text: '`/loop` hits the round limit', commands: ['loop'] },
   { text: '`/length` is cut at the output limit', commands: [] },
   { text: '`/context` shows what reached the model (prompt layers, history)', commands: [] },
+  { text: '`/shape` lists the shapes real models stream (a call without text, parallel calls, …)', commands: [] },
 ];
 
 function suggestionsFor(offered: readonly string[]): string[] {
@@ -443,13 +461,4 @@ function splitChars(text: string, size: number): string[] {
 
 function estimate(messages: readonly ModelMessage[]): number {
   return Math.ceil(messages.reduce((sum, message) => sum + message.content.length, 0) / 4);
-}
-
-function parseObject(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

@@ -157,6 +157,8 @@ describe('runs: inputs, cancel, interrupts, terminal invariants', () => {
         toolCallId: 'tc_1',
         argsDigest: 'sha256:abc',
         state: 'resolved',
+        runId,
+        seq: 2,
         resolvedBy: 'user',
         decision: 'allow',
       },
@@ -246,6 +248,7 @@ describe('sessions', () => {
       nextBefore: null,
       activeRun: { runId, status: 'queued', lastSeq: 3 },
       toolCalls: [],
+      interrupts: [],
     });
     await handle.append('TEXT_MESSAGE_END', { messageId: 'msg_a1', finishReason: 'stop' });
     await handle.append('RUN_FINISHED', { outcome: { type: 'success' } });

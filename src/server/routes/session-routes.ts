@@ -1,6 +1,6 @@
 import type { SessionListResponse, SessionMessagesResponse, SessionResource } from '../../core/protocol.ts';
 import { withFeedback } from './feedback-route.ts';
-import { historyToolCallsOf } from './history-tool-calls.ts';
+import { historyRunItemsOf } from './history-run-items.ts';
 import { readConversationTree, withVersions } from '../runs/conversation-tree.ts';
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
@@ -41,7 +41,7 @@ export const getSessionRoute: Route = {
 
 /**
  * `GET /sessions/{sessionId}/messages?before&limit`: settled messages (terminal runs), newest first,
- * with the tool calls they made.
+ * with every tool call and interrupt of the runs they come from.
  */
 export const sessionMessagesRoute: Route = {
   method: 'GET',
@@ -55,10 +55,10 @@ export const sessionMessagesRoute: Route = {
       ...(before === null ? {} : { before }),
     });
     if (page === null) return failCursor('before');
-    const [items, turns, toolCalls, activeRun] = await Promise.all([
+    const [items, turns, { toolCalls, interrupts }, activeRun] = await Promise.all([
       withFeedback(page.items, request.subject.id, context),
       readConversationTree(context.storage, session.sessionId),
-      historyToolCallsOf(page.items, context),
+      historyRunItemsOf(page.items, context),
       activeRunOf(session, context),
     ]);
     const body: SessionMessagesResponse = {
@@ -66,6 +66,7 @@ export const sessionMessagesRoute: Route = {
       nextBefore: page.next,
       activeRun,
       toolCalls,
+      interrupts,
     };
     return jsonResponse(200, body, { [REQUEST_ID_HEADER]: request.requestId });
   },

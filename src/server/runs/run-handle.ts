@@ -8,6 +8,7 @@ import type {
   EventEnvelope,
   EventType,
   FocusContext,
+  ModelInfo,
   RunSnapshot,
   SnapshotMessage,
 } from '../../core/protocol.ts';
@@ -118,6 +119,12 @@ export interface RunEngine {
   resume?(handle: RunHandle): Promise<void>;
   /** Releases what the engine holds open (its MCP server connections); runs must have ended. */
   close?(): Promise<void>;
+  /**
+   * The models the engine answers with, which bootstrap lists (and runs name in `RUN_STARTED`)
+   * when the handler is given no `models`; `createRunEngine` lists its model. Without it the
+   * handler lists the scripted model.
+   */
+  readonly models?: readonly ModelInfo[];
 }
 
 /** Thrown by `RunHandle.append` after the run's terminal event: the first terminal wins. */

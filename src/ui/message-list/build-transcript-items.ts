@@ -14,50 +14,55 @@ export type TranscriptItem =
   | { kind: 'failure'; key: string; error: ClientError };
 
 /**
- * Orders the state into transcript rows: each message followed by the tool calls it parented
- * (each with its approvals), then tool calls and interrupts that belong to no shown message. A
- * failed run's error follows that run's last message and its tool calls, so it stays with its turn.
- * Tool calls and approvals are indexed once, so the cost grows with the rows, not their product.
+ * Orders the state into transcript rows by one rule (docs/protocol.md §7.4): run by run, in the
+ * order the runs' messages come, and within a run by the `seq` that started each item (its user
+ * message, reasoning, text, tool calls with their approvals, other interrupts); a failed run's
+ * error ends its run. So a tool call shows where it was made, whether or not text came first, live
+ * and restored alike. Items stored before `seq` was recorded keep the older placement: a tool call
+ * after the message it names (in that message's run), else at its run's end. Each run's items are
+ * sorted on their own, so the cost grows with the rows, not their product.
  */
 export function buildTranscriptItems(
   state: Pick<ClientState, 'messages' | 'toolCalls' | 'interrupts'> & Partial<Pick<ClientState, 'runErrors'>>,
 ): TranscriptItem[] {
-  const messageIds = new Set(state.messages.map((message) => message.messageId));
   const toolCallIds = new Set(state.toolCalls.map((toolCall) => toolCall.toolCallId));
   const interruptsByToolCall = groupBy(state.interrupts, (interrupt) => interrupt.toolCallId);
-  const toolCallsByMessage = groupBy(state.toolCalls, (toolCall) => toolCall.parentMessageId);
-  const toolItem = (toolCall: SnapshotToolCall): TranscriptItem => ({
-    kind: 'tool',
-    key: `tool:${toolCall.toolCallId}`,
-    toolCall,
-    interrupts: interruptsByToolCall.get(toolCall.toolCallId) ?? [],
+  /** Each run's items with where they stand in it; runs in the order they are first met. */
+  const runs = new Map<string | undefined, { at: number; item: TranscriptItem }[]>();
+  const messagePlaces = new Map<string, { runId: string | undefined; at: number }>();
+  const place = (runId: string | undefined, at: number, item: TranscriptItem): void => {
+    const items = runs.get(runId);
+    if (items) items.push({ at, item });
+    else runs.set(runId, [{ at, item }]);
+  };
+  state.messages.forEach((message, index) => {
+    const at = message.seq ?? index;
+    messagePlaces.set(message.messageId, { runId: message.runId, at });
+    place(message.runId, at, { kind: 'message', key: `message:${message.messageId}`, message });
   });
-  const items: TranscriptItem[] = [];
-  for (const message of state.messages) {
-    items.push({ kind: 'message', key: `message:${message.messageId}`, message });
-    for (const toolCall of toolCallsByMessage.get(message.messageId) ?? []) items.push(toolItem(toolCall));
-  }
   for (const toolCall of state.toolCalls) {
-    if (!toolCall.parentMessageId || !messageIds.has(toolCall.parentMessageId)) items.push(toolItem(toolCall));
+    const parent = messagePlaces.get(toolCall.parentMessageId ?? '');
+    place(toolCall.runId ?? parent?.runId, toolCall.seq ?? (parent ? parent.at + 0.5 : Infinity), {
+      kind: 'tool',
+      key: `tool:${toolCall.toolCallId}`,
+      toolCall,
+      interrupts: interruptsByToolCall.get(toolCall.toolCallId) ?? [],
+    });
   }
   for (const interrupt of state.interrupts) {
     if (!interrupt.toolCallId || !toolCallIds.has(interrupt.toolCallId)) {
-      items.push({ kind: 'interrupt', key: `interrupt:${interrupt.id}`, interrupt });
+      place(interrupt.runId, interrupt.seq ?? Infinity, {
+        kind: 'interrupt',
+        key: `interrupt:${interrupt.id}`,
+        interrupt,
+      });
     }
   }
   for (const error of state.runErrors ?? []) {
-    items.splice(endOfRun(items, error.runId), 0, { kind: 'failure', key: `failure:${error.runId}`, error });
+    place(error.runId, Infinity, { kind: 'failure', key: `failure:${error.runId}`, error });
   }
-  return items;
-}
-
-/** The index after the run's last message and the tool rows that follow it (the end when none is shown). */
-function endOfRun(items: readonly TranscriptItem[], runId: string | undefined): number {
-  const last = items.findLastIndex((item) => item.kind === 'message' && item.message.runId === runId);
-  if (last < 0) return items.length;
-  let end = last + 1;
-  while (items[end]?.kind === 'tool') end += 1;
-  return end;
+  // `sort` is stable: items at the same place keep the order they were met in.
+  return [...runs.values()].flatMap((items) => items.sort((a, b) => a.at - b.at).map(({ item }) => item));
 }
 
 /** Groups values by a key (values without one land under `undefined`, which no lookup asks for). */

@@ -13,7 +13,7 @@ afterEach(() => {
 });
 
 describe('buildTranscriptItems', () => {
-  it('puts tool calls after their message, approvals with their tool, and orphans last', () => {
+  it('without seq (stored before it was recorded): tool calls after their message, approvals with their tool, orphans last', () => {
     const items = buildTranscriptItems({
       messages: [
         createMessage({ messageId: 'u1', role: 'user' }),
@@ -36,6 +36,50 @@ describe('buildTranscriptItems', () => {
       'message:a2',
       'tool:t2',
       'interrupt:i2',
+    ]);
+    expect(items[2]?.kind === 'tool' ? items[2].interrupts.map((interrupt) => interrupt.id) : []).toEqual(['i1']);
+  });
+
+  it('reads each run in the order its items were sequenced, whether or not text came before a call', () => {
+    const message = (messageId: string, runId: string, seq: number, role: 'user' | 'assistant' = 'assistant') =>
+      createMessage({ messageId, role, runId, seq });
+    const call = (toolCallId: string, runId: string, seq: number) =>
+      ({ toolCallId, name: 'read', status: 'completed', runId, seq }) as const;
+    const items = buildTranscriptItems({
+      // As a restored transcript has them: messages first, calls and approvals of every run after.
+      messages: [
+        message('u1', 'run-1', 1, 'user'),
+        message('a1', 'run-1', 9),
+        message('u2', 'run-2', 1, 'user'),
+        message('a2', 'run-2', 4),
+        message('a3', 'run-2', 12),
+        message('u3', 'run-3', 1, 'user'),
+      ],
+      toolCalls: [call('t1', 'run-1', 3), call('t2', 'run-1', 5), call('t3', 'run-2', 8), call('t4', 'run-3', 3)],
+      interrupts: [
+        { id: 'i1', reason: 'tool_call', toolCallId: 't2', state: 'resolved', runId: 'run-1', seq: 6 },
+        { id: 'i3', reason: 'input_required', state: 'open', runId: 'run-3', seq: 2 },
+      ],
+      runErrors: [
+        { code: 'MODEL_ERROR', message: 'Failed', reference: null, retryable: true, source: 'run', runId: 'run-1' },
+      ],
+    });
+    expect(items.map((item) => item.key)).toEqual([
+      // Two calls before any text, then the answer, then the run's error.
+      'message:u1',
+      'tool:t1',
+      'tool:t2',
+      'message:a1',
+      'failure:run-1',
+      // Text, a call, then more text.
+      'message:u2',
+      'message:a2',
+      'tool:t3',
+      'message:a3',
+      // A question asked before a call.
+      'message:u3',
+      'interrupt:i3',
+      'tool:t4',
     ]);
     expect(items[2]?.kind === 'tool' ? items[2].interrupts.map((interrupt) => interrupt.id) : []).toEqual(['i1']);
   });

@@ -351,6 +351,7 @@ export function describeStorageContract(
           runId: 'run_1',
           toolCallId: 'tc_1',
           name: 'orders.lookup',
+          seq: 2,
           args: { orderId: 'A-1' },
           argsDigest: 'sha256:x',
           status: 'completed',
