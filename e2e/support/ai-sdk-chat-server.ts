@@ -23,16 +23,17 @@ const modelId = env['AGENT_MODEL'];
 if (!baseURL || !modelId) throw new Error('ai-sdk-chat-server needs OPENAI_BASE_URL and AGENT_MODEL.');
 const model = fromAiSdk(createOpenAI({ baseURL, apiKey: env['OPENAI_API_KEY'] ?? 'x' }).chat(modelId));
 const opened = await openStorageFromEnv(env, defaultDatabasePath(rootDir));
-const models = readModelsFromEnv(env);
+const engine = createRunEngine({
+  model,
+  tools: [...createDemoTools(), ...createDemoWidgetTools()],
+  hooks: createDemoHooks(),
+  onWidgetAction: demoWidgetAction,
+});
+const models = readModelsFromEnv(env, engine);
 const demo = await createDemoServer({
   host: '127.0.0.1',
   port: Number(env['PORT'] ?? 0),
-  engine: createRunEngine({
-    model,
-    tools: [...createDemoTools(), ...createDemoWidgetTools()],
-    hooks: createDemoHooks(),
-    onWidgetAction: demoWidgetAction,
-  }),
+  engine,
   ...(models === undefined ? {} : { models }),
   limits: { runsPerMinute: 1_000, readsPerMinute: 10_000 },
   staticHandler: createDemoStaticHandler({ rootDir }),
