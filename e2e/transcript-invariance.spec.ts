@@ -302,8 +302,9 @@ async function openConversations(page: Page, url: string): Promise<void> {
 }
 
 /**
- * Waits (briefly: the rows are rendered by then) until the widget shows `expected`, as a soft
- * check, and returns what it showed last, for the report.
+ * Waits until the widget shows `expected` (up to 5 s: the turn has ended or the history has
+ * loaded by then, so only rendering is left), as a soft check so every shape is reported, and
+ * returns what it showed last, for the report.
  */
 async function expectRows(page: Page, expected: TranscriptRow[], label: string): Promise<TranscriptRow[] | null> {
   let shown: TranscriptRow[] | null = null;
@@ -312,7 +313,7 @@ async function expectRows(page: Page, expected: TranscriptRow[], label: string):
       shown = await readTranscriptRows(page, CHAT);
       expect(shown).toEqual(expected);
     }, label)
-    .toPass({ timeout: 2_000, intervals: [50, 100, 200] });
+    .toPass({ timeout: 5_000, intervals: [50, 100, 200] });
   return shown;
 }
 
@@ -330,7 +331,7 @@ for (const path of MODEL_PATHS) {
       page,
       pageErrors: _errors,
     }, testInfo) => {
-      test.setTimeout(180_000);
+      test.setTimeout(240_000);
       const fake = await startFakeOpenAiServer();
       // One queue for the whole test: the turns run one after the other, each taking its replies.
       fake.reply(...SHAPES.flatMap((shape) => shape.replies));
