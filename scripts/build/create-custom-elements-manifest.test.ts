@@ -94,6 +94,7 @@ describe('createCustomElementsManifest', () => {
       'context',
       'effortPicker',
       'feedback',
+      'showErrorReference',
       'attachments',
       'uploadAttachment',
       'send',
