@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures.ts';
-import { chat, type ChatDriver, type DemoState } from './support/chat.ts';
+import { chat, type ChatDriver } from './support/chat.ts';
+import { readConversationsState, waitForConversations } from './support/conversations.ts';
 import type { RunEvent, TranscriptRow } from './support/transcript-rows.ts';
 import { describeRows, projectTranscript, readRunEvents, readTranscriptRows } from './support/transcript-rows.ts';
 
@@ -9,20 +9,6 @@ import { describeRows, projectTranscript, readRunEvents, readTranscriptRows } fr
 // transcript reads in event order live and again after a reload.
 
 const CHAT = '#conversations-chat';
-
-interface ConversationsWindow extends Window {
-  agentChatDemo?: { chat: { client: { getState(): DemoState } } };
-}
-
-function readChatState(page: Page): Promise<DemoState> {
-  return page.evaluate(() => (window as ConversationsWindow).agentChatDemo!.chat.client.getState());
-}
-
-async function waitForChat(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => (window as ConversationsWindow).agentChatDemo?.chat.client.getState().bootstrap != null,
-  );
-}
 
 /** Each shape and what the person does while it runs. */
 const SHAPES: { name: string; act?: (widget: ChatDriver) => Promise<void> }[] = [
@@ -54,7 +40,7 @@ test('every /shape of the scripted model reads in event order, live and after a 
 }) => {
   test.setTimeout(120_000);
   await page.goto('/conversations.html');
-  await waitForChat(page);
+  await waitForConversations(page);
   const widget = chat(page, CHAT);
   const runs: RunEvent[][] = [];
   // The widget renders the answers' Markdown: compare their words, not the marks around them.
@@ -70,7 +56,7 @@ test('every /shape of the scripted model reads in event order, live and after a 
     await widget.send(`/shape ${shape.name}`);
     await shape.act?.(widget);
     await widget.waitForIdle();
-    const state = await readChatState(page);
+    const state = await readConversationsState(page);
     runs.push(
       await readRunEvents(
         page.request,
@@ -88,7 +74,7 @@ test('every /shape of the scripted model reads in event order, live and after a 
     await expectRows(`${shape.name}: live = event order`);
   }
   await page.reload();
-  await waitForChat(page);
+  await waitForConversations(page);
   await expect(widget.userMessages).toHaveCount(SHAPES.length);
   await expectRows('after a reload = live');
 });

@@ -9,7 +9,8 @@ import { startRedisServer } from '../test/support/redis-server.ts';
 import { findFreePort, spawnServer } from '../test/support/spawn-server.ts';
 import type { SpawnedServer } from '../test/support/spawn-server.ts';
 import { test, expect } from './support/fixtures.ts';
-import { chat, type ChatDriver, type DemoState } from './support/chat.ts';
+import { chat, type ChatDriver } from './support/chat.ts';
+import { readConversationsState, waitForConversations } from './support/conversations.ts';
 import { answerReply, cutInArgumentsReply, toolCallsReply } from './support/fake-chat-completions.ts';
 import type { ScriptedCall } from './support/fake-chat-completions.ts';
 import type { RunEvent, TranscriptRow } from './support/transcript-rows.ts';
@@ -286,19 +287,9 @@ const MODEL_PATHS: ModelPath[] = [
 // ---------------------------------------------------------------------------------------------
 // Reading the page.
 
-interface ConversationsWindow extends Window {
-  agentChatDemo?: { chat: { client: { getState(): DemoState } } };
-}
-
-function readChatState(page: Page): Promise<DemoState> {
-  return page.evaluate(() => (window as ConversationsWindow).agentChatDemo!.chat.client.getState());
-}
-
 async function openConversations(page: Page, url: string): Promise<void> {
   if (url !== page.url()) await page.goto(url);
-  await page.waitForFunction(
-    () => (window as ConversationsWindow).agentChatDemo?.chat.client.getState().bootstrap != null,
-  );
+  await waitForConversations(page);
 }
 
 /**
@@ -371,7 +362,7 @@ for (const path of MODEL_PATHS) {
           await expect
             .poll(() => fake.requests.length, `${shape.name}: model requests`)
             .toBe(requestsBefore + shape.requests);
-          const state = await readChatState(page);
+          const state = await readConversationsState(page);
           const runId = state.run?.runId;
           expect(runId, `${shape.name}: the turn's run`).toBeDefined();
           const events = await readRunEvents(page.request, server.url, runId!, state.bootstrap!.identity.identityId);

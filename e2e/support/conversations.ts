@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import type { DemoState } from './chat.ts';
 
 /** Renames the row of `panel` titled `from` to `to` inline, by keyboard (select all, type, Enter). */
 export async function renameRow(page: Page, panel: Locator, from: string, to: string): Promise<void> {
@@ -22,4 +23,21 @@ export async function deleteRowAfterCancel(panel: Locator, title: string): Promi
   await panel.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(rows).toHaveCount(countBefore - 1);
   await expect(rows.filter({ hasText: title })).toHaveCount(0);
+}
+
+/** The handle `/conversations.html` exposes for tests: its one widget's client. */
+interface ConversationsWindow extends Window {
+  agentChatDemo?: { chat: { client: { getState(): DemoState } } };
+}
+
+/** The state of the widget of `/conversations.html`. */
+export function readConversationsState(page: Page): Promise<DemoState> {
+  return page.evaluate(() => (window as ConversationsWindow).agentChatDemo!.chat.client.getState());
+}
+
+/** Waits until the widget of `/conversations.html` has bootstrapped (after a `goto` or a `reload`). */
+export async function waitForConversations(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => (window as ConversationsWindow).agentChatDemo?.chat.client.getState().bootstrap != null,
+  );
 }
