@@ -113,7 +113,7 @@ test('the demo page has a button for every scripted scenario of the README', asy
   );
   // Each row's first cell: `/command <args>` or "anything".
   const commands = [...table.matchAll(/^\| (?:`(\/\w+)[^`]*`|(anything)) \|/gm)].map((row) => row[1] ?? row[2]);
-  expect(commands.length).toBe(15);
+  expect(commands.length).toBe(16);
   await openDemo(page);
   const scenarios = await page
     .locator('button[data-scenario]')
