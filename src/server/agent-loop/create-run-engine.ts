@@ -15,7 +15,7 @@ import { calibrationKey, costSoFar, prepareModelRequest, recordPromptTokens } fr
 import { createRunWriter } from './run-writer.ts';
 import type { LoopStart } from './loop-start.ts';
 import { startFresh, startFromLog } from './loop-start.ts';
-import { answerWidgetAction } from './answer-widget-action.ts';
+import { answerWidgetAction, WIDGET_ACTION_TOOL_NAME } from './answer-widget-action.ts';
 import { resumeToolCalls } from './resume-tool-calls.ts';
 import { fillText, formatDuration, resolveEngineTexts } from './engine-texts.ts';
 import { runToolCalls } from './run-tool-calls.ts';
@@ -53,6 +53,7 @@ async function runToTerminal(
     versioned.mcp === null
       ? versioned
       : { ...versioned, registry: await versioned.mcp.registryFor(versioned.registry) };
+  handle.observer?.toolsRegistered([...settings.registry.list().map((tool) => tool.name), WIDGET_ACTION_TOOL_NAME]);
   const stopController = new AbortController();
   const onCancel = (): void => stopController.abort(new LoopStop({ kind: 'cancel' }));
   if (handle.signal.aborted) onCancel();

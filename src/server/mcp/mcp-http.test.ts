@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { dataOf } from '../agent-loop/test-support/run-engine-harness.ts';
 import type { McpEngineRuns } from './test-support/mcp-engine-runs.ts';
+
+type McpRun = ReturnType<McpEngineRuns['start']>;
 import { createMcpEngineRuns } from './test-support/mcp-engine-runs.ts';
 import type { McpHttpTestServer } from './test-support/start-mcp-http-server.ts';
 import { startMcpHttpServer } from './test-support/start-mcp-http-server.ts';
@@ -13,6 +15,13 @@ import { startMcpHttpServer } from './test-support/start-mcp-http-server.ts';
 const resultsOf = (run: { events(): Parameters<typeof dataOf>[0] }) => dataOf(run.events(), 'TOOL_CALL_RESULT');
 const answerOf = (run: { handle: { snapshot(): { messages: { content: string }[] } } }) =>
   run.handle.snapshot().messages.at(-1)?.content ?? '';
+
+/** The run's status once it asks for approval or ends, whichever comes first. */
+const statusOnceAskedOrEnded = async (run: McpRun): Promise<string> =>
+  Promise.race([
+    run.until((s) => s.status === 'awaiting_input').then((s) => s.status),
+    run.done.then(() => run.handle.snapshot().status),
+  ]);
 
 /** What the shop server's tools saw: each hanging call's abort, as the SDK's server reported it. */
 interface ServerSide {
@@ -46,6 +55,14 @@ function shopTools(side: { started(): void; aborted(): void }) {
       () => ({ content: [{ type: 'text', text: 'The gate is open.' }] }),
     );
     gates.set(server, gate);
+    server.registerTool(
+      'peek',
+      {
+        description: 'Says it only reads, and that it destroys.',
+        annotations: { readOnlyHint: true, destructiveHint: true },
+      },
+      () => ({ content: [{ type: 'text', text: 'peeked' }] }),
+    );
     server.registerTool(
       'hang',
       { description: 'Never answers.', annotations: { readOnlyHint: true } },
@@ -102,6 +119,21 @@ describe('MCP tools of a Streamable HTTP server (the SDK’s own server transpor
     await run.decide(waiting.interrupts[0]?.id ?? '', 'deny');
     await run.done;
     expect(resultsOf(run).map((r) => r.status)).toEqual(['denied']);
+  });
+
+  it('asks before a tool whose hints say read-only and destructive, and keeps the entry’s ask over read-only', async () => {
+    const both = engine.start('/call shop.peek {}');
+    expect(await statusOnceAskedOrEnded(both)).toBe('awaiting_input');
+    expect(dataOf(both.events(), 'INTERRUPT_REQUESTED')[0]?.interrupt.metadata).toMatchObject({ destructive: true });
+    await both.cancel('user');
+    await both.done;
+    await engine.close();
+    await server.stop();
+    await start({ policy: { weather: 'ask' } });
+    const readOnly = engine.start('/call shop.weather {"city":"Rome"}');
+    expect(await statusOnceAskedOrEnded(readOnly)).toBe('awaiting_input');
+    await readOnly.cancel('user');
+    await readOnly.done;
   });
 
   it('keeps a run’s tool list when the server changes it; later runs get the new list', async () => {

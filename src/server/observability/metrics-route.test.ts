@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope, RunStatus } from '../../core/protocol.ts';
 import { scrapeMetrics } from '../../../test/support/scrape-metrics.ts';
+import { createListModel } from '../agent-loop/test-support/list-model.ts';
 import { dataOf } from '../agent-loop/test-support/run-engine-harness.ts';
 import type { EngineServer } from '../agent-loop/test-support/start-engine-server.ts';
 import { startEngineServer } from '../agent-loop/test-support/start-engine-server.ts';
@@ -103,6 +104,32 @@ describe('/metrics (metrics: true)', () => {
     const labelValues = scrape.labelValues('agent_chat_');
     expect(labelValues.length).toBeGreaterThan(0);
     expect(labelValues.filter((value) => /(run|ses|int|msg|req)_[0-9A-Z]{10}|approval/.test(value))).toEqual([]);
+  });
+
+  it('labels a call to a tool no one registered `unregistered`, never by the name the model made up', async () => {
+    const madeUp = 'made_up.tool_x9';
+    const call = (id: string, name: string, args: string) => [
+      { type: 'tool_call' as const, id, name, arguments: args },
+      { type: 'finish' as const, reason: 'tool_calls' as const },
+    ];
+    const model = createListModel([
+      call('call_a', madeUp, '{}'),
+      call('call_b', 'drafts.list', '{}'),
+      [
+        { type: 'text', delta: 'Done.' },
+        { type: 'finish', reason: 'stop' },
+      ],
+    ]);
+    const server = await startEngineServer({ engine: { model }, handler: { metrics: true } });
+    open.push(server);
+    const { runId } = await server.createRun('alice', 'go');
+    const events = await (await server.follow(runId)).done;
+    expect(dataOf(events, 'TOOL_CALL_RESULT').map((r) => r.status)).toEqual(['failed', 'completed']);
+
+    const scrape = await scrapeMetrics(server.baseUrl);
+    expect(scrape.value('agent_chat_tool_calls_total', { tool: 'unregistered', status: 'failed' })).toBe(1);
+    expect(scrape.value('agent_chat_tool_calls_total', { tool: 'drafts.list', status: 'completed' })).toBe(1);
+    expect(scrape.labelValues('agent_chat_').filter((value) => value.includes('made_up'))).toEqual([]);
   });
 
   it('is refused to requests with browser signals unless allowed, and asks for the bearer token when one is set', async () => {

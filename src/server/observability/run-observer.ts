@@ -15,4 +15,11 @@ export interface ModelCallObservation {
 export interface RunObserver {
   /** Starts observing one model attempt of the current round; report its end exactly once. */
   modelCall(call: { modelId: string; attempt: number }): ModelCallObservation;
+  /**
+   * The names of the server tools this run may call (its agent version's tools, the MCP tools it
+   * took, a built-in one like `widget_action`), told once when the run starts or resumes. Metrics
+   * label a tool call by its tool's name only when it is one of these: any other name the model
+   * or a `/call` makes up is labeled `unregistered`, so labels stay bounded.
+   */
+  toolsRegistered(names: readonly string[]): void;
 }

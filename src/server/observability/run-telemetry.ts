@@ -50,6 +50,8 @@ interface RunState {
   round: SpanScope | null;
   rounds: number;
   toolCallCount: number;
+  /** The server tools the run's engine said it may call (`RunObserver.toolsRegistered`). */
+  registered: ReadonlySet<string>;
   hasFirstToken: boolean;
   tools: Map<string, ToolState>;
   approvals: Map<string, { askedAt: number; toolCallId: string | undefined; scope: SpanScope | null }>;
@@ -57,7 +59,10 @@ interface RunState {
 
 /** Runs followed at once; past it the oldest is let go (its spans end), so a run never ended here cannot leak. */
 const MAX_TRACKED_RUNS = 10_000;
-/** Distinct server tool names given their own label; any more are `other` (labels stay bounded). */
+/**
+ * Distinct registered server tool names given their own label; any more are `other`, and a name
+ * the run's engine did not register is `unregistered` (labels stay bounded, whatever the model calls).
+ */
 const MAX_TOOL_LABELS = 100;
 const RUN_ERROR_CODES: ReadonlySet<string> = new Set<RunErrorCode>([
   'MODEL_ERROR',
@@ -77,8 +82,9 @@ export function createRunTelemetry(options: RunTelemetryOptions): RunTelemetry {
   const runs = new Map<string, RunState>();
   const toolLabels = new Set<string>();
 
-  const toolLabel = (name: string, executorKind: string | undefined): string => {
+  const toolLabel = (state: RunState, name: string, executorKind: string | undefined): string => {
     if (executorKind !== undefined) return executorKind;
+    if (!state.registered.has(name)) return 'unregistered';
     if (toolLabels.has(name)) return name;
     if (toolLabels.size >= MAX_TOOL_LABELS) return 'other';
     toolLabels.add(name);
@@ -141,6 +147,7 @@ export function createRunTelemetry(options: RunTelemetryOptions): RunTelemetry {
       round: null,
       rounds: 0,
       toolCallCount: 0,
+      registered: new Set(),
       hasFirstToken: false,
       tools: new Map(),
       approvals: new Map(),
@@ -171,7 +178,7 @@ export function createRunTelemetry(options: RunTelemetryOptions): RunTelemetry {
       case 'TOOL_CALL_START': {
         if (state === undefined) return;
         state.toolCallCount += 1;
-        const tool = toolLabel(event.data.toolCallName, event.data.executorKind);
+        const tool = toolLabel(state, event.data.toolCallName, event.data.executorKind);
         const scope = state.isTracing
           ? child(
               state,
@@ -378,7 +385,12 @@ export function createRunTelemetry(options: RunTelemetryOptions): RunTelemetry {
           { 'agent_chat.resumed': true },
         );
       if (known === undefined) track(state);
-      return { modelCall: (call) => modelCall(state, call) };
+      return {
+        modelCall: (call) => modelCall(state, call),
+        toolsRegistered: (names) => {
+          state.registered = new Set(names);
+        },
+      };
     },
     close() {
       const now = Date.now();
