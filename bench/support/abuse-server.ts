@@ -23,6 +23,7 @@ const handler = createAgentHandler({
         edgeLimits: {
           maxConnectionsPerClient: unlimited,
           maxBodiesPerClient: unlimited,
+          maxBodiesPerIdentity: unlimited,
           maxStreams: unlimited,
           maxStreamsPerClient: unlimited,
           maxLiveRuns: unlimited,

@@ -121,6 +121,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     maxConnections,
     maxConnectionsPerClient: DEFAULT_EDGE_LIMITS.maxConnectionsPerClient,
     maxBodiesPerClient: DEFAULT_EDGE_LIMITS.maxBodiesPerClient,
+    maxBodiesPerIdentity: DEFAULT_EDGE_LIMITS.maxBodiesPerIdentity,
     maxStreams: DEFAULT_EDGE_LIMITS.maxStreams,
     maxStreamsPerClient: DEFAULT_EDGE_LIMITS.maxStreamsPerClient,
     maxLiveRuns: DEFAULT_EDGE_LIMITS.maxLiveRuns,
@@ -340,7 +341,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       const isJson = type === 'application/json';
       const isBytes = route.body === 'bytes';
       if (!isBytes && (isDeclared || route.csrfGuard === 'json-body') && !isJson) throw unsupportedMediaType();
-      const releaseBody = admission.holdBody(client);
+      const releaseBody = admission.holdBody(client, identityId);
       try {
         body = isBytes
           ? await readBodyBytes(request, {

@@ -129,6 +129,8 @@ export const DEFAULT_EDGE_LIMITS = {
   maxConnectionsPerClient: 500,
   /** Request bodies being read at once from one network client. */
   maxBodiesPerClient: 64,
+  /** Request bodies being read at once for one identity, from however many network clients. */
+  maxBodiesPerIdentity: 16,
   /** Open event streams in all; below `maxConnections`, so short requests always find a slot. */
   maxStreams: 4_000,
   /** Open event streams from one network client. */

@@ -94,7 +94,7 @@ export interface AgentServerOptions extends SendContextHooks, ObservabilityOptio
   maxConnections?: number;
   /**
    * The handler's other limits per network client and in all (docs/server.md, "Overload"):
-   * connections, bodies and streams per client, streams and live runs in all (past these a new
+   * connections, bodies and streams per client, bodies per identity, streams and live runs in all (past these a new
    * run is shed with `503`) and per client. Defaults: {@link DEFAULT_EDGE_LIMITS}.
    */
   edgeLimits?: Partial<Omit<EdgeLimits, 'maxConnections' | 'retryAfterMs'>>;

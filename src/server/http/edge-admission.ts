@@ -15,6 +15,8 @@ export interface EdgeLimits {
   maxConnectionsPerClient: number;
   /** Request bodies being read at once per network client; past it `429`. */
   maxBodiesPerClient: number;
+  /** Request bodies being read at once per identity, from however many clients; past it `429`. */
+  maxBodiesPerIdentity: number;
   /** Open event streams (protocol and AG-UI) in all; past it `503`. */
   maxStreams: number;
   /** The same per network client; past it `429`. */
@@ -62,8 +64,11 @@ export interface EdgeAdmission {
   admitRequest(req: IncomingMessage, res: ServerResponse, client: string): () => void;
   /** Admits a request of `client` that has no socket here (the fetch handler's); the caller releases it. */
   admit(client: string): () => void;
-  /** Holds a body slot of `client` while its body is read, or throws `429`. */
-  holdBody(client: string): () => void;
+  /**
+   * Holds a body slot of `client` and one of `identityId` while its body is read, or throws `429`
+   * (past `maxBodiesPerClient` or `maxBodiesPerIdentity`).
+   */
+  holdBody(client: string, identityId: string): () => void;
   /** Holds a stream slot of `client` while a stream route runs, or throws (`503`, `429`). */
   holdStream(client: string): () => void;
   /** Takes a run slot of `client` before a create, or throws (`503` shedding: saturated or full; `429`). */
@@ -93,6 +98,11 @@ export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 
       reserveForNewKeys: limits.newClientRunReserve,
     }),
   };
+  // One identity signing in from many clients must not hold every body slot either.
+  const bodiesPerIdentity = createSlotCounter({
+    maxPerKey: limits.maxBodiesPerIdentity,
+    maxTotal: Number.POSITIVE_INFINITY,
+  });
   // The unreleased requests of each socket, released together when it closes.
   const openBySocket = new WeakMap<Socket, Set<() => void>>();
 
@@ -134,7 +144,24 @@ export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 
       return release;
     },
     admit: (client) => take('connections', client),
-    holdBody: (client) => take('bodies', client),
+    holdBody(client, identityId) {
+      const releaseClient = take('bodies', client);
+      const releaseIdentity = bodiesPerIdentity.take(identityId);
+      if (typeof releaseIdentity !== 'function') {
+        releaseClient();
+        const max = limits.maxBodiesPerIdentity;
+        throw new ProblemError({
+          code: 'RATE_LIMITED',
+          detail: `Too many request bodies at once from your account (at most ${max}); retry shortly.`,
+          retryAfterMs: limits.retryAfterMs,
+          details: { limit: 'maxBodiesPerIdentity', maxBodiesPerIdentity: max },
+        });
+      }
+      return () => {
+        releaseIdentity();
+        releaseClient();
+      };
+    },
     holdStream: (client) => take('streams', client),
     reserveRun(client) {
       if (load.isOverloaded()) {

@@ -140,6 +140,45 @@ describe('limits per network client', () => {
     expect(await completeRunFrom(server, ORDINARY, 'olivia')).toBe('RUN_FINISHED');
   });
 
+  it('holds one identity’s slow bodies to maxBodiesPerIdentity from however many clients, others served', async () => {
+    const server = await start({ edgeLimits: { maxBodiesPerIdentity: 3 } });
+    const addresses = Array.from({ length: 6 }, (_, index) => `127.0.1.${index + 10}`);
+    const answers: Promise<RawResponse>[] = [];
+    for (const address of addresses) {
+      const socket = await openFrom(server, address);
+      const answer = readRawResponse(socket);
+      // The held ones never get an answer: their sockets are destroyed at the end.
+      answer.catch(() => undefined);
+      answers.push(answer);
+      socket.write(
+        [
+          'POST /api/agent/v1/runs HTTP/1.1',
+          'Host: x',
+          'Content-Type: application/json',
+          'Content-Length: 1000',
+          'X-Test-User: mallory',
+          'X-Agent-Identity: idn_mallory',
+          `Idempotency-Key: ${freshKey()}`,
+          '',
+          '{"agentVersionId":',
+        ].join('\r\n'),
+      );
+      // In order, so the first three are the ones held.
+      if (answers.length <= 3) await waitUntil(() => server.handler.stats().bodies === answers.length, 'body held');
+    }
+    const refused = await Promise.all(answers.slice(3));
+    expect(refused.map((answer) => [answer.status, answer.headers['retry-after']])).toEqual(
+      Array.from({ length: 3 }, () => [429, '5']),
+    );
+    expect(problemOf(refused[0] as RawResponse)).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { limit: 'maxBodiesPerIdentity', maxBodiesPerIdentity: 3 },
+    });
+    expect(server.handler.stats().bodies).toBe(3);
+    // Another identity, even from an address of the held ones, still gets its body read.
+    expect(await completeRunFrom(server, addresses[0] as string, 'olivia')).toBe('RUN_FINISHED');
+  });
+
   it('holds one client’s requests to maxConnectionsPerClient, however many identities it signs in as', async () => {
     const server = await start({ edgeLimits: { maxConnectionsPerClient: 4 } });
     for (let index = 0; index < 4; index += 1) {

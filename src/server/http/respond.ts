@@ -17,6 +17,7 @@ const TITLES: Record<string, string> = {
   ATTACHMENT_QUOTA_EXCEEDED: 'No room is left for more files',
   RATE_LIMITED: 'Too many requests',
   AGENT_UNAVAILABLE: 'The agent is unavailable',
+  STORAGE_FULL: 'The server has no room to store this right now',
   INTERNAL: 'Something went wrong on the server',
   IDEMPOTENCY_KEY_REQUIRED: 'An Idempotency-Key header is required',
   IDEMPOTENCY_KEY_INVALID: 'The Idempotency-Key is not valid',
@@ -44,6 +45,7 @@ const RETRYABLE = new Set([
   'RATE_LIMITED',
   'INTERNAL',
   'AGENT_UNAVAILABLE',
+  'STORAGE_FULL',
   'REQUEST_TIMEOUT',
 ]);
 

@@ -6,14 +6,15 @@ import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { StoredFeedback } from '../storage/storage-port.ts';
 import type { HandlerContext, Route } from './route-context.ts';
 import { requireObject, requireOwnedRun, toIso } from './route-context.ts';
-import { validateOptionalString } from './validate-fields.ts';
+import { refuseControlCharacters, validateOptionalString } from './validate-fields.ts';
 
 /**
  * `POST /runs/{runId}/feedback` `{messageId, rating, comment?}` (docs/protocol.md §5.9): keeps the
  * caller's vote on one of the run's finished answers, replacing their earlier one, hands it to the
  * product's `onFeedback` and answers `200` with it. Counts against `feedbackPerMinute`; another
  * subject's run is `404`; a `messageId` that is not a finished answer of the run, a `rating` other
- * than `up`/`down` or a `comment` over `maxCommentChars` is `422 VALIDATION_FAILED`.
+ * than `up`/`down`, a `comment` over `maxCommentChars` or with control characters (tab and line
+ * breaks aside) is `422 VALIDATION_FAILED`.
  */
 export const feedbackRoute: Route = {
   method: 'POST',
@@ -41,6 +42,7 @@ export const feedbackRoute: Route = {
       limit: 'maxCommentChars',
       max: context.limits.maxCommentChars,
     });
+    if (comment !== undefined) refuseControlCharacters(comment, 'comment');
     const messageId = body.messageId;
     const snapshot = await entry.record.refresh();
     const answer = snapshot.messages.find(

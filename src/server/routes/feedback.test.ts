@@ -126,6 +126,25 @@ describe('feedback validation', () => {
     expect((await answerOf('carol', runId))?.feedback).toBeUndefined();
   });
 
+  it('refuses a comment with control characters but keeps tabs and line breaks', async () => {
+    const { server, engine } = await start(async () => createMemoryStorage());
+    const { runId } = await server.createRun('carol', 'Question');
+    const messageId = await finish(engine, runId);
+    for (const comment of ['nul\u0000', 'esc\u001b[31m', 'del\u007f', 'c1\u009b']) {
+      const response = await vote('carol', runId, { messageId, rating: 'down', comment });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { field: 'comment', reason: 'control_characters' },
+      });
+    }
+    expect((await answerOf('carol', runId))?.feedback).toBeUndefined();
+
+    const multiline = 'First line\r\n\tsecond line';
+    expect((await vote('carol', runId, { messageId, rating: 'down', comment: multiline })).status).toBe(200);
+    expect((await answerOf('carol', runId))?.feedback).toEqual({ rating: 'down', comment: multiline });
+  });
+
   it('counts votes against feedbackPerMinute (429 RATE_LIMITED past it)', async () => {
     const { server, engine } = await start(async () => createMemoryStorage(), { limits: { feedbackPerMinute: 2 } });
     const { runId } = await server.createRun('carol', 'Question');

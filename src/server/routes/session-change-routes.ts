@@ -7,7 +7,7 @@ import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { RequestContext, HandlerContext, Route } from './route-context.ts';
 import { requireObject } from './route-context.ts';
 import { toSessionResource } from './session-routes.ts';
-import { validateOptionalString } from './validate-fields.ts';
+import { refuseControlCharacters, validateOptionalString } from './validate-fields.ts';
 import { showBranchThrough } from '../runs/show-branch.ts';
 
 /**
@@ -143,13 +143,8 @@ export function validateTitle(value: unknown, limits: Pick<Limits, 'maxTitleChar
       detail: `A title may be at most ${limits.maxTitleChars} characters.`,
     });
   }
-  if (/\p{Cc}/u.test(title)) {
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: 'title must not contain control characters.',
-      details: { field: 'title', reason: 'control_characters' },
-    });
-  }
+  // Whitespace runs, tab and line breaks among them, are already one space here.
+  refuseControlCharacters(title, 'title');
   return title;
 }
 

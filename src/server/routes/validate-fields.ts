@@ -37,6 +37,20 @@ export function validateOptionalString(
 }
 
 /**
+ * Refuses a text with a control character (`\p{Cc}`: C0, DEL and C1) other than tab, line feed and
+ * carriage return: `422 VALIDATION_FAILED` with `details: {field, reason: "control_characters"}`.
+ */
+export function refuseControlCharacters(text: string, field: string): void {
+  if (/[^\P{Cc}\t\n\r]/u.test(text)) {
+    fail({
+      code: 'VALIDATION_FAILED',
+      detail: `${field} must not contain control characters.`,
+      details: { field, reason: 'control_characters' },
+    });
+  }
+}
+
+/**
  * Validates `input.contextRefs`: at most `maxContextRefs` objects `{ref, title?, url?}` of strings,
  * each within its character limit; only those three members are kept.
  */
