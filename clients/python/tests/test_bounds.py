@@ -160,7 +160,7 @@ def test_the_server_cannot_switch_off_the_stream_watchdog(hostile, is_async: boo
     assert events == [] and error.code == "NOT_FOUND", "then reconnected, and the second answer ended it"
 
 
-def test_the_watchdog_is_bootstraps_within_one_second_and_max_idle_timeout() -> None:
+def test_the_watchdog_is_bootstraps_value_kept_within_one_second_and_max_idle_timeout() -> None:
     config = ClientConfig("http://x", max_idle_timeout=120.0)
 
     def watchdog(value: Any) -> float:
