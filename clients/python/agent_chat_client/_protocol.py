@@ -22,7 +22,7 @@ from .errors import (
     error_from_response,
     invalid_response,
 )
-from .sse import SseParser
+from .sse import DEFAULT_MAX_LINE_BYTES, SseLimitError, SseParser
 from .models import (
     Bootstrap,
     CancelResult,
@@ -37,6 +37,13 @@ from .models import (
 )
 
 PROTOCOL_MAJOR = "1"
+
+#: The most of an error answer's body read (a problem is a few hundred bytes); the rest is never read.
+DEFAULT_MAX_ERROR_BODY_BYTES = 64 * 1024
+#: The stream watchdog when bootstrap names no usable ``stream.clientIdleTimeoutSec`` (docs/protocol.md §15).
+DEFAULT_IDLE_TIMEOUT = 45.0
+#: The shortest watchdog a server can ask for, in seconds (shorter would only make the client reconnect in a loop).
+MIN_IDLE_TIMEOUT = 1.0
 
 
 class Unset(enum.Enum):
@@ -69,6 +76,9 @@ class ClientConfig:
     backoff_cap: float = 30.0
     max_retry_after: float = 60.0
     stall_timeout: float = 600.0
+    max_error_body_bytes: int = DEFAULT_MAX_ERROR_BODY_BYTES
+    max_stream_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    max_idle_timeout: float = 120.0
     random: Callable[[], float] = field(default=random.random, repr=False)
 
     @property
@@ -92,11 +102,16 @@ class Call:
 
 @dataclass(frozen=True)
 class HttpAnswer:
-    """An HTTP answer as the core reads it: status, lowercase header names, the whole body."""
+    """An HTTP answer as the core reads it: status, lowercase header names, the body.
+
+    ``truncated`` says the body was longer than what was read of it (an error body past
+    ``max_error_body_bytes``).
+    """
 
     status: int
     headers: Mapping[str, str]
     body: bytes
+    truncated: bool = False
 
     def json(self) -> Any:
         try:
@@ -113,6 +128,45 @@ class HttpAnswer:
     @property
     def is_replayed(self) -> bool:
         return self.headers.get("idempotent-replayed", "").lower() == "true"
+
+
+class CappedBody:
+    """Collects a body's chunks up to ``limit`` bytes; :meth:`feed` says when to stop reading."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._chunks: list[bytes] = []
+        self._size = 0
+        self.truncated = False
+
+    def feed(self, chunk: bytes) -> bool:
+        """Keeps what fits of ``chunk``; True once the body is known to be longer than the limit (stop reading)."""
+        room = self._limit - self._size
+        if len(chunk) > room:
+            self._chunks.append(chunk[:room])
+            self._size = self._limit
+            self.truncated = True
+            return True
+        self._chunks.append(chunk)
+        self._size += len(chunk)
+        return False
+
+    @property
+    def body(self) -> bytes:
+        return b"".join(self._chunks)
+
+
+def stream_idle_timeout(config: ClientConfig, stream: Mapping[str, Any]) -> float:
+    """The stream watchdog in seconds: bootstrap's ``clientIdleTimeoutSec`` within ``[1, max_idle_timeout]``.
+
+    A server cannot switch the watchdog off: a value that is not a positive number (absent, 0,
+    negative, NaN, text) is taken as the default 45 s, and a larger one (infinity too) as
+    ``max_idle_timeout``.
+    """
+    value = stream.get("clientIdleTimeoutSec")
+    is_usable = isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0  # NaN > 0 is False
+    seconds = max(MIN_IDLE_TIMEOUT, float(value)) if is_usable else DEFAULT_IDLE_TIMEOUT
+    return min(seconds, config.max_idle_timeout)
 
 
 def request_headers(config: ClientConfig, identity: str | None, call: Call | None, *, accept: str) -> dict[str, str]:
@@ -375,19 +429,29 @@ class StreamReader:
 
     It stops (``is_over``) at the terminal event (``is_terminal``) or at a gap or an unreadable
     frame; the caller then stops reading this connection and, unless terminal, reconnects from
-    ``position.cursor``.
+    ``position.cursor``. A line or an event longer than ``max_line_bytes`` also stops it, with
+    ``failure`` set (``INVALID_RESPONSE``, to raise once the events before it are handed out).
     """
 
-    def __init__(self, run_id: str, position: StreamPosition) -> None:
+    def __init__(self, run_id: str, position: StreamPosition, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
         self._run_id = run_id
         self._position = position
-        self._parser = SseParser()
+        self._parser = SseParser(max_line_bytes)
         self.is_over = False
         self.is_terminal = False
+        self.failure: AgentChatError | None = None
 
     def feed(self, chunk: bytes) -> list[Event]:
+        if self.is_over:
+            return []
+        try:
+            frames = self._parser.feed(chunk)
+        except SseLimitError as error:
+            frames = error.frames
+            message = f"{error} The server sent more than the protocol allows; the stream was closed."
+            self.failure = AgentChatError(INVALID_RESPONSE, message, status=200, run_id=self._run_id)
         events: list[Event] = []
-        for frame in self._parser.feed(chunk):
+        for frame in frames:
             if self.is_over:
                 break
             event = _parse_frame_data(frame.data)
@@ -401,6 +465,8 @@ class StreamReader:
             events.append(event)
             if event.is_terminal:
                 self.is_over = self.is_terminal = True
+        if self.failure is not None and not self.is_terminal:
+            self.is_over = True
         return events
 
 
@@ -457,7 +523,7 @@ def stream_error(answer: HttpAnswer) -> AgentChatError:
     """The error of an events request answered with neither 200 nor 204."""
     if 200 <= answer.status < 300:
         return invalid_response(answer.status, answer.headers.get("x-request-id"))
-    return error_from_response(answer.status, answer.headers, answer.body)
+    return error_from_response(answer.status, answer.headers, answer.body, truncated=answer.truncated)
 
 
 def is_event_stream(headers: Mapping[str, str]) -> bool:

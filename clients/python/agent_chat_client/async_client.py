@@ -35,6 +35,9 @@ class AsyncAgentChatClient:
         max_retry_after: float = 60.0,
         stall_timeout: float = 600.0,
         timeout: float = DEFAULT_TIMEOUT,
+        max_error_body_bytes: int = p.DEFAULT_MAX_ERROR_BODY_BYTES,
+        max_stream_line_bytes: int = p.DEFAULT_MAX_LINE_BYTES,
+        max_idle_timeout: float = 120.0,
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
         self._config = p.ClientConfig(
@@ -46,6 +49,9 @@ class AsyncAgentChatClient:
             max_attempts=max_attempts,
             max_retry_after=max_retry_after,
             stall_timeout=stall_timeout,
+            max_error_body_bytes=max_error_body_bytes,
+            max_stream_line_bytes=max_stream_line_bytes,
+            max_idle_timeout=max_idle_timeout,
         )
         self._timeout = timeout
         self._owns_http = http_client is None
@@ -141,8 +147,7 @@ class AsyncAgentChatClient:
         run goes on on the server (only :meth:`cancel` stops it).
         """
         boot = await self._ensure_bootstrap()
-        idle = float(boot.stream.get("clientIdleTimeoutSec") or 45)
-        timeout = httpx.Timeout(self._timeout, read=idle)
+        timeout = httpx.Timeout(self._timeout, read=p.stream_idle_timeout(self._config, boot.stream))
         position = p.StreamPosition(after)
         policy = p.ReconnectPolicy(self._config, run_id)
         while True:
@@ -155,9 +160,9 @@ class AsyncAgentChatClient:
                     if response.status_code == 204:
                         return
                     if response.status_code != 200 or not p.is_event_stream(response.headers):
-                        failure = self._noted(p.stream_error(_answer(response, await response.aread())))
+                        failure = self._noted(p.stream_error(await self._read_error_body(response)))
                     else:
-                        reader = p.StreamReader(run_id, position)
+                        reader = p.StreamReader(run_id, position, self._config.max_stream_line_bytes)
                         async for chunk in response.aiter_bytes():
                             for event in reader.feed(chunk):
                                 policy.progressed()
@@ -166,6 +171,7 @@ class AsyncAgentChatClient:
                                 break
                         if reader.is_terminal:
                             return
+                        failure = reader.failure
             except httpx.ReadTimeout:
                 failure = None  # The idle watchdog: reconnect from the cursor like after a clean close.
             except httpx.TimeoutException as error:
@@ -233,13 +239,16 @@ class AsyncAgentChatClient:
             attempt += 1
             headers = p.request_headers(self._config, self.identity_id, call, accept="application/json")
             try:
-                response = await self._http.request(
-                    call.method, self._config.base_url + call.path, content=call.body, headers=headers
-                )
-                answer = _answer(response, response.content)
-                if 200 <= answer.status < 300 or (call.is_done_on_retry_404 and attempt > 1 and answer.status == 404):
+                url = self._config.base_url + call.path
+                async with self._http.stream(call.method, url, content=call.body, headers=headers) as response:
+                    if 200 <= response.status_code < 300:
+                        return _answer(response, await response.aread())
+                    answer = await self._read_error_body(response)
+                if call.is_done_on_retry_404 and attempt > 1 and answer.status == 404:
                     return answer
-                error = self._noted(error_from_response(answer.status, answer.headers, answer.body))
+                error = self._noted(
+                    error_from_response(answer.status, answer.headers, answer.body, truncated=answer.truncated)
+                )
             except httpx.TimeoutException as cause:
                 error = transport_failure(cause, is_timeout=True)
             except httpx.TransportError as cause:
@@ -250,6 +259,14 @@ class AsyncAgentChatClient:
                 raise error
             await asyncio.sleep(delay)
 
+    async def _read_error_body(self, response: httpx.Response) -> p.HttpAnswer:
+        """Reads at most ``max_error_body_bytes`` of an error answer's body; the rest is never read."""
+        body = p.CappedBody(self._config.max_error_body_bytes)
+        async for chunk in response.aiter_bytes():
+            if body.feed(chunk):
+                break
+        return _answer(response, body.body, body.truncated)
+
     def _noted(self, error: AgentChatError) -> AgentChatError:
         """Forgets the identity binding on ``IDENTITY_CHANGED``, so the next call bootstraps again."""
         if error.code == "IDENTITY_CHANGED":
@@ -257,5 +274,5 @@ class AsyncAgentChatClient:
         return error
 
 
-def _answer(response: httpx.Response, body: bytes) -> p.HttpAnswer:
-    return p.HttpAnswer(response.status_code, {k.lower(): v for k, v in response.headers.items()}, body)
+def _answer(response: httpx.Response, body: bytes, truncated: bool = False) -> p.HttpAnswer:
+    return p.HttpAnswer(response.status_code, {k.lower(): v for k, v in response.headers.items()}, body, truncated)

@@ -30,6 +30,11 @@ class AgentChatClient:
     least ``Retry-After`` (one longer than ``max_retry_after`` seconds is raised instead). Every
     failure is an :class:`~agent_chat_client.AgentChatError`. Pass ``http_client`` to bring your
     own ``httpx.Client`` (proxies, TLS, transports); it is then yours to close.
+
+    What a server sends is read within bounds: at most ``max_error_body_bytes`` of an error body
+    (a longer one is raised cut), event stream lines and events up to ``max_stream_line_bytes``
+    (past it ``INVALID_RESPONSE``), and bootstrap's ``stream.clientIdleTimeoutSec`` is kept within
+    1 s and ``max_idle_timeout``, so a server cannot switch the stream watchdog off.
     """
 
     def __init__(
@@ -44,6 +49,9 @@ class AgentChatClient:
         max_retry_after: float = 60.0,
         stall_timeout: float = 600.0,
         timeout: float = DEFAULT_TIMEOUT,
+        max_error_body_bytes: int = p.DEFAULT_MAX_ERROR_BODY_BYTES,
+        max_stream_line_bytes: int = p.DEFAULT_MAX_LINE_BYTES,
+        max_idle_timeout: float = 120.0,
         http_client: httpx.Client | None = None,
     ) -> None:
         self._config = p.ClientConfig(
@@ -55,6 +63,9 @@ class AgentChatClient:
             max_attempts=max_attempts,
             max_retry_after=max_retry_after,
             stall_timeout=stall_timeout,
+            max_error_body_bytes=max_error_body_bytes,
+            max_stream_line_bytes=max_stream_line_bytes,
+            max_idle_timeout=max_idle_timeout,
         )
         self._timeout = timeout
         self._owns_http = http_client is None
@@ -150,8 +161,7 @@ class AgentChatClient:
         run goes on on the server (only :meth:`cancel` stops it).
         """
         boot = self._ensure_bootstrap()
-        idle = float(boot.stream.get("clientIdleTimeoutSec") or 45)
-        timeout = httpx.Timeout(self._timeout, read=idle)
+        timeout = httpx.Timeout(self._timeout, read=p.stream_idle_timeout(self._config, boot.stream))
         position = p.StreamPosition(after)
         policy = p.ReconnectPolicy(self._config, run_id)
         while True:
@@ -164,9 +174,9 @@ class AgentChatClient:
                     if response.status_code == 204:
                         return
                     if response.status_code != 200 or not p.is_event_stream(response.headers):
-                        failure = self._noted(p.stream_error(_answer(response, response.read())))
+                        failure = self._noted(p.stream_error(self._read_error_body(response)))
                     else:
-                        reader = p.StreamReader(run_id, position)
+                        reader = p.StreamReader(run_id, position, self._config.max_stream_line_bytes)
                         for chunk in response.iter_bytes():
                             for event in reader.feed(chunk):
                                 policy.progressed()
@@ -175,6 +185,7 @@ class AgentChatClient:
                                 break
                         if reader.is_terminal:
                             return
+                        failure = reader.failure
             except httpx.ReadTimeout:
                 failure = None  # The idle watchdog: reconnect from the cursor like after a clean close.
             except httpx.TimeoutException as error:
@@ -240,13 +251,16 @@ class AgentChatClient:
             attempt += 1
             headers = p.request_headers(self._config, self.identity_id, call, accept="application/json")
             try:
-                response = self._http.request(
-                    call.method, self._config.base_url + call.path, content=call.body, headers=headers
-                )
-                answer = _answer(response, response.content)
-                if 200 <= answer.status < 300 or (call.is_done_on_retry_404 and attempt > 1 and answer.status == 404):
+                url = self._config.base_url + call.path
+                with self._http.stream(call.method, url, content=call.body, headers=headers) as response:
+                    if 200 <= response.status_code < 300:
+                        return _answer(response, response.read())
+                    answer = self._read_error_body(response)
+                if call.is_done_on_retry_404 and attempt > 1 and answer.status == 404:
                     return answer
-                error = self._noted(error_from_response(answer.status, answer.headers, answer.body))
+                error = self._noted(
+                    error_from_response(answer.status, answer.headers, answer.body, truncated=answer.truncated)
+                )
             except httpx.TimeoutException as cause:
                 error = transport_failure(cause, is_timeout=True)
             except httpx.TransportError as cause:
@@ -257,6 +271,14 @@ class AgentChatClient:
                 raise error
             time.sleep(delay)
 
+    def _read_error_body(self, response: httpx.Response) -> p.HttpAnswer:
+        """Reads at most ``max_error_body_bytes`` of an error answer's body; the rest is never read."""
+        body = p.CappedBody(self._config.max_error_body_bytes)
+        for chunk in response.iter_bytes():
+            if body.feed(chunk):
+                break
+        return _answer(response, body.body, body.truncated)
+
     def _noted(self, error: AgentChatError) -> AgentChatError:
         """Forgets the identity binding on ``IDENTITY_CHANGED``, so the next call bootstraps again."""
         if error.code == "IDENTITY_CHANGED":
@@ -264,5 +286,5 @@ class AgentChatClient:
         return error
 
 
-def _answer(response: httpx.Response, body: bytes) -> p.HttpAnswer:
-    return p.HttpAnswer(response.status_code, {k.lower(): v for k, v in response.headers.items()}, body)
+def _answer(response: httpx.Response, body: bytes, truncated: bool = False) -> p.HttpAnswer:
+    return p.HttpAnswer(response.status_code, {k.lower(): v for k, v in response.headers.items()}, body, truncated)

@@ -70,16 +70,21 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, date.timestamp() - (time.time() if now is None else now))
 
 
-def error_from_response(status: int, headers: Mapping[str, str], body: bytes) -> AgentChatError:
+def error_from_response(
+    status: int, headers: Mapping[str, str], body: bytes, *, truncated: bool = False
+) -> AgentChatError:
     """Builds the error of a non-2xx answer from its problem body (any JSON object), or from the status alone.
+
+    ``truncated`` says ``body`` is only the start of a longer body (the client reads at most
+    ``max_error_body_bytes``): it is not parsed, and the message says so.
 
     A 429 is retryable only when the body says ``retryable: true`` or it carries ``Retry-After``
     (so ``429 INPUT_LIMIT`` is definitive); other statuses follow the body's ``retryable``, else
     5xx and ``409 IDEMPOTENCY_KEY_IN_USE`` are retryable.
     """
     header_wait = parse_retry_after(headers.get("retry-after"))
-    problem = _parse_json_object(body) if "json" in headers.get("content-type", "").lower() else None
-    problem = problem or {}
+    is_json = "json" in headers.get("content-type", "").lower()
+    problem = (_parse_json_object(body) if is_json and not truncated else None) or {}
     code = _string(problem.get("code")) or _STATUS_CODES.get(status) or HTTP_ERROR
     body_wait = problem.get("retryAfterMs")
     waits = [w for w in (header_wait, body_wait / 1000 if _is_number(body_wait) else None) if w is not None]
@@ -95,7 +100,7 @@ def error_from_response(status: int, headers: Mapping[str, str], body: bytes) ->
         _string(problem.get("detail"))
         or _string(problem.get("message"))
         or _string(problem.get("title"))
-        or f"HTTP {status}",
+        or (f"HTTP {status}, its error body cut at {len(body)} bytes." if truncated else f"HTTP {status}"),
         status=status,
         retryable=retryable,
         retry_after=max(waits) if waits else None,

@@ -60,3 +60,15 @@ def test_a_stream_without_progress_past_the_stall_timeout_gives_up() -> None:
     with pytest.raises(AgentChatError) as caught:
         policy.delay_after(None)
     assert (caught.value.code, caught.value.run_id) == ("STREAM_STALLED", "run_1")
+
+
+def test_a_line_past_the_bound_hands_out_the_events_before_it_then_fails_the_stream() -> None:
+    position = StreamPosition(None)
+    reader = StreamReader("run_1", position, max_line_bytes=len(frame(1)))
+
+    events = reader.feed(frame(1) + b"data: " + b"x" * len(frame(1)))
+
+    assert [e.seq for e in events] == [1] and position.cursor == "1"
+    assert reader.is_over and not reader.is_terminal
+    assert reader.failure is not None and (reader.failure.code, reader.failure.run_id) == ("INVALID_RESPONSE", "run_1")
+    assert reader.feed(frame(2)) == [], "nothing is read past it"
