@@ -49,6 +49,8 @@ function scrollToTop(page: Page, text: string): Promise<number | null> {
   return page.evaluate((wanted) => {
     const root = document.querySelector('#inline-chat agent-chat')?.shadowRoot;
     const transcript = root?.querySelector('.transcript');
+    // The person's wheel, then their scroll to the top in one jump.
+    transcript?.dispatchEvent(new WheelEvent('wheel', { deltaY: -100_000 }));
     if (transcript) transcript.scrollTop = 0;
     const rows = Array.from(root?.querySelectorAll('[part~="user-message"]') ?? []);
     return rows.find((element) => element.textContent?.includes(wanted))?.getBoundingClientRect().top ?? null;

@@ -339,6 +339,8 @@ describe('<agent-chat> scrolling', () => {
     expect(distance()).toBeLessThanOrEqual(1);
     expect(root.querySelector('[part="jump-button"]')).toBe(null);
 
+    // The person's wheel, then their scroll up.
+    transcript.dispatchEvent(new WheelEvent('wheel', { deltaY: -1000 }));
     transcript.scrollTop = 0;
     await new Promise((resolve) => transcript.addEventListener('scroll', resolve, { once: true }));
     await emit({ messages: [createMessage({ messageId: 'a1', content: paragraphs(40), status: 'streaming' })] });
@@ -374,6 +376,35 @@ describe('<agent-chat> scrolling while following', () => {
     await element.updateComplete;
     expect(distance()).toBeLessThanOrEqual(1);
     expect(root.querySelector('[part="jump-button"]')).toBe(null);
+  });
+
+  it('stays at the bottom when layout alone moves the scroll up while rows below grow (a restore settling)', async () => {
+    const { element, root, emit } = await mountAgentChat();
+    element.style.setProperty('--agent-chat-height', '300px');
+    const content = Array.from({ length: 20 }, (_, index) => `Paragraph ${index}.`).join('\n\n');
+    await emit({ messages: [createMessage({ messageId: 'a1', content })] });
+    const transcript = root.querySelector('[part="transcript"]') as HTMLElement;
+    const distance = () => transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
+    expect(distance()).toBeLessThanOrEqual(1);
+    // Rows above settle smaller (the scroll moves up 40 px with them) while a card below grows 64 px:
+    // no input of the person's came first, so this is no scroll of theirs.
+    transcript.scrollTop -= 40;
+    const growth = document.createElement('div');
+    growth.style.height = '64px';
+    root.querySelector('.transcript-content')?.append(growth);
+    await new Promise((resolve) => transcript.addEventListener('scroll', resolve, { once: true }));
+    await nextFrame();
+    await element.updateComplete;
+    expect(distance()).toBeLessThanOrEqual(1);
+    expect(root.querySelector('[part="jump-button"]')).toBe(null);
+
+    // The same scroll after the person's own input leaves the bottom, and says where the latest is.
+    transcript.dispatchEvent(new PointerEvent('pointerdown'));
+    transcript.scrollTop -= 40;
+    await new Promise((resolve) => transcript.addEventListener('scroll', resolve, { once: true }));
+    await element.updateComplete;
+    expect(distance()).toBeGreaterThan(24);
+    expect(root.querySelector('[part="jump-button"]')).not.toBe(null);
   });
 });
 

@@ -341,7 +341,7 @@ export class AgentChatElement extends LitElement {
       },
     )}
       <div part="status" class="status" role="status">${status}</div>
-      <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#onScroll}>
+      <div part="transcript" class="transcript" role="log" aria-live="off" aria-label=${strings.transcriptLabel} tabindex="0" @scroll=${this.#onScroll} @wheel=${this.#personInput} @touchmove=${this.#personInput} @keydown=${this.#personInput} @pointerdown=${this.#personInput}>
         ${
           state.hasOlderMessages
             ? html`<div class="older-status muted" role="status">${state.isLoadingOlderMessages ? strings.loadingOlder : ''}</div>`
@@ -540,6 +540,9 @@ export class AgentChatElement extends LitElement {
     this.#scrollPin.onScroll();
     this.#olderMessages?.onScroll();
   };
+
+  /** Passive, so listening never delays the person's scrolling. */
+  #personInput = { handleEvent: () => this.#scrollPin.onPersonInput(), passive: true };
 
   #jumpToLatest = (): void => {
     this.#scrollPin.jumpToLatest();

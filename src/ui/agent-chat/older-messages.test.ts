@@ -34,6 +34,7 @@ describe('<agent-chat> older messages', () => {
 
     // One jump to the top: the rows that come into view resize before the scroll event arrives,
     // and the transcript must not follow the stream back down meanwhile.
+    transcript.dispatchEvent(new WheelEvent('wheel', { deltaY: -1000 }));
     transcript.scrollTop = 0;
     await new Promise((resolve) => transcript.addEventListener('scroll', resolve, { once: true }));
     expect(transcript.scrollTop).toBe(0);
@@ -50,6 +51,7 @@ describe('<agent-chat> older messages', () => {
     expect(Math.abs(anchor.getBoundingClientRect().top - anchorTop)).toBeLessThanOrEqual(1);
     expect(transcript.scrollTop).toBeGreaterThan(0);
 
+    transcript.dispatchEvent(new WheelEvent('wheel', { deltaY: -1000 }));
     transcript.scrollTop = 0;
     await new Promise((resolve) => transcript.addEventListener('scroll', resolve, { once: true }));
     expect(loadCalls(client.calls)).toBe(1);
@@ -61,6 +63,7 @@ describe('<agent-chat> older messages', () => {
     await emit({ messages: turns(20, 40), hasOlderMessages: true });
     await nextFrame();
     const transcript = root.querySelector('[part="transcript"]') as HTMLElement;
+    transcript.dispatchEvent(new WheelEvent('wheel', { deltaY: -1000 }));
     transcript.scrollTop = 0;
     await new Promise((resolve) => transcript.addEventListener('scroll', resolve, { once: true }));
     const anchor = root.querySelector('[part~="user-message"]') as HTMLElement;

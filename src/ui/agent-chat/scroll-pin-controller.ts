@@ -12,9 +12,12 @@ export interface ScrollPinTargets {
 /**
  * Keeps a transcript pinned to its latest row while the person follows the stream: after each
  * host update and each size change of the content (Markdown grows outside Lit's render cycle,
- * one commit per frame) a pinned transcript scrolls to the bottom. Scrolling up unpins it and
- * shows "Jump to latest" (`isJumpShown`), even when the content resizes before the scroll event
- * arrives; scrolling back near the bottom, `pin()` or `jumpToLatest()` pins it again.
+ * one commit per frame) a pinned transcript scrolls to the bottom. Only the person unpins it: a
+ * scroll away from the bottom after their own input on the transcript (`onPersonInput`: wheel,
+ * touch, keys, pointer) shows "Jump to latest" (`isJumpShown`), even when the content resizes
+ * before the scroll event arrives. A scroll that layout alone made (rows taking their real size,
+ * a card arriving from its file, a restored conversation settling) never does. Scrolling back near
+ * the bottom, `pin()` or `jumpToLatest()` pins it again.
  */
 export class ScrollPinController implements ReactiveController {
   #host: ReactiveControllerHost;
@@ -24,6 +27,8 @@ export class ScrollPinController implements ReactiveController {
   #resizeObserver: ResizeObserver | null = null;
   /** Where the last follow left the transcript's scroll. */
   #latestScrollTop = 0;
+  /** True once the person acted on the transcript since it was last pinned by `pin()` or `jumpToLatest()`. */
+  #hasPersonInput = false;
 
   constructor(host: ReactiveControllerHost, targets: ScrollPinTargets) {
     this.#host = host;
@@ -58,24 +63,30 @@ export class ScrollPinController implements ReactiveController {
 
   /** Follows the stream again from the next update (the person sent a message). */
   pin(): void {
+    this.#hasPersonInput = false;
     this.#setPinned(true);
   }
 
   /** Pins and scrolls to the latest row now ("Jump to latest"). */
   jumpToLatest(): void {
-    this.#setPinned(true);
+    this.pin();
     this.#scrollToLatest();
   }
 
+  /** The transcript's wheel, touch, key and pointer listener: the scrolls that follow may be the person's. */
+  onPersonInput = (): void => {
+    this.#hasPersonInput = true;
+  };
+
   /**
    * The transcript's `scroll` listener: pinned while within {@link FOLLOW_THRESHOLD_PX} of the
-   * bottom. A pinned transcript stays pinned unless it moved up from where the last follow left it:
-   * a follow's own scroll event can arrive after the content grew again (a row expanding, a card
-   * arriving from its file), and that growth is no scroll of the person's.
+   * bottom. A pinned transcript stays pinned unless the person acted on it and it moved up from
+   * where the last follow left it: a follow's own scroll event can arrive after the content grew
+   * again (a row expanding, a card arriving from its file), and that growth is no scroll of theirs.
    */
   onScroll = (): void => {
     const transcript = this.#targets.transcript();
-    if (!transcript) return;
+    if (!transcript || (this.#isPinned && !this.#hasPersonInput)) return;
     const { scrollTop } = transcript;
     this.#setPinned(
       transcript.scrollHeight - scrollTop - transcript.clientHeight <= FOLLOW_THRESHOLD_PX ||
