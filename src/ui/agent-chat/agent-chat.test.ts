@@ -358,7 +358,8 @@ describe('<agent-chat> scrolling', () => {
 });
 
 describe('<agent-chat> scrolling while following', () => {
-  it('stays at the bottom when the content grows before the scroll event of its last follow arrives', async () => {
+  /** A widget whose transcript overflows and follows its end, and how far it is from that end. */
+  async function mountFollowingTranscript() {
     const { element, root, emit } = await mountAgentChat();
     element.style.setProperty('--agent-chat-height', '300px');
     const content = Array.from({ length: 20 }, (_, index) => `Paragraph ${index}.`).join('\n\n');
@@ -366,6 +367,11 @@ describe('<agent-chat> scrolling while following', () => {
     const transcript = root.querySelector('[part="transcript"]') as HTMLElement;
     const distance = () => transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
     expect(distance()).toBeLessThanOrEqual(1);
+    return { element, root, transcript, distance };
+  }
+
+  it('stays at the bottom when the content grows before the scroll event of its last follow arrives', async () => {
+    const { element, root, transcript, distance } = await mountFollowingTranscript();
     // A row grows by 27 px (a card arriving from its file), and the follow's scroll event comes before the resize is seen.
     const growth = document.createElement('div');
     growth.style.height = '27px';
@@ -379,13 +385,7 @@ describe('<agent-chat> scrolling while following', () => {
   });
 
   it('stays at the bottom when layout alone moves the scroll up while rows below grow (a restore settling)', async () => {
-    const { element, root, emit } = await mountAgentChat();
-    element.style.setProperty('--agent-chat-height', '300px');
-    const content = Array.from({ length: 20 }, (_, index) => `Paragraph ${index}.`).join('\n\n');
-    await emit({ messages: [createMessage({ messageId: 'a1', content })] });
-    const transcript = root.querySelector('[part="transcript"]') as HTMLElement;
-    const distance = () => transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight;
-    expect(distance()).toBeLessThanOrEqual(1);
+    const { element, root, transcript, distance } = await mountFollowingTranscript();
     // Rows above settle smaller (the scroll moves up 40 px with them) while a card below grows 64 px:
     // no input of the person's came first, so this is no scroll of theirs.
     transcript.scrollTop -= 40;
