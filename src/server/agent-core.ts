@@ -41,6 +41,7 @@ import { createRunStore } from './runs/run-store.ts';
 import { createStreamRegistry } from './sse/stream-registry.ts';
 import { createMemoryStorage } from './storage/memory-storage.ts';
 import { createObservability } from './observability/create-observability.ts';
+import type { StructuredLog } from './observability/structured-log.ts';
 import { createSystemClock } from '../core/clock.ts';
 import type { StoredSecret } from './stored-secret.ts';
 import { createStoredSecret } from './stored-secret.ts';
@@ -72,6 +73,8 @@ export interface AgentCore extends AgentHandlerMembers {
   ): Response;
   /** The admission control, which the Node adapter ties to its sockets. */
   admission: EdgeAdmission;
+  /** The handler's structured log (`logLevel`, `log`), for what a host adapter has to say. */
+  log: StructuredLog;
 }
 
 /** `serve` with the core's members (`close`, `store`, `storage`, `stats`, `readiness`): each handler's shape. */
@@ -437,6 +440,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       return answer(error, requestId, request.method, request.path);
     },
     admission,
+    log: observability.log,
     store,
     storage,
     stats: () => {

@@ -10,7 +10,8 @@ export interface AgentFetchHandlerOptions extends AgentServerOptions {
    * by (docs/server.md, "Overload"); `trustProxy` then applies to it as to a socket's address. A
    * fetch handler sees no socket, so the host says it: here from the request (e.g. a header its
    * own platform sets), or per call as the handler's second argument. Default: unknown, and then each request is its own client:
-   * only the total limits (`maxConnections`, `maxStreams`, `maxLiveRuns`) apply.
+   * only the total limits (`maxConnections`, `maxStreams`, `maxLiveRuns`) apply, and the first
+   * request without a second argument logs one `clients_unnamed` warning.
    */
   clientAddress?: (request: Request) => string | undefined;
 }
@@ -39,14 +40,26 @@ export type AgentFetchHandler = ((request: Request, connection?: AgentConnection
 export function createAgentFetchHandler(options: AgentFetchHandlerOptions): AgentFetchHandler {
   const core = createAgentCore(options);
   const clientAddress = options.clientAddress;
-  const handler = (request: Request, connection?: AgentConnection): Promise<Response> =>
-    core.serve(request, {
+  // Without an address to start from, `trustProxy` names no one either: only the totals would bind.
+  let isUnnamedWarned = clientAddress !== undefined;
+  const handler = (request: Request, connection?: AgentConnection): Promise<Response> => {
+    if (!isUnnamedWarned && connection?.remoteAddress === undefined) {
+      isUnnamedWarned = true;
+      core.log.write('warn', 'clients_unnamed', { detail: UNNAMED_CLIENTS });
+    }
+    return core.serve(request, {
       remoteAddress:
         connection?.remoteAddress ?? (clientAddress === undefined ? undefined : safely(() => clientAddress(request))),
       admit: (client) => core.admission.admit(client),
     });
+  };
   return withHandlerMembers(handler, core);
 }
+
+const UNNAMED_CLIENTS =
+  'createAgentFetchHandler cannot tell clients apart, so its per-client limits never bind: pass the ' +
+  "`clientAddress` option (e.g. the address your platform puts in a header) or the client's address " +
+  'as the second argument, `{remoteAddress}`; `trustProxy` reads the forwarded chain from that address.';
 
 /** A host hook that throws names no one (the request is still served). */
 function safely(read: () => string | undefined): string | undefined {
