@@ -16,6 +16,7 @@ describe('docs/server.md', () => {
     expect(copies.map((copy) => copy[1])).toEqual([
       'examples/nextjs/app/api/agent/[...path]/route.ts',
       'examples/nextjs/lib/agent.ts',
+      'examples/nextjs/lib/client-address.ts',
       'examples/hono/agent-app.ts',
       'examples/five-minutes/server-express.mjs',
       'examples/five-minutes/server.mjs',

@@ -1,4 +1,5 @@
 import { createAgentFetchHandler, createDemoTools, createModelFromEnv, createRunEngine } from 'agent-chat/server';
+import { clientAddress } from './client-address';
 
 /**
  * The agent's fetch handler, one per server process. The model is the offline scripted one unless
@@ -9,4 +10,6 @@ export const agent = createAgentFetchHandler({
   // Your own session: who is signed in. Never trust anything the browser claims.
   authenticate: (request) =>
     request.headers.get('cookie')?.includes('session=') ? { id: 'user-1', displayName: 'Ada' } : null,
+  // Who the per-client limits count: the address the platform's proxy forwarded (./client-address.ts).
+  clientAddress,
 });
