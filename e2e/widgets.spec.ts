@@ -176,6 +176,8 @@ test.describe('declarative widgets', () => {
     await expect(card.locator('.widget-title')).toHaveText('Order A-1042');
     await expect(card.locator('.widget-table tbody tr')).toHaveCount(2);
     await expect(card.locator('dd').last()).toHaveText('12 Harbour Street, Leith, Edinburgh EH6 6QR');
+    // The card shows before its turn's last sentence ends; an action is taken once the turn is over.
+    await widget.waitForIdle();
 
     await card.getByRole('button', { name: 'Track' }).click();
     await expect(widget.assistantMessages.last()).toContainText('Order A-1042 left the Leith depot this morning.');
