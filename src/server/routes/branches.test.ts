@@ -1,21 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunResource, SessionMessagesResponse, SessionResource } from '../../core/protocol.ts';
-import type { AgentStorage } from '../storage/storage-port.ts';
 import type { ManualEngine } from '../test-support/manual-engine.ts';
-import { createManualEngine } from '../test-support/manual-engine.ts';
 import { everyStorage } from '../test-support/every-storage.ts';
+import { useManualServers } from '../test-support/start-manual-server.ts';
 import type { TestServer } from '../test-support/start-test-server.ts';
-import { startTestServer } from '../test-support/start-test-server.ts';
 
-let server: TestServer | undefined;
-let storage: AgentStorage | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  await storage?.close();
-  server = undefined;
-  storage = undefined;
-});
+const startServer = useManualServers();
 
 const STORAGES = everyStorage('branches');
 
@@ -48,12 +38,7 @@ async function page(test: { server: TestServer }, sessionId: string, query = '')
 const contents = (response: SessionMessagesResponse) => response.items.map((message) => message.content).reverse();
 
 describe.each(STORAGES)('branches on %s storage (docs/protocol.md §5.2, §5.7)', (_name, openStorage) => {
-  async function start() {
-    const engine = createManualEngine();
-    storage = await openStorage();
-    server = await startTestServer({ engine, storage, identityFor: (subject) => `idn_${subject.id}` });
-    return { server, engine };
-  }
+  const start = () => startServer(openStorage);
 
   it('regenerates and edits as new branches, moves between them, and continues the branch shown', async () => {
     const test = await start();

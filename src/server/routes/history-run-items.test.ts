@@ -1,21 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunResource, SessionMessagesResponse } from '../../core/protocol.ts';
-import type { AgentStorage } from '../storage/storage-port.ts';
 import type { ManualEngine } from '../test-support/manual-engine.ts';
-import { createManualEngine } from '../test-support/manual-engine.ts';
 import { everyStorage } from '../test-support/every-storage.ts';
-import type { TestServer } from '../test-support/start-test-server.ts';
-import { startTestServer } from '../test-support/start-test-server.ts';
+import { useManualServers } from '../test-support/start-manual-server.ts';
 
-let server: TestServer | undefined;
-let storage: AgentStorage | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  await storage?.close();
-  server = undefined;
-  storage = undefined;
-});
+const startServer = useManualServers();
 
 type Handle = Awaited<ReturnType<ManualEngine['handleOf']>>;
 
@@ -43,12 +32,7 @@ async function answer(handle: Handle, messageId: string, text: string): Promise<
 describe.each(everyStorage('history-run-items'))(
   'history pages carry every item of their runs on %s storage (docs/protocol.md §5.7, §7.4)',
   (_name, openStorage) => {
-    async function start() {
-      const engine = createManualEngine();
-      storage = await openStorage();
-      server = await startTestServer({ engine, storage, identityFor: (subject) => `idn_${subject.id}` });
-      return { server, engine };
-    }
+    const start = () => startServer(openStorage);
 
     it('returns calls and approvals no message precedes, by sequence, and pages never drop one', async () => {
       const test = await start();
