@@ -103,30 +103,42 @@ async function waitUntil(condition: () => boolean, what: string): Promise<void> 
   throw new Error(`never happened: ${what}`);
 }
 
+/**
+ * Opens a connection from `address` and sends a create's headers as `user` with the start of its
+ * body, then nothing (one byte every now and then would do the same); resolves once sent, with its
+ * answer still to come (wrapped, so awaiting the send does not wait for it). A held one never gets
+ * an answer: its socket is destroyed at the end.
+ */
+async function startSlowCreate(
+  server: TestServer,
+  address: string,
+  user: string,
+): Promise<{ answer: Promise<RawResponse> }> {
+  const socket = await openFrom(server, address);
+  const answer = readRawResponse(socket);
+  answer.catch(() => undefined);
+  socket.write(
+    [
+      'POST /api/agent/v1/runs HTTP/1.1',
+      'Host: x',
+      'Content-Type: application/json',
+      'Content-Length: 1000',
+      `X-Test-User: ${user}`,
+      `X-Agent-Identity: idn_${user}`,
+      `Idempotency-Key: ${freshKey()}`,
+      '',
+      '{"agentVersionId":',
+    ].join('\r\n'),
+  );
+  return { answer };
+}
+
 describe('limits per network client', () => {
   it('holds one client’s slow bodies to its share (429 past it) while another client is served', async () => {
     const server = await start({ edgeLimits: { maxBodiesPerClient: 3 } });
     const answers: Promise<RawResponse>[] = [];
     for (let index = 0; index < 6; index += 1) {
-      const socket = await openFrom(server, MALLORY);
-      const answer = readRawResponse(socket);
-      // The held ones never get an answer: their sockets are destroyed at the end.
-      answer.catch(() => undefined);
-      answers.push(answer);
-      // Headers and the start of a body, then nothing: one byte every now and then would do the same.
-      socket.write(
-        [
-          'POST /api/agent/v1/runs HTTP/1.1',
-          'Host: x',
-          'Content-Type: application/json',
-          'Content-Length: 1000',
-          `X-Test-User: mallory${index}`,
-          `X-Agent-Identity: idn_mallory${index}`,
-          `Idempotency-Key: ${freshKey()}`,
-          '',
-          '{"agentVersionId":',
-        ].join('\r\n'),
-      );
+      answers.push((await startSlowCreate(server, MALLORY, `mallory${index}`)).answer);
     }
     const refused = await Promise.all(answers.slice(3));
     expect(refused.map((answer) => [answer.status, answer.headers['retry-after']])).toEqual(
@@ -145,24 +157,7 @@ describe('limits per network client', () => {
     const addresses = Array.from({ length: 6 }, (_, index) => `127.0.1.${index + 10}`);
     const answers: Promise<RawResponse>[] = [];
     for (const address of addresses) {
-      const socket = await openFrom(server, address);
-      const answer = readRawResponse(socket);
-      // The held ones never get an answer: their sockets are destroyed at the end.
-      answer.catch(() => undefined);
-      answers.push(answer);
-      socket.write(
-        [
-          'POST /api/agent/v1/runs HTTP/1.1',
-          'Host: x',
-          'Content-Type: application/json',
-          'Content-Length: 1000',
-          'X-Test-User: mallory',
-          'X-Agent-Identity: idn_mallory',
-          `Idempotency-Key: ${freshKey()}`,
-          '',
-          '{"agentVersionId":',
-        ].join('\r\n'),
-      );
+      answers.push((await startSlowCreate(server, address, 'mallory')).answer);
       // In order, so the first three are the ones held.
       if (answers.length <= 3) await waitUntil(() => server.handler.stats().bodies === answers.length, 'body held');
     }
