@@ -29,19 +29,23 @@ export function buildTranscriptItems(
   const interruptsByToolCall = groupBy(state.interrupts, (interrupt) => interrupt.toolCallId);
   /** Each run's items with where they stand in it; runs in the order they are first met. */
   const runs = new Map<string | undefined, { at: number; item: TranscriptItem }[]>();
-  const messagePlaces = new Map<string, { runId: string | undefined; at: number }>();
+  /** Where each message stands, read only for a tool call stored without its run or `seq`. */
+  let messagePlaces: Map<string, { runId: string | undefined; at: number }> | undefined;
+  const placeOf = (messageId = '') =>
+    (messagePlaces ??= new Map(
+      state.messages.map((message, index) => [message.messageId, { runId: message.runId, at: message.seq ?? index }]),
+    )).get(messageId);
   const place = (runId: string | undefined, at: number, item: TranscriptItem): void => {
     const items = runs.get(runId);
     if (items) items.push({ at, item });
     else runs.set(runId, [{ at, item }]);
   };
   state.messages.forEach((message, index) => {
-    const at = message.seq ?? index;
-    messagePlaces.set(message.messageId, { runId: message.runId, at });
-    place(message.runId, at, { kind: 'message', key: `message:${message.messageId}`, message });
+    place(message.runId, message.seq ?? index, { kind: 'message', key: `message:${message.messageId}`, message });
   });
   for (const toolCall of state.toolCalls) {
-    const parent = messagePlaces.get(toolCall.parentMessageId ?? '');
+    const parent =
+      toolCall.runId === undefined || toolCall.seq === undefined ? placeOf(toolCall.parentMessageId) : undefined;
     place(toolCall.runId ?? parent?.runId, toolCall.seq ?? (parent ? parent.at + 0.5 : Infinity), {
       kind: 'tool',
       key: `tool:${toolCall.toolCallId}`,
