@@ -130,6 +130,8 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     maxLiveRuns: DEFAULT_EDGE_LIMITS.maxLiveRuns,
     maxLiveRunsPerClient: DEFAULT_EDGE_LIMITS.maxLiveRunsPerClient,
     newClientRunReserve: DEFAULT_EDGE_LIMITS.newClientRunReserve,
+    maxParkedRuns: DEFAULT_EDGE_LIMITS.maxParkedRuns,
+    maxParkedRunsPerClient: DEFAULT_EDGE_LIMITS.maxParkedRunsPerClient,
     shedAtEventLoopUtilization: DEFAULT_EDGE_LIMITS.shedAtEventLoopUtilization,
     ...options.edgeLimits,
     retryAfterMs: DEFAULT_EDGE_LIMITS.capacityRetryAfterMs,
@@ -445,7 +447,13 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     storage,
     stats: () => {
       const held = admission.stats();
-      return { requests: held.requests, streams: context.streams.size, bodies: held.bodies, liveRuns: held.runs };
+      return {
+        requests: held.requests,
+        streams: context.streams.size,
+        bodies: held.bodies,
+        liveRuns: held.runs,
+        parkedRuns: held.parkedRuns,
+      };
     },
     readiness: () => observability.readiness(),
     close: async () => {

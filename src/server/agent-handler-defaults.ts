@@ -141,6 +141,10 @@ export const DEFAULT_EDGE_LIMITS = {
   maxLiveRunsPerClient: 25,
   /** Runs past `maxLiveRuns` kept for network clients holding none, so a newcomer is not shed. */
   newClientRunReserve: 20,
+  /** Runs waiting for an approval, a browser tool or an input, which hold no live-run slot meanwhile. */
+  maxParkedRuns: 2_000,
+  /** The same from one network client. */
+  maxParkedRunsPerClient: 50,
   /**
    * Event loop utilisation (sustained for two 500 ms windows) past which new runs are shed: off
    * (above 1) unless set, since a loop shared with other work (an app, tests) says little; 0.95

@@ -131,8 +131,10 @@ export interface AgentHandlerStats {
   streams: number;
   /** Request bodies being read. */
   bodies: number;
-  /** Runs created by this handler that have not ended. */
+  /** Runs created by this handler that have not ended and hold a live slot (not parked). */
   liveRuns: number;
+  /** Runs created by this handler waiting (approval, browser tool, input) on a parked slot. */
+  parkedRuns: number;
 }
 
 /** What both handlers expose besides serving requests. */

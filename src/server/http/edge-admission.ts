@@ -28,6 +28,13 @@ export interface EdgeLimits {
   /** Runs past `maxLiveRuns` that only a network client holding none may start (its first gets in). */
   newClientRunReserve: number;
   /**
+   * Runs waiting (for an approval, a browser tool or an input) that give their live-run slot back
+   * while they wait, in all; a wait past it keeps its live slot.
+   */
+  maxParkedRuns: number;
+  /** The same per network client. */
+  maxParkedRunsPerClient: number;
+  /**
    * Event loop utilisation (0..1) at which new runs are shed with `503` while it lasts (two
    * windows of 500 ms); above 1 turns it off.
    */
@@ -36,10 +43,14 @@ export interface EdgeLimits {
   retryAfterMs: number;
 }
 
-/** A run slot taken before a create: held until the run ends once it exists, else given back. */
+/**
+ * A run slot taken before a create: held until the run ends once it exists, else given back.
+ * While the run waits (`awaiting_input`, `awaiting_tool`) it holds a parked slot instead, when
+ * one is free, and takes its live slot again when it goes on.
+ */
 export interface RunSlot {
   /** Keeps the slot until `record`'s run has ended. */
-  holdUntilEnd(record: { waitFor(predicate: (snapshot: RunSnapshot) => boolean): Promise<unknown> }): void;
+  holdUntilEnd(record: { waitFor(predicate: (snapshot: RunSnapshot) => boolean): Promise<RunSnapshot> }): void;
   /** Gives the slot back unless {@link holdUntilEnd} kept it. */
   release(): void;
 }
@@ -50,6 +61,8 @@ export interface EdgeAdmissionStats {
   bodies: number;
   streams: number;
   runs: number;
+  /** Runs waiting that hold a parked slot instead of a live one. */
+  parkedRuns: number;
 }
 
 /** The handler's admission control: every limit of {@link EdgeLimits}, each refusal a coded problem. */
@@ -78,6 +91,13 @@ export interface EdgeAdmission {
 
 type Kind = 'connections' | 'bodies' | 'streams' | 'liveRuns';
 
+/** What a run's status changes are read from. */
+type FollowedRun = Parameters<RunSlot['holdUntilEnd']>[0];
+
+const PARKED_STATUSES: readonly RunSnapshot['status'][] = ['awaiting_input', 'awaiting_tool'];
+const isParked = (snapshot: RunSnapshot): boolean => PARKED_STATUSES.includes(snapshot.status);
+const isEnded = (snapshot: RunSnapshot): boolean => isTerminalRunStatus(snapshot.status);
+
 const LIMIT_NAMES: Record<Kind, { total: keyof EdgeLimits; perClient: keyof EdgeLimits; what: string }> = {
   connections: { total: 'maxConnections', perClient: 'maxConnectionsPerClient', what: 'requests at once' },
   bodies: { total: 'maxConnections', perClient: 'maxBodiesPerClient', what: 'request bodies at once' },
@@ -97,6 +117,39 @@ export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 
       maxTotal: limits.maxLiveRuns,
       reserveForNewKeys: limits.newClientRunReserve,
     }),
+  };
+  // A waiting run costs no model call and little memory, so it counts here instead of liveRuns.
+  const parkedRuns = createSlotCounter({
+    maxPerKey: limits.maxParkedRunsPerClient,
+    maxTotal: limits.maxParkedRuns,
+  });
+  /**
+   * Holds the run's slot until it ends: a parked slot while it waits (when one is free, else its
+   * live slot stays), a live one again when it goes on, even past the caps (it was admitted).
+   */
+  const followUntilEnd = async (record: FollowedRun, client: string, releaseLive: () => void): Promise<void> => {
+    let releaseHeld = releaseLive;
+    try {
+      for (;;) {
+        const waiting = await record.waitFor((snapshot) => isEnded(snapshot) || isParked(snapshot));
+        if (isEnded(waiting)) return;
+        const parked = parkedRuns.take(client);
+        const isMoved = typeof parked === 'function';
+        if (isMoved) {
+          releaseHeld();
+          releaseHeld = parked;
+        }
+        const going = await record.waitFor((snapshot) => isEnded(snapshot) || !isParked(snapshot));
+        if (isMoved) {
+          releaseHeld();
+          releaseHeld = () => undefined;
+          if (isEnded(going)) return;
+          releaseHeld = counters.liveRuns.takeAnyway(client);
+        }
+      }
+    } finally {
+      releaseHeld();
+    }
   };
   // One identity signing in from many clients must not hold every body slot either.
   const bodiesPerIdentity = createSlotCounter({
@@ -181,7 +234,7 @@ export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 
       return {
         holdUntilEnd(record) {
           isHeld = true;
-          record.waitFor((snapshot) => isTerminalRunStatus(snapshot.status)).then(release, release);
+          followUntilEnd(record, client, release).catch(release);
         },
         release() {
           if (!isHeld) release();
@@ -193,6 +246,7 @@ export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 
       bodies: counters.bodies.total(),
       streams: counters.streams.total(),
       runs: counters.liveRuns.total(),
+      parkedRuns: parkedRuns.total(),
     }),
   };
 }

@@ -4,9 +4,12 @@ import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRawResponse } from '../../../test/support/raw-http.ts';
 import type { RawResponse } from '../../../test/support/raw-http.ts';
+import { createRunEngine } from '../agent-loop/create-run-engine.ts';
+import { createScriptedModel } from '../models/scripted-model.ts';
 import { createManualEngine, createScriptedTestEngine } from '../test-support/manual-engine.ts';
 import type { TestServer, TestServerOptions } from '../test-support/start-test-server.ts';
 import { freshKey, startTestServer } from '../test-support/start-test-server.ts';
+import { createDemoTools } from '../tools/demo-tools.ts';
 
 // Every 127.x.y.z address is loopback on Linux: each test client is its own network client.
 const MALLORY = '127.0.0.2';
@@ -312,5 +315,71 @@ describe('caps of the whole server', () => {
     await (await engine.handleOf(runId)).append('RUN_FINISHED', { outcome: { type: 'success' } });
     await waitUntil(() => server.handler.stats().liveRuns === 2, 'the ended run gives its slot back');
     expect((await create(ORDINARY, 'olivia')).status).toBe(201);
+  });
+});
+
+describe('parked runs', () => {
+  /** The real engine and scripted model, so `/approval` waits for an answer like a real run. */
+  const startWithApprovals = (edgeLimits: TestServerOptions['edgeLimits']): Promise<TestServer> =>
+    start({
+      engine: createRunEngine({
+        model: createScriptedModel({ delayMs: 1 }),
+        tools: createDemoTools({ stepMs: 1 }),
+        limits: { retryBaseMs: 1, deltaFlushMs: 5 },
+      }),
+      edgeLimits,
+    });
+  const runIdOf = (answer: Answer): string => (JSON.parse(answer.body) as { runId: string }).runId;
+
+  it('give their live slot back while they wait, so a newcomer runs; past the parked caps they keep it', async () => {
+    const server = await startWithApprovals({
+      maxLiveRuns: 2,
+      maxLiveRunsPerClient: 2,
+      newClientRunReserve: 0,
+      maxParkedRuns: 3,
+      maxParkedRunsPerClient: 2,
+    });
+    const ask = (address: string, user: string): Promise<Answer> =>
+      requestFrom(server, address, { user, path: '/runs', body: createBody('/approval') });
+    const waiting = [await ask(MALLORY, 'm1'), await ask(MALLORY, 'm2')];
+    expect(waiting.map((answer) => answer.status)).toEqual([201, 201]);
+    await waitUntil(() => server.handler.stats().parkedRuns === 2, 'both runs wait for an approval');
+    expect(server.handler.stats().liveRuns).toBe(0);
+    // Mallory's third waits with its live slot: its share of parked slots is used up.
+    const third = await ask(MALLORY, 'm3');
+    expect(third.status).toBe(201);
+    expect(runIdOf(third)).toMatch(/^run_/);
+    const settled = (): boolean => {
+      const stats = server.handler.stats();
+      return stats.parkedRuns === 2 && stats.liveRuns === 1;
+    };
+    await waitUntil(settled, 'the third run waits on its live slot');
+    expect(settled()).toBe(true);
+    // A newcomer still runs to its end, though three runs wait and maxLiveRuns is 2.
+    const newcomer = await requestFrom(server, ORDINARY, { user: 'olivia', path: '/runs', body: createBody('Hi') });
+    expect(newcomer.status).toBe(201);
+    await waitUntil(() => server.handler.stats().liveRuns === 1, 'the newcomer’s run ends');
+
+    // An allowed run takes a live slot again to go on, and gives every slot back when it ends.
+    const first = runIdOf(waiting[0] as Answer);
+    const resource = (await (await server.request(`/runs/${first}`, { user: 'm1' })).json()) as {
+      interrupts: { id: string; argsDigest: string }[];
+    };
+    const [interrupt] = resource.interrupts;
+    const allowed = await server.request(`/runs/${first}/interrupts/${interrupt?.id ?? ''}`, {
+      user: 'm1',
+      body: { decision: 'allow', argsDigest: interrupt?.argsDigest },
+      headers: { 'x-agent-identity': 'idn_m1' },
+    });
+    expect(allowed.status).toBe(200);
+    const isSettledAgain = (): boolean => {
+      const stats = server.handler.stats();
+      return stats.parkedRuns === 1 && stats.liveRuns === 1;
+    };
+    await waitUntil(isSettledAgain, 'the allowed run ends and gives its slots back');
+    const status = ((await (await server.request(`/runs/${first}`, { user: 'm1' })).json()) as { status: string })
+      .status;
+    expect(status).toBe('completed');
+    expect(server.handler.stats()).toMatchObject({ parkedRuns: 1, liveRuns: 1 });
   });
 });

@@ -8,6 +8,11 @@ export interface SlotCounter {
    * full. The returned release gives the slot back; calling it again does nothing.
    */
   take(key: string): (() => void) | SlotRefusal;
+  /**
+   * Takes one slot for `key` even past both caps (a run coming back from waiting, which was
+   * admitted once already); the returned release gives it back.
+   */
+  takeAnyway(key: string): () => void;
   /** Slots held in all. */
   total(): number;
   /** Slots `key` holds. */
@@ -28,23 +33,27 @@ export function createSlotCounter(options: {
   const reserve = options.reserveForNewKeys ?? 0;
   const byKey = new Map<string, number>();
   let total = 0;
+  const hold = (key: string): (() => void) => {
+    byKey.set(key, (byKey.get(key) ?? 0) + 1);
+    total += 1;
+    let isReleased = false;
+    return () => {
+      if (isReleased) return;
+      isReleased = true;
+      total -= 1;
+      const left = (byKey.get(key) ?? 1) - 1;
+      if (left === 0) byKey.delete(key);
+      else byKey.set(key, left);
+    };
+  };
   return {
     take(key) {
       const held = byKey.get(key) ?? 0;
       if (total >= options.maxTotal && (held > 0 || total >= options.maxTotal + reserve)) return 'total_full';
       if (held >= options.maxPerKey) return 'key_full';
-      byKey.set(key, held + 1);
-      total += 1;
-      let isReleased = false;
-      return () => {
-        if (isReleased) return;
-        isReleased = true;
-        total -= 1;
-        const left = (byKey.get(key) ?? 1) - 1;
-        if (left === 0) byKey.delete(key);
-        else byKey.set(key, left);
-      };
+      return hold(key);
     },
+    takeAnyway: hold,
     total: () => total,
     held: (key) => byKey.get(key) ?? 0,
   };
