@@ -96,27 +96,45 @@ describe.each(REGISTRIES)('executor registry %s', (_name, create) => {
     registry.close();
   });
 
-  it('never evicts another subject’s lease: 501 subjects filling every slot leave the victim’s executor alone', async () => {
+  it('500 subjects filling every slot leave the victim’s executor alone and a newcomer room', async () => {
     const { registry, clock } = await createRegistry({ maxPerSubject: 20, maxExecutors: 10_000 });
     expect(await registry.connect('victim', 'exe_victim', ['a'])).not.toBeNull();
     const refused: string[] = [];
-    for (let subject = 0; subject < 501; subject += 1) {
+    for (let subject = 0; subject < 500; subject += 1) {
       for (let tab = 0; tab < 20; tab += 1) {
         if ((await registry.connect(`mallory_${subject}`, `exe_${tab}`, [])) === null)
           refused.push(`${subject}/${tab}`);
       }
     }
-    // 10,020 connects: with the victim's lease the registry is full after 9,999 of them.
-    expect(refused).toHaveLength(21);
+    // 10,001 connects: with the victim's lease the registry is full after 9,999 of them.
+    expect(refused).toEqual(['499/19']);
     expect(await registry.size()).toBe(10_000);
     expect(await registry.find('victim', 'exe_victim')).toBeDefined();
     // A full subject still rotates within its own quota, and refreshing a known lease always works.
-    expect(await registry.connect('mallory_0', 'exe_new', [])).not.toBeNull();
-    expect(await registry.find('mallory_0', 'exe_0')).toBeUndefined();
+    expect(await registry.connect('mallory_1', 'exe_new', [])).not.toBeNull();
+    expect(await registry.find('mallory_1', 'exe_0')).toBeUndefined();
     expect((await registry.connect('victim', 'exe_victim', ['b']))?.tools).toEqual(['b']);
+    // A newcomer takes the oldest lease of a subject holding more than one; the victim keeps its one.
+    expect(await registry.connect('newcomer', 'exe_1', [])).not.toBeNull();
+    expect(await registry.find('mallory_0', 'exe_0')).toBeUndefined();
+    expect(await registry.find('victim', 'exe_victim')).toBeDefined();
+    expect(await registry.size()).toBe(10_000);
+    // Holding one already, a second tab is refused, and so is a subject below its quota.
+    expect(await registry.connect('newcomer', 'exe_2', [])).toBeNull();
+    expect(await registry.connect('mallory_0', 'exe_new', [])).toBeNull();
     // Once leases expire, their slots go to whoever connects next.
     clock.advance(60_000);
-    expect(await registry.connect('newcomer', 'exe_1', [])).not.toBeNull();
+    expect(await registry.connect('late', 'exe_1', [])).not.toBeNull();
+    registry.close();
+  });
+
+  it('never takes a subject’s last executor for a newcomer', async () => {
+    const { registry } = await createRegistry({ maxPerSubject: 20, maxExecutors: 3 });
+    for (const subject of ['alice', 'bob', 'carol'])
+      expect(await registry.connect(subject, 'exe_1', [])).not.toBeNull();
+    expect(await registry.connect('dave', 'exe_1', [])).toBeNull();
+    const kept = await Promise.all(['alice', 'bob', 'carol'].map((subject) => registry.find(subject, 'exe_1')));
+    expect(kept.every((lease) => lease !== undefined)).toBe(true);
     registry.close();
   });
 });

@@ -21,8 +21,10 @@ export interface ExecutorLease {
 export interface ExecutorRegistry {
   /**
    * Registers (or refreshes) the executor with its tools. Past `maxPerSubject` the subject's own
-   * least recently refreshed lease goes; a connect never evicts another subject's lease, so when
-   * all `maxExecutors` are taken (after expired ones are swept) a new executor is refused: null.
+   * least recently refreshed lease goes. When all `maxExecutors` are taken (after expired ones
+   * are swept), a subject holding none takes the least recently refreshed lease of a subject
+   * holding more than one (a subject's last executor is never taken for another's), and anyone
+   * else is refused: null.
    */
   connect(subjectId: string, executorId: string, tools: readonly string[]): Promise<ExecutorLease | null>;
   /** Renews the lease; null when the executor is not connected. */
@@ -78,6 +80,13 @@ export function createExecutorRegistry(options: ExecutorRegistryOptions): Execut
       if (lease.subjectId === subjectId) forget(key);
     }
   };
+  /** Forgets the least recently refreshed lease of a subject holding more than one: a newcomer's slot. */
+  const forgetOldestOfCrowded = (): boolean => {
+    for (const [key, lease] of leases) {
+      if (countOf(lease.subjectId) > 1) return forget(key);
+    }
+    return false;
+  };
   const sweep = (): void => {
     const now = clock.now();
     for (const [key, lease] of leases) {
@@ -107,7 +116,7 @@ export function createExecutorRegistry(options: ExecutorRegistryOptions): Execut
         leases.size >= options.maxExecutors &&
         countOf(subjectId) < options.maxPerSubject;
       if (needsSlot()) sweep();
-      if (needsSlot()) return null;
+      if (needsSlot() && !(countOf(subjectId) === 0 && forgetOldestOfCrowded())) return null;
       const lease = refresh({ subjectId, executorId, tools: [...tools], expiresAt: 0 });
       evictOwnOldest(subjectId);
       return lease;

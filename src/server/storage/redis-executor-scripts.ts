@@ -21,8 +21,9 @@ end
  * and the subject's `subject-executors:`. Values: field, lease (JSON without its expiry),
  * subjectId, now, expiresAt, maxPerSubject, maxExecutors, liveElsewhere (the live leases of the
  * other shards on Redis Cluster, read just before: racing connects may pass `maxExecutors` by a
- * few there; 0 on one shard). Returns 1, or 0 when every live slot is taken and the subject's
- * quota does not pay for a new one.
+ * few there; 0 on one shard). Returns 1, or 0 when every live slot is taken, the subject's
+ * quota does not pay for a new one and it is no newcomer that may take the oldest lease of a
+ * subject holding more than one (within this shard on a cluster).
  */
 export const CONNECT_EXECUTOR = defineStorageScript(
   'agentChatConnectExecutor',
@@ -30,9 +31,21 @@ export const CONNECT_EXECUTOR = defineStorageScript(
   `${EXECUTOR_LEASES}
 local isNew = redis.call('HEXISTS', K.executors, A.field) == 0
 local live = redis.call('ZCOUNT', K.expiry, '(' .. A.now, '+inf') + tonumber(A.liveElsewhere)
-if isNew and live >= tonumber(A.maxExecutors)
-  and redis.call('ZCARD', K.subjectExecutors) < tonumber(A.maxPerSubject) then
-  return 0
+local held = redis.call('ZCARD', K.subjectExecutors)
+if isNew and live >= tonumber(A.maxExecutors) and held < tonumber(A.maxPerSubject) then
+  -- A newcomer takes the oldest live lease (of the first 1,000) whose subject holds another one.
+  if held > 0 then return 0 end
+  local crowded = nil
+  local page = redis.call('ZRANGEBYSCORE', K.expiry, '(' .. A.now, '+inf', 'LIMIT', 0, 1000)
+  for _, field in ipairs(page) do
+    local owner = cjson.decode(field)[1]
+    if redis.call('ZCARD', subjectExecutors(owner)) > 1 then
+      crowded = { field, owner }
+      break
+    end
+  end
+  if not crowded then return 0 end
+  forgetLease(crowded[1], crowded[2])
 end
 redis.call('HSET', K.executors, A.field, A.lease)
 redis.call('ZADD', K.expiry, A.expiresAt, A.field)
