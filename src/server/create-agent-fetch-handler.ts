@@ -47,11 +47,13 @@ export function createAgentFetchHandler(options: AgentFetchHandlerOptions): Agen
       isUnnamedWarned = true;
       core.log.write('warn', 'clients_unnamed', { detail: UNNAMED_CLIENTS });
     }
-    return core.serve(request, {
-      remoteAddress:
-        connection?.remoteAddress ?? (clientAddress === undefined ? undefined : safely(() => clientAddress(request))),
-      admit: (client) => core.admission.admit(client),
-    });
+    return core
+      .serve(request, {
+        remoteAddress:
+          connection?.remoteAddress ?? (clientAddress === undefined ? undefined : safely(() => clientAddress(request))),
+        admit: (client) => core.admission.admit(client),
+      })
+      .then(withoutNetworkError);
   };
   return withHandlerMembers(handler, core);
 }
@@ -60,6 +62,17 @@ const UNNAMED_CLIENTS =
   'createAgentFetchHandler cannot tell clients apart, so its per-client limits never bind: pass the ' +
   "`clientAddress` option (e.g. the address your platform puts in a header) or the client's address " +
   'as the second argument, `{remoteAddress}`; `trustProxy` reads the forwarded chain from that address.';
+
+/**
+ * A client that left gets `Response.error()` from the core, which a host cannot write (Hono's
+ * Node server logs `Invalid status code: 0`): here it is a bodiless `499` instead, nginx's "client
+ * closed request", which nobody reads either.
+ */
+function withoutNetworkError(response: Response): Response {
+  return response.type === 'error' ? new Response(null, { status: CLIENT_CLOSED_REQUEST }) : response;
+}
+
+const CLIENT_CLOSED_REQUEST = 499;
 
 /** A host hook that throws names no one (the request is still served). */
 function safely(read: () => string | undefined): string | undefined {

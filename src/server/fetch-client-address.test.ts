@@ -115,3 +115,14 @@ describe('the Next.js example’s mount (examples/nextjs/lib/client-address.ts)'
     expect(unnamed(lines)).toEqual([]);
   });
 });
+
+describe('a client that leaves mid-body', () => {
+  it('gets a bodiless 499 a host can write, not Response.error()', async () => {
+    const handler = start({ clientAddress });
+    const answer = handler(stalledCreate('ada', '198.51.100.7'));
+    await waitUntil(() => handler.stats().bodies === 1, 'the body is being read');
+    bodies.splice(0).forEach((body) => body.error(new Error('connection reset')));
+    const response = await answer;
+    expect([response.type, response.status, await response.text()]).toEqual(['default', 499, '']);
+  });
+});

@@ -1,8 +1,8 @@
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readRawResponse } from '../../../test/support/raw-http.ts';
+import type { Answer } from '../../../test/support/requests-from.ts';
+import { openFrom as openSocketFrom, requestFrom } from '../../../test/support/requests-from.ts';
 import type { RawResponse } from '../../../test/support/raw-http.ts';
 import { createRunEngine } from '../agent-loop/create-run-engine.ts';
 import { createScriptedModel } from '../models/scripted-model.ts';
@@ -33,53 +33,8 @@ async function start(options: Partial<TestServerOptions>): Promise<TestServer> {
   return server;
 }
 
-function openFrom(server: TestServer, localAddress: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ port: server.port, host: '127.0.0.1', localAddress }, () => resolve(socket));
-    socket.once('error', reject);
-    sockets.push(socket);
-  });
-}
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One request from `localAddress` as `user`; resolves with the whole answer (an SSE body to its end). */
-function requestFrom(
-  server: TestServer,
-  localAddress: string,
-  options: { user: string; path: string; body?: unknown },
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        localAddress,
-        agent: false,
-        method: body === undefined ? 'GET' : 'POST',
-        path: `/api/agent/v1${options.path}`,
-        headers: {
-          'x-test-user': options.user,
-          'x-agent-identity': `idn_${options.user}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': freshKey() }),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const openFrom = (server: TestServer, localAddress: string): Promise<Socket> =>
+  openSocketFrom(server, localAddress, sockets);
 
 function createBody(text: string): unknown {
   return { agentVersionId: 'agv_demo_1', input: { content: [{ type: 'text', text }] } };
