@@ -11,8 +11,17 @@ export interface MetricsGauges {
 export interface MetricsOptions {
   /** Serves `/metrics` to requests with browser signals too (`Origin`, `Sec-Fetch-*`). Default false. */
   allowBrowsers?: boolean;
-  /** When set, `/metrics` requires `Authorization: Bearer <token>` (Prometheus `authorization` in a scrape config). */
+  /**
+   * When set, `/metrics` requires `Authorization: Bearer <token>` (Prometheus `authorization` in a
+   * scrape config) from every client. Without it `/metrics` is served only to loopback clients
+   * (unless `allowUnauthenticated`).
+   */
   bearerToken?: string;
+  /**
+   * Without a `bearerToken`, serves `/metrics` to any client, not only to loopback ones (for a
+   * listener only your scrapers reach). Default false.
+   */
+  allowUnauthenticated?: boolean;
   /** Adds prom-client's process and Node metrics (`process_*`, `nodejs_*`) to the handler's registry. Default true. */
   processMetrics?: boolean;
 }

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope, RunStatus } from '../../core/protocol.ts';
 import { scrapeMetrics } from '../../../test/support/scrape-metrics.ts';
+import type { AgentFetchHandler, AgentFetchHandlerOptions } from '../create-agent-fetch-handler.ts';
+import { createAgentFetchHandler } from '../create-agent-fetch-handler.ts';
+import { createScriptedTestEngine } from '../test-support/manual-engine.ts';
+import type { LogRecord } from './structured-log.ts';
 import { createListModel } from '../agent-loop/test-support/list-model.ts';
 import { dataOf } from '../agent-loop/test-support/run-engine-harness.ts';
 import type { EngineServer } from '../agent-loop/test-support/start-engine-server.ts';
@@ -9,9 +13,33 @@ import type { TestServerOptions } from '../test-support/start-test-server.ts';
 import { freshKey } from '../test-support/start-test-server.ts';
 
 const open: EngineServer[] = [];
+const handlers: AgentFetchHandler[] = [];
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((server) => server.close()));
+  await Promise.all([...open.splice(0), ...handlers.splice(0)].map((server) => server.close()));
 });
+
+/** A fetch handler (which sees no socket: each call says its address) whose log lines land in `lines`. */
+function fetchHandler(options: Partial<AgentFetchHandlerOptions>, lines: LogRecord[] = []): AgentFetchHandler {
+  const handler = createAgentFetchHandler({
+    engine: createScriptedTestEngine(),
+    authenticate: () => null,
+    logLevel: 'info',
+    log: (record) => lines.push(record),
+    ...options,
+  });
+  handlers.push(handler);
+  return handler;
+}
+
+/** `GET /metrics` from `remoteAddress` (undefined: the host does not know it): its status and text. */
+async function scrapeFrom(
+  handler: AgentFetchHandler,
+  remoteAddress: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<[number, string]> {
+  const response = await handler(new Request('http://agent.test/metrics', { headers }), { remoteAddress });
+  return [response.status, await response.text()];
+}
 
 async function serve(handler: Omit<TestServerOptions, 'engine'>): Promise<EngineServer> {
   const server = await startEngineServer({ handler });
@@ -172,5 +200,60 @@ describe('/metrics (metrics: true)', () => {
       1,
     );
     expect((await scrapeMetrics(second.baseUrl)).value('agent_chat_runs_started_total')).toBe(0);
+  });
+});
+
+describe('/metrics without a bearer token', () => {
+  it('is served to loopback clients only: others, unknown ones and proxied ones get 403 saying to set the token', async () => {
+    const lines: LogRecord[] = [];
+    const handler = fetchHandler({ metrics: true }, lines);
+    for (const loopback of ['127.0.0.1', '127.3.2.1', '::1', '::ffff:127.0.0.1']) {
+      const [status, text] = await scrapeFrom(handler, loopback);
+      expect([loopback, status]).toEqual([loopback, 200]);
+      expect(text).toContain('agent_chat_runs_started_total');
+    }
+    const refusals: [string | undefined, Record<string, string>][] = [
+      ['203.0.113.9', {}],
+      ['10.0.0.5', {}],
+      ['::ffff:10.0.0.5', {}],
+      ['2001:db8::1', {}],
+      [undefined, {}],
+      // A proxy on the same host connects from loopback; the header says whom it forwards.
+      ['127.0.0.1', { 'x-forwarded-for': '203.0.113.9' }],
+      ['127.0.0.1', { forwarded: 'for=203.0.113.9' }],
+      ['127.0.0.1', { 'x-real-ip': '203.0.113.9' }],
+    ];
+    for (const [address, headers] of refusals) {
+      const [status, text] = await scrapeFrom(handler, address, headers);
+      expect([address, status]).toEqual([address, 403]);
+      expect(text).toContain('metrics.bearerToken');
+      expect(text).not.toContain('agent_chat_');
+    }
+    const events = lines.filter((line) => line.event.startsWith('metrics_'));
+    expect(events.map((line) => [line.level, line.event])).toEqual([
+      ['info', 'metrics_unauthenticated'],
+      ['warn', 'metrics_refused'],
+    ]);
+    expect(events[0]?.['detail']).toMatch(/only to loopback clients/);
+  });
+
+  it('is served to any client with allowUnauthenticated, and with a bearer token to any client that sends it', async () => {
+    const lines: LogRecord[] = [];
+    const public_ = fetchHandler({ metrics: { allowUnauthenticated: true } }, lines);
+    expect((await scrapeFrom(public_, '203.0.113.9'))[0]).toBe(200);
+    expect((await scrapeFrom(public_, undefined))[0]).toBe(200);
+    expect(lines.find((line) => line.event === 'metrics_unauthenticated')?.['detail']).toMatch(/any client/);
+
+    const guarded = fetchHandler({ metrics: { bearerToken: 'scrape-secret-1' } });
+    expect((await scrapeFrom(guarded, '203.0.113.9', { authorization: 'Bearer scrape-secret-1' }))[0]).toBe(200);
+    // The token binds loopback clients too.
+    expect((await scrapeFrom(guarded, '127.0.0.1'))[0]).toBe(401);
+    expect((await scrapeFrom(guarded, '127.0.0.1', { authorization: 'Bearer scrape-secret-12' }))[0]).toBe(401);
+  });
+
+  it('refuses options it cannot use, naming them', () => {
+    const make = (metrics: AgentFetchHandlerOptions['metrics']) => () => fetchHandler({ metrics });
+    expect(make({ bearerToken: '' })).toThrow('metrics.bearerToken must be a non-empty string');
+    expect(make({ bearerToken: '  ' })).toThrow('metrics.bearerToken must be a non-empty string');
   });
 });
