@@ -22,6 +22,10 @@ export interface MetricsOptions {
    * listener only your scrapers reach). Default false.
    */
   allowUnauthenticated?: boolean;
+  /** How long one collection is served again to later scrapes, in milliseconds (0: collect every time). Default 1000. */
+  cacheMs?: number;
+  /** Scrapes served per second in all (a burst of as many), past which `/metrics` is `429` with `Retry-After`. Default 10. */
+  maxScrapesPerSecond?: number;
   /** Adds prom-client's process and Node metrics (`process_*`, `nodejs_*`) to the handler's registry. Default true. */
   processMetrics?: boolean;
 }

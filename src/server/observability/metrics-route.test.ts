@@ -54,7 +54,8 @@ const hasStatus =
 
 describe('/metrics (metrics: true)', () => {
   it('after a run with tools and an approval, its counters and histograms say what happened, by bounded labels', async () => {
-    const server = await serve({ metrics: true, limits: { runsPerMinute: 1 } });
+    // cacheMs 0: each scrape collects anew (by default one is served again for a second).
+    const server = await serve({ metrics: { cacheMs: 0 }, limits: { runsPerMinute: 1 } });
     const { runId } = await server.createRun('alice', '/approval');
     const run = await server.follow(runId);
     const asked = await run.until(hasStatus('awaiting_input'));
@@ -255,5 +256,40 @@ describe('/metrics without a bearer token', () => {
     const make = (metrics: AgentFetchHandlerOptions['metrics']) => () => fetchHandler({ metrics });
     expect(make({ bearerToken: '' })).toThrow('metrics.bearerToken must be a non-empty string');
     expect(make({ bearerToken: '  ' })).toThrow('metrics.bearerToken must be a non-empty string');
+    expect(make({ cacheMs: -1 })).toThrow('metrics.cacheMs must be');
+    expect(make({ cacheMs: Number.NaN })).toThrow('metrics.cacheMs must be');
+    expect(make({ maxScrapesPerSecond: 0 })).toThrow('metrics.maxScrapesPerSecond must be');
+  });
+});
+
+describe('/metrics under a scrape flood', () => {
+  it('answers past 10 scrapes a second 429 with Retry-After, and serves again once the rate allows', async () => {
+    const server = await serve({ metrics: true });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const response = await fetch(`${server.baseUrl}/metrics`);
+        return {
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
+          text: await response.text(),
+        };
+      }),
+    );
+    const served = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(served.length + refused.length).toBe(40);
+    // Ten at once, and one more for each tenth of a second the 40 took.
+    expect(served.length).toBeGreaterThanOrEqual(10);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]).toMatchObject({ retryAfter: '1', text: 'Too many scrapes; retry after 1 s.\n' });
+    const until = Date.now() + 5_000;
+    let status = 429;
+    while (status === 429 && Date.now() < until) {
+      const response = await fetch(`${server.baseUrl}/metrics`);
+      status = response.status;
+      await response.text();
+      if (status === 429) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(200);
   });
 });

@@ -3,9 +3,15 @@ import { isLoopbackAddress } from '../http/client-address.ts';
 import type { AgentMetrics } from './agent-metrics.ts';
 import type { MetricsOptions } from './metrics-options.ts';
 import type { ReadinessReport } from './check-readiness.ts';
+import { createScrapeGate } from './scrape-gate.ts';
 
 /** The operator routes, at the server's root (outside `{basePath}`). */
 export const OPERATIONS_PATHS = { metrics: '/metrics', liveness: '/healthz', readiness: '/readyz' } as const;
+
+/** How long one collection is served again (`metrics.cacheMs`). */
+export const DEFAULT_METRICS_CACHE_MS = 1_000;
+/** Scrapes served per second in all (`metrics.maxScrapesPerSecond`). */
+export const DEFAULT_MAX_SCRAPES_PER_SECOND = 10;
 
 /**
  * Headers browsers send and scrapers do not: a request with any of them is refused `/metrics`
@@ -24,18 +30,31 @@ export interface MetricsSettings {
   allowBrowsers: boolean;
   bearerToken: string | undefined;
   allowUnauthenticated: boolean;
+  cacheMs: number;
+  maxScrapesPerSecond: number;
 }
 
 /** Reads `metrics` options into {@link MetricsSettings}; throws naming the option for a value it cannot use. */
 export function readMetricsSettings(options: MetricsOptions): MetricsSettings {
-  const { bearerToken } = options;
+  const { bearerToken, cacheMs = DEFAULT_METRICS_CACHE_MS } = options;
+  const maxScrapesPerSecond = options.maxScrapesPerSecond ?? DEFAULT_MAX_SCRAPES_PER_SECOND;
   if (bearerToken !== undefined && (typeof bearerToken !== 'string' || bearerToken.trim() === '')) {
     throw new TypeError('metrics.bearerToken must be a non-empty string (leave it out for loopback-only metrics).');
+  }
+  if (typeof cacheMs !== 'number' || !(cacheMs >= 0) || !Number.isFinite(cacheMs)) {
+    throw new RangeError(`metrics.cacheMs must be a number of milliseconds of at least 0, got ${String(cacheMs)}.`);
+  }
+  if (typeof maxScrapesPerSecond !== 'number' || !(maxScrapesPerSecond > 0)) {
+    throw new RangeError(
+      `metrics.maxScrapesPerSecond must be a number above 0 (or Infinity), got ${String(maxScrapesPerSecond)}.`,
+    );
   }
   return {
     allowBrowsers: options.allowBrowsers === true,
     bearerToken,
     allowUnauthenticated: options.allowUnauthenticated === true,
+    cacheMs,
+    maxScrapesPerSecond,
   };
 }
 
@@ -68,10 +87,19 @@ export interface Operations {
  * (unless `allowBrowsers`); with a `bearerToken`, to requests without it (`401`); without one,
  * to every client but a loopback one (`403`, unless `allowUnauthenticated`): a socket address in
  * `127.0.0.0/8` or `::1` and no forwarding header (a proxy on the same host would look like
- * loopback).
+ * loopback). Scrapes served share and reuse collections and past `maxScrapesPerSecond` are `429`
+ * (see {@link createScrapeGate}).
  */
 export function createOperations(options: OperationsOptions): Operations {
   const { metrics, metricsSettings: settings } = options;
+  const gate =
+    metrics === null
+      ? null
+      : createScrapeGate({
+          collect: () => metrics.registry.metrics(),
+          cacheMs: settings.cacheMs,
+          maxPerSecond: settings.maxScrapesPerSecond,
+        });
   let isRemoteRefusalTold = false;
   const isMetricsPath = (pathname: string): boolean => metrics !== null && pathname === OPERATIONS_PATHS.metrics;
   const isProbePath = (pathname: string): boolean =>
@@ -114,10 +142,15 @@ export function createOperations(options: OperationsOptions): Operations {
       const text = (status: number, body: string, headers?: Record<string, string>): Promise<Response> =>
         Promise.resolve(answer(status, 'text/plain; charset=utf-8', `${body}\n`, headers));
       if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Use GET.', { Allow: 'GET, HEAD' });
-      if (isMetrics && metrics !== null) {
+      if (isMetrics && metrics !== null && gate !== null) {
         const refusal = refuseScrape(request, remoteAddress);
         if (refusal !== null) return text(refusal.status, refusal.text, refusal.headers);
-        return metrics.registry.metrics().then(
+        const scrape = gate.scrape();
+        if ('retryAfterSeconds' in scrape) {
+          const seconds = String(scrape.retryAfterSeconds);
+          return text(429, `Too many scrapes; retry after ${seconds} s.`, { 'Retry-After': seconds });
+        }
+        return scrape.text.then(
           (exposition) => answer(200, metrics.registry.contentType, exposition),
           (error: unknown) => {
             options.onError(error, pathname);
