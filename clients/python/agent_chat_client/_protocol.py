@@ -165,7 +165,8 @@ def body_too_large(answer: HttpAnswer, limit: int) -> AgentChatError:
         f"HTTP {answer.status}, its body longer than max_body_bytes ({limit} bytes); the rest was not read. "
         "Raise max_body_bytes if the server is trusted to send that much."
     )
-    return AgentChatError(INVALID_RESPONSE, message, status=answer.status, request_id=answer.headers.get("x-request-id"))
+    request_id = answer.headers.get("x-request-id")
+    return AgentChatError(INVALID_RESPONSE, message, status=answer.status, request_id=request_id)
 
 
 def stream_idle_timeout(config: ClientConfig, stream: Mapping[str, Any]) -> float:
@@ -497,7 +498,9 @@ class ReconnectPolicy:
     retryable 429 back off (full jitter, at least ``Retry-After``). ``410 CURSOR_EXPIRED`` and
     ``400 CURSOR_INVALID`` are raised (the log before the cursor is gone: read ``snapshot()`` and
     follow from its ``resume_cursor``), as are 401, 403, 404, ``409 IDENTITY_CHANGED`` and every
-    other definitive answer. Past ``stall_timeout`` without a new event it raises ``STREAM_STALLED``.
+    other definitive answer. Past ``stall_timeout`` without a new event it raises ``STREAM_STALLED``:
+    heartbeats and comments are no event, so the clients also end a connection that sends only
+    those once :meth:`is_stalled`, and this raises.
     """
 
     def __init__(self, config: ClientConfig, run_id: str, clock: Callable[[], float] = time.monotonic) -> None:
@@ -511,12 +514,16 @@ class ReconnectPolicy:
         self._failures = 0
         self._last_progress = self._clock()
 
+    def is_stalled(self) -> bool:
+        """Whether ``stall_timeout`` seconds passed since the last new event (or the start)."""
+        return self._clock() - self._last_progress > self._config.stall_timeout
+
     def delay_after(self, outcome: AgentChatError | None) -> float:
         """Seconds to wait before reconnecting after ``outcome`` (None: the body ended cleanly); raises when it ends
         the stream instead."""
         if outcome is not None and _is_fatal_stream_error(outcome):
             raise outcome
-        if self._clock() - self._last_progress > self._config.stall_timeout:
+        if self.is_stalled():
             message = "The event stream made no progress; reconnect later."
             raise AgentChatError(STREAM_STALLED, message, retryable=True, run_id=self._run_id)
         attempt = self._failures - 1 if outcome is None else self._failures

@@ -160,9 +160,10 @@ class AgentChatClient:
         every event comes exactly once and in ``seq`` order: an overlap is dropped, a gap is read
         again from the cursor. Raises :class:`AgentChatError` for a definitive answer:
         ``CURSOR_EXPIRED``/``CURSOR_INVALID`` (read :meth:`snapshot` and follow from its
-        ``resume_cursor``), 401, 403, 404, ``IDENTITY_CHANGED``, or ``STREAM_STALLED`` after
-        ``stall_timeout`` seconds without a new event. Leaving the loop closes the connection; the
-        run goes on on the server (only :meth:`cancel` stops it).
+        ``resume_cursor``), 401, 403, 404, ``IDENTITY_CHANGED``, or ``STREAM_STALLED`` (retryable)
+        after ``stall_timeout`` seconds without a new event: heartbeats and comments do not count,
+        within one connection or across reconnects (``math.inf`` waits for ever). Leaving the loop
+        closes the connection; the run goes on on the server (only :meth:`cancel` stops it).
         """
         boot = self._ensure_bootstrap()
         timeout = httpx.Timeout(self._timeout, read=p.stream_idle_timeout(self._config, boot.stream))
@@ -185,7 +186,9 @@ class AgentChatClient:
                             for event in reader.feed(chunk):
                                 policy.progressed()
                                 yield event
-                            if reader.is_over:
+                                policy.progressed()  # the caller's own time with the event is no silence
+                            # Heartbeats keep the connection open but are no progress: stop at stall_timeout.
+                            if reader.is_over or policy.is_stalled():
                                 break
                         if reader.is_terminal:
                             return

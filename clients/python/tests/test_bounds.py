@@ -2,7 +2,8 @@
 
 Error bodies are read to ``max_error_body_bytes``, successful ones to ``max_body_bytes``, event
 stream lines and events to ``max_stream_line_bytes``, and bootstrap's ``clientIdleTimeoutSec`` is
-kept within ``[1, max_idle_timeout]`` seconds. Each case runs against :class:`HostileServer`, with the sync
+kept within ``[1, max_idle_timeout]`` seconds; a stream of heartbeats without events ends after
+``stall_timeout``. Each case runs against :class:`HostileServer`, with the sync
 and with the async client.
 """
 
@@ -11,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import time
 from typing import Any, Callable, Iterator
 
 import pytest
 
 from agent_chat_client import AgentChatClient, AgentChatError, AsyncAgentChatClient, Event, Session
 from agent_chat_client._protocol import ClientConfig, stream_idle_timeout
-from hostile_server import BOOTSTRAP_PATH, GUARD_BYTES, Exchange, HostileServer, bootstrap_body
+from hostile_server import BOOTSTRAP_PATH, GUARD_BYTES, GUARD_SECONDS, Exchange, HostileServer, bootstrap_body
 from test_stream_reader import frame
 
 SESSION_PATH = "/api/agent/v1/sessions/ses_1"
@@ -51,6 +53,22 @@ def silent_stream(exchange: Exchange) -> bool:
     exchange.head(200, "text/event-stream")
     exchange.write(b": open\n\n")
     return exchange.client_leaves()
+
+
+def paced(exchange: Exchange, pieces: list[bytes], every: float = 0.02) -> bool:
+    """Opens a stream and sends ``pieces`` one every ``every`` seconds, then heartbeats until the client
+    leaves (or the guard); True when the client closed it."""
+    exchange.head(200, "text/event-stream")
+    until = time.monotonic() + GUARD_SECONDS
+    for piece in pieces:
+        if not exchange.write(piece):
+            return True
+        time.sleep(every)
+    while time.monotonic() < until:
+        if not exchange.write(b": hb\n\n"):
+            return True
+        time.sleep(every)
+    return False
 
 
 def not_found(exchange: Exchange) -> None:
@@ -217,3 +235,39 @@ def test_the_watchdog_is_bootstraps_value_kept_within_one_second_and_max_idle_ti
         assert watchdog(unusable) == 45.0, unusable
     assert stream_idle_timeout(config, {}) == 45.0
     assert stream_idle_timeout(ClientConfig("http://x", max_idle_timeout=10.0), {}) == 10.0
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_a_stream_of_heartbeats_without_events_ends_stalled_after_stall_timeout(hostile, is_async: bool) -> None:
+    answers = iter([lambda exchange: paced(exchange, [frame(1)]), not_found])  # a reconnect would get 404
+    server = hostile({EVENTS_PATH: lambda exchange: next(answers)(exchange)})
+
+    events, error = follow(server.endpoint, is_async, stall_timeout=0.3)
+
+    assert server.result() is True, "the client closed the heartbeating stream itself"
+    assert [event.seq for event in events] == [1]
+    assert (error.code, error.run_id, error.retryable) == ("STREAM_STALLED", "run_1", True)
+    assert server.targets == [BOOTSTRAP_PATH, EVENTS_PATH + "?after=0"], "it raised instead of reconnecting"
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_events_keep_a_stream_going_past_stall_timeout_while_they_come_sooner(hostile, is_async: bool) -> None:
+    heartbeat = b": hb\n\n"
+    pieces = [piece for seq in range(1, 13) for piece in (frame(seq), heartbeat, heartbeat)]
+    pieces.append(frame(13, "RUN_FINISHED"))
+    server = hostile({EVENTS_PATH: lambda exchange: paced(exchange, pieces, every=0.03)})
+    events: list[Event] = []
+
+    async def read_async() -> None:
+        async with AsyncAgentChatClient(server.endpoint, stall_timeout=0.5) as client:
+            events.extend([event async for event in client.events("run_1")])
+
+    started = time.monotonic()
+    if is_async:
+        asyncio.run(read_async())
+    else:
+        with AgentChatClient(server.endpoint, stall_timeout=0.5) as client:
+            events.extend(client.events("run_1"))
+
+    assert [event.seq for event in events] == list(range(1, 14))
+    assert time.monotonic() - started > 0.5, "the stream outlasted stall_timeout"
