@@ -3,9 +3,10 @@ import { parseLogLevel } from '../src/server/observability/structured-log.ts';
 
 /**
  * Reads what `npm start` observes from the environment (docs/operations.md): probes always on;
- * `AGENT_CHAT_METRICS=1` serves `/metrics` (`AGENT_CHAT_METRICS_TOKEN` then requires it as a
- * bearer token); `AGENT_CHAT_LOG_LEVEL` sets the log level (default `info`). Throws a `RangeError`
- * naming the variable for a value it does not understand.
+ * `AGENT_CHAT_METRICS=1` serves `/metrics`, to loopback clients only unless
+ * `AGENT_CHAT_METRICS_TOKEN` is set (then to any client sending it as a bearer token);
+ * `AGENT_CHAT_LOG_LEVEL` sets the log level (default `info`). Throws a `RangeError` naming the
+ * variable for a value it does not understand.
  */
 export function readObservabilityFromEnv(env: Record<string, string | undefined>): ObservabilityOptions {
   const metrics = env['AGENT_CHAT_METRICS']?.trim() ?? '';

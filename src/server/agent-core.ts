@@ -399,7 +399,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     try {
       const url = parseRequestTarget(request.url);
       pathname = url.pathname;
-      const operations = observability.serveOperations(request, pathname);
+      const operations = observability.serveOperations(request, pathname, edge.remoteAddress);
       if (operations !== null) return await operations;
       if (cors !== null) {
         const decision = cors(request);

@@ -40,6 +40,8 @@ PROTOCOL_MAJOR = "1"
 
 #: The most of an error answer's body read (a problem is a few hundred bytes); the rest is never read.
 DEFAULT_MAX_ERROR_BODY_BYTES = 64 * 1024
+#: The longest successful JSON answer read (the largest, a page of messages, is well under a MiB).
+DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 #: The stream watchdog when bootstrap names no usable ``stream.clientIdleTimeoutSec`` (docs/protocol.md §15).
 DEFAULT_IDLE_TIMEOUT = 45.0
 #: The shortest watchdog a server can ask for, in seconds (shorter would only make the client reconnect in a loop).
@@ -77,6 +79,7 @@ class ClientConfig:
     max_retry_after: float = 60.0
     stall_timeout: float = 600.0
     max_error_body_bytes: int = DEFAULT_MAX_ERROR_BODY_BYTES
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     max_stream_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     max_idle_timeout: float = 120.0
     random: Callable[[], float] = field(default=random.random, repr=False)
@@ -105,7 +108,7 @@ class HttpAnswer:
     """An HTTP answer as the core reads it: status, lowercase header names, the body.
 
     ``truncated`` says the body was longer than what was read of it (an error body past
-    ``max_error_body_bytes``).
+    ``max_error_body_bytes``, a successful one past ``max_body_bytes``).
     """
 
     status: int
@@ -154,6 +157,16 @@ class CappedBody:
     @property
     def body(self) -> bytes:
         return b"".join(self._chunks)
+
+
+def body_too_large(answer: HttpAnswer, limit: int) -> AgentChatError:
+    """The error of a successful answer whose body passed ``max_body_bytes`` (the rest of it was never read)."""
+    message = (
+        f"HTTP {answer.status}, its body longer than max_body_bytes ({limit} bytes); the rest was not read. "
+        "Raise max_body_bytes if the server is trusted to send that much."
+    )
+    request_id = answer.headers.get("x-request-id")
+    return AgentChatError(INVALID_RESPONSE, message, status=answer.status, request_id=request_id)
 
 
 def stream_idle_timeout(config: ClientConfig, stream: Mapping[str, Any]) -> float:
@@ -485,7 +498,9 @@ class ReconnectPolicy:
     retryable 429 back off (full jitter, at least ``Retry-After``). ``410 CURSOR_EXPIRED`` and
     ``400 CURSOR_INVALID`` are raised (the log before the cursor is gone: read ``snapshot()`` and
     follow from its ``resume_cursor``), as are 401, 403, 404, ``409 IDENTITY_CHANGED`` and every
-    other definitive answer. Past ``stall_timeout`` without a new event it raises ``STREAM_STALLED``.
+    other definitive answer. Past ``stall_timeout`` without a new event it raises ``STREAM_STALLED``:
+    heartbeats and comments are no event, so the clients also end a connection that sends only
+    those once :meth:`is_stalled`, and this raises.
     """
 
     def __init__(self, config: ClientConfig, run_id: str, clock: Callable[[], float] = time.monotonic) -> None:
@@ -499,12 +514,16 @@ class ReconnectPolicy:
         self._failures = 0
         self._last_progress = self._clock()
 
+    def is_stalled(self) -> bool:
+        """Whether ``stall_timeout`` seconds passed since the last new event (or the start)."""
+        return self._clock() - self._last_progress > self._config.stall_timeout
+
     def delay_after(self, outcome: AgentChatError | None) -> float:
         """Seconds to wait before reconnecting after ``outcome`` (None: the body ended cleanly); raises when it ends
         the stream instead."""
         if outcome is not None and _is_fatal_stream_error(outcome):
             raise outcome
-        if self._clock() - self._last_progress > self._config.stall_timeout:
+        if self.is_stalled():
             message = "The event stream made no progress; reconnect later."
             raise AgentChatError(STREAM_STALLED, message, retryable=True, run_id=self._run_id)
         attempt = self._failures - 1 if outcome is None else self._failures

@@ -36,6 +36,7 @@ class AsyncAgentChatClient:
         stall_timeout: float = 600.0,
         timeout: float = DEFAULT_TIMEOUT,
         max_error_body_bytes: int = p.DEFAULT_MAX_ERROR_BODY_BYTES,
+        max_body_bytes: int = p.DEFAULT_MAX_BODY_BYTES,
         max_stream_line_bytes: int = p.DEFAULT_MAX_LINE_BYTES,
         max_idle_timeout: float = 120.0,
         http_client: httpx.AsyncClient | None = None,
@@ -50,6 +51,7 @@ class AsyncAgentChatClient:
             max_retry_after=max_retry_after,
             stall_timeout=stall_timeout,
             max_error_body_bytes=max_error_body_bytes,
+            max_body_bytes=max_body_bytes,
             max_stream_line_bytes=max_stream_line_bytes,
             max_idle_timeout=max_idle_timeout,
         )
@@ -142,9 +144,10 @@ class AsyncAgentChatClient:
         every event comes exactly once and in ``seq`` order: an overlap is dropped, a gap is read
         again from the cursor. Raises :class:`AgentChatError` for a definitive answer:
         ``CURSOR_EXPIRED``/``CURSOR_INVALID`` (read :meth:`snapshot` and follow from its
-        ``resume_cursor``), 401, 403, 404, ``IDENTITY_CHANGED``, or ``STREAM_STALLED`` after
-        ``stall_timeout`` seconds without a new event. Leaving the loop closes the connection; the
-        run goes on on the server (only :meth:`cancel` stops it).
+        ``resume_cursor``), 401, 403, 404, ``IDENTITY_CHANGED``, or ``STREAM_STALLED`` (retryable)
+        after ``stall_timeout`` seconds without a new event: heartbeats and comments do not count,
+        within one connection or across reconnects (``math.inf`` waits for ever). Leaving the loop
+        closes the connection; the run goes on on the server (only :meth:`cancel` stops it).
         """
         boot = await self._ensure_bootstrap()
         timeout = httpx.Timeout(self._timeout, read=p.stream_idle_timeout(self._config, boot.stream))
@@ -167,7 +170,9 @@ class AsyncAgentChatClient:
                             for event in reader.feed(chunk):
                                 policy.progressed()
                                 yield event
-                            if reader.is_over:
+                                policy.progressed()  # the caller's own time with the event is no silence
+                            # Heartbeats keep the connection open but are no progress: stop at stall_timeout.
+                            if reader.is_over or policy.is_stalled():
                                 break
                         if reader.is_terminal:
                             return
@@ -241,14 +246,19 @@ class AsyncAgentChatClient:
             try:
                 url = self._config.base_url + call.path
                 async with self._http.stream(call.method, url, content=call.body, headers=headers) as response:
-                    if 200 <= response.status_code < 300:
-                        return _answer(response, await response.aread())
-                    answer = await self._read_error_body(response)
-                if call.is_done_on_retry_404 and attempt > 1 and answer.status == 404:
+                    is_success = 200 <= response.status_code < 300
+                    limit = self._config.max_body_bytes if is_success else self._config.max_error_body_bytes
+                    answer = await self._read_capped(response, limit)
+                if is_success and not answer.truncated:
                     return answer
-                error = self._noted(
-                    error_from_response(answer.status, answer.headers, answer.body, truncated=answer.truncated)
-                )
+                if is_success:
+                    error = p.body_too_large(answer, limit)
+                elif call.is_done_on_retry_404 and attempt > 1 and answer.status == 404:
+                    return answer
+                else:
+                    error = self._noted(
+                        error_from_response(answer.status, answer.headers, answer.body, truncated=answer.truncated)
+                    )
             except httpx.TimeoutException as cause:
                 error = transport_failure(cause, is_timeout=True)
             except httpx.TransportError as cause:
@@ -261,7 +271,11 @@ class AsyncAgentChatClient:
 
     async def _read_error_body(self, response: httpx.Response) -> p.HttpAnswer:
         """Reads at most ``max_error_body_bytes`` of an error answer's body; the rest is never read."""
-        body = p.CappedBody(self._config.max_error_body_bytes)
+        return await self._read_capped(response, self._config.max_error_body_bytes)
+
+    async def _read_capped(self, response: httpx.Response, limit: int) -> p.HttpAnswer:
+        """Reads at most ``limit`` bytes of the body (``truncated`` when there was more); the rest is never read."""
+        body = p.CappedBody(limit)
         async for chunk in response.aiter_bytes():
             if body.feed(chunk):
                 break

@@ -56,7 +56,10 @@ def test_a_stream_without_progress_past_the_stall_timeout_gives_up() -> None:
 
     assert policy.delay_after(None) == 0.0, "a first clean close reconnects at once"
     assert policy.delay_after(None) == 0.25, "a second one backs off"
+    now[0] = 60.0
+    assert not policy.is_stalled()
     now[0] = 61.0
+    assert policy.is_stalled(), "what ends a connection that sends only heartbeats"
     with pytest.raises(AgentChatError) as caught:
         policy.delay_after(None)
     assert (caught.value.code, caught.value.run_id) == ("STREAM_STALLED", "run_1")
@@ -72,3 +75,14 @@ def test_a_line_past_the_bound_hands_out_the_events_before_it_then_fails_the_str
     assert reader.is_over and not reader.is_terminal
     assert reader.failure is not None and (reader.failure.code, reader.failure.run_id) == ("INVALID_RESPONSE", "run_1")
     assert reader.feed(frame(2)) == [], "nothing is read past it"
+
+
+def test_a_new_event_restarts_the_stall_timeout() -> None:
+    now = [0.0]
+    policy = ReconnectPolicy(ClientConfig("http://x", stall_timeout=60.0), "run_1", lambda: now[0])
+
+    now[0] = 59.0
+    policy.progressed()
+    now[0] = 118.0
+
+    assert not policy.is_stalled() and policy.delay_after(None) == 0.0

@@ -66,6 +66,22 @@ export function createNameClient(trustProxy: readonly string[] = []): NameClient
   };
 }
 
+/**
+ * Whether `address` (a socket's remote address, as `remoteAddress` gives it) is this host's own:
+ * `127.0.0.0/8`, `::1`, or `::ffff:127.x.y.z`. An unknown or malformed address is not.
+ */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const plain = normalize(address);
+  const family = isIP(plain);
+  if (family === 4) return plain.startsWith('127.');
+  return family === 6 && LOOPBACK_V6.check(plain, 'ipv6');
+}
+
+const LOOPBACK_V6 = new BlockList();
+LOOPBACK_V6.addAddress('::1', 'ipv6');
+LOOPBACK_V6.addSubnet('::ffff:7f00:0', 104, 'ipv6'); // `::ffff:127.0.0.0/104` written in hex
+
 function addTrusted(list: BlockList, entry: string): void {
   const [address = '', bits] = entry.split('/');
   const family = isIP(address);

@@ -13,13 +13,16 @@ import { createHttpTelemetry } from './http-telemetry.ts';
 import { instrumentStorage } from './instrument-storage.ts';
 import { observeEngine } from './observe-engine.ts';
 import { createRunTelemetry } from './run-telemetry.ts';
-import { isOperationsPath, serveOperations } from './serve-operations.ts';
+import { createOperations, readMetricsSettings } from './serve-operations.ts';
 import type { LogLevel, LogSink, StructuredLog } from './structured-log.ts';
 import { createStructuredLog, parseLogLevel } from './structured-log.ts';
 
 /** The handler's options for metrics, traces, logs and probes (docs/operations.md). */
 export interface ObservabilityOptions {
-  /** Serves Prometheus metrics at `/metrics` (needs `prom-client`). Default off. */
+  /**
+   * Serves Prometheus metrics at `/metrics` (needs `prom-client`). Default off. Without
+   * `bearerToken` only loopback clients are served (docs/operations.md, "Metrics").
+   */
   metrics?: boolean | MetricsOptions;
   /** Serves `/healthz` (liveness) and `/readyz` (readiness: the storage answers, the handler is open). Default off. */
   probes?: boolean;
@@ -40,8 +43,12 @@ export interface Observability {
   instrumentStorage(storage: AgentStorage): AgentStorage;
   /** The engine, handed handles whose `observer` reports model calls. */
   instrumentEngine(engine: RunEngine): RunEngine;
-  /** Answers the operator routes (`/metrics`, `/healthz`, `/readyz`); false when `pathname` is none of them (or off). */
-  serveOperations(request: Request, pathname: string): Promise<Response> | null;
+  /**
+   * Answers the operator routes (`/metrics`, `/healthz`, `/readyz`); null when `pathname` is none
+   * of them (or off). `remoteAddress` is the connection's (undefined when unknown): without a
+   * bearer token only a loopback one is served `/metrics`.
+   */
+  serveOperations(request: Request, pathname: string, remoteAddress: string | undefined): Promise<Response> | null;
   /** Whether `pathname` is an operator route that is on. */
   servesOperations(pathname: string): boolean;
   /**
@@ -67,6 +74,12 @@ const HEADERS_GETTER: TextMapGetter<Headers> = {
   get: (headers, key) => headers.get(key) ?? undefined,
 };
 const CONTEXT_FIELDS = ['requestId', 'runId', 'correlationId', 'where', 'method', 'path'] as const;
+const METRICS_LOOPBACK_ONLY =
+  '/metrics is served only to loopback clients (no metrics.bearerToken): set one to scrape from elsewhere.';
+const METRICS_PUBLIC = '/metrics is served to any client without a token (metrics.allowUnauthenticated).';
+const METRICS_REFUSED =
+  'A scrape from elsewhere than loopback was refused (403): set metrics.bearerToken and send it from the ' +
+  'scraper, or metrics.allowUnauthenticated on a listener only your scrapers reach.';
 
 /** Creates one handler's observability from its options; `gauges` are read at scrape time. */
 export function createObservability(
@@ -75,8 +88,10 @@ export function createObservability(
   gauges: MetricsGauges,
 ): Observability {
   const metricsOptions = typeof options.metrics === 'object' ? options.metrics : {};
-  const metrics: AgentMetrics | null =
-    options.metrics === undefined || options.metrics === false ? null : createAgentMetrics(gauges, metricsOptions);
+  const isMetricsOn = options.metrics !== undefined && options.metrics !== false;
+  // Checked before prom-client starts its collectors, so a refused option leaves none behind.
+  const metricsSettings = readMetricsSettings(isMetricsOn ? metricsOptions : {});
+  const metrics: AgentMetrics | null = isMetricsOn ? createAgentMetrics(gauges, metricsOptions) : null;
   let subjectKey = randomBytes(32).toString('base64url');
   // One key for every process on the same storage, so a user's lines correlate across them.
   storage.getOrCreateSetting('log_subject_key', subjectKey).then(
@@ -105,6 +120,19 @@ export function createObservability(
   };
   const readiness = (): Promise<ReadinessReport> =>
     checkReadiness(instrumented, { timeoutMs: READINESS_TIMEOUT_MS, isClosed });
+  const operations = createOperations({
+    metrics,
+    metricsSettings,
+    hasProbes: options.probes === true,
+    readiness,
+    onError: (error, pathname) => reportError(error, { where: pathname }),
+    onRemoteRefused: () => log.write('warn', 'metrics_refused', { detail: METRICS_REFUSED }),
+  });
+  if (metrics !== null && metricsSettings.bearerToken === undefined) {
+    log.write('info', 'metrics_unauthenticated', {
+      detail: metricsSettings.allowUnauthenticated ? METRICS_PUBLIC : METRICS_LOOPBACK_ONLY,
+    });
+  }
 
   return {
     log,
@@ -113,15 +141,8 @@ export function createObservability(
       return instrumented;
     },
     instrumentEngine: (engine) => observeEngine(engine, runs),
-    servesOperations: (pathname) => isOperationsPath(pathname, { metrics, hasProbes: options.probes === true }),
-    serveOperations: (request, pathname) =>
-      serveOperations(request, pathname, {
-        metrics,
-        metricsOptions,
-        hasProbes: options.probes === true,
-        readiness,
-        onError: (error) => reportError(error, { where: pathname }),
-      }),
+    servesOperations: (pathname) => operations.serves(pathname),
+    serveOperations: (request, pathname, remoteAddress) => operations.serve(request, pathname, remoteAddress),
     serveRequest(request, requestId, serve) {
       const active = context.active();
       // A host with HTTP instrumentation already has a server span; otherwise continue the page's trace.

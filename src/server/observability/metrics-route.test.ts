@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventEnvelope, RunStatus } from '../../core/protocol.ts';
 import { scrapeMetrics } from '../../../test/support/scrape-metrics.ts';
+import type { AgentFetchHandler, AgentFetchHandlerOptions } from '../create-agent-fetch-handler.ts';
+import { createAgentFetchHandler } from '../create-agent-fetch-handler.ts';
+import { createScriptedTestEngine } from '../test-support/manual-engine.ts';
+import type { LogRecord } from './structured-log.ts';
 import { createListModel } from '../agent-loop/test-support/list-model.ts';
 import { dataOf } from '../agent-loop/test-support/run-engine-harness.ts';
 import type { EngineServer } from '../agent-loop/test-support/start-engine-server.ts';
@@ -9,9 +13,33 @@ import type { TestServerOptions } from '../test-support/start-test-server.ts';
 import { freshKey } from '../test-support/start-test-server.ts';
 
 const open: EngineServer[] = [];
+const handlers: AgentFetchHandler[] = [];
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((server) => server.close()));
+  await Promise.all([...open.splice(0), ...handlers.splice(0)].map((server) => server.close()));
 });
+
+/** A fetch handler (which sees no socket: each call says its address) whose log lines land in `lines`. */
+function fetchHandler(options: Partial<AgentFetchHandlerOptions>, lines: LogRecord[] = []): AgentFetchHandler {
+  const handler = createAgentFetchHandler({
+    engine: createScriptedTestEngine(),
+    authenticate: () => null,
+    logLevel: 'info',
+    log: (record) => lines.push(record),
+    ...options,
+  });
+  handlers.push(handler);
+  return handler;
+}
+
+/** `GET /metrics` from `remoteAddress` (undefined: the host does not know it): its status and text. */
+async function scrapeFrom(
+  handler: AgentFetchHandler,
+  remoteAddress: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<[number, string]> {
+  const response = await handler(new Request('http://agent.test/metrics', { headers }), { remoteAddress });
+  return [response.status, await response.text()];
+}
 
 async function serve(handler: Omit<TestServerOptions, 'engine'>): Promise<EngineServer> {
   const server = await startEngineServer({ handler });
@@ -26,7 +54,8 @@ const hasStatus =
 
 describe('/metrics (metrics: true)', () => {
   it('after a run with tools and an approval, its counters and histograms say what happened, by bounded labels', async () => {
-    const server = await serve({ metrics: true, limits: { runsPerMinute: 1 } });
+    // cacheMs 0: each scrape collects anew (by default one is served again for a second).
+    const server = await serve({ metrics: { cacheMs: 0 }, limits: { runsPerMinute: 1 } });
     const { runId } = await server.createRun('alice', '/approval');
     const run = await server.follow(runId);
     const asked = await run.until(hasStatus('awaiting_input'));
@@ -172,5 +201,95 @@ describe('/metrics (metrics: true)', () => {
       1,
     );
     expect((await scrapeMetrics(second.baseUrl)).value('agent_chat_runs_started_total')).toBe(0);
+  });
+});
+
+describe('/metrics without a bearer token', () => {
+  it('is served to loopback clients only: others, unknown ones and proxied ones get 403 saying to set the token', async () => {
+    const lines: LogRecord[] = [];
+    const handler = fetchHandler({ metrics: true }, lines);
+    for (const loopback of ['127.0.0.1', '127.3.2.1', '::1', '::ffff:127.0.0.1']) {
+      const [status, text] = await scrapeFrom(handler, loopback);
+      expect([loopback, status]).toEqual([loopback, 200]);
+      expect(text).toContain('agent_chat_runs_started_total');
+    }
+    const refusals: [string | undefined, Record<string, string>][] = [
+      ['203.0.113.9', {}],
+      ['10.0.0.5', {}],
+      ['::ffff:10.0.0.5', {}],
+      ['2001:db8::1', {}],
+      [undefined, {}],
+      // A proxy on the same host connects from loopback; the header says whom it forwards.
+      ['127.0.0.1', { 'x-forwarded-for': '203.0.113.9' }],
+      ['127.0.0.1', { forwarded: 'for=203.0.113.9' }],
+      ['127.0.0.1', { 'x-real-ip': '203.0.113.9' }],
+    ];
+    for (const [address, headers] of refusals) {
+      const [status, text] = await scrapeFrom(handler, address, headers);
+      expect([address, status]).toEqual([address, 403]);
+      expect(text).toContain('metrics.bearerToken');
+      expect(text).not.toContain('agent_chat_');
+    }
+    const events = lines.filter((line) => line.event.startsWith('metrics_'));
+    expect(events.map((line) => [line.level, line.event])).toEqual([
+      ['info', 'metrics_unauthenticated'],
+      ['warn', 'metrics_refused'],
+    ]);
+    expect(events[0]?.['detail']).toMatch(/only to loopback clients/);
+  });
+
+  it('is served to any client with allowUnauthenticated, and with a bearer token to any client that sends it', async () => {
+    const lines: LogRecord[] = [];
+    const public_ = fetchHandler({ metrics: { allowUnauthenticated: true } }, lines);
+    expect((await scrapeFrom(public_, '203.0.113.9'))[0]).toBe(200);
+    expect((await scrapeFrom(public_, undefined))[0]).toBe(200);
+    expect(lines.find((line) => line.event === 'metrics_unauthenticated')?.['detail']).toMatch(/any client/);
+
+    const guarded = fetchHandler({ metrics: { bearerToken: 'scrape-secret-1' } });
+    expect((await scrapeFrom(guarded, '203.0.113.9', { authorization: 'Bearer scrape-secret-1' }))[0]).toBe(200);
+    // The token binds loopback clients too.
+    expect((await scrapeFrom(guarded, '127.0.0.1'))[0]).toBe(401);
+    expect((await scrapeFrom(guarded, '127.0.0.1', { authorization: 'Bearer scrape-secret-12' }))[0]).toBe(401);
+  });
+
+  it('refuses options it cannot use, naming them', () => {
+    const make = (metrics: AgentFetchHandlerOptions['metrics']) => () => fetchHandler({ metrics });
+    expect(make({ bearerToken: '' })).toThrow('metrics.bearerToken must be a non-empty string');
+    expect(make({ bearerToken: '  ' })).toThrow('metrics.bearerToken must be a non-empty string');
+    expect(make({ cacheMs: -1 })).toThrow('metrics.cacheMs must be');
+    expect(make({ cacheMs: Number.NaN })).toThrow('metrics.cacheMs must be');
+    expect(make({ maxScrapesPerSecond: 0 })).toThrow('metrics.maxScrapesPerSecond must be');
+  });
+});
+
+describe('/metrics under a scrape flood', () => {
+  it('answers past 10 scrapes a second 429 with Retry-After, and serves again once the rate allows', async () => {
+    const server = await serve({ metrics: true });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const response = await fetch(`${server.baseUrl}/metrics`);
+        return {
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
+          text: await response.text(),
+        };
+      }),
+    );
+    const served = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(served.length + refused.length).toBe(40);
+    // Ten at once, and one more for each tenth of a second the 40 took.
+    expect(served.length).toBeGreaterThanOrEqual(10);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]).toMatchObject({ retryAfter: '1', text: 'Too many scrapes; retry after 1 s.\n' });
+    const until = Date.now() + 5_000;
+    let status = 429;
+    while (status === 429 && Date.now() < until) {
+      const response = await fetch(`${server.baseUrl}/metrics`);
+      status = response.status;
+      await response.text();
+      if (status === 429) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(200);
   });
 });
