@@ -46,6 +46,35 @@ export async function installConsumerProject(options: InstallConsumerOptions): P
 
 async function populateConsumerProject(dir: string, options: InstallConsumerOptions): Promise<void> {
   await cp(options.fixturesDir, dir, { recursive: true });
+  await installTarballOffline(dir, {
+    rootDir: options.rootDir,
+    tarballPath: options.tarballPath,
+    name: 'agent-chat-consumer',
+    dependencies: CONSUMER_DEPENDENCIES,
+  });
+}
+
+/** Options of {@link installTarballOffline}. */
+export interface InstallTarballOptions {
+  /** The repository root: its `package-lock.json` pins the dependencies. */
+  rootDir: string;
+  /** The tarball in the release folder. */
+  tarballPath: string;
+  /** The project's name in its package.json. */
+  name: string;
+  /** What the project depends on besides the tarball, at the versions the repository's lock pins. */
+  dependencies: readonly string[];
+  /** The project's own package.json fields to keep (scripts, type); its dependencies are replaced. */
+  packageJson?: Record<string, unknown>;
+}
+
+/**
+ * Installs the tarball and `dependencies` into the project folder `dir` with `npm ci --offline`:
+ * the tarball from its own file, every dependency from the npm cache by integrity (see
+ * `consumer-lockfile.ts`). Writes the project's package.json (with `packageJson`'s other fields)
+ * and package-lock.json. Rejects with npm's output on failure.
+ */
+export async function installTarballOffline(dir: string, options: InstallTarballOptions): Promise<void> {
   const tarballBytes = await readFile(options.tarballPath);
   const fileName = basename(options.tarballPath);
   await writeFile(join(dir, fileName), tarballBytes);
@@ -60,20 +89,22 @@ async function populateConsumerProject(dir: string, options: InstallConsumerOpti
   const sourceLock = JSON.parse(await readFile(join(options.rootDir, 'package-lock.json'), 'utf8')) as Lockfile;
   const { stdout: registry } = await execFileAsync('npm', ['config', 'get', 'registry'], { cwd: options.rootDir });
   const files = createConsumerPackageFiles({
-    name: 'agent-chat-consumer',
+    name: options.name,
     tarball,
-    extraDependencies: CONSUMER_DEPENDENCIES,
+    extraDependencies: options.dependencies,
     sourceLock,
     registry: registry.trim(),
   });
-  await writeFile(join(dir, 'package.json'), `${JSON.stringify(files.packageJson, null, 2)}\n`);
+  const { dependencies: _own, devDependencies: _ownDev, ...kept } = options.packageJson ?? {};
+  const packageJson = { ...kept, ...files.packageJson };
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
   await writeFile(join(dir, 'package-lock.json'), `${JSON.stringify(files.lockfile, null, 2)}\n`);
   try {
     await execFileAsync('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir });
   } catch (error) {
     const output = error instanceof Error && 'stderr' in error ? String(error.stderr) : String(error);
     throw new Error(
-      `npm ci --offline failed in the consumer project; its dependencies come from the npm cache, so run npm ci in the repository first.\n${output}`,
+      `npm ci --offline failed in ${options.name}; its dependencies come from the npm cache, so run npm ci in the repository first.\n${output}`,
     );
   }
 }
