@@ -20,6 +20,7 @@ const policy: RetentionPolicy = {
   maxRunsPerSession: 100,
   maxSessions: 1_000,
   maxRuns: 1_000,
+  protectActiveSessionsMs: HOUR,
 };
 
 interface Setup {
@@ -151,23 +152,24 @@ describe('retention of the run store (docs/server.md, "Storage")', () => {
     ]);
   });
 
-  it('past maxSessions or maxRuns the largest holders’ least recently active idle sessions go; active ones never', async () => {
+  it('past maxSessions or maxRuns only sessions idle for protectActiveSessionsMs go; active and recent ones never', async () => {
     const { store, clock, run } = setup({ maxSessions: 3, maxRuns: 4 });
     const old = await run('alice', { isLeftActive: true });
-    clock.advance(MINUTE);
     const bob = await run('bob');
     clock.advance(MINUTE);
     const carol = await run('carol');
-    clock.advance(MINUTE);
+    // An hour after bob's run his session may go (alice's, older, has an active run).
+    clock.advance(HOUR - MINUTE);
     const dave = await run('dave');
-    expect(await store.counts()).toEqual({ sessions: 3, runs: 3 });
+    expect(await store.getSession(bob.sessionId)).toBeNull();
     const kept = await Promise.all([old, carol, dave].map((s) => store.getSession(s.sessionId)));
     expect(kept.map((session) => session !== null)).toEqual([true, true, true]);
-    expect(await store.getSession(bob.sessionId)).toBeNull();
+    // Past maxRuns the same way: carol's session, idle an hour, goes for dave's next runs.
+    clock.advance(MINUTE);
     await run('dave', { sessionId: dave.sessionId });
     await run('dave', { sessionId: dave.sessionId });
-    expect(await store.counts()).toEqual({ sessions: 2, runs: 4 });
     expect(await store.getSession(carol.sessionId)).toBeNull();
+    expect(await store.counts()).toEqual({ sessions: 2, runs: 4 });
   });
 
   it('a create refused for a too large RUN_STARTED leaves no session and frees its active slot', async () => {
