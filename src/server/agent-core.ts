@@ -194,6 +194,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       maxRunsPerSession: limits.maxRunsPerSession,
       maxSessions: retention.maxSessions,
       maxRuns: retention.maxRuns,
+      protectActiveSessionsMs: retention.protectActiveSessionsMs,
     },
     maxActiveRunsPerSubject: limits.maxActiveRuns,
     maxEventBytes: limits.maxEventBytes,

@@ -72,10 +72,14 @@ export const UNSENT_ATTACHMENT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Connected executors kept per subject and in all (docs/protocol.md §19.4). */
 export const DEFAULT_EXECUTOR_CAPS = { maxPerSubject: 20, maxExecutors: 10_000 } as const;
 
-/** Store-wide caps of the in-memory store when the product sets none (docs/server.md, "Memory"). */
+/**
+ * Store-wide caps when the product sets none (docs/server.md, "Retention"), and how long a session
+ * stays safe from them after its last run started or ended.
+ */
 export const DEFAULT_RETENTION = {
   maxSessions: 10_000,
   maxRuns: 20_000,
+  protectActiveSessionsMs: 24 * 60 * 60 * 1000,
 } as const;
 
 /**

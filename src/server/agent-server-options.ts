@@ -54,11 +54,12 @@ export interface AgentServerOptions extends SendContextHooks, ObservabilityOptio
    */
   attachments?: AttachmentStore;
   /**
-   * Store-wide caps (per-identity ones are in `limits`): sessions and runs kept at most; past them
-   * the least recently active idle sessions of the identities holding the most are evicted
+   * Store-wide caps (per-identity ones are in `limits`): sessions and runs kept at most. Past them
+   * the least recently active sessions with no run started or ended for `protectActiveSessionsMs`
+   * (default 24 h) are evicted; while none is, a new session is `503 AGENT_UNAVAILABLE`
    * (docs/server.md, "Retention").
    */
-  retention?: { maxSessions?: number; maxRuns?: number };
+  retention?: { maxSessions?: number; maxRuns?: number; protectActiveSessionsMs?: number };
   /** The identity binding of a subject (≤ 64 chars). Default: a keyed hash of the subject id (see `identitySecret`). */
   identityFor?: (subject: Subject) => string;
   /**

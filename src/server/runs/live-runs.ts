@@ -24,13 +24,14 @@ export interface RetentionPolicy {
   /** Runs per session; past it the session's oldest runs are evicted (their messages leave its history). */
   maxRunsPerSession: number;
   /**
-   * Sessions in the whole store; past it the least recently active idle session of the subject
-   * holding the most sessions is evicted (the creating subject first among equals), so one
-   * identity's creations never evict the data of one that holds less.
+   * Sessions in the whole store; past it the least recently active sessions idle for
+   * `protectActiveSessionsMs` are evicted, and while none is, a new session is refused.
    */
   maxSessions: number;
-  /** Runs in the whole store; past it whole sessions are evicted as for `maxSessions`, weighing runs held. */
+  /** Runs in the whole store; past it whole sessions are evicted as for `maxSessions`. */
   maxRuns: number;
+  /** How long since its last run started or ended a session is safe from the store caps. */
+  protectActiveSessionsMs: number;
 }
 
 /** A run this process produces: its writer, its engine's abort controller and its timers. */
@@ -327,5 +328,6 @@ function retentionCaps(policy: RetentionPolicy, now: number) {
     maxRunsPerSession: policy.maxRunsPerSession,
     maxSessions: policy.maxSessions,
     maxRuns: policy.maxRuns,
+    protectActiveSessionsMs: policy.protectActiveSessionsMs,
   };
 }

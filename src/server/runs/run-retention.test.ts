@@ -8,7 +8,7 @@ import { createMemoryStorage } from '../storage/memory-storage.ts';
 import type { AgentStorage } from '../storage/storage-port.ts';
 import { EndedRunRecord } from './ended-run-record.ts';
 import type { RetentionPolicy, RunStore } from './run-store.ts';
-import { createRunStore } from './run-store.ts';
+import { createRunStore, STORE_FULL_RETRY_AFTER_MS } from './run-store.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -20,6 +20,7 @@ const policy: RetentionPolicy = {
   maxRunsPerSession: 100,
   maxSessions: 1_000,
   maxRuns: 1_000,
+  protectActiveSessionsMs: HOUR,
 };
 
 interface Setup {
@@ -151,23 +152,36 @@ describe('retention of the run store (docs/server.md, "Storage")', () => {
     ]);
   });
 
-  it('past maxSessions or maxRuns the largest holders’ least recently active idle sessions go; active ones never', async () => {
+  it('past maxSessions or maxRuns only sessions idle for protectActiveSessionsMs go; while none is, new ones are refused', async () => {
     const { store, clock, run } = setup({ maxSessions: 3, maxRuns: 4 });
     const old = await run('alice', { isLeftActive: true });
-    clock.advance(MINUTE);
     const bob = await run('bob');
     clock.advance(MINUTE);
     const carol = await run('carol');
-    clock.advance(MINUTE);
-    const dave = await run('dave');
+    // Full, and every session recent: a new one is refused before anything is written.
+    await expect(run('dave')).rejects.toMatchObject({
+      init: {
+        code: 'AGENT_UNAVAILABLE',
+        retryAfterMs: STORE_FULL_RETRY_AFTER_MS,
+        details: { reason: 'capacity', limit: 'maxSessions' },
+      },
+    });
     expect(await store.counts()).toEqual({ sessions: 3, runs: 3 });
+    // A run in an existing session goes on; then the runs are at their cap too.
+    await run('carol', { sessionId: carol.sessionId });
+    await expect(run('dave')).rejects.toMatchObject({ init: { details: { limit: 'maxSessions' } } });
+    // An hour after bob's run his session may go (alice's, older, has an active run): dave gets in.
+    clock.advance(HOUR - MINUTE);
+    const dave = await run('dave');
+    expect(await store.getSession(bob.sessionId)).toBeNull();
     const kept = await Promise.all([old, carol, dave].map((s) => store.getSession(s.sessionId)));
     expect(kept.map((session) => session !== null)).toEqual([true, true, true]);
-    expect(await store.getSession(bob.sessionId)).toBeNull();
+    expect(await store.counts()).toEqual({ sessions: 3, runs: 4 });
+    // Past maxRuns the same way: carol's session, idle an hour, goes for dave's next runs.
+    clock.advance(MINUTE);
     await run('dave', { sessionId: dave.sessionId });
-    await run('dave', { sessionId: dave.sessionId });
-    expect(await store.counts()).toEqual({ sessions: 2, runs: 4 });
     expect(await store.getSession(carol.sessionId)).toBeNull();
+    expect(await store.counts()).toEqual({ sessions: 2, runs: 3 });
   });
 
   it('a create refused for a too large RUN_STARTED leaves no session and frees its active slot', async () => {

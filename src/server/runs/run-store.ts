@@ -134,6 +134,9 @@ export interface RunStore {
   close(): void;
 }
 
+/** How long a new session refused by a full store is told to wait (a guess: room comes as sessions idle). */
+export const STORE_FULL_RETRY_AFTER_MS = 60_000;
+
 /** Creates the run store over the storage port. */
 export function createRunStore(options: RunStoreOptions): RunStore {
   const { storage, clock, ids } = options;
@@ -155,6 +158,22 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     }
   }
 
+  /**
+   * Refuses a new session while the store is at a cap and none of its sessions may go (each was
+   * active within `protectActiveSessionsMs`): the caps never evict another identity's recent ones.
+   */
+  async function checkSessionRoom(now: number): Promise<void> {
+    const { maxSessions, maxRuns, protectActiveSessionsMs } = options.retention;
+    const room = await storage.checkSessionRoom({ now, maxSessions, maxRuns, protectActiveSessionsMs });
+    if (room.kind === 'room') return;
+    refuse({
+      code: 'AGENT_UNAVAILABLE',
+      detail: 'The server keeps as many conversations as it can right now; continue one, or try again later.',
+      retryAfterMs: STORE_FULL_RETRY_AFTER_MS,
+      details: { reason: 'capacity', limit: room.limit },
+    });
+  }
+
   return {
     async createRun(input, complete) {
       const now = clock.now();
@@ -169,6 +188,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           details: { limit: 'maxActiveRuns', maxActiveRuns: maxActive },
         });
       }
+      if (input.sessionId === undefined) await checkSessionRoom(now);
       const sessionId = input.sessionId ?? ids('ses');
       const runId = ids('run');
       const userMessageId = ids('msg');

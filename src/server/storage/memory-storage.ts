@@ -5,7 +5,7 @@ import { checkAppendBatch } from './append-rules.ts';
 import { createDoorbells } from './doorbells.ts';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import type { SessionCursor } from './session-cursor.ts';
-import { IdempotencyLockLostError } from './storage-port.ts';
+import { IdempotencyLockLostError, roomUnderCaps } from './storage-port.ts';
 import type {
   AgentStorage,
   IdempotencyCompletion,
@@ -318,19 +318,12 @@ export function createMemoryStorage(): AgentStorage {
         const excess = mine.length - request.maxSessionsPerSubject;
         if (excess > 0) mine.filter(isEvictable).slice(0, excess).forEach(evict);
       }
-      const weighOf = {
-        sessions: () => 1,
-        runs: (session: StoredSession) => (sessionRunIds.get(session.sessionId) ?? []).length,
-      };
-      for (const [cap, size, weigh] of [
-        [request.maxSessions, () => sessions.size, weighOf.sessions],
-        [request.maxRuns, () => runs.size, weighOf.runs],
-      ] as const) {
-        while (size() > cap) {
-          const next = nextEvictedByHolding(byActivity(), isEvictable, weigh, touched?.subjectId);
-          if (next === undefined) break;
-          evict(next);
-        }
+      // Past the store caps only sessions idle for the protection window go, oldest first.
+      const protectedFrom = request.now - request.protectActiveSessionsMs;
+      const isOverCaps = (): boolean => sessions.size > request.maxSessions || runs.size > request.maxRuns;
+      for (const session of byActivity()) {
+        if (!isOverCaps() || session.updatedAt > protectedFrom) break;
+        if (isEvictable(session)) evict(session);
       }
       if (touched === undefined) {
         for (const session of byActivity()) {
@@ -339,6 +332,15 @@ export function createMemoryStorage(): AgentStorage {
         }
       }
       return deleted;
+    },
+    async checkSessionRoom(request) {
+      const room = roomUnderCaps(request, { sessions: sessions.size, runs: runs.size });
+      if (room.kind === 'room') return room;
+      const protectedFrom = request.now - request.protectActiveSessionsMs;
+      for (const session of sessions.values()) {
+        if (session.activeRunId === null && session.updatedAt <= protectedFrom) return { kind: 'room' };
+      }
+      return room;
     },
     async beginIdempotency(request) {
       const existing = idempotency.get(request.recordId);
@@ -434,33 +436,6 @@ export function createMemoryStorage(): AgentStorage {
     },
     async close() {},
   };
-}
-
-/**
- * The session the store caps delete next: the least recently active evictable one of the subjects
- * that hold the most (sessions or runs, as `weigh` counts a session), the touched subject first
- * among equals, so one identity's creations take its own data before anyone else's.
- */
-function nextEvictedByHolding(
-  byActivity: readonly StoredSession[],
-  isEvictable: (session: StoredSession) => boolean,
-  weigh: (session: StoredSession) => number,
-  touchedSubjectId: string | undefined,
-): StoredSession | undefined {
-  const holdings = new Map<string, number>();
-  for (const session of byActivity) {
-    holdings.set(session.subjectId, (holdings.get(session.subjectId) ?? 0) + weigh(session));
-  }
-  let next: { session: StoredSession; holding: number; isTouched: boolean } | undefined;
-  for (const session of byActivity) {
-    if (!isEvictable(session)) continue;
-    const holding = holdings.get(session.subjectId) ?? 0;
-    const isTouched = session.subjectId === touchedSubjectId;
-    if (next === undefined || holding > next.holding || (holding === next.holding && isTouched && !next.isTouched)) {
-      next = { session, holding, isTouched };
-    }
-  }
-  return next?.session;
 }
 
 function pageOf<T>(

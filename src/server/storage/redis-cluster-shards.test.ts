@@ -1,5 +1,6 @@
 import { createClient } from '@redis/client';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { EVENT_EPOCH_MS } from '../../core/state/test-support/events.ts';
 import { openRedisStorage } from './open-redis-storage.ts';
 import { CLUSTER_SHARDS, shardOfSubject } from './redis-keys.ts';
 import type { AgentStorage } from './storage-port.ts';
@@ -10,6 +11,8 @@ type RawClient = ReturnType<typeof createClient>;
 
 const SUBJECTS = Array.from({ length: 60 }, (_, index) => `idn_spread_${index}`);
 const FAR_FUTURE = Number.MAX_SAFE_INTEGER;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 /** Every key of one node that holds `part` (`SCAN`, whole keyspace). */
 async function keysOn(node: RawClient, part: string): Promise<string[]> {
@@ -157,6 +160,7 @@ describe('Redis Cluster: a shard per subject, spread over the nodes', () => {
       maxRunsPerSession: 100,
       maxSessions: 10_000,
       maxRuns: 10_000,
+      protectActiveSessionsMs: 1,
     });
     expect(swept.sessionIds.sort()).toEqual(runs.map((run) => run.sessionId).sort());
     expect(await storage.counts()).toEqual({ sessions: 0, runs: 0 });
@@ -232,37 +236,53 @@ describe('Redis Cluster: a shard per subject, spread over the nodes', () => {
     expect(await sessionKeys()).toEqual([]);
   });
 
-  it('applies the store caps over the shards: the largest holder goes first, wherever it lives', async () => {
-    const runs = await createAll();
+  it('applies the store caps over the shards: the least recently active idle sessions go, wherever they live', async () => {
+    // One session per subject: the first 20 end a second apart, the other 40 an hour later.
+    const runs = await Promise.all(
+      SUBJECTS.map((subjectId, index) =>
+        createFixtureRun(storage, {
+          runId: `run_${index}`,
+          sessionId: `ses_${index}`,
+          isNewSession: true,
+          subjectId,
+          laterMs: index < 20 ? index * 1000 : HOUR,
+        }),
+      ),
+    );
     await Promise.all(runs.map((run) => finishFixtureRun(storage, run, 'done')));
-    const heavy = SUBJECTS[7] as string;
-    for (let index = 0; index < 3; index += 1) {
-      const run = await createFixtureRun(storage, {
-        runId: `run_heavy_${index}`,
-        sessionId: `ses_heavy_${index}`,
-        isNewSession: true,
-        subjectId: heavy,
-      });
-      await finishFixtureRun(storage, run, 'done');
-    }
+    const caps = {
+      sessionIdleTtlMs: FAR_FUTURE,
+      maxSessionsPerSubject: 100,
+      maxRunsPerSession: 100,
+      maxRuns: 10_000,
+      protectActiveSessionsMs: DAY,
+    };
+    // A day after the 20th ended all 20 are idle; a millisecond before the first did, none was.
+    const now = EVENT_EPOCH_MS + 19_500 + DAY;
+    const firstIdle = EVENT_EPOCH_MS + 500 + DAY;
+    expect(await other.checkSessionRoom({ ...caps, now: firstIdle - 1, maxSessions: 60 })).toEqual({
+      kind: 'full',
+      limit: 'maxSessions',
+    });
+    expect(await other.checkSessionRoom({ ...caps, now: firstIdle, maxSessions: 60 })).toEqual({ kind: 'room' });
     const created = await createFixtureRun(other, {
       runId: 'run_last',
       sessionId: 'ses_last',
       isNewSession: true,
       subjectId: 'idn_newcomer',
+      laterMs: DAY,
     });
-    const evicted = await other.enforceRetention({
-      now: 0,
-      sessionIdleTtlMs: FAR_FUTURE,
-      maxSessionsPerSubject: 100,
-      maxRunsPerSession: 100,
-      maxSessions: 61,
-      maxRuns: 10_000,
-      touched: { sessionId: created.sessionId, subjectId: 'idn_newcomer' },
+    const touched = { sessionId: created.sessionId, subjectId: 'idn_newcomer' };
+    // 61 sessions, cap 45: the 16 least recently active, whichever shard holds them.
+    const evicted = await other.enforceRetention({ ...caps, now, maxSessions: 45, touched });
+    expect(evicted.sessionIds).toEqual(Array.from({ length: 16 }, (_, index) => `ses_${index}`));
+    // A sweep under cap 30 takes the other four idle ones and leaves the store over its cap.
+    const swept = await storage.enforceRetention({ ...caps, now, maxSessions: 30 });
+    expect(swept.sessionIds).toEqual(['ses_16', 'ses_17', 'ses_18', 'ses_19']);
+    expect(await storage.counts()).toEqual({ sessions: 41, runs: 41 });
+    expect(await storage.checkSessionRoom({ ...caps, now, maxSessions: 30 })).toEqual({
+      kind: 'full',
+      limit: 'maxSessions',
     });
-    // 64 sessions, cap 61: the heavy subject's (4 sessions) least recently active three.
-    expect(evicted.sessionIds).toHaveLength(3);
-    expect(evicted.sessionIds.every((id) => id === 'ses_7' || id.startsWith('ses_heavy_'))).toBe(true);
-    expect(await storage.counts()).toEqual({ sessions: 61, runs: 61 });
   });
 });

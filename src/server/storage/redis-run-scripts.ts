@@ -56,9 +56,8 @@ end
  * sessionSubject, sessionCreatedAt, sessionHasTitle and sessionTitle; replaces, the run it replaces
  * ('' for none: a retry, which must be the session's latest run and whose messages leave the
  * session's history `messages:<sessionId>`); leaves, the ended runs whose messages leave it too
- * (a branch made beside them). The run counts in its subject's holdings
- * (`holdings:sessions`, `holdings:runs`: what the store caps weigh). Returns
- * `{'created', <session hash>}` or the refusal with its detail.
+ * (a branch made beside them). Returns `{'created', <session hash>}` or the refusal with its
+ * detail.
  */
 export const CREATE_RUN = defineStorageScript(
   'agentChatCreateRun',
@@ -88,7 +87,6 @@ if mode == 'new' then
   if A.sessionHasTitle == '1' then redis.call('HSET', key, 'title', A.sessionTitle) end
   redis.call('ZADD', P .. 'sessions', position, sessionId)
   redis.call('ZADD', P .. 'subject-sessions:' .. sessionSubject, position, sessionId)
-  redis.call('ZINCRBY', P .. 'holdings:sessions', 1, sessionSubject)
 end
 redis.call('HSET', key, 'activeRunId', runId, 'lastRunId', runId, 'updatedAt', createdAt)
 if hasTitle and redis.call('HEXISTS', key, 'title') == 0 then redis.call('HSET', key, 'title', title) end
@@ -98,7 +96,6 @@ redis.call('HSET', K.run, 'sessionId', sessionId, 'subjectId', subjectId, 'userM
   'createdAt', createdAt, 'start', startJson, 'firstSeq', 1, 'lastSeq', 1, 'compacted', 0)
 redis.call('ZADD', P .. 'runs', runPosition, runId)
 redis.call('SADD', K.subjectActive, runId)
-redis.call('ZINCRBY', P .. 'holdings:runs', 1, subjectId)
 redis.call('ZADD', K.sessionRuns, runPosition, runId)
 redis.call('XADD', K.stream, '1-0', 'e', startedJson)
 redis.call('ZADD', P .. 'leases', leaseExpiresAt, runId)

@@ -3,6 +3,8 @@ import type { RunScript, SendTo } from './redis-script.ts';
 import { COUNTS } from './redis-record-scripts.ts';
 import { EVICT_SESSION, NEXT_EVICTION } from './redis-retention-script.ts';
 import { toStrings } from './redis-replies.ts';
+import { roomUnderCaps } from './storage-port.ts';
+import type { SessionRoom, SessionRoomRequest } from './storage-port.ts';
 
 /** How {@link takeOldestOverShards} finds and takes the oldest entries of a per-shard index. */
 export interface OldestOverShards {
@@ -71,94 +73,103 @@ export async function countOverShards(
   return { sessions, runs };
 }
 
-/** One shard's candidate for a store cap ({@link NEXT_EVICTION}). */
+/** One shard's candidate for the store caps ({@link NEXT_EVICTION}). */
 interface Candidate {
   shard: ShardKeys;
   sessionId: string;
-  holding: number;
   at: number;
   member: string;
-  isTouched: boolean;
+}
+
+/** The shard's session the store caps may delete next, or null. */
+async function candidateOf(
+  run: RunScript,
+  shard: ShardKeys,
+  args: { touched: string; protectedFrom: number },
+): Promise<Candidate | null> {
+  const [sessionId, at, member] = toStrings(await run(NEXT_EVICTION, shard, { activity: shard.of('activity') }, args));
+  if (sessionId === undefined) return null;
+  return { shard, sessionId, at: Number(at), member: member ?? '' };
+}
+
+/** What {@link enforceStoreCapsOverShards} and {@link checkRoomOverShards} need: the shards and the caps. */
+export interface StoreCapsOverShards extends SessionRoomRequest {
+  shards: readonly ShardKeys[];
+  run: RunScript;
 }
 
 /**
  * Applies the store caps (`maxSessions`, `maxRuns`) over the shards of a cluster, in the order
- * one store would (docs/server.md, "Retention"): while the total is over a cap, the session that
- * goes is of the subject holding the most, the touched subject first among equals, else the least
- * recently active. A subject lives in one shard, so each shard names its own candidate
- * (`NEXT_EVICTION`); the best one is deleted (`EVICT_SESSION`, which checks again that it may go)
- * and only its shard names a new one. Returns what went.
+ * one store would (docs/server.md, "Retention"): while the total is over a cap, the least recently
+ * active session idle since `now - protectActiveSessionsMs` (and with no active run) goes, wherever
+ * it lives. Each shard names its own candidate (`NEXT_EVICTION`); the oldest is deleted
+ * (`EVICT_SESSION`, which checks again that it may go) and only its shard names a new one. Returns
+ * what went.
  */
-export async function enforceStoreCapsOverShards(request: {
-  shards: readonly ShardKeys[];
-  run: RunScript;
-  maxSessions: number;
-  maxRuns: number;
-  touched: { sessionId: string; subjectId: string } | undefined;
-}): Promise<{ sessionIds: string[]; runIds: string[] }> {
+export async function enforceStoreCapsOverShards(
+  request: StoreCapsOverShards & { touched: { sessionId: string; subjectId: string } | undefined },
+): Promise<{ sessionIds: string[]; runIds: string[] }> {
   const { shards, run } = request;
-  const touched = request.touched?.sessionId ?? '';
-  const touchedSubject = request.touched?.subjectId ?? '';
+  const args = {
+    touched: request.touched?.sessionId ?? '',
+    protectedFrom: request.now - request.protectActiveSessionsMs,
+  };
   const sessionIds: string[] = [];
   const runIds: string[] = [];
   const totals = await countOverShards(shards, run);
-  const candidateOf = async (shard: ShardKeys, kind: 'sessions' | 'runs'): Promise<Candidate | null> => {
-    const [sessionId, holding, at, member, isTouched] = toStrings(
-      await run(NEXT_EVICTION, shard, { activity: shard.of('activity') }, { kind, touched, touchedSubject }),
-    );
-    if (sessionId === undefined) return null;
-    return {
-      shard,
-      sessionId,
-      holding: Number(holding),
-      at: Number(at),
-      member: member ?? '',
-      isTouched: isTouched === '1',
-    };
-  };
-  for (const kind of ['sessions', 'runs'] as const) {
-    const max = kind === 'sessions' ? request.maxSessions : request.maxRuns;
-    if (totals[kind] <= max) continue;
-    const candidates = new Map<ShardKeys, Candidate>();
-    for (const candidate of await Promise.all(shards.map((shard) => candidateOf(shard, kind)))) {
-      if (candidate !== null) candidates.set(candidate.shard, candidate);
-    }
-    while (totals[kind] > max) {
-      const best = pickCandidate([...candidates.values()]);
-      if (best === undefined) break;
-      const [deletedSessions, deletedRuns] = (await run(
-        EVICT_SESSION,
-        best.shard,
-        { session: best.shard.session(best.sessionId) },
-        { sessionId: best.sessionId, touched },
-      )) as [unknown, unknown];
-      const gone = { sessions: toStrings(deletedSessions), runs: toStrings(deletedRuns) };
-      sessionIds.push(...gone.sessions);
-      runIds.push(...gone.runs);
-      totals.sessions -= gone.sessions.length;
-      totals.runs -= gone.runs.length;
-      const next = await candidateOf(best.shard, kind);
-      if (next === null) candidates.delete(best.shard);
-      else candidates.set(best.shard, next);
-      // Taken by another process meanwhile: its shard has named another.
-      if (gone.sessions.length === 0 && next?.sessionId === best.sessionId) break;
-    }
+  const isOverCaps = (): boolean => totals.sessions > request.maxSessions || totals.runs > request.maxRuns;
+  if (!isOverCaps()) return { sessionIds, runIds };
+  const candidates = new Map<ShardKeys, Candidate>();
+  for (const candidate of await Promise.all(shards.map((shard) => candidateOf(run, shard, args)))) {
+    if (candidate !== null) candidates.set(candidate.shard, candidate);
+  }
+  while (isOverCaps()) {
+    const oldest = pickOldest([...candidates.values()]);
+    if (oldest === undefined) break;
+    const [deletedSessions, deletedRuns] = (await run(
+      EVICT_SESSION,
+      oldest.shard,
+      { session: oldest.shard.session(oldest.sessionId) },
+      { sessionId: oldest.sessionId, ...args },
+    )) as [unknown, unknown];
+    const gone = { sessions: toStrings(deletedSessions), runs: toStrings(deletedRuns) };
+    sessionIds.push(...gone.sessions);
+    runIds.push(...gone.runs);
+    totals.sessions -= gone.sessions.length;
+    totals.runs -= gone.runs.length;
+    const next = await candidateOf(run, oldest.shard, args);
+    if (next === null) candidates.delete(oldest.shard);
+    else candidates.set(oldest.shard, next);
+    // Taken by another process meanwhile: its shard has named another.
+    if (gone.sessions.length === 0 && next?.sessionId === oldest.sessionId) break;
   }
   return { sessionIds, runIds };
 }
 
-/** The candidate that goes first: the largest holding, then the touched subject's, then the least recently active. */
-function pickCandidate(candidates: readonly Candidate[]): Candidate | undefined {
-  let best: Candidate | undefined;
-  for (const candidate of candidates) {
-    if (best === undefined || goesBefore(candidate, best)) best = candidate;
-  }
-  return best;
+/**
+ * `AgentStorage.checkSessionRoom` over the shards: the totals (`COUNTS` per shard), and only when
+ * a cap is reached, whether any shard has a session the store caps may delete (`NEXT_EVICTION`).
+ */
+export async function checkRoomOverShards(request: StoreCapsOverShards): Promise<SessionRoom> {
+  const { shards, run } = request;
+  const room = roomUnderCaps(request, await countOverShards(shards, run));
+  if (room.kind === 'room') return room;
+  const args = { touched: '', protectedFrom: request.now - request.protectActiveSessionsMs };
+  const candidates = await Promise.all(shards.map((shard) => candidateOf(run, shard, args)));
+  return candidates.some((candidate) => candidate !== null) ? { kind: 'room' } : room;
 }
 
-function goesBefore(a: Candidate, b: Candidate): boolean {
-  if (a.holding !== b.holding) return a.holding > b.holding;
-  if (a.isTouched !== b.isTouched) return a.isTouched;
-  if (a.at !== b.at) return a.at < b.at;
-  return a.member < b.member;
+/** The least recently active candidate (equal times: the lower activity member). */
+function pickOldest(candidates: readonly Candidate[]): Candidate | undefined {
+  let oldest: Candidate | undefined;
+  for (const candidate of candidates) {
+    if (
+      oldest === undefined ||
+      candidate.at < oldest.at ||
+      (candidate.at === oldest.at && candidate.member < oldest.member)
+    ) {
+      oldest = candidate;
+    }
+  }
+  return oldest;
 }

@@ -247,6 +247,7 @@ describe('Redis storage across processes (two storages on one redis-server)', ()
       maxRunsPerSession: 100,
       maxSessions: 100,
       maxRuns: 100,
+      protectActiveSessionsMs: 1,
     });
     expect(swept).toEqual({ sessionIds: ['ses_1'], runIds: ['run_1', 'run_2'] });
     expect(await sessionKeys()).toEqual([]);

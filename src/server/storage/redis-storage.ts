@@ -36,7 +36,12 @@ import { createRedisExecutorLeases, REDIS_EXECUTOR_SCRIPTS } from './redis-execu
 import { createRedisLayout } from './redis-keys.ts';
 import type { ShardKeys } from './redis-keys.ts';
 import { createShardDirectory } from './redis-shard-directory.ts';
-import { countOverShards, enforceStoreCapsOverShards, takeOldestOverShards } from './redis-shard-sweeps.ts';
+import {
+  checkRoomOverShards,
+  countOverShards,
+  enforceStoreCapsOverShards,
+  takeOldestOverShards,
+} from './redis-shard-sweeps.ts';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
 import { IdempotencyLockLostError } from './storage-port.ts';
 import type {
@@ -432,10 +437,10 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
             sessions: shard.of('sessions'),
             runs: shard.of('runs'),
             activity: shard.of('activity'),
-            counters: shard.of('counters'),
           },
           {
             cutoff: request.now - request.sessionIdleTtlMs,
+            protectedFrom: request.now - request.protectActiveSessionsMs,
             maxSessionsPerSubject: request.maxSessionsPerSubject,
             maxRunsPerSession: request.maxRunsPerSession,
             maxSessions: request.maxSessions,
@@ -451,8 +456,10 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       if (!isSharded) return inShard(shards[0] as ShardKeys);
       const parts = [];
       if (touched !== undefined) parts.push(await inShard(layout.ofSubject(touched.subjectId)));
-      const { maxSessions, maxRuns } = request;
-      parts.push(await enforceStoreCapsOverShards({ shards, run, maxSessions, maxRuns, touched }));
+      const { now, maxSessions, maxRuns, protectActiveSessionsMs } = request;
+      parts.push(
+        await enforceStoreCapsOverShards({ shards, run, now, maxSessions, maxRuns, protectActiveSessionsMs, touched }),
+      );
       if (touched === undefined) parts.push(...(await Promise.all(shards.map(inShard))));
       const gone = {
         sessionIds: parts.flatMap((part) => part.sessionIds),
@@ -461,6 +468,7 @@ export function createRedisStorage(options: RedisStorageOptions): AgentStorage {
       await directory.forget([...gone.sessionIds, ...gone.runIds]);
       return gone;
     },
+    checkSessionRoom: (request) => checkRoomOverShards({ ...request, shards, run }),
     async beginIdempotency(request) {
       const shard = layout.ofSubject(request.subjectId);
       const [kind, response] = toStrings(

@@ -186,20 +186,8 @@ export function createSqliteStatements(db: Database) {
       `SELECT session_id FROM sessions WHERE subject_id = ? AND active_run_id IS NULL AND session_id != ?
        ORDER BY updated_at, position`,
     ),
-    // What the store caps delete next: the least recently active idle session of the subjects that
-    // hold the most (sessions, or runs), the touched subject first among equals.
-    evictableBySessionHolding: statement<[string, string], { session_id: string }>(
-      `SELECT s.session_id FROM sessions s
-       JOIN (SELECT subject_id, COUNT(*) AS held FROM sessions GROUP BY subject_id) h ON h.subject_id = s.subject_id
-       WHERE s.active_run_id IS NULL AND s.session_id != ?
-       ORDER BY h.held DESC, s.subject_id = ? DESC, s.updated_at, s.position LIMIT 1`,
-    ),
-    evictableByRunHolding: statement<[string, string], { session_id: string }>(
-      `SELECT s.session_id FROM sessions s
-       LEFT JOIN (SELECT subject_id, COUNT(*) AS held FROM runs GROUP BY subject_id) h ON h.subject_id = s.subject_id
-       WHERE s.active_run_id IS NULL AND s.session_id != ?
-       ORDER BY h.held DESC, s.subject_id = ? DESC, s.updated_at, s.position LIMIT 1`,
-    ),
+    // Sessions that may go, idle since a cutoff, oldest first: the idle TTL's (`now -
+    // sessionIdleTtlMs`) and, one at a time, the store caps' (`now - protectActiveSessionsMs`).
     evictableByActivity: statement<[string, number], { session_id: string }>(
       `SELECT session_id FROM sessions WHERE active_run_id IS NULL AND session_id != ? AND updated_at <= ?
        ORDER BY updated_at, position`,

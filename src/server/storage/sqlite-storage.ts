@@ -10,7 +10,7 @@ import { migrateSqlite } from './sqlite-migrations.ts';
 import { createSqliteStatements } from './sqlite-statements.ts';
 import type { RunRow, SessionRow } from './sqlite-statements.ts';
 import { decodeSessionCursor, encodeSessionCursor } from './session-cursor.ts';
-import { IdempotencyLockLostError } from './storage-port.ts';
+import { IdempotencyLockLostError, roomUnderCaps } from './storage-port.ts';
 import type {
   AgentStorage,
   AppendOptions,
@@ -281,14 +281,12 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
       }
     }
     const counts = (): { sessions: number; runs: number } => sql.counts.get() as { sessions: number; runs: number };
-    const touchedSubject = touched?.subjectId ?? '';
-    while (counts().sessions > request.maxSessions) {
-      const row = sql.evictableBySessionHolding.get(keep, touchedSubject);
-      if (row === undefined) break;
-      deleteSession(row.session_id, deleted);
-    }
-    while (counts().runs > request.maxRuns) {
-      const row = sql.evictableByRunHolding.get(keep, touchedSubject);
+    // Past the store caps only sessions idle for the protection window go, oldest first.
+    const protectedFrom = request.now - request.protectActiveSessionsMs;
+    for (;;) {
+      const { sessions, runs } = counts();
+      if (sessions <= request.maxSessions && runs <= request.maxRuns) break;
+      const row = sql.evictableByActivity.get(keep, protectedFrom);
       if (row === undefined) break;
       deleteSession(row.session_id, deleted);
     }
@@ -419,6 +417,12 @@ function createSqliteStorage(db: BetterSqlite3.Database): AgentStorage {
     },
     async enforceRetention(request) {
       return enforceRetention.immediate(request);
+    },
+    async checkSessionRoom(request) {
+      const room = roomUnderCaps(request, sql.counts.get() as { sessions: number; runs: number });
+      if (room.kind === 'room') return room;
+      const evictable = sql.evictableByActivity.get('', request.now - request.protectActiveSessionsMs);
+      return evictable === undefined ? room : { kind: 'room' };
     },
     async beginIdempotency(request) {
       return beginIdempotency.immediate(request);

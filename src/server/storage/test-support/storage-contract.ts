@@ -17,6 +17,8 @@ export interface StorageUnderTest {
 }
 
 const T0 = EVENT_EPOCH_MS;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const RESPONSE = { status: 201, body: { runId: 'run_1' }, headers: { Location: '/v1/runs/run_1' } };
 
 /**
@@ -629,7 +631,7 @@ export function describeStorageContract(
       await answered('run_2', { leavesHistory: ['run_1'] });
       await answered('run_3');
       const touched = { sessionId: 'ses_1', subjectId: 'alice' };
-      const caps = { now: T0, sessionIdleTtlMs: 86_400_000, maxSessions: 100, maxRuns: 100 };
+      const caps = { now: T0, sessionIdleTtlMs: DAY, maxSessions: 100, maxRuns: 100, protectActiveSessionsMs: DAY };
       expect(
         await storage.enforceRetention({ ...caps, maxSessionsPerSubject: 100, maxRunsPerSession: 2, touched }),
       ).toEqual({ sessionIds: [], runIds: ['run_1'] });
@@ -783,7 +785,7 @@ export function describeStorageContract(
       await finishFixtureRun(storage, await make('run_4', 'ses_2', true), 'four');
       const fifth = await make('run_5', 'ses_3', true);
       await finishFixtureRun(storage, await make('run_6', 'ses_4', true, 'bob'), 'six');
-      const caps = { now: T0, sessionIdleTtlMs: 86_400_000, maxSessions: 100, maxRuns: 100 };
+      const caps = { now: T0, sessionIdleTtlMs: DAY, maxSessions: 100, maxRuns: 100, protectActiveSessionsMs: DAY };
       expect(
         await storage.enforceRetention({
           ...caps,
@@ -800,7 +802,9 @@ export function describeStorageContract(
       expect(await storage.getRun('run_4')).toBeNull();
       expect(await storage.readEvents('run_4', 0)).toEqual([]);
       const loose = { maxSessionsPerSubject: 100, maxRunsPerSession: 100 };
-      expect(await storage.enforceRetention({ ...caps, ...loose, maxSessions: 1 })).toEqual({
+      // Past the store cap only the session idle for the protection window goes (ses_4 ended at T0 + 500).
+      const idle = { now: T0 + 1000, protectActiveSessionsMs: 500 };
+      expect(await storage.enforceRetention({ ...caps, ...loose, ...idle, maxSessions: 1 })).toEqual({
         sessionIds: ['ses_4'],
         runIds: ['run_6'],
       });
@@ -818,60 +822,106 @@ export function describeStorageContract(
       expect(await storage.counts()).toEqual({ sessions: 0, runs: 0 });
     });
 
-    it('past the store caps deletes from the identities holding the most, the creator first among equals', async () => {
-      const finished = async (runId: string, sessionId: string, subjectId: string, isNewSession = true) =>
-        finishFixtureRun(storage, await createFixtureRun(storage, { runId, sessionId, isNewSession, subjectId }), 'ok');
-      const caps = { now: T0, sessionIdleTtlMs: 86_400_000, maxSessionsPerSubject: 100, maxRunsPerSession: 100 };
-      const created = (sessionId: string, subjectId: string, limits: { maxSessions: number; maxRuns: number }) =>
-        storage.enforceRetention({ ...caps, ...limits, touched: { sessionId, subjectId } });
-      // alice's two sessions are the least recently active of the store; mallory's creations push past the cap.
-      await finished('run_a1', 'ses_a1', 'alice');
-      await finished('run_a2', 'ses_a2', 'alice');
-      for (const n of [1, 2, 3, 4]) await finished(`run_m${n}`, `ses_m${n}`, 'mallory');
-      expect(await created('ses_m4', 'mallory', { maxSessions: 4, maxRuns: 100 })).toEqual({
-        sessionIds: ['ses_m1', 'ses_m2'],
-        runIds: ['run_m1', 'run_m2'],
-      });
-      // Equal holdings (3 and 3): the creator's own go first, though alice's are older.
-      await finished('run_a3', 'ses_a3', 'alice');
-      expect(await created('ses_a3', 'alice', { maxSessions: 5, maxRuns: 100 })).toEqual({
-        sessionIds: [],
-        runIds: [],
-      });
-      await finished('run_m5', 'ses_m5', 'mallory');
-      expect(await created('ses_m5', 'mallory', { maxSessions: 5, maxRuns: 100 })).toEqual({
-        sessionIds: ['ses_m3'],
-        runIds: ['run_m3'],
-      });
-      // Past maxRuns the holder of the most runs gives up its least recently active idle session.
-      await finished('run_a4', 'ses_a3', 'alice', false);
-      await finished('run_a5', 'ses_a3', 'alice', false);
-      expect(await created('ses_m5', 'mallory', { maxSessions: 100, maxRuns: 6 })).toEqual({
-        sessionIds: ['ses_a1'],
-        runIds: ['run_a1'],
-      });
-      // A sweep (no creator) weighs the same way: mallory and alice hold 2 sessions each, the older goes.
-      expect(await storage.enforceRetention({ ...caps, maxSessions: 3, maxRuns: 100 })).toEqual({
-        sessionIds: ['ses_a2'],
-        runIds: ['run_a2'],
-      });
-      expect(await storage.counts()).toEqual({ sessions: 3, runs: 5 });
+    it('past the store caps never evicts another identity’s recent sessions: a full store has no room', async () => {
+      // An identity with three recently active sessions, then 60 identities with one session each
+      // (each asks for room, creates and applies the caps, as the server does), under a cap of 50.
+      const caps = {
+        sessionIdleTtlMs: 7 * DAY,
+        maxSessionsPerSubject: 3,
+        maxRunsPerSession: 100,
+        maxSessions: 50,
+        maxRuns: 1_000,
+        protectActiveSessionsMs: DAY,
+      };
+      const createdAt = (laterMs: number) => T0 + laterMs + 500;
+      const tryNew = async (runId: string, sessionId: string, subjectId: string, laterMs: number) => {
+        const room = await storage.checkSessionRoom({ ...caps, now: createdAt(laterMs) });
+        if (room.kind === 'full') return room;
+        const run = await createFixtureRun(storage, { runId, sessionId, isNewSession: true, subjectId, laterMs });
+        await finishFixtureRun(storage, run, 'ok');
+        return storage.enforceRetention({ ...caps, now: createdAt(laterMs), touched: { sessionId, subjectId } });
+      };
+      for (const n of [1, 2, 3]) await tryNew(`run_a${n}`, `ses_a${n}`, 'alice', 0);
+      const answers = [];
+      for (let n = 0; n < 60; n += 1) answers.push(await tryNew(`run_v${n}`, `ses_v${n}`, `visitor_${n}`, HOUR));
+      expect(answers.slice(0, 47)).toEqual(Array(47).fill({ sessionIds: [], runIds: [] }));
+      expect(answers.slice(47)).toEqual(Array(13).fill({ kind: 'full', limit: 'maxSessions' }));
+      expect(await storage.counts()).toEqual({ sessions: 50, runs: 50 });
+      const aliceSessions = async () =>
+        (await storage.listSessions('alice', { limit: 10 }))?.items.map((session) => session.sessionId).sort();
+      expect(await aliceSessions()).toEqual(['ses_a1', 'ses_a2', 'ses_a3']);
+      // A sweep under a lower cap deletes none of them either while they are recent.
+      const sweep = { ...caps, now: createdAt(HOUR), maxSessions: 10 };
+      expect(await storage.enforceRetention(sweep)).toEqual({ sessionIds: [], runIds: [] });
+      // alice's fourth session is refused by the full store, but a run in one of her sessions goes
+      // on, and her own cap still takes her own oldest session, however recent.
+      const full = { kind: 'full', limit: 'maxSessions' };
+      expect(await tryNew('run_a4', 'ses_a4', 'alice', HOUR)).toEqual(full);
+      const again = { runId: 'run_a1b', sessionId: 'ses_a1', isNewSession: false, laterMs: HOUR };
+      await finishFixtureRun(storage, await createFixtureRun(storage, again), 'ok');
+      const touched = { sessionId: 'ses_a1', subjectId: 'alice' };
+      expect(
+        await storage.enforceRetention({ ...caps, now: createdAt(HOUR), maxSessionsPerSubject: 2, touched }),
+      ).toEqual({ sessionIds: ['ses_a2'], runIds: ['run_a2'] });
+      // The room it made goes to the next newcomer.
+      expect(await tryNew('run_v60', 'ses_v60', 'visitor_60', HOUR)).toEqual({ sessionIds: [], runIds: [] });
+      expect(await storage.counts()).toEqual({ sessions: 50, runs: 51 });
+      // A day after alice's last activity in ses_a3 it is idle: a newcomer gets room, and it goes.
+      expect(await storage.checkSessionRoom({ ...caps, now: createdAt(DAY) - 1 })).toEqual(full);
+      expect(await tryNew('run_n1', 'ses_n1', 'newcomer', DAY)).toEqual({ sessionIds: ['ses_a3'], runIds: ['run_a3'] });
+      expect(await aliceSessions()).toEqual(['ses_a1']);
     });
 
-    it('past the store caps with many identities holding alike, the least recently active of them goes', async () => {
-      const finished = async (runId: string, sessionId: string, subjectId: string) =>
-        finishFixtureRun(
-          storage,
-          await createFixtureRun(storage, { runId, sessionId, isNewSession: true, subjectId }),
-          'ok',
-        );
-      for (let n = 0; n < 60; n += 1) await finished(`run_v${n}`, `ses_v${n}`, `visitor_${n}`);
-      await finished('run_a1', 'ses_a1', 'alice');
-      await finished('run_a2', 'ses_a2', 'alice');
-      const caps = { now: T0, sessionIdleTtlMs: 86_400_000, maxSessionsPerSubject: 100, maxRunsPerSession: 100 };
-      expect(await storage.enforceRetention({ ...caps, maxSessions: 60, maxRuns: 1_000 })).toEqual({
-        sessionIds: ['ses_a1', 'ses_v0'],
-        runIds: ['run_a1', 'run_v0'],
+    it('past the store caps deletes idle sessions oldest first, never an active one or a recent one', async () => {
+      const caps = {
+        sessionIdleTtlMs: 7 * DAY,
+        maxSessionsPerSubject: 100,
+        maxRunsPerSession: 100,
+        protectActiveSessionsMs: DAY,
+      };
+      const make = async (n: number, subjectId: string, laterMs: number, isLeftActive = false) => {
+        const options = { runId: `run_${n}`, sessionId: `ses_${n}`, isNewSession: true, subjectId, laterMs };
+        const run = await createFixtureRun(storage, options);
+        if (!isLeftActive) await finishFixtureRun(storage, run, 'ok');
+      };
+      // Activity (the end, 500 ms after laterMs): ses_1 at 0 h, ses_2 (active) 1 h, ses_3 2 h,
+      // ses_4 3 h, ses_5 10 h; 28 h later the first four are idle past the day, ses_5 is not.
+      await make(1, 'alice', 0);
+      await make(2, 'bob', HOUR, true);
+      await make(3, 'carol', 2 * HOUR);
+      await make(4, 'alice', 3 * HOUR);
+      await make(5, 'dave', 10 * HOUR);
+      const now = T0 + 28 * HOUR;
+      expect(await storage.checkSessionRoom({ ...caps, now, maxSessions: 5, maxRuns: 100 })).toEqual({ kind: 'room' });
+      expect(await storage.enforceRetention({ ...caps, now, maxSessions: 4, maxRuns: 100 })).toEqual({
+        sessionIds: ['ses_1'],
+        runIds: ['run_1'],
+      });
+      // Past maxRuns alike: ses_2 has an active run, so ses_3 goes.
+      expect(await storage.enforceRetention({ ...caps, now, maxSessions: 100, maxRuns: 3 })).toEqual({
+        sessionIds: ['ses_3'],
+        runIds: ['run_3'],
+      });
+      // ses_4 could go, so there is room at the cap; an hour earlier it was recent, so there was none.
+      const full = { maxSessions: 3, maxRuns: 100 };
+      expect(await storage.checkSessionRoom({ ...caps, ...full, now })).toEqual({ kind: 'room' });
+      expect(await storage.checkSessionRoom({ ...caps, ...full, now: now - HOUR })).toEqual({
+        kind: 'full',
+        limit: 'maxSessions',
+      });
+      expect(await storage.checkSessionRoom({ ...caps, maxSessions: 4, maxRuns: 3, now: now - HOUR })).toEqual({
+        kind: 'full',
+        limit: 'maxRuns',
+      });
+      expect(await storage.enforceRetention({ ...caps, now, maxSessions: 1, maxRuns: 100 })).toEqual({
+        sessionIds: ['ses_4'],
+        runIds: ['run_4'],
+      });
+      // Left over its cap: the active session and the recent one stay, and nothing has room.
+      expect(await storage.counts()).toEqual({ sessions: 2, runs: 2 });
+      expect(await storage.checkSessionRoom({ ...caps, now, maxSessions: 1, maxRuns: 100 })).toEqual({
+        kind: 'full',
+        limit: 'maxSessions',
       });
     });
 

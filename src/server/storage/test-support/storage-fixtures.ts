@@ -34,9 +34,11 @@ export function createRunCommand(options: {
   parentMessageId?: string | null;
   /** Ended runs whose messages leave the history with this create (`CreateRunCommand.leavesHistory`). */
   leavesHistory?: readonly string[];
+  /** Moves every timestamp of the run (its creation, and its end through `finishFixtureRun`) this much later. */
+  laterMs?: number;
 }): { command: CreateRunCommand; run: FixtureRun } {
   const subjectId = options.subjectId ?? 'alice';
-  const events = eventFactory(options.runId, options.sessionId);
+  const events = laterBy(eventFactory(options.runId, options.sessionId), options.laterMs ?? 0);
   const text = options.text ?? `Hello from ${options.runId}`;
   const userMessageId = `msg_user_${options.runId}`;
   const agentVersionId = options.agentVersionId ?? FIXTURE_VERSION;
@@ -80,6 +82,23 @@ export function createRunCommand(options: {
     ...(options.leavesHistory === undefined ? {} : { leavesHistory: options.leavesHistory }),
   };
   return { command, run: { runId: options.runId, sessionId: options.sessionId, events, started } };
+}
+
+/** `events` with every timestamp `laterMs` later. */
+function laterBy(events: EventFactory, laterMs: number): EventFactory {
+  if (laterMs === 0) return events;
+  return {
+    runId: events.runId,
+    sessionId: events.sessionId,
+    next(type, data) {
+      const event = events.next(type, data);
+      return { ...event, timestamp: event.timestamp + laterMs };
+    },
+    at(seq, type, data) {
+      const event = events.at(seq, type, data);
+      return { ...event, timestamp: event.timestamp + laterMs };
+    },
+  };
 }
 
 /** Creates a run through `storage` and fails the test when the store refuses it. */
