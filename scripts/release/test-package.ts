@@ -27,6 +27,7 @@ import {
   type ConsumerServer,
 } from './consumer-project.ts';
 import { listBareImports } from './list-bare-imports.ts';
+import { describeHosts } from './test-hosts.ts';
 import { findManifestMismatches, type ReleaseManifest } from './release-manifest.ts';
 import { FOLLOW_UP_ANSWER, FOLLOW_UP_FAILURES, FOLLOW_UP_QUESTION, startWeatherProvider } from './weather-provider.ts';
 
@@ -430,4 +431,13 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
       }
     },
   );
+
+  describeHosts({
+    rootDir,
+    tarballPath,
+    browser: () => {
+      if (browser === undefined) throw new Error('the browser did not start');
+      return browser;
+    },
+  });
 });
