@@ -4,7 +4,7 @@
  * conversations panel and the code highlighter, scripts/build/build-siblings.ts), the locale pack, the browser tools IIFE `dist/agent-chat-tools.js` (loaded beside it by
  * pages that run tools), the Custom Elements Manifest `dist/custom-elements.json`, and
  * `dist/manifest.json` (size, gzip size, SRI integrity of every shipped file). Prints the size
- * table and exits non-zero when either IIFE or the highlighter passes its gzip budget.
+ * table (not with `--quiet`) and exits non-zero when a shipped file passes its gzip budget.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -28,6 +28,8 @@ import { formatSizeTable } from './build/format-size-table.ts';
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = join(rootDir, 'dist');
+// `--quiet` (npm start's build) prints only failures: the size table is `npm run build`'s.
+const isQuiet = process.argv.includes('--quiet');
 const IIFE_FILE = 'agent-chat.js';
 /** Script-tag locale packs beside the IIFE: one small IIFE each, loaded only by pages that want the language. */
 const LOCALE_PACKS = [{ entry: 'embed/locale-zh-cn.ts', fileName: 'agent-chat.zh-CN.js' }];
@@ -86,7 +88,7 @@ async function main(): Promise<void> {
   for (const path of await listFiles(distDir)) files.set(path, await readFile(join(distDir, path)));
   const manifest = createManifest({ name: packageJson.name, version: packageJson.version, files });
   await writeFile(join(distDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  console.log(formatSizeTable(manifest));
+  if (!isQuiet) console.log(formatSizeTable(manifest));
 
   for (const [fileName, budgetBytes] of [
     [IIFE_FILE, IIFE_GZIP_BUDGET_BYTES],
@@ -103,7 +105,7 @@ async function main(): Promise<void> {
         `build: ${budget.message}: ${iife.gzipBytes - budgetBytes} bytes over; \`npx tsx bench/bundle-breakdown.ts\` shows what each module costs; move rarely used parts to sibling files (embed/siblings.ts) rather than rewrite a dependency`,
       );
     }
-    console.log(`${budget.message}, ${budgetBytes - iife.gzipBytes} bytes to spare`);
+    if (!isQuiet) console.log(`${budget.message}, ${budgetBytes - iife.gzipBytes} bytes to spare`);
   }
 }
 

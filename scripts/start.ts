@@ -9,7 +9,8 @@ import { exitOnStartupError } from './startup-error.ts';
 // model, or a remote AG-UI agent with AGUI_AGENT_URL: scripts/engine-from-env.ts); data is kept in
 // .data/agent-chat.sqlite (AGENT_CHAT_DB sets another file, :memory: keeps nothing).
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-ensureBuild(rootDir);
+// The URL comes first: the size table of a build this start needs only with `npm start -- --sizes`.
+ensureBuild(rootDir, { quiet: !process.argv.includes('--sizes') });
 const demo = await startDemoFromEnv({
   env: process.env,
   rootDir,

@@ -13,15 +13,20 @@ const BUILD_INPUTS = [
   'LICENSE',
 ];
 
-/** Runs `scripts/build.ts` (`npm run build`) unless `dist/` is newer than every build input (so `npm test`'s own build is reused). */
-export function ensureBuild(rootDir: string): void {
+/**
+ * Runs `scripts/build.ts` (`npm run build`) unless `dist/` is newer than every build input (so
+ * `npm test`'s own build is reused); `quiet` leaves the size table out and says one line instead.
+ */
+export function ensureBuild(rootDir: string, options: { quiet?: boolean } = {}): void {
   const manifest = join(rootDir, 'dist/manifest.json');
   if (existsSync(manifest)) {
     const builtAt = statSync(manifest).mtimeMs;
     const newest = Math.max(...BUILD_INPUTS.map((path) => newestMtime(join(rootDir, path))));
     if (newest <= builtAt) return;
   }
-  execFileSync(process.execPath, ['--import', 'tsx', join(rootDir, 'scripts/build.ts')], {
+  if (options.quiet === true) console.log('Building dist/ first (npm start -- --sizes prints its size table)…');
+  const flags = options.quiet === true ? ['--quiet'] : [];
+  execFileSync(process.execPath, ['--import', 'tsx', join(rootDir, 'scripts/build.ts'), ...flags], {
     cwd: rootDir,
     stdio: 'inherit',
   });
