@@ -20,6 +20,9 @@ from .models import (
     SessionPage,
 )
 
+__version__ = "0.1.0"
+"""The client's version; pyproject.toml names the same one."""
+
 __all__ = [
     "AgentChatClient",
     "AgentChatError",
