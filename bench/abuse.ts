@@ -30,12 +30,12 @@ interface Server {
   child: ChildProcess;
 }
 
-async function startServer(mode: 'on' | 'off'): Promise<Server> {
+async function startServer(mode: 'on' | 'off', mount: Flood['mount']): Promise<Server> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', fileURLToPath(new URL('./support/abuse-server.ts', import.meta.url))],
     {
-      env: { ...process.env, BENCH_LIMITS: mode, BENCH_EDGE_LIMITS: edgeLimits },
+      env: { ...process.env, BENCH_LIMITS: mode, BENCH_EDGE_LIMITS: edgeLimits, BENCH_MOUNT: mount ?? 'node' },
       stdio: ['ignore', 'pipe', 'ignore'],
     },
   );
@@ -174,6 +174,8 @@ function openSocket(server: Server, localAddress: string, sockets: Socket[]): Pr
  */
 interface Flood {
   name: string;
+  /** `fetch-unnamed`: the fetch handler mounted without the client's address; else the Node adapter. */
+  mount?: 'fetch-unnamed';
   run(server: Server, signal: AbortSignal, ready: () => void): Promise<string>;
 }
 
@@ -216,38 +218,17 @@ const floods: Flood[] = [
   },
   {
     name: 'slow bodies: 5,000 from one identity, 1 byte a second',
-    async run(server, signal, ready) {
-      const sockets: Socket[] = [];
-      const head = [
-        'POST /api/agent/v1/runs HTTP/1.1',
-        'Host: x',
-        'Content-Type: application/json',
-        'Content-Length: 100000',
-        'X-Bench-User: slow',
-        'X-Agent-Identity: idn_slow',
-        'Idempotency-Key: abuse-slow-body-key-0001',
-        '',
-        '{',
-      ].join('\r\n');
-      const refused: number[] = [];
-      for (let index = 0; index < 5_000 && !signal.aborted; index += 1) {
-        const socket = await openSocket(server, FLOODER, sockets);
-        socket?.on('data', (chunk: Buffer) => {
-          const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1]);
-          if (Number.isFinite(status)) refused.push(status);
-        });
-        socket?.write(head);
-      }
-      const drip = setInterval(() => {
-        for (const socket of sockets) if (!socket.destroyed) socket.write(' ');
-      }, 1_000);
-      ready();
-      await untilAborted(signal);
-      clearInterval(drip);
-      const stats = await readStats(server);
-      for (const socket of sockets) socket.destroy();
-      return `${sockets.length} sent, answered ${tally(refused) || 'none'}, ${stats.bodies} bodies held at the end`;
-    },
+    run: (server, signal, ready) => floodSlowBodies(server, { signal, ready, addresses: [FLOODER] }),
+  },
+  {
+    name: 'slow bodies: 5,000 from one identity over 100 addresses',
+    run: (server, signal, ready) =>
+      floodSlowBodies(server, { signal, ready, addresses: Array.from({ length: 100 }, (_, i) => `127.0.2.${i + 1}`) }),
+  },
+  {
+    name: 'slow bodies, a fetch mount without the client address: 5,000 from one identity',
+    mount: 'fetch-unnamed',
+    run: (server, signal, ready) => floodSlowBodies(server, { signal, ready, addresses: [FLOODER] }),
   },
   {
     name: 'streams: 500 identities × 10 streams on /slow runs',
@@ -297,7 +278,88 @@ const floods: Flood[] = [
         addresses: Array.from({ length: 20 }, (_, index) => `127.0.1.${index + 1}`),
       }),
   },
+  {
+    name: 'parked runs: 230 `/approval` runs from 30 addresses',
+    run: (server, signal, ready) =>
+      floodParkedRuns(server, {
+        signal,
+        ready,
+        count: 230,
+        addresses: Array.from({ length: 30 }, (_, index) => `127.0.3.${index + 1}`),
+      }),
+  },
+  {
+    name: 'runs, a fetch mount without the client address: 2,000 `/long 20000` from 400 identities',
+    mount: 'fetch-unnamed',
+    run: (server, signal, ready) => floodRuns(server, { signal, ready, addresses: [FLOODER] }),
+  },
 ];
+
+/** 5,000 creates of one identity whose bodies arrive a byte a second, from `addresses` in turn. */
+async function floodSlowBodies(
+  server: Server,
+  options: { signal: AbortSignal; ready: () => void; addresses: string[] },
+): Promise<string> {
+  const { signal, ready, addresses } = options;
+  const sockets: Socket[] = [];
+  const head = [
+    'POST /api/agent/v1/runs HTTP/1.1',
+    'Host: x',
+    'Content-Type: application/json',
+    'Content-Length: 100000',
+    'X-Bench-User: slow',
+    'X-Agent-Identity: idn_slow',
+    'Idempotency-Key: abuse-slow-body-key-0001',
+    '',
+    '{',
+  ].join('\r\n');
+  const refused: number[] = [];
+  for (let index = 0; index < 5_000 && !signal.aborted; index += 1) {
+    const socket = await openSocket(server, addresses[index % addresses.length] as string, sockets);
+    socket?.on('data', (chunk: Buffer) => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1]);
+      if (Number.isFinite(status)) refused.push(status);
+    });
+    socket?.write(head);
+  }
+  const drip = setInterval(() => {
+    for (const socket of sockets) if (!socket.destroyed) socket.write(' ');
+  }, 1_000);
+  ready();
+  await untilAborted(signal);
+  clearInterval(drip);
+  const stats = await readStats(server);
+  for (const socket of sockets) socket.destroy();
+  return `${sockets.length} sent, answered ${tally(refused) || 'none'}, ${stats.bodies} bodies held at the end`;
+}
+
+/** `count` runs that ask for an approval and wait, one identity each, from `addresses` in turn. */
+async function floodParkedRuns(
+  server: Server,
+  options: { signal: AbortSignal; ready: () => void; addresses: string[]; count: number },
+): Promise<string> {
+  const { signal, ready, addresses, count } = options;
+  const statuses: number[] = [];
+  for (let start = 0; start < count && !signal.aborted; start += 20) {
+    const answers = await Promise.all(
+      Array.from({ length: Math.min(20, count - start) }, (_, offset) =>
+        send(server, {
+          localAddress: addresses[(start + offset) % addresses.length] as string,
+          user: `waiter${start + offset}`,
+          path: '/api/agent/v1/runs',
+          body: createBody('/approval'),
+        }),
+      ),
+    );
+    statuses.push(...answers.map((answer) => answer.status));
+  }
+  // The runs reach their approval within a second at the demo pace.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  ready();
+  await untilAborted(signal);
+  const stats = await readStats(server);
+  return `${tally(statuses)}; ${stats.parkedRuns ?? 0} parked, ${stats.liveRuns} live at the end`;
+}
 
 async function floodRuns(
   server: Server,
@@ -340,6 +402,7 @@ interface Stats {
   streams: number;
   bodies: number;
   liveRuns: number;
+  parkedRuns?: number;
 }
 
 async function readStats(server: Server): Promise<Stats> {
@@ -359,7 +422,7 @@ interface Row {
 }
 
 async function measure(flood: Flood, mode: 'on' | 'off'): Promise<Row['on']> {
-  const server = await startServer(mode);
+  const server = await startServer(mode, flood.mount);
   try {
     const controller = new AbortController();
     let isReady = (): void => undefined;

@@ -1,22 +1,26 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { createRunEngine } from '../../src/server/agent-loop/create-run-engine.ts';
+import { createDemoTools } from '../../src/server/tools/demo-tools.ts';
+import type { AgentHandlerMembers } from '../../src/server/agent-server-options.ts';
+import { createAgentFetchHandler } from '../../src/server/create-agent-fetch-handler.ts';
 import { createAgentHandler } from '../../src/server/create-agent-handler.ts';
 import { createAgentHttpServer } from '../../src/server/http/create-agent-http-server.ts';
 
 // The server side of bench/abuse.ts, in its own process so its RSS is the server's alone: the
-// default engine (the scripted model, at its demo pace) on the in-memory storage, each user named
-// by the `x-bench-user` header. BENCH_LIMITS=off lifts every cap this branch added, keeping the
-// 5,000 requests at once of before; BENCH_EDGE_LIMITS (JSON) overrides some of them otherwise.
-// Prints `{"port":…}` first, then serves GET /bench/stats.
+// default engine (the scripted model at its demo pace, the demo tools) on the in-memory storage,
+// each user named by the `x-bench-user` header. BENCH_LIMITS=off lifts every cap this branch
+// added, keeping the 5,000 requests at once of before (and waiting runs keep their live slots);
+// BENCH_EDGE_LIMITS (JSON) overrides some of them otherwise. BENCH_MOUNT=fetch-unnamed serves the
+// fetch handler on @hono/node-server without the client's address. Prints `{"port":…}` first,
+// then serves GET /bench/stats.
 const unlimited = Number.POSITIVE_INFINITY;
 const isOff = process.env.BENCH_LIMITS === 'off';
-const handler = createAgentHandler({
-  engine: createRunEngine(),
-  authenticate: (req) => {
-    const user = req.headers['x-bench-user'];
-    return typeof user === 'string' ? { id: user } : null;
-  },
-  identityFor: (subject) => `idn_${subject.id}`,
+const options = {
+  engine: createRunEngine({ tools: createDemoTools() }),
+  identityFor: (subject: { id: string }) => `idn_${subject.id}`,
   onError: () => undefined,
   ...(isOff
     ? {
@@ -28,26 +32,52 @@ const handler = createAgentHandler({
           maxStreamsPerClient: unlimited,
           maxLiveRuns: unlimited,
           maxLiveRunsPerClient: unlimited,
+          maxParkedRuns: 0,
           shedAtEventLoopUtilization: unlimited,
         },
       }
     : { edgeLimits: JSON.parse(process.env.BENCH_EDGE_LIMITS ?? '{}') as Record<string, number> }),
-});
+};
+const userOf = (header: string | string[] | null | undefined): { id: string } | null =>
+  typeof header === 'string' ? { id: header } : null;
 
 let peakRss = process.memoryUsage().rss;
 setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50).unref();
+const statsOf = (handler: AgentHandlerMembers): string => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  return JSON.stringify({ peakRss, ...handler.stats() });
+};
 
-const server = createAgentHttpServer((req, res) => {
-  if (req.url === '/bench/stats') {
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ peakRss, ...handler.stats() }));
-    return;
-  }
-  handler(req, res);
-});
-server.listen(0, '127.0.0.1', () => {
+let server: Server;
+if (process.env.BENCH_MOUNT === 'fetch-unnamed') {
+  // A fetch handler mounted as the docs warn against: no client address, so no per-client limit.
+  const handler = createAgentFetchHandler({
+    ...options,
+    authenticate: (request) => userOf(request.headers.get('x-bench-user')),
+  });
+  server = serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: (request) =>
+      new URL(request.url).pathname === '/bench/stats'
+        ? new Response(statsOf(handler), { headers: { 'content-type': 'application/json' } })
+        : handler(request),
+  }) as Server;
+} else {
+  const handler = createAgentHandler({ ...options, authenticate: (req) => userOf(req.headers['x-bench-user']) });
+  server = createAgentHttpServer((req, res) => {
+    if (req.url === '/bench/stats') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(statsOf(handler));
+      return;
+    }
+    handler(req, res);
+  });
+  server.listen(0, '127.0.0.1');
+}
+const listening = server.listening ? Promise.resolve() : once(server, 'listening');
+void listening.then(() => {
   process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
 });
