@@ -85,31 +85,32 @@ export function openRequestBody(request: Request, options: RequestBodyOptions): 
       isDone = true;
       throw new RequestAbortedError();
     }
-    let timer: unknown = null;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = clock.setTimeout(() => resolve('timeout'), timeoutMs);
+    // A timer that cancels the read, not a race with a promise that lives as long as the body: each
+    // race's reaction on that promise would keep its chunk alive until the body ends.
+    const timeout = new ProblemError({
+      code: 'REQUEST_TIMEOUT',
+      detail: `The request body must arrive within ${timeoutMs} ms.`,
+      details: { requestBodyTimeoutMs: timeoutMs },
+      headers: CLOSE_CONNECTION,
     });
+    let isTimedOut = false;
+    const timer = clock.setTimeout(() => {
+      isTimedOut = true;
+      cancel(timeout);
+    }, timeoutMs);
     let size = 0;
     try {
       for (;;) {
-        let next: ReadableStreamReadResult<Uint8Array> | 'timeout';
+        let next: ReadableStreamReadResult<Uint8Array>;
         try {
-          next = await Promise.race([reader.read(), timedOut]);
+          next = await reader.read();
         } catch {
+          if (isTimedOut) throw timeout;
           isDone = true;
           throw new RequestAbortedError();
         }
-        if (next === 'timeout') {
-          refuse(
-            new ProblemError({
-              code: 'REQUEST_TIMEOUT',
-              detail: `The request body must arrive within ${timeoutMs} ms.`,
-              details: { requestBodyTimeoutMs: timeoutMs },
-              headers: CLOSE_CONNECTION,
-            }),
-          );
-          return;
-        }
+        // A cancelled read ends as if the body had.
+        if (isTimedOut) throw timeout;
         if (next.done) {
           isDone = true;
           return;
