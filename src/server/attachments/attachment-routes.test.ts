@@ -312,6 +312,45 @@ describe('the directory store', () => {
   });
 });
 
+describe('the directory store’s streamed writes', () => {
+  const record = (attachmentId: string, size: number) => ({
+    attachmentId,
+    name: 'a.txt',
+    mediaType: 'text/plain',
+    size,
+    ownerId: 'alice',
+    sessionId: null,
+    createdAt: 0,
+  });
+
+  it('keeps a file written chunk by chunk, and nothing of one whose chunks failed', async () => {
+    folder = await mkdtemp(join(tmpdir(), 'agent-chat-attachments-'));
+    const directory = join(folder, 'attachments');
+    const store = openDirectoryAttachmentStore({ directory });
+    const encode = (text: string) => new TextEncoder().encode(text);
+    await store.putStream?.(
+      record('att_1', 11),
+      (async function* () {
+        yield encode('hello ');
+        yield encode('world');
+      })(),
+    );
+    expect(new TextDecoder().decode((await store.read('alice', 'att_1')) as Uint8Array)).toBe('hello world');
+    const failed = store.putStream?.(
+      record('att_2', 11),
+      (async function* () {
+        yield encode('half');
+        throw new Error('the client left');
+      })(),
+    );
+    await expect(failed).rejects.toThrow('the client left');
+    const [owner] = await readdir(directory);
+    expect((await readdir(join(directory, owner as string))).sort()).toEqual(['att_1.bin', 'att_1.json']);
+    expect(await store.get('alice', 'att_2')).toBeNull();
+    expect(await store.freeBytes?.()).toBeGreaterThan(0);
+  });
+});
+
 describe('without an attachment store', () => {
   it('publishes no attachment limits and answers uploads 404', async () => {
     storage = createMemoryStorage();
