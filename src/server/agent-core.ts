@@ -2,6 +2,7 @@ import { pickDefined } from '../core/pick-defined.ts';
 import { IDENTITY_HEADER, PROTOCOL_HEADER, REQUEST_ID_HEADER } from '../core/protocol.ts';
 import {
   DEFAULT_AGENT,
+  DEFAULT_ATTACHMENT_CAPS,
   DEFAULT_ATTACHMENT_LIMITS,
   DEFAULT_BROWSER_TOOL_LIMITS,
   DEFAULT_CAPABILITIES,
@@ -13,6 +14,7 @@ import {
   DEFAULT_STREAM_SETTINGS,
   STORED_SECRET_REFRESH_MS,
   UNSENT_ATTACHMENT_TTL_MS,
+  UNSENT_ATTACHMENT_TTL_WHEN_SHORT_MS,
 } from './agent-handler-defaults.ts';
 import { createAttachmentFiles } from './attachments/attachment-files.ts';
 import type { AgentHandlerMembers, AgentServerOptions, Authenticate } from './agent-server-options.ts';
@@ -24,7 +26,8 @@ import { createLoadMonitor } from './http/load-monitor.ts';
 import { createCors } from './http/cors.ts';
 import { parseRequestTarget } from './http/parse-request-target.ts';
 import { ProblemError } from './http/problem-error.ts';
-import { isMalformedBody, readBodyBytes, readJsonBody } from './http/read-json-body.ts';
+import { isMalformedBody, readJsonBody } from './http/read-json-body.ts';
+import { closingConnection, openRequestBody } from './http/request-body.ts';
 import { whenBodyDone, withHeaders } from './http/response-parts.ts';
 import { createIdempotencyStore } from './idempotency/idempotency-store.ts';
 import { createIdentityFor } from './identity-for.ts';
@@ -172,9 +175,12 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
       : createAttachmentFiles({
           store: options.attachments,
           limits,
+          caps: { ...DEFAULT_ATTACHMENT_CAPS, ...options.attachmentCaps },
           ids,
           now: () => clock.now(),
           unsentTtlMs: UNSENT_ATTACHMENT_TTL_MS,
+          unsentTtlWhenShortMs: UNSENT_ATTACHMENT_TTL_WHEN_SHORT_MS,
+          capacityRetryAfterMs: DEFAULT_EDGE_LIMITS.capacityRetryAfterMs,
         });
   const store = createRunStore({
     storage,
@@ -337,6 +343,26 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     // Writes count against their own rate inside the route (POSTs after the idempotency lookup, §16.1).
     if (route.method === 'GET')
       await enforceRateLimit({ limiter: rateLimiter, limits, identityId, limit: 'readsPerMinute' });
+    const common = { raw: request, url, params, requestId, subject, identityId, client };
+    const withRunSlot = runSlot === undefined ? {} : { runSlot };
+    if (route.body === 'stream') {
+      // The route reads the body itself, after its own checks: a refusal before its end closes the connection.
+      const releaseBody = admission.holdBody(client, identityId);
+      const bodyStream = openRequestBody(request, {
+        maxBytes: limits.maxAttachmentBytes,
+        limitName: 'maxAttachmentBytes',
+        timeoutMs: requestBodyTimeoutMs,
+        clock,
+      });
+      try {
+        return await route.handle({ ...common, body: {}, bodyStream, ...withRunSlot }, context);
+      } catch (error) {
+        throw bodyStream.isDone() ? error : closingConnection(error);
+      } finally {
+        bodyStream.cancel();
+        releaseBody();
+      }
+    }
     let body: unknown = {};
     if (route.method !== 'GET') {
       // HTTP says a request without Content-Length or Transfer-Encoding has no body; a Request built
@@ -345,23 +371,15 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
         request.headers.has('transfer-encoding') || Number(request.headers.get('content-length') ?? 0) > 0;
       const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
       const isJson = type === 'application/json';
-      const isBytes = route.body === 'bytes';
-      if (!isBytes && (isDeclared || route.csrfGuard === 'json-body') && !isJson) throw unsupportedMediaType();
+      if ((isDeclared || route.csrfGuard === 'json-body') && !isJson) throw unsupportedMediaType();
       const releaseBody = admission.holdBody(client, identityId);
       try {
-        body = isBytes
-          ? await readBodyBytes(request, {
-              maxBytes: limits.maxAttachmentBytes,
-              limitName: 'maxAttachmentBytes',
-              timeoutMs: requestBodyTimeoutMs,
-              clock,
-            })
-          : await readJsonBody(request, {
-              maxBytes: limits.maxRequestBytes,
-              timeoutMs: requestBodyTimeoutMs,
-              clock,
-              ...(isJson ? {} : { onlyEmpty: unsupportedMediaType }),
-            });
+        body = await readJsonBody(request, {
+          maxBytes: limits.maxRequestBytes,
+          timeoutMs: requestBodyTimeoutMs,
+          clock,
+          ...(isJson ? {} : { onlyEmpty: unsupportedMediaType }),
+        });
       } catch (error) {
         // A body that is not JSON is an attempt like any other: it counts against the route's rate.
         if (route.rate !== undefined && isMalformedBody(error))
@@ -371,19 +389,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
         releaseBody();
       }
     }
-    return route.handle(
-      {
-        raw: request,
-        url,
-        params,
-        requestId,
-        subject,
-        identityId,
-        body,
-        ...(runSlot === undefined ? {} : { runSlot }),
-      },
-      context,
-    );
+    return route.handle({ ...common, body, ...withRunSlot }, context);
   };
 
   const answer = (error: unknown, requestId: string, method: string, path: string): Response => {

@@ -1,3 +1,4 @@
+import type { AttachmentCaps } from './attachments/upload-admission.ts';
 import { DEFAULT_ATTACHMENT_TYPES } from './attachments/verify-media-type.ts';
 import type {
   AttachmentLimits,
@@ -64,10 +65,24 @@ export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
   maxAttachmentBytesPerIdentity: 200 * 1024 * 1024,
   attachmentTypes: [...DEFAULT_ATTACHMENT_TYPES],
   attachmentsPerMinute: 30,
+  attachmentBytesPerHour: 100 * 1024 * 1024,
+};
+
+/** What uploads may take of a process and of the store when the product sets none (docs/server.md, "Attachments"). */
+export const DEFAULT_ATTACHMENT_CAPS: AttachmentCaps = {
+  maxUploads: 8,
+  maxUploadsPerClient: 2,
+  maxUploadsPerIdentity: 2,
+  attachmentBytesPerHourPerClient: 200 * 1024 * 1024,
+  maxAttachmentStoreBytes: 2 * 1024 * 1024 * 1024,
+  minFreeDiskBytes: 256 * 1024 * 1024,
 };
 
 /** An upload no message named within this long is deleted (docs/server.md, "Attachments"). */
 export const UNSENT_ATTACHMENT_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The same while room is short (the store past 80 % of its cap, or its disk low). */
+export const UNSENT_ATTACHMENT_TTL_WHEN_SHORT_MS = 10 * 60 * 1000;
 
 /** Connected executors kept per subject and in all (docs/protocol.md §19.4). */
 export const DEFAULT_EXECUTOR_CAPS = { maxPerSubject: 20, maxExecutors: 10_000 } as const;

@@ -11,6 +11,7 @@ import type { ObservabilityOptions } from './observability/create-observability.
 import type { ReadinessReport } from './observability/check-readiness.ts';
 import type { AgentStorage } from './storage/storage-port.ts';
 import type { AttachmentStore } from './attachments/attachment-store.ts';
+import type { AttachmentCaps } from './attachments/upload-admission.ts';
 import type { Clock } from '../core/clock.ts';
 import type { RunEngine } from './runs/run-handle.ts';
 
@@ -53,6 +54,12 @@ export interface AgentServerOptions extends SendContextHooks, ObservabilityOptio
    * (`capabilities.attachments.supported: false`, `POST /attachments` is `404`).
    */
   attachments?: AttachmentStore;
+  /**
+   * What uploads may take of this process and of the store (docs/server.md, "Attachments"):
+   * uploads at once in all, per network client and per identity, bytes per network client per
+   * hour, the store's bytes and the free bytes its disk keeps. Defaults: {@link DEFAULT_ATTACHMENT_CAPS}.
+   */
+  attachmentCaps?: Partial<AttachmentCaps>;
   /**
    * Store-wide caps (per-identity ones are in `limits`): sessions and runs kept at most. Past them
    * the least recently active sessions with no run started or ended for `protectActiveSessionsMs`

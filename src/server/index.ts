@@ -63,6 +63,7 @@ export { createMemoryAttachmentStore } from './attachments/memory-attachment-sto
 export { openDirectoryAttachmentStore } from './attachments/directory-attachment-store.ts';
 export type { DirectoryAttachmentStoreOptions } from './attachments/directory-attachment-store.ts';
 export type { AttachmentStore, StoredAttachment } from './attachments/attachment-store.ts';
+export type { AttachmentCaps } from './attachments/upload-admission.ts';
 export type {
   AgentStorage,
   DeleteSessionOutcome,

@@ -32,11 +32,11 @@ export const REFERENCE_MOUNT_VARIABLE = 'AGENT_CHAT_REFERENCE_MOUNT';
  * demo tools on `127.0.0.1`, port 0. Identities are stable across instances, so a second server is the same
  * product after a restart, only without the first one's runs. `options` sets the handler's limits,
  * clock (e.g. a low rate limit, or a fake clock shared with the client under test),
- * `canUseExecutor` (browser tools on), its storage (e.g. one a test seeded) and the engine's
+ * `canUseExecutor` (browser tools on), its storage (e.g. one a test seeded), its attachment store and the engine's
  * limits (e.g. no model retries).
  */
 export async function startReferenceServer(
-  options: Pick<AgentServerOptions, 'limits' | 'clock' | 'canUseExecutor' | 'storage'> & {
+  options: Pick<AgentServerOptions, 'limits' | 'clock' | 'canUseExecutor' | 'storage' | 'attachments'> & {
     engineLimits?: Partial<EngineLimits>;
   } = {},
 ): Promise<ReferenceServer> {

@@ -22,6 +22,9 @@ import { createRunFollower } from './run-follower.ts';
 import { createRunSender } from './run-sender.ts';
 import { createTabSync } from './tab-sync.ts';
 
+/** Uploads one client sends at once: the server's default `maxUploadsPerIdentity`. */
+const UPLOADS_AT_ONCE = 2;
+
 const MISMATCH_CODES = new Set([
   'NOT_FOUND',
   'PROTOCOL_VERSION_UNSUPPORTED',
@@ -49,6 +52,10 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
   let bootstrapping: Promise<BootstrapResponse> | null = null;
   let hasResumedPersisted = false;
   const approvals = new Map<string, Promise<void>>();
+  // The server takes a few uploads at once from one person (docs/server.md, "Attachments"): the
+  // files picked together go two at a time, in order, instead of some being refused.
+  let uploading = 0;
+  const waitingUploads: Array<() => void> = [];
   const persistence = createClientPersistence(options.storage, options.storagePrefix);
   const transport = createHttpTransport({
     ...settings,
@@ -323,16 +330,25 @@ export function createAgentClient(options: AgentClientOptions): AgentClientHandl
     async uploadAttachment(file, { name, signal }) {
       assertAlive();
       await ensureBootstrap();
-      const { body } = await transport.request<AttachmentRef>({
-        method: 'POST',
-        path: '/attachments',
-        body: file,
-        headers: { [ATTACHMENT_NAME_HEADER]: encodeURIComponent(name) },
-        signal,
-        // A large file on a slow network takes what it takes; the caller's signal cancels it.
-        timeoutMs: 0,
-      });
-      return body as AttachmentRef;
+      // A turn passes from one upload to the next in line without ever being free.
+      if (uploading < UPLOADS_AT_ONCE) uploading += 1;
+      else await new Promise<void>((resolve) => waitingUploads.push(resolve));
+      try {
+        const { body } = await transport.request<AttachmentRef>({
+          method: 'POST',
+          path: '/attachments',
+          body: file,
+          headers: { [ATTACHMENT_NAME_HEADER]: encodeURIComponent(name) },
+          signal,
+          // A large file on a slow network takes what it takes; the caller's signal cancels it.
+          timeoutMs: 0,
+        });
+        return body as AttachmentRef;
+      } finally {
+        const next = waitingUploads.shift();
+        if (next) next();
+        else uploading -= 1;
+      }
     },
     restore: switchSession,
     switchSession,

@@ -61,6 +61,8 @@ export interface AttachmentLimits {
   attachmentTypes: string[];
   /** `POST /attachments` per minute. */
   attachmentsPerMinute: number;
+  /** Bytes one identity may upload per hour (`429 RATE_LIMITED` past it, with `Retry-After`). */
+  attachmentBytesPerHour: number;
 }
 
 /**

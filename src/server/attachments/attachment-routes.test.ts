@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BootstrapResponse, Limits, RunResource, UploadAttachmentResponse } from '../../core/protocol.ts';
+import { openRawSocket, sendRawHttp } from '../../../test/support/raw-http.ts';
+import { createAgentFetchHandler } from '../create-agent-fetch-handler.ts';
 import { createMemoryStorage } from '../storage/memory-storage.ts';
 import { openSqliteStorage } from '../storage/sqlite-storage.ts';
 import type { AgentStorage } from '../storage/storage-port.ts';
@@ -312,6 +314,45 @@ describe('the directory store', () => {
   });
 });
 
+describe('the directory store’s streamed writes', () => {
+  const record = (attachmentId: string, size: number) => ({
+    attachmentId,
+    name: 'a.txt',
+    mediaType: 'text/plain',
+    size,
+    ownerId: 'alice',
+    sessionId: null,
+    createdAt: 0,
+  });
+
+  it('keeps a file written chunk by chunk, and nothing of one whose chunks failed', async () => {
+    folder = await mkdtemp(join(tmpdir(), 'agent-chat-attachments-'));
+    const directory = join(folder, 'attachments');
+    const store = openDirectoryAttachmentStore({ directory });
+    const encode = (text: string) => new TextEncoder().encode(text);
+    await store.putStream?.(
+      record('att_1', 11),
+      (async function* () {
+        yield encode('hello ');
+        yield encode('world');
+      })(),
+    );
+    expect(new TextDecoder().decode((await store.read('alice', 'att_1')) as Uint8Array)).toBe('hello world');
+    const failed = store.putStream?.(
+      record('att_2', 11),
+      (async function* () {
+        yield encode('half');
+        throw new Error('the client left');
+      })(),
+    );
+    await expect(failed).rejects.toThrow('the client left');
+    const [owner] = await readdir(directory);
+    expect((await readdir(join(directory, owner as string))).sort()).toEqual(['att_1.bin', 'att_1.json']);
+    expect(await store.get('alice', 'att_2')).toBeNull();
+    expect(await store.freeBytes?.()).toBeGreaterThan(0);
+  });
+});
+
 describe('without an attachment store', () => {
   it('publishes no attachment limits and answers uploads 404', async () => {
     storage = createMemoryStorage();
@@ -323,3 +364,211 @@ describe('without an attachment store', () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe('uploads that cannot fill memory or disk', () => {
+  /** A body that never ends and counts the bytes pulled from it. */
+  function endlessBody() {
+    const watched = { pulledBytes: 0 };
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          watched.pulledBytes += 65_536;
+          controller.enqueue(new Uint8Array(65_536).fill(0x61));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return { stream, watched };
+  }
+
+  it('refuses an upload past its size, rate, quota or bytes per hour without reading its body, closing the connection', async () => {
+    const handler = createAgentFetchHandler({
+      engine: createManualEngine(),
+      attachments: createMemoryAttachmentStore(),
+      identityFor: (subject) => `idn_${subject.id}`,
+      authenticate: (request) => ({ id: request.headers.get('x-test-user') ?? '', displayName: 'x' }),
+      limits: {
+        maxAttachmentBytes: 1_000_000,
+        maxAttachmentBytesPerIdentity: 1_500_000,
+        attachmentBytesPerHour: 1_000_000,
+        attachmentsPerMinute: 3,
+      },
+      logLevel: 'silent',
+    });
+    const post = (user: string, declared: number, body: BodyInit) =>
+      handler(
+        new Request('http://127.0.0.1/api/agent/v1/attachments', {
+          method: 'POST',
+          body,
+          duplex: 'half',
+          headers: {
+            'content-type': 'text/plain',
+            'content-length': String(declared),
+            'x-test-user': user,
+            'x-agent-identity': `idn_${user}`,
+          },
+        } as RequestInit),
+        { remoteAddress: '10.0.0.1' },
+      );
+    const refusedUnread = async (user: string, declared: number) => {
+      const { stream, watched } = endlessBody();
+      const response = await post(user, declared, stream);
+      expect(watched.pulledBytes).toBe(0);
+      expect(response.headers.get('connection')).toBe('close');
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
+    };
+    try {
+      expect(await refusedUnread('alice', 2_000_000_000)).toMatchObject({
+        status: 413,
+        body: { code: 'PAYLOAD_TOO_LARGE', details: { limit: 'maxAttachmentBytes' } },
+      });
+      expect((await post('alice', 600_000, new Uint8Array(600_000).fill(0x61))).status).toBe(201);
+      expect(await refusedUnread('alice', 1_000_000)).toMatchObject({
+        status: 413,
+        body: { code: 'ATTACHMENT_QUOTA_EXCEEDED', details: { heldBytes: 600_000 } },
+      });
+      // Four attempts in a minute: the fourth is refused on its rate alone.
+      expect(await refusedUnread('alice', 10)).toMatchObject({
+        status: 429,
+        retryAfter: expect.stringMatching(/^\d+$/),
+        body: { code: 'RATE_LIMITED', details: { limit: 'attachmentsPerMinute' } },
+      });
+      expect((await post('bob', 600_000, new Uint8Array(600_000).fill(0x61))).status).toBe(201);
+      expect(await refusedUnread('bob', 500_000)).toMatchObject({
+        status: 429,
+        retryAfter: expect.stringMatching(/^\d+$/),
+        body: { code: 'RATE_LIMITED', details: { limit: 'attachmentBytesPerHour' } },
+      });
+    } finally {
+      await handler.close();
+    }
+  });
+
+  it('answers a refused upload at once over HTTP, while its declared body was never sent', async () => {
+    storage = createMemoryStorage();
+    server = await startTestServer({
+      engine: createManualEngine(),
+      storage,
+      attachments: createMemoryAttachmentStore(),
+      identityFor: (subject) => `idn_${subject.id}`,
+      limits: { attachmentsPerMinute: 1 },
+    });
+    await uploaded('alice', { name: 'a.txt', type: 'text/plain', bytes: 'a' });
+    const answer = await sendRawHttp(
+      server.port,
+      [
+        'POST /api/agent/v1/attachments HTTP/1.1',
+        'Host: x',
+        'Content-Type: text/plain',
+        `Content-Length: ${5 * 1024 * 1024}`,
+        'X-Test-User: alice',
+        'X-Agent-Identity: idn_alice',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    expect(answer.status).toBe(429);
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.isClosed).toBe(true);
+  });
+
+  it('holds a network client to its uploads at once, and frees the slot and the disk when an upload is cut', async () => {
+    folder = await mkdtemp(join(tmpdir(), 'agent-chat-attachments-'));
+    const directory = join(folder, 'attachments');
+    storage = createMemoryStorage();
+    server = await startTestServer({
+      engine: createManualEngine(),
+      storage,
+      attachments: openDirectoryAttachmentStore({ directory }),
+      identityFor: (subject) => `idn_${subject.id}`,
+      attachmentCaps: { maxUploadsPerClient: 1 },
+    });
+    const temporaryFiles = async () => {
+      const owners = await readdir(directory);
+      const names = await Promise.all(owners.map((owner) => readdir(join(directory, owner))));
+      return names.flat().filter((name) => name.endsWith('.tmp'));
+    };
+    const socket = await openRawSocket(server.port);
+    socket.on('error', () => undefined);
+    socket.write(
+      [
+        'POST /api/agent/v1/attachments HTTP/1.1',
+        'Host: x',
+        'Content-Type: text/plain',
+        'Content-Length: 1000',
+        'X-Test-User: carol',
+        'X-Agent-Identity: idn_carol',
+        '',
+        'the first bytes of a file that never ends',
+      ].join('\r\n'),
+    );
+    await waitUntil(async () => (await temporaryFiles()).length === 1, 'the upload is being written');
+    const second = await upload('bob', { name: 'b.txt', type: 'text/plain', bytes: 'b' });
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toBe('5');
+    expect(await second.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { limit: 'maxUploadsPerClient', maxUploadsPerClient: 1 },
+    });
+    socket.destroy();
+    const active = server;
+    await waitUntil(async () => active.handler.stats().bodies === 0, 'the cut upload is over');
+    expect(await temporaryFiles()).toEqual([]);
+    await uploaded('bob', { name: 'b.txt', type: 'text/plain', bytes: 'b' });
+  });
+
+  it('refuses uploads with 503 STORAGE_FULL past the store’s cap, and keeps creating runs', async () => {
+    folder = await mkdtemp(join(tmpdir(), 'agent-chat-attachments-'));
+    storage = openSqliteStorage({ path: join(folder, 'agent-chat.sqlite') });
+    server = await startTestServer({
+      engine: createManualEngine(),
+      storage,
+      attachments: openDirectoryAttachmentStore({ directory: join(folder, 'attachments') }),
+      models: [VISION_MODEL, TEXT_MODEL],
+      limits: { maxAttachmentBytes: 1_000 },
+      attachmentCaps: { maxAttachmentStoreBytes: 1_000 },
+    });
+    const kept = await uploaded('alice', { name: 'a.csv', type: 'text/csv', bytes: 'a,b\n'.repeat(200) });
+    const full = await upload('bob', { name: 'b.txt', type: 'text/plain', bytes: 'b'.repeat(300) });
+    expect(full.status).toBe(503);
+    expect(full.headers.get('retry-after')).toBe('30');
+    expect(await full.json()).toMatchObject({ code: 'STORAGE_FULL', details: { limit: 'maxAttachmentStoreBytes' } });
+    await server.createRun('bob', 'No files, still an answer');
+    const created = await send('alice', [kept.attachmentId]);
+    expect(created.status).toBe(201);
+  });
+
+  it('creates a run that names no file without touching an attachment store that cannot write', async () => {
+    const inner = createMemoryAttachmentStore();
+    const calls: string[] = [];
+    const noRoom = (): never => {
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    };
+    const attachments: AttachmentStore = {
+      put: async () => noRoom(),
+      putStream: async () => noRoom(),
+      get: async (...args) => (calls.push('get'), inner.get(...args)),
+      read: async (...args) => (calls.push('read'), inner.read(...args)),
+      update: async () => noRoom(),
+      delete: async (...args) => (calls.push('delete'), inner.delete(...args)),
+      // The sweep lists every owner's files now and then; a create would list one owner's.
+      list: async (ownerId) => (ownerId === undefined || calls.push('list'), inner.list(ownerId)),
+    };
+    storage = createMemoryStorage();
+    server = await startTestServer({ engine: createManualEngine(), storage, attachments });
+    const refused = await upload('alice', { name: 'a.txt', type: 'text/plain', bytes: 'a' });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ code: 'STORAGE_FULL' });
+    calls.length = 0;
+    await server.createRun('alice', 'Hello without files');
+    expect(calls).toEqual([]);
+  });
+});
+
+async function waitUntil(condition: () => Promise<boolean>, what: string): Promise<void> {
+  for (let turn = 0; turn < 2_000; turn += 1) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  throw new Error(`never happened: ${what}`);
+}

@@ -14,11 +14,21 @@ export interface StoredAttachment extends AttachmentRef {
  * Where uploaded files are kept (docs/server.md, "Attachments"): records and bytes keyed by owner
  * and id, so an object store (S3-style: one object per file, its record as metadata or a sibling
  * object, listed by owner prefix) is one small file. Every method is scoped to an owner except
- * {@link AttachmentStore.list} without one (the sweep's walk over everything).
+ * {@link AttachmentStore.list} without one (the sweep's walk over everything). The two optional
+ * ones let a store on a disk take uploads without holding them in memory and stop before the disk
+ * is full.
  */
 export interface AttachmentStore {
   /** Keeps a new file (its id is new). */
   put(attachment: StoredAttachment, bytes: Uint8Array): Promise<void>;
+  /**
+   * Keeps a new file whose `attachment.size` bytes arrive as `chunks`, holding one chunk at a time;
+   * when `chunks` throws (the upload was refused or cut) nothing of it is kept. Optional: without
+   * it the handler collects an upload's bytes (at most `maxAttachmentBytes`) and calls `put`.
+   */
+  putStream?(attachment: StoredAttachment, chunks: AsyncIterable<Uint8Array>): Promise<void>;
+  /** Bytes still free where the files are kept (the disk), so uploads stop short of filling it. Optional. */
+  freeBytes?(): Promise<number>;
   /** The owner's file's record, or null (also for another owner's id). */
   get(ownerId: string, attachmentId: string): Promise<StoredAttachment | null>;
   /** The owner's file's bytes, or null. */

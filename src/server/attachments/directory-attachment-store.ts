@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, statfs, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AttachmentStore, StoredAttachment } from './attachment-store.ts';
 
@@ -15,8 +15,10 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * An {@link AttachmentStore} in a directory of this machine (the default beside the SQLite file,
  * docs/server.md "Attachments"): one folder per owner (named by a hash of the owner's id), a file's
- * bytes in `<id>.bin` and its record in `<id>.json`, folders 0700 and files 0600. One process, or
- * several sharing the directory; several machines need a shared store.
+ * bytes in `<id>.bin` and its record in `<id>.json`, folders 0700 and files 0600. An upload is
+ * written to its temporary file chunk by chunk as it arrives (`putStream`), and the disk's free
+ * bytes are read with `statfs` (`freeBytes`). One process, or several sharing the directory;
+ * several machines need a shared store.
  */
 export function openDirectoryAttachmentStore(options: DirectoryAttachmentStoreOptions): AttachmentStore {
   const root = options.directory;
@@ -38,14 +40,49 @@ export function openDirectoryAttachmentStore(options: DirectoryAttachmentStoreOp
     return text === null ? null : (JSON.parse(text) as StoredAttachment);
   };
 
+  const pathsOf = (attachment: StoredAttachment): { binPath: string; recordPath: string } => {
+    const binPath = pathOf(attachment.ownerId, attachment.attachmentId, 'bin');
+    const recordPath = pathOf(attachment.ownerId, attachment.attachmentId, 'json');
+    if (binPath === null || recordPath === null) throw new TypeError('An attachment id is [A-Za-z0-9_-]{1,64}.');
+    return { binPath, recordPath };
+  };
+  /** Writes `chunks` one at a time to a temporary file renamed to `path` once they all arrived; removed if they fail. */
+  const writeChunks = async (path: string, chunks: AsyncIterable<Uint8Array>): Promise<void> => {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const temporary = `${path}.${process.pid}.tmp`;
+    const file = await open(temporary, 'w', 0o600);
+    try {
+      try {
+        for await (const chunk of chunks) {
+          for (let offset = 0; offset < chunk.byteLength;) {
+            offset += (await file.write(chunk, offset, chunk.byteLength - offset)).bytesWritten;
+          }
+        }
+      } finally {
+        await file.close();
+      }
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  };
+
   return {
     async put(attachment, bytes) {
-      const binPath = pathOf(attachment.ownerId, attachment.attachmentId, 'bin');
-      const recordPath = pathOf(attachment.ownerId, attachment.attachmentId, 'json');
-      if (binPath === null || recordPath === null) throw new TypeError('An attachment id is [A-Za-z0-9_-]{1,64}.');
+      const { binPath, recordPath } = pathsOf(attachment);
       // The bytes first: a record always has its bytes.
       await writeWhole(binPath, bytes);
       await writeWhole(recordPath, JSON.stringify(attachment));
+    },
+    async putStream(attachment, chunks) {
+      const { binPath, recordPath } = pathsOf(attachment);
+      await writeChunks(binPath, chunks);
+      await writeWhole(recordPath, JSON.stringify(attachment));
+    },
+    async freeBytes() {
+      const stats = await statfs(root);
+      return stats.bavail * stats.bsize;
     },
     async get(ownerId, attachmentId) {
       const path = pathOf(ownerId, attachmentId, 'json');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ATTACHMENT_TYPES, verifyMediaType } from './verify-media-type.ts';
+import { DEFAULT_ATTACHMENT_TYPES, startMediaTypeCheck, verifyMediaType } from './verify-media-type.ts';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
@@ -53,5 +53,53 @@ describe('verifyMediaType', () => {
       mediaType: 'application/pdf',
       reason: 'not_allowed',
     });
+  });
+});
+
+describe('startMediaTypeCheck', () => {
+  const start = (declaredType: string, name: string) =>
+    startMediaTypeCheck({ declaredType, name, allowed: DEFAULT_ATTACHMENT_TYPES });
+  const inPieces = (bytes: Uint8Array, size: number): Uint8Array[] =>
+    Array.from({ length: Math.ceil(bytes.byteLength / size) }, (_, index) =>
+      bytes.subarray(index * size, (index + 1) * size),
+    );
+
+  it('refuses a type off the list before any byte is read', () => {
+    expect(start('application/pdf', 'paper.pdf')).toEqual({
+      kind: 'refused',
+      mediaType: 'application/pdf',
+      reason: 'not_allowed',
+    });
+  });
+
+  it('decides a file split anywhere as it decides the whole file', () => {
+    const files: [string, string, Uint8Array][] = [
+      ['image/png', 'shot.png', PNG],
+      ['image/png', 'shot.png', text('<html>')],
+      ['text/plain', 'notes.txt', text('Zürich, 東京 and 🙂 ')],
+      ['text/plain', 'notes.txt', text(`${' '.repeat(600)}<html>`)],
+      ['text/plain', 'notes.txt', text('  <svg onload=x()>')],
+      ['text/csv', 'data.csv', Uint8Array.from([0x61, 0xf0, 0x9f, 0x99])],
+    ];
+    for (const [type, name, bytes] of files) {
+      for (const size of [1, 2, 3, 7]) {
+        const check = start(type, name);
+        if ('kind' in check) throw new Error(`${type} refused at once`);
+        for (const piece of inPieces(bytes, size)) check.push(piece);
+        expect(check.finish()).toEqual(
+          verifyMediaType({ declaredType: type, name, bytes, allowed: DEFAULT_ATTACHMENT_TYPES }),
+        );
+      }
+    }
+  });
+
+  it('says as soon as it can that the bytes are not the type, so the rest is never read', () => {
+    const image = start('image/png', 'shot.png');
+    const csv = start('text/csv', 'data.csv');
+    if ('kind' in image || 'kind' in csv) throw new Error('refused at once');
+    expect(image.push(PNG.subarray(0, 4))).toBe(true);
+    expect(image.push(text('not the rest of a PNG'))).toBe(false);
+    expect(csv.push(text('a,b\n'))).toBe(true);
+    expect(csv.push(Uint8Array.from([0x31, 0, 0x32]))).toBe(false);
   });
 });

@@ -40,19 +40,33 @@ export type MediaTypeCheck =
   /** `not_allowed`: the type is not on the list; `content_mismatch`: the bytes are not that type. */
   | { kind: 'refused'; mediaType: string; reason: 'not_allowed' | 'content_mismatch' };
 
+/** A check of a file's bytes as they arrive, begun by {@link startMediaTypeCheck} once its type is allowed. */
+export interface ContentCheck {
+  readonly mediaType: string;
+  /** Checks the next bytes; false once the file can no longer be its type (stop reading it). */
+  push(chunk: Uint8Array): boolean;
+  /** The verdict once every byte was pushed. */
+  finish(): MediaTypeCheck;
+}
+
+/** The bytes an image signature needs (WebP's is 12 long); markup is looked for in this many characters. */
+const SIGNATURE_BYTES = 16;
+const MARKUP_CHARS = 512;
+
 /**
  * Decides a file's media type from what the client declared (or, for `application/octet-stream`
- * and none, its name's extension), the allow-list and the file's own bytes: an image must start
- * with its format's signature; text must be UTF-8 without NUL bytes and not start as HTML, SVG
- * or XML markup. Only those four image formats and text types are ever taken (never HTML, SVG or
- * XML), whatever the list says. Pure.
+ * and none, its name's extension) and the allow-list before any byte is read: a type off the list
+ * is refused at once (`not_allowed`); else the returned {@link ContentCheck} checks the file's own
+ * bytes as they arrive, holding only their start: an image must start with its format's
+ * signature; text must be UTF-8 without NUL bytes and not start as HTML, SVG or XML markup. Only
+ * those four image formats and text types are ever taken (never HTML, SVG or XML), whatever the
+ * list says.
  */
-export function verifyMediaType(file: {
+export function startMediaTypeCheck(file: {
   declaredType: string;
   name: string;
-  bytes: Uint8Array;
   allowed: readonly string[];
-}): MediaTypeCheck {
+}): ContentCheck | (MediaTypeCheck & { kind: 'refused' }) {
   const declared = file.declaredType.split(';')[0]?.trim().toLowerCase() ?? '';
   const mediaType =
     declared === '' || declared === 'application/octet-stream'
@@ -67,8 +81,26 @@ export function verifyMediaType(file: {
     };
   }
   const signature = IMAGE_SIGNATURES[mediaType];
-  const isRightContent = signature !== undefined ? signature(file.bytes) : isPlainText(file.bytes);
-  return isRightContent ? { kind: 'accepted', mediaType } : { kind: 'refused', mediaType, reason: 'content_mismatch' };
+  const content = signature === undefined ? checkPlainText() : checkSignature(signature);
+  return {
+    mediaType,
+    push: (chunk) => content.push(chunk),
+    finish: () =>
+      content.finish() ? { kind: 'accepted', mediaType } : { kind: 'refused', mediaType, reason: 'content_mismatch' },
+  };
+}
+
+/** {@link startMediaTypeCheck} of a whole file at once. Pure. */
+export function verifyMediaType(file: {
+  declaredType: string;
+  name: string;
+  bytes: Uint8Array;
+  allowed: readonly string[];
+}): MediaTypeCheck {
+  const check = startMediaTypeCheck(file);
+  if ('kind' in check) return check;
+  check.push(file.bytes);
+  return check.finish();
 }
 
 /** Whether a verified type reaches the model as an image part. */
@@ -82,15 +114,51 @@ export function isTextType(mediaType: string): boolean {
   return mediaType.startsWith('text/') || (TEXT_TYPES as readonly string[]).includes(mediaType);
 }
 
-function isPlainText(bytes: Uint8Array): boolean {
-  if (bytes.includes(0)) return false;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return false;
-  }
-  return !MARKUP_START.test(text.slice(0, 512));
+interface BytesCheck {
+  push(chunk: Uint8Array): boolean;
+  finish(): boolean;
+}
+
+/** An image: its first bytes must be its format's signature. */
+function checkSignature(signature: (bytes: Uint8Array) => boolean): BytesCheck {
+  const head = new Uint8Array(SIGNATURE_BYTES);
+  let length = 0;
+  return {
+    push(chunk) {
+      const taken = chunk.subarray(0, SIGNATURE_BYTES - length);
+      head.set(taken, length);
+      length += taken.byteLength;
+      return length < SIGNATURE_BYTES || signature(head);
+    },
+    finish: () => signature(head.subarray(0, length)),
+  };
+}
+
+/** Text: UTF-8 without NUL bytes whose first characters are not markup a browser would render. */
+function checkPlainText(): BytesCheck {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let head = '';
+  let isText = true;
+  const decode = (chunk?: Uint8Array): void => {
+    if (!isText) return;
+    try {
+      const text = chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+      if (head.length < MARKUP_CHARS) head += text.slice(0, MARKUP_CHARS - head.length);
+    } catch {
+      isText = false;
+    }
+  };
+  return {
+    push(chunk) {
+      if (chunk.includes(0)) isText = false;
+      decode(chunk);
+      return isText && !(head.length >= MARKUP_CHARS && MARKUP_START.test(head));
+    },
+    finish() {
+      decode();
+      return isText && !MARKUP_START.test(head);
+    },
+  };
 }
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {

@@ -1,7 +1,7 @@
 import { DomainError } from '../domain-error.ts';
 import { isStorageFull, STORAGE_FULL_RETRY_AFTER_MS } from '../storage/storage-full.ts';
 import { ProblemError, toProblemError } from './problem-error.ts';
-import { RequestAbortedError } from './read-json-body.ts';
+import { RequestAbortedError } from './request-body.ts';
 import { problemResponse } from './respond.ts';
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 

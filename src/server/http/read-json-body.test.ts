@@ -6,7 +6,8 @@ import { createSystemClock } from '../../core/clock.ts';
 import { openRawSocket } from '../../../test/support/raw-http.ts';
 import { canonicalJson, MAX_CANONICAL_DEPTH } from '../json/canonical-json.ts';
 import { exceedsJsonDepth } from './json-depth.ts';
-import { readJsonBody, RequestAbortedError } from './read-json-body.ts';
+import { readJsonBody } from './read-json-body.ts';
+import { RequestAbortedError } from './request-body.ts';
 import { toWebRequest } from '../node/to-web-request.ts';
 
 describe('exceedsJsonDepth', () => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { RequestAbortedError } from '../http/read-json-body.ts';
+import { RequestAbortedError } from '../http/request-body.ts';
 
 /**
  * The Web `Request` of a Node request, for the fetch core: its absolute `url`, method, headers,

@@ -10,39 +10,35 @@ import type { HandlerContext, Route } from './route-context.ts';
 
 /**
  * `POST /attachments` (docs/protocol.md §5.8): the file is the body, its type the `Content-Type`,
- * its name the percent-encoded `X-Attachment-Name`. The core read the body within
- * `maxAttachmentBytes` (`413`); the type, the bytes and the quota are checked here. Counts against
- * `attachmentsPerMinute`; answers `201` with the stored file.
+ * its name the percent-encoded `X-Attachment-Name`. Counts against `attachmentsPerMinute`, then
+ * the files check everything else before reading a byte of the body (size, type, uploads at once,
+ * bytes per hour, quota, room) and stream it to the store. Answers `201` with the stored file.
  */
 export const uploadAttachmentRoute: Route = {
   method: 'POST',
   template: '/attachments',
   rate: 'attachmentsPerMinute',
-  body: 'bytes',
+  body: 'stream',
   handle: async (request, context) => {
     const files = requireAttachments(context);
+    const body = request.bodyStream;
+    if (body === undefined) throw new TypeError('POST /attachments is a stream route: the core hands it the body.');
     await enforceRateLimit({
       limiter: context.rateLimiter,
       limits: context.limits,
       identityId: request.identityId,
       limit: 'attachmentsPerMinute',
     });
-    const bytes = request.body instanceof Uint8Array ? request.body : new Uint8Array(0);
-    if (bytes.byteLength === 0) {
-      return fail({
-        code: 'VALIDATION_FAILED',
-        detail: 'The file is empty.',
-        details: { field: 'body', reason: 'empty' },
-      });
-    }
     const stored = await files.upload({
       ownerId: request.subject.id,
+      identityId: request.identityId,
+      client: request.client,
       name: readFileName(request.raw.headers.get(ATTACHMENT_NAME_HEADER)),
       declaredType: request.raw.headers.get('content-type') ?? '',
-      bytes,
+      body,
     });
-    const body: UploadAttachmentResponse = toAttachmentRef(stored);
-    return jsonResponse(201, body, {
+    const answer: UploadAttachmentResponse = toAttachmentRef(stored);
+    return jsonResponse(201, answer, {
       Location: `${context.apiBase}/attachments/${stored.attachmentId}`,
       [REQUEST_ID_HEADER]: request.requestId,
     });

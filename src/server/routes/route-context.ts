@@ -14,6 +14,7 @@ import type { BrowserToolRuntime } from '../executors/browser-tool-runtime.ts';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.ts';
 import { failInUse, parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
 import type { RunSlot } from '../http/edge-admission.ts';
+import type { RequestBody } from '../http/request-body.ts';
 import type { HandlerLimits, RateLimitName, RequestRates } from '../limits/rate-limits.ts';
 import type { Subject } from '../runs/run-handle.ts';
 import type { RunEntry, RunStore } from '../runs/run-store.ts';
@@ -97,8 +98,12 @@ export interface RequestContext {
   requestId: string;
   subject: Subject;
   identityId: string;
-  /** The parsed JSON body of a POST, PATCH or DELETE (`{}` when it had none); the bytes on a `bytes` route. */
+  /** The network client it comes from: its address, or `unnamed:<requestId>` when unknown (docs/server.md, "Overload"). */
+  client: string;
+  /** The parsed JSON body of a POST, PATCH or DELETE (`{}` when it had none; `{}` on a `stream` route). */
   body: unknown;
+  /** On a `stream` route: the body, for the route to read itself once its checks passed. */
+  bodyStream?: RequestBody;
   /** On a route that `createsRun`: the edge's run slot, held by the run the route creates. */
   runSlot?: RunSlot;
 }
@@ -117,10 +122,11 @@ export interface Route {
   /** The rate a write of this route counts against, also when its body is not even JSON. */
   rate?: RateLimitName;
   /**
-   * What the body is: JSON (the default), or `bytes` (an uploaded file, read within
-   * `maxAttachmentBytes` and handed to the route as a `Uint8Array`).
+   * What the body is: JSON (the default, read before the route runs), or `stream` (an uploaded
+   * file): the route gets it unread as `bodyStream`, read within `maxAttachmentBytes`, so it can
+   * refuse before reading a byte; a refusal then closes the connection.
    */
-  body?: 'json' | 'bytes';
+  body?: 'json' | 'stream';
   /** Holds a stream slot while it runs (`maxStreams`, `maxStreamsPerClient`). */
   opensStream?: boolean;
   /** May create a run: takes a run slot first (`maxLiveRuns`, `maxLiveRunsPerClient`). */
