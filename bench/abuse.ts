@@ -4,6 +4,9 @@ import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -30,12 +33,21 @@ interface Server {
   child: ChildProcess;
 }
 
+/** Where the server under test keeps uploads: a fresh folder per run, removed at the end. */
+let attachmentsDir = '';
+
 async function startServer(mode: 'on' | 'off', mount: Flood['mount']): Promise<Server> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', fileURLToPath(new URL('./support/abuse-server.ts', import.meta.url))],
     {
-      env: { ...process.env, BENCH_LIMITS: mode, BENCH_EDGE_LIMITS: edgeLimits, BENCH_MOUNT: mount ?? 'node' },
+      env: {
+        ...process.env,
+        BENCH_LIMITS: mode,
+        BENCH_EDGE_LIMITS: edgeLimits,
+        BENCH_MOUNT: mount ?? 'node',
+        BENCH_ATTACHMENTS_DIR: attachmentsDir,
+      },
       stdio: ['ignore', 'pipe', 'ignore'],
     },
   );
@@ -279,6 +291,10 @@ const floods: Flood[] = [
       }),
   },
   {
+    name: 'uploads: 32 uploaders of 10 MiB files from 4 addresses, back to back for 10 s and on',
+    run: (server, signal, ready) => floodUploads(server, { signal, ready }),
+  },
+  {
     name: 'parked runs: 230 `/approval` runs from 30 addresses',
     run: (server, signal, ready) =>
       floodParkedRuns(server, {
@@ -361,6 +377,48 @@ async function floodParkedRuns(
   return `${tally(statuses)}; ${stats.parkedRuns ?? 0} parked, ${stats.liveRuns} live at the end`;
 }
 
+/** 32 uploaders (identities) from 4 addresses, each sending 10 MiB text files back to back. */
+async function floodUploads(server: Server, options: { signal: AbortSignal; ready: () => void }): Promise<string> {
+  const { signal, ready } = options;
+  const file = Buffer.alloc(10 * 1024 * 1024, 'a');
+  const statuses: number[] = [];
+  const upload = (index: number): Promise<number> =>
+    new Promise((resolve) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          localAddress: `127.0.4.${(index % 4) + 1}`,
+          agent: false,
+          method: 'POST',
+          path: '/api/agent/v1/attachments',
+          headers: {
+            'x-bench-user': `uploader${index}`,
+            'x-agent-identity': `idn_uploader${index}`,
+            'content-type': 'text/plain',
+            'content-length': String(file.byteLength),
+            'x-attachment-name': `flood-${index}.txt`,
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', () => resolve(0));
+      req.end(file);
+    });
+  // Ten seconds of uploads before the ordinary user comes, as the review's 1,000 MB in 11 s.
+  setTimeout(ready, 10_000);
+  await Promise.all(
+    Array.from({ length: 32 }, async (_, index) => {
+      while (!signal.aborted) statuses.push(await upload(index));
+    }),
+  );
+  const stored = (await readdir(attachmentsDir, { recursive: true })).filter((name) => name.endsWith('.bin'));
+  return `${tally(statuses)}; ${stored.length} files stored`;
+}
+
 async function floodRuns(
   server: Server,
   options: { signal: AbortSignal; ready: () => void; addresses: string[] },
@@ -422,6 +480,7 @@ interface Row {
 }
 
 async function measure(flood: Flood, mode: 'on' | 'off'): Promise<Row['on']> {
+  attachmentsDir = await mkdtemp(join(tmpdir(), 'agent-chat-abuse-'));
   const server = await startServer(mode, flood.mount);
   try {
     const controller = new AbortController();
@@ -438,6 +497,7 @@ async function measure(flood: Flood, mode: 'on' | 'off'): Promise<Row['on']> {
     return { seen, peakRss, flood: counted };
   } finally {
     await stopServer(server);
+    await rm(attachmentsDir, { recursive: true, force: true });
   }
 }
 

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createRunEngine } from '../../src/server/agent-loop/create-run-engine.ts';
+import { openDirectoryAttachmentStore } from '../../src/server/attachments/directory-attachment-store.ts';
 import { createDemoTools } from '../../src/server/tools/demo-tools.ts';
 import type { AgentHandlerMembers } from '../../src/server/agent-server-options.ts';
 import { createAgentFetchHandler } from '../../src/server/create-agent-fetch-handler.ts';
@@ -14,10 +15,11 @@ import { createAgentHttpServer } from '../../src/server/http/create-agent-http-s
 // each user named by the `x-bench-user` header. BENCH_LIMITS=off lifts every cap this branch
 // added, keeping the 5,000 requests at once of before (and waiting runs keep their live slots);
 // BENCH_EDGE_LIMITS (JSON) overrides some of them otherwise. BENCH_MOUNT=fetch-unnamed serves the
-// fetch handler on @hono/node-server without the client's address. Prints `{"port":…}` first,
-// then serves GET /bench/stats.
+// fetch handler on @hono/node-server without the client's address; BENCH_ATTACHMENTS_DIR turns
+// uploads on into that folder. Prints `{"port":…}` first, then serves GET /bench/stats.
 const unlimited = Number.POSITIVE_INFINITY;
 const isOff = process.env.BENCH_LIMITS === 'off';
+const attachmentsDir = process.env.BENCH_ATTACHMENTS_DIR;
 const options = {
   engine: createRunEngine({ tools: createDemoTools() }),
   identityFor: (subject: { id: string }) => `idn_${subject.id}`,
@@ -37,6 +39,21 @@ const options = {
         },
       }
     : { edgeLimits: JSON.parse(process.env.BENCH_EDGE_LIMITS ?? '{}') as Record<string, number> }),
+  // Uploads kept in BENCH_ATTACHMENTS_DIR; off, without the caps issue 49 added.
+  ...(attachmentsDir === undefined ? {} : { attachments: openDirectoryAttachmentStore({ directory: attachmentsDir }) }),
+  ...(isOff
+    ? {
+        attachmentCaps: {
+          maxUploads: unlimited,
+          maxUploadsPerClient: unlimited,
+          maxUploadsPerIdentity: unlimited,
+          attachmentBytesPerHourPerClient: unlimited,
+          maxAttachmentStoreBytes: unlimited,
+          minFreeDiskBytes: 0,
+        },
+        limits: { attachmentBytesPerHour: 2 ** 50 },
+      }
+    : {}),
 };
 const userOf = (header: string | string[] | null | undefined): { id: string } | null =>
   typeof header === 'string' ? { id: header } : null;
