@@ -159,6 +159,18 @@ class CappedBody:
         return b"".join(self._chunks)
 
 
+def settle_answer(call: Call, attempt: int, answer: HttpAnswer, limit: int) -> HttpAnswer | AgentChatError:
+    """What an attempt's answer (its body read within ``limit``) comes to: the answer, or its error."""
+    is_success = 200 <= answer.status < 300
+    if is_success and not answer.truncated:
+        return answer
+    if is_success:
+        return body_too_large(answer, limit)
+    if call.is_done_on_retry_404 and attempt > 1 and answer.status == 404:
+        return answer
+    return error_from_response(answer.status, answer.headers, answer.body, truncated=answer.truncated)
+
+
 def body_too_large(answer: HttpAnswer, limit: int) -> AgentChatError:
     """The error of a successful answer whose body passed ``max_body_bytes`` (the rest of it was never read)."""
     message = (

@@ -8,7 +8,7 @@ from typing import Any, AsyncIterator
 import httpx
 
 from . import _protocol as p
-from .errors import AgentChatError, error_from_response, transport_failure
+from .errors import AgentChatError, transport_failure
 from .models import Bootstrap, CancelResult, Event, InterruptAnswer, MessagePage, Run, RunSnapshot, Session, SessionPage
 
 #: Connect, write and pool timeouts of every request, and the read timeout of JSON requests, in seconds.
@@ -249,16 +249,10 @@ class AsyncAgentChatClient:
                     is_success = 200 <= response.status_code < 300
                     limit = self._config.max_body_bytes if is_success else self._config.max_error_body_bytes
                     answer = await self._read_capped(response, limit)
-                if is_success and not answer.truncated:
-                    return answer
-                if is_success:
-                    error = p.body_too_large(answer, limit)
-                elif call.is_done_on_retry_404 and attempt > 1 and answer.status == 404:
-                    return answer
-                else:
-                    error = self._noted(
-                        error_from_response(answer.status, answer.headers, answer.body, truncated=answer.truncated)
-                    )
+                settled = p.settle_answer(call, attempt, answer, limit)
+                if isinstance(settled, p.HttpAnswer):
+                    return settled
+                error = self._noted(settled)
             except httpx.TimeoutException as cause:
                 error = transport_failure(cause, is_timeout=True)
             except httpx.TransportError as cause:
