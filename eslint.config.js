@@ -83,6 +83,10 @@ export default tseslint.config(
       'node_modules/**',
       'examples/nextjs/.next/**',
       'examples/nextjs/next-env.d.ts',
+      // What building an example in its own folder writes (README of each example).
+      'examples/*/dist/**',
+      'examples/*/build/**',
+      'examples/*/.svelte-kit/**',
       'test-results/**',
       'playwright-report/**',
       'bench/.peers/**',

@@ -1,22 +1,31 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cp, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test, expect } from './support/fixtures.ts';
 import { chat, expectSlowAnswerSurvivesReload } from './support/chat.ts';
 
-/** The recipe's public folder with the integrity copied from the manifest, as the reader is told to do. */
-async function preparePublicFolder(name: string): Promise<string> {
-  const publicDir = join(process.cwd(), 'test-results', `five-minutes-${name}`);
-  await cp('examples/five-minutes/public', publicDir, { recursive: true });
+/**
+ * The recipe copied into test-results/ without its package.json (which names the example, not
+ * agent-chat, so `agent-chat/server` would not resolve to this checkout's build), with the
+ * integrity copied from the manifest into its page, as the reader is told to do. Resolves with
+ * the copy's folder.
+ */
+async function prepareRecipe(name: string): Promise<string> {
+  const recipeDir = join(process.cwd(), 'test-results', `five-minutes-${name}`);
+  await cp('examples/five-minutes', recipeDir, {
+    recursive: true,
+    filter: (source) => !['node_modules', 'dist', 'package.json', 'package-lock.json'].includes(basename(source)),
+  });
   const manifest = JSON.parse(await readFile('dist/manifest.json', 'utf8')) as {
     files: Record<string, { integrity: string }>;
   };
-  const page = join(publicDir, 'index.html');
+  const page = join(recipeDir, 'public', 'index.html');
   const html = await readFile(page, 'utf8');
   expect(html).toContain('integrity="sha384-COPY-FROM-MANIFEST"');
   await writeFile(page, html.replace('sha384-COPY-FROM-MANIFEST', manifest.files['agent-chat.js']?.integrity ?? ''));
-  return publicDir;
+  return recipeDir;
 }
 
 for (const recipe of ['server.mjs', 'server-express.mjs']) {
@@ -24,8 +33,9 @@ for (const recipe of ['server.mjs', 'server-express.mjs']) {
     page,
     pageErrors: _errors,
   }) => {
-    const publicDir = await preparePublicFolder(recipe.replace('.mjs', ''));
-    const module = (await import(`../examples/five-minutes/${recipe}`)) as {
+    const recipeDir = await prepareRecipe(recipe.replace('.mjs', ''));
+    const publicDir = join(recipeDir, 'public');
+    const module = (await import(pathToFileURL(join(recipeDir, recipe)).href)) as {
       startServer(options: { port: number; publicDir: string; env: Record<string, string> }): Promise<Server>;
     };
     // The offline scripted model, whatever model this machine's environment names.

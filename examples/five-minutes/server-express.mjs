@@ -1,7 +1,7 @@
 // The same page with Express: the agent handler is ordinary middleware (it calls next() outside
 // /api/agent). No body parser or compression in front of it. `node server-express.mjs`.
 import express from 'express';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createAgentHandler,
@@ -41,7 +41,12 @@ export async function startServer({
   return server;
 }
 
+// `node server-express.mjs [folder]`: the page from public/, or from the folder given (`npm start`: dist/ of `npm run build`).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const server = await startServer();
+  const folder = process.argv[2];
+  const server = await startServer({
+    port: Number(process.env.PORT ?? 3000),
+    ...(folder && { publicDir: resolve(folder) }),
+  });
   console.log(`open http://127.0.0.1:${server.address().port}/`);
 }

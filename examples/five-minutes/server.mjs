@@ -1,7 +1,7 @@
 // Your own page in five minutes (docs/reference.md): a static folder and the agent API on one
 // Node http server. `node server.mjs`, then open http://127.0.0.1:3000/.
 import { readFile } from 'node:fs/promises';
-import { dirname, extname, join, normalize, sep } from 'node:path';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   createAgentHandler,
@@ -53,7 +53,12 @@ export async function startServer({
   return server;
 }
 
+// `node server.mjs [folder]`: the page from public/, or from the folder given (`npm start`: dist/ of `npm run build`).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const server = await startServer();
+  const folder = process.argv[2];
+  const server = await startServer({
+    port: Number(process.env.PORT ?? 3000),
+    ...(folder && { publicDir: resolve(folder) }),
+  });
   console.log(`open http://127.0.0.1:${server.address().port}/`);
 }

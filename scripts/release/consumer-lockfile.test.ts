@@ -25,6 +25,14 @@ const sourceLock: Lockfile = {
     'node_modules/react-dom/node_modules/scheduler': { version: '0.28.0', integrity: 'sha512-nested', dev: true },
     'node_modules/scheduler': { version: '0.20.0', integrity: 'sha512-hoisted', dev: true },
     'node_modules/eslint': { version: '9.39.5', integrity: 'sha512-eslint', dev: true },
+    'node_modules/@lit/react': {
+      version: '1.0.8',
+      integrity: 'sha512-lit-react',
+      dev: true,
+      peerDependencies: { '@types/react': '17 || 18 || 19', eslint: '*' },
+      peerDependenciesMeta: { eslint: { optional: true } },
+    },
+    'node_modules/@types/react': { version: '19.3.3', integrity: 'sha512-types-react', dev: true },
   },
 };
 
@@ -93,6 +101,18 @@ describe('createConsumerPackageFiles', () => {
           resolved: at('scheduler', '0.28.0'),
         },
       },
+    });
+  });
+
+  test('pins the peers npm installs with a package, and leaves its optional peers out', () => {
+    const project = createConsumerPackageFiles({ ...common, extraDependencies: ['@lit/react'] });
+    expect(
+      Object.keys(project.lockfile.packages).filter((path) => path.includes('react') || path.includes('eslint')),
+    ).toEqual(['node_modules/@lit/react', 'node_modules/@types/react']);
+    expect(project.lockfile.packages['node_modules/@types/react']).toEqual({
+      version: '19.3.3',
+      integrity: 'sha512-types-react',
+      resolved: at('@types/react', '19.3.3'),
     });
   });
 

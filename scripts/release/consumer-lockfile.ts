@@ -50,7 +50,8 @@ const DEPENDENCY_FLAGS = ['dev', 'devOptional', 'optional', 'peer'] as const;
 
 /**
  * Writes the package.json and package-lock.json of an empty project that depends on the tarball
- * (`file:`) and on `extraDependencies`, with every transitive dependency pinned to the entry
+ * (`file:`) and on `extraDependencies`, with every transitive dependency (and every peer npm
+ * installs with one) pinned to the entry
  * `sourceLock` resolves it to (name, version, integrity), with its registry tarball URL filled in
  * (the repository's lock omits it). With both files, `npm ci --offline` installs from the npm
  * cache alone: it reads each tarball by integrity and needs no registry metadata.
@@ -88,7 +89,7 @@ export function createConsumerPackageFiles(options: ConsumerPackageFilesOptions)
     pending.push({ from: path, entry: sourceLock.packages[path] as LockEntry });
   }
   for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
-    const required = { ...item.entry.dependencies, ...item.entry.optionalDependencies };
+    const required = { ...item.entry.dependencies, ...item.entry.optionalDependencies, ...requiredPeers(item.entry) };
     for (const name of Object.keys(required)) {
       const path = resolveInLock(sourceLock, item.from, name);
       if (path === undefined) {
@@ -138,6 +139,18 @@ function requireEntry(lock: Lockfile, path: string, name: string): LockEntry {
   const entry = lock.packages[path];
   if (entry === undefined) throw new Error(`${name} is not in package-lock.json; run npm install`);
   return entry;
+}
+
+/**
+ * The peer dependencies npm installs along with the package (since npm 7): those not marked
+ * optional. An optional peer is only used when something else installs it.
+ */
+function requiredPeers(entry: LockEntry): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(entry.peerDependencies ?? {}).filter(
+      ([name]) => entry.peerDependenciesMeta?.[name]?.optional !== true,
+    ),
+  );
 }
 
 /** The lock fields of a package.json: what `npm install` records for a `file:` tarball. */

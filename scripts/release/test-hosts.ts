@@ -25,7 +25,12 @@ export interface HostSpec {
 }
 
 /** The hosts the release is installed into (docs/release.md, "Hosts"). */
-export const HOSTS: readonly HostSpec[] = [];
+export const HOSTS: readonly HostSpec[] = [
+  { name: 'Plain HTML (script tag)', example: 'five-minutes', builds: ['build'], start: 'start', pagePath: '/' },
+  { name: 'Vite + React 19', example: 'vite-react', builds: ['build'], start: 'start', pagePath: '/' },
+  { name: 'Vue 3 + Vite', example: 'vue', builds: ['build'], start: 'start', pagePath: '/' },
+  { name: 'SvelteKit (adapter-node)', example: 'sveltekit', builds: ['build'], start: 'start', pagePath: '/' },
+];
 
 /** What one host took, for the release notes: install, each build, start, and the first answer. */
 export interface HostTimes {

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, cp, lstat, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -365,9 +365,13 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
     { timeout: 120_000 },
     async () => {
       if (browser === undefined) throw new Error('the browser did not start');
-      // The recipe as docs/reference.md gives it (examples/five-minutes), in the project that installed the tarball.
+      // The recipe as docs/reference.md gives it (examples/five-minutes), in the project that installed
+      // the tarball: without what an install in the example's folder left there, so it uses the tarball's.
       const recipeDir = join(project, 'five-minutes');
-      await cp(join(rootDir, 'examples/five-minutes'), recipeDir, { recursive: true });
+      await cp(join(rootDir, 'examples/five-minutes'), recipeDir, {
+        recursive: true,
+        filter: (source) => !['node_modules', 'dist', 'package-lock.json'].includes(basename(source)),
+      });
       const pagePath = join(recipeDir, 'public/index.html');
       const html = await readFile(pagePath, 'utf8');
       assert.ok(html.includes('integrity="sha384-COPY-FROM-MANIFEST"'));
