@@ -25,7 +25,9 @@ export interface HostSpec {
 }
 
 /** The hosts the release is installed into (docs/release.md, "Hosts"). */
-export const HOSTS: readonly HostSpec[] = [];
+export const HOSTS: readonly HostSpec[] = [
+  { name: 'Next.js App Router', example: 'nextjs', builds: ['build', 'build:webpack'], start: 'start', pagePath: '/' },
+];
 
 /** What one host took, for the release notes: install, each build, start, and the first answer. */
 export interface HostTimes {
