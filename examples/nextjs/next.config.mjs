@@ -1,8 +1,6 @@
-// The Next.js App Router example (docs/server.md, "Next.js"). agent-chat's server runs in Node
-// as the package it is (it loads Node modules and optional peers), so Next does not bundle it.
+// The Next.js App Router example (docs/server.md, "Next.js"). Next bundles agent-chat/server like
+// any package: its optional parts load at run time from node_modules, so no setting is needed.
 /** @type {import('next').NextConfig} */
-const config = {
-  serverExternalPackages: ['agent-chat'],
-};
+const config = {};
 
 export default config;

@@ -26,6 +26,7 @@ export interface HostSpec {
 
 /** The hosts the release is installed into (docs/release.md, "Hosts"). */
 export const HOSTS: readonly HostSpec[] = [
+  { name: 'Next.js App Router', example: 'nextjs', builds: ['build', 'build:webpack'], start: 'start', pagePath: '/' },
   { name: 'Plain HTML (script tag)', example: 'five-minutes', builds: ['build'], start: 'start', pagePath: '/' },
   { name: 'Vite + React 19', example: 'vite-react', builds: ['build'], start: 'start', pagePath: '/' },
   { name: 'Vue 3 + Vite', example: 'vue', builds: ['build'], start: 'start', pagePath: '/' },

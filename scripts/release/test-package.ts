@@ -172,34 +172,38 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
     });
   });
 
-  test('resolves what the exports map names and refuses deep imports into dist/ and src/', async () => {
+  test('resolves what the exports map names, by import and by require alike, and refuses deep imports into dist/ and src/', async () => {
     const result = (await runConsumerScript(project, 'node-resolution.mjs')) as { packageDir: string };
     assert.ok(result.packageDir.startsWith(await realpath(project)), result.packageDir);
+    const resolved = {
+      'agent-chat': 'dist/esm/index.js',
+      'agent-chat/define': 'dist/esm/define.js',
+      'agent-chat/core': 'dist/esm/core.js',
+      'agent-chat/server': 'dist/esm/server.js',
+      'agent-chat/react': 'dist/esm/react.js',
+      'agent-chat/locales/zh-cn': 'dist/esm/locales/zh-cn.js',
+      'agent-chat/tools': 'dist/esm/tools.js',
+      'agent-chat/highlight': 'dist/esm/highlight.js',
+      'agent-chat/agent-chat.js': 'dist/agent-chat.js',
+      'agent-chat/agent-chat.zh-CN.js': 'dist/agent-chat.zh-CN.js',
+      'agent-chat/agent-chat.launcher.js': 'dist/agent-chat.launcher.js',
+      'agent-chat/agent-chat.conversations.js': 'dist/agent-chat.conversations.js',
+      'agent-chat/agent-chat.tool-cards.js': 'dist/agent-chat.tool-cards.js',
+      'agent-chat/agent-chat.widgets.js': 'dist/agent-chat.widgets.js',
+      'agent-chat/agent-chat.turn-actions.js': 'dist/agent-chat.turn-actions.js',
+      'agent-chat/agent-chat.composer-extras.js': 'dist/agent-chat.composer-extras.js',
+      'agent-chat/agent-chat.highlight.js': 'dist/agent-chat.highlight.js',
+      'agent-chat/agent-chat-tools.js': 'dist/agent-chat-tools.js',
+      'agent-chat/manifest.json': 'dist/manifest.json',
+      'agent-chat/custom-elements.json': 'dist/custom-elements.json',
+      'agent-chat/package.json': 'package.json',
+    };
     assert.deepEqual(result, {
       packageDir: result.packageDir,
-      resolved: {
-        'agent-chat': 'dist/esm/index.js',
-        'agent-chat/define': 'dist/esm/define.js',
-        'agent-chat/core': 'dist/esm/core.js',
-        'agent-chat/server': 'dist/esm/server.js',
-        'agent-chat/react': 'dist/esm/react.js',
-        'agent-chat/locales/zh-cn': 'dist/esm/locales/zh-cn.js',
-        'agent-chat/tools': 'dist/esm/tools.js',
-        'agent-chat/highlight': 'dist/esm/highlight.js',
-        'agent-chat/agent-chat.js': 'dist/agent-chat.js',
-        'agent-chat/agent-chat.zh-CN.js': 'dist/agent-chat.zh-CN.js',
-        'agent-chat/agent-chat.launcher.js': 'dist/agent-chat.launcher.js',
-        'agent-chat/agent-chat.conversations.js': 'dist/agent-chat.conversations.js',
-        'agent-chat/agent-chat.tool-cards.js': 'dist/agent-chat.tool-cards.js',
-        'agent-chat/agent-chat.widgets.js': 'dist/agent-chat.widgets.js',
-        'agent-chat/agent-chat.turn-actions.js': 'dist/agent-chat.turn-actions.js',
-        'agent-chat/agent-chat.composer-extras.js': 'dist/agent-chat.composer-extras.js',
-        'agent-chat/agent-chat.highlight.js': 'dist/agent-chat.highlight.js',
-        'agent-chat/agent-chat-tools.js': 'dist/agent-chat-tools.js',
-        'agent-chat/manifest.json': 'dist/manifest.json',
-        'agent-chat/custom-elements.json': 'dist/custom-elements.json',
-        'agent-chat/package.json': 'package.json',
-      },
+      resolved,
+      // Each entry has a `default` beside `import`, so CommonJS resolution (webpack's, Next's
+      // check of a server external) finds the same files.
+      resolvedByRequire: resolved,
       refused: {
         'agent-chat/dist/esm/core.js': 'ERR_PACKAGE_PATH_NOT_EXPORTED',
         'agent-chat/dist/esm/index.js': 'ERR_PACKAGE_PATH_NOT_EXPORTED',

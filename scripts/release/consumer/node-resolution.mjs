@@ -1,10 +1,15 @@
 // What the installed package's exports map resolves, and what it refuses. Prints one JSON line.
 import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const packageDir = realpathSync(fileURLToPath(new URL('./node_modules/agent-chat/', import.meta.url)));
 const resolved = {};
+// What `require` resolves (the `default` condition): bundlers' CommonJS resolution (webpack's,
+// Next's check of its server externals) takes this path, so it must name the same files.
+const resolvedByRequire = {};
+const require = createRequire(import.meta.url);
 for (const specifier of [
   'agent-chat',
   'agent-chat/define',
@@ -29,6 +34,11 @@ for (const specifier of [
   'agent-chat/package.json',
 ]) {
   resolved[specifier] = relative(packageDir, fileURLToPath(import.meta.resolve(specifier)));
+  try {
+    resolvedByRequire[specifier] = relative(packageDir, require.resolve(specifier));
+  } catch (error) {
+    resolvedByRequire[specifier] = error.code;
+  }
 }
 
 const refused = {};
@@ -48,4 +58,4 @@ for (const specifier of [
   }
 }
 
-console.log(JSON.stringify({ packageDir, resolved, refused }));
+console.log(JSON.stringify({ packageDir, resolved, resolvedByRequire, refused }));

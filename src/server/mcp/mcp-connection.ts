@@ -1,7 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { isMissingPackage, missingPeerError } from '../optional-peer.ts';
 import { unrefTimer } from '../unref-timer.ts';
 import type { McpServerConfig } from './mcp-options.ts';
 import { MCP_DEFAULTS } from './mcp-options.ts';
+
+/** The optional peer dependency the connections speak MCP with. */
+const MCP_SDK = '@modelcontextprotocol/sdk';
 
 /** A tool as an MCP server lists it (`tools/list`). */
 export interface McpListedTool {
@@ -189,14 +193,19 @@ export function connectMcpServer(config: McpServerConfig, options: McpConnection
   };
 }
 
-/** The MCP SDK parts the connection needs, loaded on first use. */
+/**
+ * The MCP SDK parts the connection needs, loaded on first use (an optional peer dependency). The
+ * ignore comments keep bundlers from resolving it at build time, as `requireOptionalPeer` does.
+ */
 async function loadSdk() {
   const [clientModule, stdio, http, types] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
+    import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@modelcontextprotocol/sdk/client/index.js'),
+    import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@modelcontextprotocol/sdk/client/stdio.js'),
+    import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@modelcontextprotocol/sdk/types.js'),
+  ]).catch((error: unknown) => {
+    throw isMissingPackage(error, MCP_SDK) ? missingPeerError(MCP_SDK, 'mcpServers', error) : error;
+  });
   return {
     Client: clientModule.Client,
     StdioClientTransport: stdio.StdioClientTransport,

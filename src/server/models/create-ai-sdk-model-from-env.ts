@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import type { AiSdkLanguageModel } from './ai-sdk-model.ts';
 import { fromAiSdk } from './ai-sdk-model.ts';
 import type { ModelAdapter } from './model-adapter.ts';
+import { requireOptionalPeer } from '../optional-peer.ts';
 
 /** The AI SDK providers `AGENT_MODEL_PROVIDER` can name, each with its package and the variables it reads. */
 const PROVIDERS = {
@@ -60,15 +60,7 @@ export function createAiSdkModelFromEnv(
   const apiKey = env[provider.keyVariable]?.trim();
   if (!apiKey) throw new Error(`AGENT_MODEL_PROVIDER=${name} needs ${provider.keyVariable}.`);
   const baseURL = env[provider.baseUrlVariable]?.trim();
-  let loaded: Record<string, unknown>;
-  try {
-    loaded = createRequire(import.meta.url)(provider.packageName) as Record<string, unknown>;
-  } catch (error) {
-    throw new Error(
-      `AGENT_MODEL_PROVIDER=${name} needs the ${provider.packageName} package: npm install ${provider.packageName}`,
-      { cause: error },
-    );
-  }
+  const loaded = requireOptionalPeer<Record<string, unknown>>(provider.packageName, `AGENT_MODEL_PROVIDER=${name}`);
   const factory = loaded[provider.factory] as (settings: Record<string, string>) => ProviderFactoryResult;
   const instance = factory({ apiKey, ...(baseURL ? { baseURL } : {}) });
   return fromAiSdk(provider.pick(instance, model));

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type * as PromClient from 'prom-client';
+import { requireOptionalPeer } from '../optional-peer.ts';
 import type { MetricsGauges, MetricsOptions } from './metrics-options.ts';
 
 /** The handler's instruments, all in one registry of its own (several handlers in a process never clash). */
@@ -30,11 +30,7 @@ const WAIT_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 900, 1800, 3600];
 
 /** Loads `prom-client` (an optional peer dependency) only when a handler turns metrics on. */
 function loadPromClient(): typeof PromClient {
-  try {
-    return createRequire(import.meta.url)('prom-client') as typeof PromClient;
-  } catch (error) {
-    throw new Error('metrics: true needs the prom-client package: npm install prom-client', { cause: error });
-  }
+  return requireOptionalPeer<typeof PromClient>('prom-client', 'metrics: true');
 }
 
 /** Creates the handler's metrics in a new registry (never prom-client's global one). */

@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
 import type {
   createClient as CreateClient,
   createCluster as CreateCluster,
   defineScript as DefineScript,
   ErrorReply as ErrorReplyClass,
 } from '@redis/client';
+import { requireOptionalPeer } from '../optional-peer.ts';
 import type { StorageScript } from './redis-script.ts';
 import type { RedisConnections, RedisStorageOptions } from './redis-storage.ts';
 import { createRedisStorage, REDIS_STORAGE_SCRIPTS } from './redis-storage.ts';
@@ -165,5 +165,5 @@ function clusterAuth(nodeUrl: string): { username?: string; password?: string; i
 
 /** Loads `@redis/client` when a Redis storage is opened: a product on another storage never needs it. */
 function loadRedisClient(): RedisModule {
-  return createRequire(import.meta.url)('@redis/client') as RedisModule;
+  return requireOptionalPeer<RedisModule>('@redis/client', 'Redis storage');
 }

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { EventEnvelope, RunSnapshot, SnapshotMessage } from '../../core/protocol.ts';
 import { EventLogConflictError } from '../runs/event-log.ts';
+import { requireOptionalPeer } from '../optional-peer.ts';
 import { RunClosedError } from '../runs/run-handle.ts';
 import { checkAppendBatch, withoutMessages } from './append-rules.ts';
 import { createDoorbells } from './doorbells.ts';
@@ -509,7 +509,7 @@ interface QueuedAppend {
  * it is an optional peer dependency, so a product on another storage never needs the native addon.
  */
 function loadBetterSqlite3(): typeof BetterSqlite3 {
-  return createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  return requireOptionalPeer<typeof BetterSqlite3>('better-sqlite3', 'SQLite storage');
 }
 
 function toSession(row: SessionRow): StoredSession {
