@@ -3,7 +3,8 @@ import type { RunContext } from './engine-options.ts';
 import type { ResumedToolCall, ResumePlan } from './resume-plan.ts';
 import { localizeToolTitle } from './engine-texts.ts';
 import type { PreparedCall, RunToolCallsOptions } from './run-tool-calls.ts';
-import { findCallProblem, findTool, settleToolCalls } from './run-tool-calls.ts';
+import { findCallProblem, findTool } from './find-tool.ts';
+import { settleToolCalls } from './run-tool-calls.ts';
 
 /**
  * Goes on with the open round of a resumed run: its announced tool calls as the assistant's turn,

@@ -11,6 +11,7 @@ import type { Deadline } from './create-deadline.ts';
 import type { RunContext, ToolCallInfo, ToolCallOutcome, ToolHookContext, ToolHookDecision } from './engine-options.ts';
 import { localizeToolTitle } from './engine-texts.ts';
 import { executeTool } from './execute-tool.ts';
+import { findCallProblem, findTool, isBrowserTool } from './find-tool.ts';
 import { interpretToolValue } from './interpret-tool-value.ts';
 import { LoopStop } from './loop-stop.ts';
 import type { ResumedToolCall } from './resume-plan.ts';
@@ -160,32 +161,6 @@ async function settleCall(
       ...(result.widget === undefined ? {} : { widget: result.widget }),
     });
   return result;
-}
-
-/** The tool `name` of this run: a server tool, or a browser tool the run declared. */
-export function findTool(context: RunContext, name: string): ToolDefinition | BrowserToolEntry | undefined {
-  return context.settings.registry.get(name) ?? context.browserTools.get(name);
-}
-
-/**
- * Why a call to `name` with `args` cannot run (an unknown tool, arguments off its schema, a
- * proposal-only tool the model called itself), if it cannot.
- */
-export function findCallProblem(
-  context: RunContext,
-  name: string,
-  args: unknown,
-  origin: { isProposalWrite: boolean } = { isProposalWrite: false },
-): string | undefined {
-  const tool = findTool(context, name);
-  if (tool === undefined) return `There is no tool named "${name}".`;
-  if (!origin.isProposalWrite && !isBrowserTool(tool) && tool.isProposalOnly === true)
-    return 'This tool runs only when the user applies a proposal, so it was not run.';
-  const validator = isBrowserTool(tool) ? context.browserTools : context.settings.registry;
-  const errors = validator.validateArguments(name, args);
-  return errors.length > 0
-    ? `The arguments do not match the tool's schema, so it was not run: ${errors.join('; ')}.`
-    : undefined;
 }
 
 function prepareCall(
@@ -349,10 +324,6 @@ async function applyPostToolUse(
     evidenceOf('post_tool_use', replaced === undefined ? 'kept' : 'replaced', replaced?.reason),
   );
   return replaced === undefined ? outcome : { ...outcome, ...truncate(replaced.content, maxResultChars) };
-}
-
-function isBrowserTool(tool: ToolDefinition | BrowserToolEntry | undefined): tool is BrowserToolEntry {
-  return tool !== undefined && 'executorKind' in tool;
 }
 
 /** What the user is asked to approve for `call` (a browser tool is never marked destructive). */

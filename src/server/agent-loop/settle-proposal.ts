@@ -7,7 +7,7 @@ import type { Deadline } from './create-deadline.ts';
 import type { RunContext } from './engine-options.ts';
 import { localizeToolTitle } from './engine-texts.ts';
 import type { PreparedCall, ToolResult } from './run-tool-calls.ts';
-import { findCallProblem } from './run-tool-calls.ts';
+import { findCallProblem } from './find-tool.ts';
 
 /** A proposal as the log carries it, with the digest of the arguments Apply runs. */
 export interface ReadProposal {
