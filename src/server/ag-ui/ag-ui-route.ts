@@ -3,7 +3,7 @@ import { createAgUiThreads } from './ag-ui-threads.ts';
 import { countResumeAnswers, readAgUiRunId, readRunAgentInput } from './read-run-agent-input.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { resumeAgUiThread, startAgUiTurn } from './start-ag-ui-segment.ts';
-import type { StoredResponse } from '../idempotency/idempotency-store.ts';
+import type { StoredResponse } from '../storage/storage-port.ts';
 import type { AgUiSegment } from './stream-ag-ui-segment.ts';
 import { streamAgUiSegment } from './stream-ag-ui-segment.ts';
 

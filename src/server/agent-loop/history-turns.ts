@@ -1,6 +1,6 @@
 import type { AttachmentRef, SnapshotMessage, SnapshotToolCall, ToolResultStatus } from '../../core/protocol.ts';
 import type { ModelMessage } from '../models/model-adapter.ts';
-import type { SettledToolCall } from '../storage/storage-port.ts';
+import type { SettledToolCall } from '../runs/run-handle.ts';
 import type { ResumedToolCall } from './resume-plan.ts';
 import { turnMessages } from './resume-plan.ts';
 import { countMessageChars } from './token-estimate.ts';

@@ -2,14 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../json/canonical-json.ts';
 import { refuse } from '../domain-error.ts';
 import type { Clock } from '../../core/clock.ts';
-import type { AgentStorage, IdempotencyCompletion } from '../storage/storage-port.ts';
-
-/** The response a completed request stored, replayed verbatim on a retry. */
-export interface StoredResponse {
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
-}
+import type { AgentStorage, IdempotencyCompletion, StoredResponse } from '../storage/storage-port.ts';
 
 /** The outcome of {@link IdempotencyStore.begin}. */
 export type IdempotencyBegin =

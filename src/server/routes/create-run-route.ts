@@ -1,7 +1,7 @@
 import type { CreateRunRequest, CreateRunResponse, ModelInfo, ReasoningEffort } from '../../core/protocol.ts';
 import { ACCEPT_LANGUAGE_HEADER, REASONING_EFFORTS } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import type { StoredResponse } from '../idempotency/idempotency-store.ts';
+import type { StoredResponse } from '../storage/storage-port.ts';
 import { readPreferredLocale } from '../locale/preferred-locale.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { CreateRunInput } from '../runs/run-store.ts';

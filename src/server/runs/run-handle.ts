@@ -11,18 +11,18 @@ import type {
   ModelInfo,
   RunSnapshot,
   SnapshotMessage,
+  SnapshotToolCall,
 } from '../../core/protocol.ts';
 import type { RunObserver } from '../observability/run-observer.ts';
-import type { SettledToolCall } from '../storage/storage-port.ts';
+import type { Subject } from '../subject.ts';
+
+export type { Subject } from '../subject.ts';
 
 /** An event to append: the log adds the envelope (seq, cursor, ids, timestamp). */
 export type PendingEvent = { [T in EventType]: { type: T; data: EventDataMap[T] } }[EventType];
 
-/** The product's user, as `authenticate(req)` resolved it. Never taken from the browser. */
-export interface Subject {
-  id: string;
-  displayName?: string;
-}
+/** A tool call of an ended run, as its final snapshot keeps it, with the run it belongs to. */
+export type SettledToolCall = SnapshotToolCall & { runId: string };
 
 /** What the product's `resolveContextRefs` made of one attached reference: text for the model. */
 export interface ResolvedContextRef {

@@ -1,5 +1,6 @@
 import type { SnapshotMessage } from '../../core/protocol.ts';
-import type { AgentStorage, SettledToolCall } from '../storage/storage-port.ts';
+import type { SettledToolCall } from './run-handle.ts';
+import type { AgentStorage } from '../storage/storage-port.ts';
 
 /** A session's settled history as the engine gets it: messages and tool calls of its ended runs, oldest first. */
 export interface SessionHistory {

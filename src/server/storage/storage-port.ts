@@ -4,13 +4,19 @@ import type {
   EventEnvelope,
   RunSnapshot,
   SnapshotMessage,
-  SnapshotToolCall,
 } from '../../core/protocol.ts';
-import type { StoredResponse } from '../idempotency/idempotency-store.ts';
 import type { RateDecision } from '../limits/rate-limiter.ts';
-import type { RunInput, Subject } from '../runs/run-handle.ts';
+import type { RunInput, SettledToolCall, Subject } from '../runs/run-handle.ts';
 
-export type { StoredResponse } from '../idempotency/idempotency-store.ts';
+/** The storage reads settled tool calls back in the run's own shape. */
+export type { SettledToolCall } from '../runs/run-handle.ts';
+
+/** The response a completed request stored, replayed verbatim on a retry. */
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
 
 /**
  * Thrown by {@link AgentStorage.appendEvents} when the idempotency record to complete is no longer
@@ -69,9 +75,6 @@ export interface StoredTurnLink {
   /** The id of the run's last settled message (its final snapshot's last message); null while the run is live. */
   lastMessageId: string | null;
 }
-
-/** A tool call of an ended run, as its final snapshot keeps it, with the run it belongs to. */
-export type SettledToolCall = SnapshotToolCall & { runId: string };
 
 /** A run as stored: who owns it, what started it, where its log stands and how it ended. */
 export interface StoredRun {

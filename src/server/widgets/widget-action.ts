@@ -1,5 +1,5 @@
 import type { Widget, WidgetField, WidgetFormNode, WidgetNode, WidgetValues } from '../../core/protocol.ts';
-import type { Subject } from '../runs/run-handle.ts';
+import type { Subject } from '../subject.ts';
 import { childrenOf, type WidgetInit } from './read-widget.ts';
 
 /** One action a user took on a widget, as the hook gets it (docs/widgets.md, "Actions"). */

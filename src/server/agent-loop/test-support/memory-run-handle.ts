@@ -3,7 +3,7 @@ import { isTerminalRunStatus, PROTOCOL_VERSION } from '../../../core/protocol.ts
 import { foldExecutorEvents } from '../../../core/state/fold-executor-events.ts';
 import { createEmptyRunSnapshot, reduceRun } from '../../../core/state/run-reducer.ts';
 import type { PendingEvent, RunHandle, RunInput } from '../../runs/run-handle.ts';
-import type { SettledToolCall } from '../../storage/storage-port.ts';
+import type { SettledToolCall } from '../../runs/run-handle.ts';
 import { RunClosedError } from '../../runs/run-handle.ts';
 
 /** Options of {@link createMemoryRunHandle}. */
