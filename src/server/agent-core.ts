@@ -36,7 +36,7 @@ import { createBrowserToolRuntime } from './executors/browser-tool-runtime.ts';
 import { createRateLimits, enforceRateLimit } from './limits/rate-limits.ts';
 import type { HandlerLimits } from './limits/rate-limits.ts';
 import { bootstrapRoute } from './routes/bootstrap-route.ts';
-import { matchHandlerRoute } from './routes/match-route.ts';
+import { matchHandlerRoute, routeNameOf } from './routes/match-route.ts';
 import type { HandlerContext, Route } from './routes/route-context.ts';
 import { checkAgentInfo } from './routes/route-context.ts';
 import type { Subject } from './runs/run-handle.ts';
@@ -143,10 +143,12 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
   const admission = createEdgeAdmission(edgeLimits, load);
   const requestBodyTimeoutMs = options.requestBodyTimeoutMs ?? DEFAULT_EDGE_LIMITS.requestBodyTimeoutMs;
   const ownStorage = options.storage ?? createMemoryStorage();
-  const observability = createObservability(options, ownStorage, {
-    streams: () => context.streams.size,
-    requests: () => admission.stats().requests,
-  });
+  const observability = createObservability(
+    options,
+    ownStorage,
+    { streams: () => context.streams.size, requests: () => admission.stats().requests },
+    routeNameOf,
+  );
   const storage = observability.instrumentStorage(ownStorage);
   const typeBase = options.problemTypeBase ?? 'urn:agent-chat:problem:';
   const onError = (error: unknown, where: Record<string, unknown>): void => {

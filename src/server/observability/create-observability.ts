@@ -9,7 +9,7 @@ import type { MetricsGauges, MetricsOptions } from './metrics-options.ts';
 import { createAgentMetrics } from './agent-metrics.ts';
 import type { ReadinessReport } from './check-readiness.ts';
 import { checkReadiness } from './check-readiness.ts';
-import { createHttpTelemetry } from './http-telemetry.ts';
+import { createHttpTelemetry, type RouteNameOf } from './http-telemetry.ts';
 import { instrumentStorage } from './instrument-storage.ts';
 import { observeEngine } from './observe-engine.ts';
 import { createRunTelemetry } from './run-telemetry.ts';
@@ -81,11 +81,15 @@ const METRICS_REFUSED =
   'A scrape from elsewhere than loopback was refused (403): set metrics.bearerToken and send it from the ' +
   'scraper, or metrics.allowUnauthenticated on a listener only your scrapers reach.';
 
-/** Creates one handler's observability from its options; `gauges` are read at scrape time. */
+/**
+ * Creates one handler's observability from its options; `gauges` are read at scrape time and
+ * `routeNameOf` names each request's route for the request metrics.
+ */
 export function createObservability(
   options: ObservabilityOptions,
   storage: AgentStorage,
   gauges: MetricsGauges,
+  routeNameOf: RouteNameOf,
 ): Observability {
   const metricsOptions = typeof options.metrics === 'object' ? options.metrics : {};
   const isMetricsOn = options.metrics !== undefined && options.metrics !== false;
@@ -106,7 +110,7 @@ export function createObservability(
   });
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer('agent-chat');
   const runs = createRunTelemetry({ metrics, tracer, log });
-  const http = createHttpTelemetry(metrics, log);
+  const http = createHttpTelemetry(metrics, log, routeNameOf);
   const requestScope = new AsyncLocalStorage<string>();
   let instrumented: AgentStorage = storage;
   let isClosed = false;

@@ -1,6 +1,5 @@
 import { DomainError } from '../domain-error.ts';
 import { toProblemError } from '../http/problem-error.ts';
-import { matchHandlerRoute } from '../routes/match-route.ts';
 import type { AgentMetrics } from './agent-metrics.ts';
 import type { StructuredLog } from './structured-log.ts';
 
@@ -18,14 +17,27 @@ export interface HttpTelemetry {
   failed(error: unknown, requestId: string): void;
 }
 
-/** Creates the HTTP telemetry of one handler; without metrics it only logs refusals at `debug`. */
-export function createHttpTelemetry(metrics: AgentMetrics | null, log: StructuredLog): HttpTelemetry {
+/**
+ * Names the route of a request at `path` (relative to `{basePath}`) for metrics: its template
+ * (`/v1/runs/{runId}/events`, never its ids), or `unmatched`. The HTTP layer supplies it.
+ */
+export type RouteNameOf = (method: string, path: string) => string;
+
+/**
+ * Creates the HTTP telemetry of one handler; without metrics it only logs refusals at `debug`.
+ * `routeNameOf` names a request's route (the handler's routes are not the telemetry's to know).
+ */
+export function createHttpTelemetry(
+  metrics: AgentMetrics | null,
+  log: StructuredLog,
+  routeNameOf: RouteNameOf,
+): HttpTelemetry {
   return {
     track(requestMethod, path) {
       if (metrics === null) return () => undefined;
       const startedAt = performance.now();
       const method = METHODS.has(requestMethod) ? requestMethod : 'other';
-      const route = routeTemplate(method, path);
+      const route = routeNameOf(method, path);
       return (status) => {
         metrics.httpRequests.inc({ method, route, status: String(status) });
         metrics.httpRequestDuration.observe({ method, route }, (performance.now() - startedAt) / 1000);
@@ -46,14 +58,4 @@ export function createHttpTelemetry(metrics: AgentMetrics | null, log: Structure
       });
     },
   };
-}
-
-/** The route's template under `{basePath}` (`/v1/runs/{runId}/events`), `unmatched` for anything else. */
-function routeTemplate(method: string, path: string): string {
-  try {
-    const { route } = matchHandlerRoute(method, path);
-    return path.startsWith('/v1/') ? `/v1${route.template}` : route.template;
-  } catch {
-    return 'unmatched';
-  }
 }

@@ -58,6 +58,16 @@ export function matchHandlerRoute(method: string, path: string): { route: Route;
   return matchRoute(method, path.startsWith('/v1/') ? path.slice(3) : '');
 }
 
+/** The route's template under `{basePath}` (`/v1/runs/{runId}/events`), `unmatched` for anything else. */
+export function routeNameOf(method: string, path: string): string {
+  try {
+    const { route } = matchHandlerRoute(method, path);
+    return path.startsWith('/v1/') ? `/v1${route.template}` : route.template;
+  } catch {
+    return 'unmatched';
+  }
+}
+
 /**
  * Finds the route of `method` and `path` (relative to `{base}/v1`) among `routes` (default: the
  * protocol's) with its path parameters. Throws `405 METHOD_NOT_ALLOWED` (with `Allow`) when only
