@@ -38,7 +38,7 @@ import type { HandlerLimits } from './limits/rate-limits.ts';
 import { bootstrapRoute } from './routes/bootstrap-route.ts';
 import { matchHandlerRoute, routeNameOf } from './routes/match-route.ts';
 import type { HandlerContext, Route } from './routes/route-context.ts';
-import { checkAgentInfo } from './routes/route-context.ts';
+import { checkAgentInfo } from './agent-info.ts';
 import type { Subject } from './runs/run-handle.ts';
 import { createRunStore } from './runs/run-store.ts';
 import { createStreamRegistry } from './sse/stream-registry.ts';

@@ -2,7 +2,7 @@ import type { SendContextHooks } from './routes/send-context-hooks.ts';
 import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
 import type { EdgeLimits } from './http/edge-admission.ts';
 import type { CorsOptions } from './http/cors.ts';
-import type { AgentInfo } from './routes/route-context.ts';
+import type { AgentInfo } from './agent-info.ts';
 import type { CanUseExecutor } from './executors/browser-tool-runtime.ts';
 import type { Subject } from './runs/run-handle.ts';
 import type { RunStore } from './runs/run-store.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineServer } from '../agent-loop/test-support/start-engine-server.ts';
 import { startEngineServer } from '../agent-loop/test-support/start-engine-server.ts';
-import type { AgentInfo } from '../routes/route-context.ts';
+import type { AgentInfo } from '../agent-info.ts';
 import { createMemoryStorage } from '../storage/memory-storage.ts';
 import type { AgentStorage } from '../storage/storage-port.ts';
 

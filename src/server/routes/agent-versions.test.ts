@@ -6,7 +6,7 @@ import type { ModelRequest } from '../models/model-adapter.ts';
 import { createMemoryStorage } from '../storage/memory-storage.ts';
 import type { AgentStorage } from '../storage/storage-port.ts';
 import { freshKey } from '../test-support/start-test-server.ts';
-import type { AgentInfo } from './route-context.ts';
+import type { AgentInfo } from '../agent-info.ts';
 
 const open: EngineServer[] = [];
 afterEach(async () => {
