@@ -218,11 +218,11 @@ export default tseslint.config(
     ],
     message: 'The domain never speaks HTTP: raise a DomainError and let the routes answer it.',
   }),
-  // The fetch core (the pipeline, routes, streams, AG-UI) runs on Web Request/Response: it never
+  // The fetch core (the pipeline, routes, operations, streams, AG-UI) runs on Web Request/Response: it never
   // imports the Node adapter (src/server/node) or Node's HTTP module, so it mounts on any server.
   serverZone(
     [
-      'src/server/{routes,sse,ag-ui}/**/*.ts',
+      'src/server/{routes,operations,sse,ag-ui}/**/*.ts',
       'src/server/agent-core.ts',
       'src/server/agent-server-options.ts',
       'src/server/create-agent-fetch-handler.ts',

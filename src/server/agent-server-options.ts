@@ -1,4 +1,4 @@
-import type { SendContextHooks } from './routes/send-context-hooks.ts';
+import type { SendContextHooks } from './operations/send-context-hooks.ts';
 import type { Capabilities, Limits, ModelInfo, StreamSettings } from '../core/protocol.ts';
 import type { EdgeLimits } from './http/edge-admission.ts';
 import type { CorsOptions } from './http/cors.ts';

@@ -1,4 +1,5 @@
-import type { HandlerContext, RequestContext, Route } from '../routes/route-context.ts';
+import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
+import type { Route } from '../routes/route-context.ts';
 import { createAgUiThreads } from './ag-ui-threads.ts';
 import { countResumeAnswers, readAgUiRunId, readRunAgentInput } from './read-run-agent-input.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';

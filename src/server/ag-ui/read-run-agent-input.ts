@@ -2,7 +2,7 @@ import type { ResumeEntry } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import type { InputContent, Limits } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import { validateOptionalString } from '../routes/validate-fields.ts';
+import { validateOptionalString } from '../operations/validate-fields.ts';
 
 /** What the AG-UI endpoint reads from a `RunAgentInput` (docs/ag-ui.md, "Producer"). */
 export interface AgUiRunRequest {

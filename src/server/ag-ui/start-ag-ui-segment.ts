@@ -1,11 +1,11 @@
 import type { ResumeEntry } from '@ag-ui/core';
 import type { SnapshotInterrupt } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import { validateCreateRun } from '../routes/create-run-route.ts';
-import { enforceBalance } from '../routes/send-context-hooks.ts';
-import type { InterruptAnswer } from '../routes/resolve-interrupt-route.ts';
-import { parseInterruptAnswer, resolveInterrupt } from '../routes/resolve-interrupt-route.ts';
-import type { HandlerContext, RequestContext } from '../routes/route-context.ts';
+import { validateCreateRun } from '../operations/create-run.ts';
+import { enforceBalance } from '../operations/send-context-hooks.ts';
+import type { InterruptAnswer } from '../operations/answer-interrupt.ts';
+import { parseInterruptAnswer, resolveInterrupt } from '../operations/answer-interrupt.ts';
+import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
 import type { RunEntry } from '../runs/run-store.ts';
 import type { IdempotencyCompletion, StoredSession } from '../storage/storage-port.ts';
 import type { AgUiThreads } from './ag-ui-threads.ts';

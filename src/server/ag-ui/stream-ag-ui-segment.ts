@@ -1,8 +1,8 @@
 import { EventEncoder } from '@ag-ui/encoder';
 import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
-import type { HandlerContext, RequestContext } from '../routes/route-context.ts';
-import { requireOwnedRun } from '../routes/route-context.ts';
+import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
+import { requireOwnedRun } from '../operations/owned-resources.ts';
 import { streamRunEvents } from '../sse/stream-run-events.ts';
 import type { AgUiThreads } from './ag-ui-threads.ts';
 import { createAgUiTranslator } from './to-ag-ui-events.ts';

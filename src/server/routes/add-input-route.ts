@@ -4,7 +4,7 @@ import { fail } from '../http/problem-error.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { Route } from './route-context.ts';
 import { requireObject, requireOwnedRun, respondIdempotently } from './route-context.ts';
-import { validateClientId, validateContent } from './validate-content.ts';
+import { validateClientId, validateContent } from '../operations/validate-content.ts';
 
 /**
  * `POST /runs/{runId}/inputs` (docs/protocol.md §13) under `Idempotency-Key`, looked up before the state

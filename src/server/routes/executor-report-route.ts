@@ -9,7 +9,7 @@ import {
 import { admitExecutor } from './executor-routes.ts';
 import type { Route } from './route-context.ts';
 import { requireObject } from './route-context.ts';
-import { validateOptionalString } from './validate-fields.ts';
+import { validateOptionalString } from '../operations/validate-fields.ts';
 
 /**
  * `POST /executors/{executorId}/report` `{runId, toolCallId, code, message?}` with `X-Tool-Grant`:

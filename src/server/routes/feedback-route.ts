@@ -6,7 +6,7 @@ import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { StoredFeedback } from '../storage/storage-port.ts';
 import type { HandlerContext, Route } from './route-context.ts';
 import { requireObject, requireOwnedRun, toIso } from './route-context.ts';
-import { refuseControlCharacters, validateOptionalString } from './validate-fields.ts';
+import { refuseControlCharacters, validateOptionalString } from '../operations/validate-fields.ts';
 
 /**
  * `POST /runs/{runId}/feedback` `{messageId, rating, comment?}` (docs/protocol.md §5.9): keeps the

@@ -1,81 +1,16 @@
-import type {
-  ActiveRunRef,
-  Capabilities,
-  ModelInfo,
-  RunResource,
-  RunSnapshot,
-  StreamSettings,
-} from '../../core/protocol.ts';
+import type { ActiveRunRef, RunResource, RunSnapshot } from '../../core/protocol.ts';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER } from '../../core/protocol.ts';
-import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { AttachmentFiles } from '../attachments/attachment-files.ts';
-import type { BrowserToolRuntime } from '../executors/browser-tool-runtime.ts';
-import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import { failInUse, parseIdempotencyKey } from '../idempotency/idempotency-store.ts';
-import type { RunSlot } from '../http/edge-admission.ts';
-import type { RequestBody } from '../http/request-body.ts';
-import type { HandlerLimits, RateLimitName, RequestRates } from '../limits/rate-limits.ts';
-import type { Subject } from '../runs/run-handle.ts';
-import type { RunEntry, RunStore } from '../runs/run-store.ts';
-import type { AgentStorage, IdempotencyCompletion, StoredResponse, StoredSession } from '../storage/storage-port.ts';
+import type { RateLimitName } from '../limits/rate-limits.ts';
+import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
+import type { IdempotencyCompletion, StoredResponse, StoredSession } from '../storage/storage-port.ts';
 import { IdempotencyLockLostError } from '../storage/storage-port.ts';
-import type { StreamRegistry } from '../sse/stream-registry.ts';
-import type { Clock } from '../../core/clock.ts';
-import type { SendContextHooks } from './send-context-hooks.ts';
-import type { AgentInfo } from '../agent-info.ts';
-import type { OnFeedback } from '../agent-server-options.ts';
 
-/** Everything the routes share: one per handler. */
-export interface HandlerContext {
-  store: RunStore;
-  storage: AgentStorage;
-  idempotency: IdempotencyStore;
-  agent: AgentInfo;
-  models: ModelInfo[];
-  capabilities: Capabilities;
-  limits: HandlerLimits;
-  /** Uploaded files (docs/protocol.md §5.8); null when the server keeps none. */
-  attachments: AttachmentFiles | null;
-  /** Executors, claims and grants of browser tools; null when the product did not turn them on. */
-  browserTools: BrowserToolRuntime | null;
-  /** The per-identity request rates of `limits` (docs/protocol.md §16.1). */
-  rateLimiter: RequestRates;
-  stream: StreamSettings;
-  clock: Clock;
-  ids: (prefix: string) => string;
-  /** `{basePath}/v1`, for `Location` and `eventsUrl`. */
-  apiBase: string;
-  /** Open SSE streams by identity (capped per identity), closed by `handler.close()`. */
-  streams: StreamRegistry;
-  /** A stream whose client has taken no bytes for this long is cut. */
-  streamStallTimeoutMs: number;
-  /** The product's checks of a send (`checkBalance`, `resolveContextRefs`). */
-  sendHooks: SendContextHooks;
-  /** The product's `onFeedback`, told about every kept vote. */
-  onFeedback?: OnFeedback;
-  /** Where failures that no response can carry go (a stream's read that failed): the handler's `onError`. */
-  onError: (error: unknown, context: Record<string, unknown>) => void;
-}
-
-/** One authenticated request after the cross-cutting checks. */
-export interface RequestContext {
-  /** The Web request as the fetch core received it (headers, `signal`). */
-  raw: Request;
-  url: URL;
-  params: Record<string, string>;
-  requestId: string;
-  subject: Subject;
-  identityId: string;
-  /** The network client it comes from: its address, or `unnamed:<requestId>` when unknown (docs/server.md, "Overload"). */
-  client: string;
-  /** The parsed JSON body of a POST, PATCH or DELETE (`{}` when it had none; `{}` on a `stream` route). */
-  body: unknown;
-  /** On a `stream` route: the body, for the route to read itself once its checks passed. */
-  bodyStream?: RequestBody;
-  /** On a route that `createsRun`: the edge's run slot, held by the run the route creates. */
-  runSlot?: RunSlot;
-}
+// The operations below the routes, as the routes have always named them here.
+export type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
+export { requireOwnedRun, requireOwnedSession } from '../operations/owned-resources.ts';
+export { requireObject } from '../operations/validate-fields.ts';
 
 /** A route: what it matches and how it answers. */
 export interface Route {
@@ -102,22 +37,6 @@ export interface Route {
   createsRun?: boolean;
   /** Answers the request; a refusal is thrown as a `DomainError` (a `ProblemError`) instead. */
   handle: (request: RequestContext, context: HandlerContext) => Promise<Response>;
-}
-
-/** Returns the caller's run, or throws `404 NOT_FOUND` (also for another subject's run). */
-export async function requireOwnedRun(request: RequestContext, context: HandlerContext): Promise<RunEntry> {
-  const entry = await context.store.getRun(request.params.runId ?? '');
-  if (entry === null || entry.subjectId !== request.subject.id)
-    return fail({ code: 'NOT_FOUND', detail: 'No such run.' });
-  return entry;
-}
-
-/** Returns the caller's session, or throws `404 NOT_FOUND` (also for another subject's session). */
-export async function requireOwnedSession(request: RequestContext, context: HandlerContext): Promise<StoredSession> {
-  const session = await context.store.getSession(request.params.sessionId ?? '');
-  if (session === null || session.subjectId !== request.subject.id)
-    return fail({ code: 'NOT_FOUND', detail: 'No such session.' });
-  return session;
 }
 
 /** The REST form of a snapshot: ISO timestamps. */
@@ -192,12 +111,4 @@ export async function respondIdempotently(
     ...response.headers,
     [REQUEST_ID_HEADER]: request.requestId,
   });
-}
-
-/** Narrows an unknown JSON body to a plain object, or throws `422 VALIDATION_FAILED`. */
-export function requireObject(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return fail({ code: 'VALIDATION_FAILED', detail: `${what} must be a JSON object.`, details: { field: what } });
-  }
-  return value as Record<string, unknown>;
 }

@@ -7,7 +7,7 @@ import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { streamRunEvents } from '../sse/stream-run-events.ts';
 import type { Route } from './route-context.ts';
 import { requireObject, requireOwnedRun, toRunResource } from './route-context.ts';
-import { validateOptionalString } from './validate-fields.ts';
+import { validateOptionalString } from '../operations/validate-fields.ts';
 
 const CURSOR_PATTERN = /^(0|[1-9][0-9]{0,14})$/;
 

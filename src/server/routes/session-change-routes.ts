@@ -7,7 +7,7 @@ import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { RequestContext, HandlerContext, Route } from './route-context.ts';
 import { requireObject } from './route-context.ts';
 import { toSessionResource } from './session-routes.ts';
-import { refuseControlCharacters, validateOptionalString } from './validate-fields.ts';
+import { refuseControlCharacters, validateOptionalString } from '../operations/validate-fields.ts';
 import { showBranchThrough } from '../runs/show-branch.ts';
 
 /**

@@ -14,7 +14,7 @@ import {
 import type { HandlerContext, Route } from './route-context.ts';
 import { requireObject } from './route-context.ts';
 import { capToolResult } from './cap-tool-result.ts';
-import { validateOptionalString } from './validate-fields.ts';
+import { validateOptionalString } from '../operations/validate-fields.ts';
 
 const KINDS: readonly ReceiptKind[] = ['accepted', 'progress', 'completed', 'failed', 'cancelled'];
 const DEFAULT_MESSAGES = { failed: 'The tool failed.', cancelled: 'The tool was cancelled.' } as const;

@@ -3,7 +3,7 @@ import { fail } from '../http/problem-error.ts';
 import { failOverLimit } from '../limits/fail-over-limit.ts';
 import { findForbiddenSchemaKeyword } from '../tools/browser-tool-schemas.ts';
 import type { BrowserSchemaCache } from '../tools/browser-tool-schemas.ts';
-import { requireObject } from './route-context.ts';
+import { requireObject } from './validate-fields.ts';
 
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 

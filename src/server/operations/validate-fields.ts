@@ -103,3 +103,11 @@ export function validateContextRefs(
 function isOptionalString(value: unknown): value is string | undefined {
   return value === undefined || typeof value === 'string';
 }
+
+/** Narrows an unknown JSON body to a plain object, or throws `422 VALIDATION_FAILED`. */
+export function requireObject(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail({ code: 'VALIDATION_FAILED', detail: `${what} must be a JSON object.`, details: { field: what } });
+  }
+  return value as Record<string, unknown>;
+}
