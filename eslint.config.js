@@ -224,6 +224,7 @@ export default tseslint.config(
     [
       'src/server/{routes,operations,sse,ag-ui}/**/*.ts',
       'src/server/agent-core.ts',
+      'src/server/handler-routes.ts',
       'src/server/agent-server-options.ts',
       'src/server/create-agent-fetch-handler.ts',
     ],

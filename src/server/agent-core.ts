@@ -36,7 +36,7 @@ import { createBrowserToolRuntime } from './executors/browser-tool-runtime.ts';
 import { createRateLimits, enforceRateLimit } from './limits/rate-limits.ts';
 import type { HandlerLimits } from './limits/rate-limits.ts';
 import { bootstrapRoute } from './routes/bootstrap-route.ts';
-import { matchHandlerRoute, routeNameOf } from './routes/match-route.ts';
+import { matchHandlerRoute, routeNameOf } from './handler-routes.ts';
 import type { HandlerContext } from './operations/operation-context.ts';
 import type { Route } from './routes/route-context.ts';
 import { checkAgentInfo } from './agent-info.ts';
