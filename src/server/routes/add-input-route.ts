@@ -3,8 +3,10 @@ import { isTerminalRunStatus } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { Route } from './route-context.ts';
-import { requireObject, requireOwnedRun, respondIdempotently } from './route-context.ts';
+import { respondIdempotently } from './route-context.ts';
 import { validateClientId, validateContent } from '../operations/validate-content.ts';
+import { requireObject } from '../operations/validate-fields.ts';
+import { requireOwnedRun } from '../operations/owned-resources.ts';
 
 /**
  * `POST /runs/{runId}/inputs` (docs/protocol.md §13) under `Idempotency-Key`, looked up before the state

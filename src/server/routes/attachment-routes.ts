@@ -6,7 +6,8 @@ import { isTextType } from '../attachments/verify-media-type.ts';
 import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
-import type { HandlerContext, Route } from './route-context.ts';
+import type { Route } from './route-context.ts';
+import type { HandlerContext } from '../operations/operation-context.ts';
 
 /**
  * `POST /attachments` (docs/protocol.md §5.8): the file is the body, its type the `Content-Type`,

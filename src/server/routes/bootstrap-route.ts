@@ -3,7 +3,8 @@ import type { HandlerLimits } from '../limits/rate-limits.ts';
 import { PROTOCOL_VERSION, REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { DEFAULT_ATTACHMENT_LIMITS, DEFAULT_BROWSER_TOOL_LIMITS } from '../agent-handler-defaults.ts';
 import { jsonResponse } from '../http/respond.ts';
-import type { HandlerContext, Route } from './route-context.ts';
+import type { Route } from './route-context.ts';
+import type { HandlerContext } from '../operations/operation-context.ts';
 
 /**
  * `GET /bootstrap` (docs/protocol.md §5.1): versions, the caller's identity binding, agent, models,

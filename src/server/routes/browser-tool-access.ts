@@ -6,8 +6,8 @@ import type { ExecutorLease } from '../executors/executor-registry.ts';
 import { DomainError } from '../domain-error.ts';
 import { fail } from '../http/problem-error.ts';
 import type { RunEntry } from '../runs/run-store.ts';
-import type { HandlerContext, RequestContext } from './route-context.ts';
-import { requireOwnedRun } from './route-context.ts';
+import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
+import { requireOwnedRun } from '../operations/owned-resources.ts';
 
 /** What an executor id looks like: it travels in paths, so the path segment's alphabet. */
 const EXECUTOR_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

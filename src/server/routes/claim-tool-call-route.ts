@@ -12,7 +12,7 @@ import {
   requireToolCallRun,
 } from './browser-tool-access.ts';
 import type { Route } from './route-context.ts';
-import { requireObject } from './route-context.ts';
+import { requireObject } from '../operations/validate-fields.ts';
 
 /**
  * `POST /runs/{runId}/tool-calls/{toolCallId}/claim` (docs/protocol.md §19.3): a connected executor

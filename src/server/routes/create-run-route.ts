@@ -3,9 +3,10 @@ import type { StoredResponse } from '../storage/storage-port.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { validateCreateRun } from '../operations/create-run.ts';
 import type { Route } from './route-context.ts';
-import { requireObject, respondIdempotently, toIso } from './route-context.ts';
+import { respondIdempotently, toIso } from './route-context.ts';
 import { resolveAttachedFiles, validateAttachmentIds } from './attach-files.ts';
 import { enforceBalance, resolveRefs } from '../operations/send-context-hooks.ts';
+import { requireObject } from '../operations/validate-fields.ts';
 
 /**
  * `POST /runs` (docs/protocol.md §5.2): creates a run (and a session) under `Idempotency-Key`. The

@@ -8,8 +8,7 @@ import {
 } from './browser-tool-access.ts';
 import { admitExecutor } from './executor-routes.ts';
 import type { Route } from './route-context.ts';
-import { requireObject } from './route-context.ts';
-import { validateOptionalString } from '../operations/validate-fields.ts';
+import { requireObject, validateOptionalString } from '../operations/validate-fields.ts';
 
 /**
  * `POST /executors/{executorId}/report` `{runId, toolCallId, code, message?}` with `X-Tool-Grant`:

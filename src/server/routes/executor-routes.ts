@@ -12,8 +12,9 @@ import { jsonResponse } from '../http/respond.ts';
 import { failOverLimit } from '../limits/fail-over-limit.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { parseExecutorId, requireExecutorAccess, requireLease } from './browser-tool-access.ts';
-import type { HandlerContext, RequestContext, Route } from './route-context.ts';
-import { requireObject } from './route-context.ts';
+import type { Route } from './route-context.ts';
+import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
+import { requireObject } from '../operations/validate-fields.ts';
 
 const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_PENDING_PAGE = 50;

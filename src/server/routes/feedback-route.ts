@@ -4,9 +4,11 @@ import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { StoredFeedback } from '../storage/storage-port.ts';
-import type { HandlerContext, Route } from './route-context.ts';
-import { requireObject, requireOwnedRun, toIso } from './route-context.ts';
-import { refuseControlCharacters, validateOptionalString } from '../operations/validate-fields.ts';
+import type { Route } from './route-context.ts';
+import { toIso } from './route-context.ts';
+import { refuseControlCharacters, requireObject, validateOptionalString } from '../operations/validate-fields.ts';
+import type { HandlerContext } from '../operations/operation-context.ts';
+import { requireOwnedRun } from '../operations/owned-resources.ts';
 
 /**
  * `POST /runs/{runId}/feedback` `{messageId, rating, comment?}` (docs/protocol.md §5.9): keeps the

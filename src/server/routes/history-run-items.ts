@@ -1,5 +1,5 @@
 import type { HistoryInterrupt, HistoryToolCall, SnapshotMessage } from '../../core/protocol.ts';
-import type { HandlerContext } from './route-context.ts';
+import type { HandlerContext } from '../operations/operation-context.ts';
 
 /** The tool calls and interrupts a page of history carries besides its messages. */
 export interface HistoryRunItems {

@@ -5,8 +5,9 @@ import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { parseInterruptAnswer, resolveInterrupt } from '../operations/answer-interrupt.ts';
-import type { HandlerContext, Route } from './route-context.ts';
-import { requireOwnedRun } from './route-context.ts';
+import type { Route } from './route-context.ts';
+import type { HandlerContext } from '../operations/operation-context.ts';
+import { requireOwnedRun } from '../operations/owned-resources.ts';
 
 /**
  * `POST /runs/{runId}/interrupts/{interruptId}` (docs/protocol.md §11). Decides on the interrupt's own state:

@@ -7,11 +7,6 @@ import type { HandlerContext, RequestContext } from '../operations/operation-con
 import type { IdempotencyCompletion, StoredResponse, StoredSession } from '../storage/storage-port.ts';
 import { IdempotencyLockLostError } from '../storage/storage-port.ts';
 
-// The operations below the routes, as the routes have always named them here.
-export type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
-export { requireOwnedRun, requireOwnedSession } from '../operations/owned-resources.ts';
-export { requireObject } from '../operations/validate-fields.ts';
-
 /** A route: what it matches and how it answers. */
 export interface Route {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';

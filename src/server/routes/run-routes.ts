@@ -6,8 +6,9 @@ import { emptyResponse, jsonResponse } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { streamRunEvents } from '../sse/stream-run-events.ts';
 import type { Route } from './route-context.ts';
-import { requireObject, requireOwnedRun, toRunResource } from './route-context.ts';
-import { validateOptionalString } from '../operations/validate-fields.ts';
+import { toRunResource } from './route-context.ts';
+import { requireObject, validateOptionalString } from '../operations/validate-fields.ts';
+import { requireOwnedRun } from '../operations/owned-resources.ts';
 
 const CURSOR_PATTERN = /^(0|[1-9][0-9]{0,14})$/;
 

@@ -4,11 +4,11 @@ import { fail } from '../http/problem-error.ts';
 import { emptyResponse, jsonResponse } from '../http/respond.ts';
 import { failOverLimit } from '../limits/fail-over-limit.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
-import type { RequestContext, HandlerContext, Route } from './route-context.ts';
-import { requireObject } from './route-context.ts';
+import type { Route } from './route-context.ts';
 import { toSessionResource } from './session-routes.ts';
-import { refuseControlCharacters, validateOptionalString } from '../operations/validate-fields.ts';
+import { refuseControlCharacters, requireObject, validateOptionalString } from '../operations/validate-fields.ts';
 import { showBranchThrough } from '../runs/show-branch.ts';
+import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
 
 /**
  * `PATCH /sessions/{sessionId}` `{title}` (docs/protocol.md §5.7): renames the caller's session and

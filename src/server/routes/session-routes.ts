@@ -6,8 +6,10 @@ import { REQUEST_ID_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
 import type { StoredSession } from '../storage/storage-port.ts';
-import type { HandlerContext, Route } from './route-context.ts';
-import { activeRunOf, liveRunOf, requireOwnedSession, toActiveRunRef, toIso } from './route-context.ts';
+import type { Route } from './route-context.ts';
+import { activeRunOf, liveRunOf, toActiveRunRef, toIso } from './route-context.ts';
+import type { HandlerContext } from '../operations/operation-context.ts';
+import { requireOwnedSession } from '../operations/owned-resources.ts';
 
 /** `GET /sessions?limit&after`: the caller's sessions, most recent activity first, cursor-paginated. */
 export const listSessionsRoute: Route = {

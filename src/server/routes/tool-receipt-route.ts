@@ -11,10 +11,10 @@ import {
   requireToolCallRun,
   toolAnswerResponse,
 } from './browser-tool-access.ts';
-import type { HandlerContext, Route } from './route-context.ts';
-import { requireObject } from './route-context.ts';
+import type { Route } from './route-context.ts';
 import { capToolResult } from './cap-tool-result.ts';
-import { validateOptionalString } from '../operations/validate-fields.ts';
+import { requireObject, validateOptionalString } from '../operations/validate-fields.ts';
+import type { HandlerContext } from '../operations/operation-context.ts';
 
 const KINDS: readonly ReceiptKind[] = ['accepted', 'progress', 'completed', 'failed', 'cancelled'];
 const DEFAULT_MESSAGES = { failed: 'The tool failed.', cancelled: 'The tool was cancelled.' } as const;

@@ -14,8 +14,9 @@ import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { readPreferredLocale } from '../locale/preferred-locale.ts';
 import { IdempotencyLockLostError, type IdempotencyCompletion, type StoredResponse } from '../storage/storage-port.ts';
 import { checkFormValues, findActionNode, type WidgetActionStart } from '../widgets/widget-action.ts';
-import type { HandlerContext, RequestContext, Route } from './route-context.ts';
-import { requireObject } from './route-context.ts';
+import type { Route } from './route-context.ts';
+import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
+import { requireObject } from '../operations/validate-fields.ts';
 
 const TEMPLATE = '/runs/{runId}/widgets/{widgetId}/actions';
 const NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
