@@ -54,10 +54,8 @@ export type {
   EventEnvelope,
   AnyEventEnvelope,
 } from './protocol/events.ts';
+export type { MessageStatus, SnapshotMessage, MessageFeedback } from './protocol/messages.ts';
 export type {
-  MessageStatus,
-  SnapshotMessage,
-  MessageFeedback,
   ToolCallStatus,
   SnapshotToolCall,
   InterruptState,

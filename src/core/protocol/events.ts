@@ -19,7 +19,7 @@ import type {
 import type { PROTOCOL_MAJOR } from './basics.ts';
 import type { BrowserToolDeclaration, ExecutorKind, ToolReceiptRequest } from './browser-tools.ts';
 import type { RunErrorCode } from './problems.ts';
-import type { SnapshotMessage } from './snapshots.ts';
+import type { SnapshotMessage } from './messages.ts';
 import type { Widget } from './widgets.ts';
 
 /** An interrupt as requested on the wire: AG-UI's `Interrupt` plus `argsDigest`. */

@@ -12,13 +12,8 @@ import type {
   RunStatus,
 } from './basics.ts';
 import type { BrowserToolDeclaration } from './browser-tools.ts';
-import type {
-  MessageFeedback,
-  RunSnapshot,
-  SnapshotInterrupt,
-  SnapshotMessage,
-  SnapshotToolCall,
-} from './snapshots.ts';
+import type { MessageFeedback, SnapshotMessage } from './messages.ts';
+import type { RunSnapshot, SnapshotInterrupt, SnapshotToolCall } from './snapshots.ts';
 
 export interface ModelInfo {
   modelId: string;

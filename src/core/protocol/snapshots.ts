@@ -3,12 +3,7 @@
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
 import type {
-  AttachmentRef,
   ApprovalDecision,
-  ContextRef,
-  FinishReason,
-  FocusSummary,
-  MessageRole,
   ReasoningEffort,
   RunStatus,
   TokenUsage,
@@ -17,46 +12,8 @@ import type {
 } from './basics.ts';
 import type { SnapshotToolExecutor } from './browser-tools.ts';
 import type { EventDataMap, InterruptRequest, RunOutcome } from './events.ts';
+import type { SnapshotMessage } from './messages.ts';
 import type { Widget } from './widgets.ts';
-
-export type MessageStatus = 'streaming' | 'complete' | 'cancelled' | 'error';
-
-/** A person's vote on an answer (docs/protocol.md §5.9). */
-export interface MessageFeedback {
-  rating: 'up' | 'down';
-  comment?: string;
-}
-
-export interface SnapshotMessage {
-  messageId: string;
-  role: MessageRole;
-  content: string;
-  status: MessageStatus;
-  runId?: string;
-  /**
-   * The seq of the event that started it in its run (docs/protocol.md §7.4): a transcript reads
-   * by run, then by this. Absent on items stored before it was recorded.
-   */
-  seq?: number;
-  clientMessageId?: string;
-  inputId?: string;
-  parentMessageId?: string;
-  finishReason?: FinishReason;
-  contextRefs?: ContextRef[];
-  /** A user message's attached files (docs/protocol.md §5.8). */
-  attachments?: AttachmentRef[];
-  /** A user message sent with page context (docs/protocol.md §5.2): its title and size. */
-  focus?: FocusSummary;
-  /** On a REST read of an answer: the caller's vote on it (docs/protocol.md §5.9). */
-  feedback?: MessageFeedback;
-  /**
-   * On a page of history (docs/protocol.md §5.7), a user message whose turn has other versions
-   * (regenerated or edited: the same `parentMessageId`): the user messages of all of them, oldest
-   * first, this one included.
-   */
-  branchMessageIds?: string[];
-  createdAt?: number;
-}
 
 /** `awaiting_executor`: a browser call waits to be claimed and started (docs/protocol.md §19). */
 export type ToolCallStatus =
