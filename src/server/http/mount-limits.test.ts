@@ -124,14 +124,6 @@ const createBody = (text: string): unknown => ({
   input: { content: [{ type: 'text', text }] },
 });
 
-async function waitUntil(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 2_500; turn += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 4));
-  }
-  throw new Error(`never happened: ${what}`);
-}
-
 const limitOf = (answer: Answer): unknown =>
   (JSON.parse(answer.body) as { details?: { limit?: unknown } }).details?.limit;
 
@@ -169,7 +161,7 @@ describe.each(MOUNTS)('limits per network client on the %s', (_name, mount) => {
         ].join('\r\n'),
       );
     }
-    await waitUntil(() => agent.handler.stats().bodies === 2, 'two bodies are being read');
+    await expect.poll(() => agent.handler.stats().bodies, { timeout: 10_000 }).toBe(2);
     const refused = await requestFrom(agent, MALLORY, { user: 'm9', path: '/runs', body: createBody('Hi') });
     expect([refused.status, limitOf(refused)]).toEqual([429, 'maxBodiesPerClient']);
     expect((await requestFrom(agent, ORDINARY, { user: 'olivia', path: '/runs', body: createBody('Hi') })).status).toBe(
@@ -183,7 +175,7 @@ describe.each(MOUNTS)('limits per network client on the %s', (_name, mount) => {
       const waiting = await requestFrom(agent, MALLORY, { user, path: '/runs', body: createBody('/approval') });
       expect(waiting.status).toBe(201);
     }
-    await waitUntil(() => agent.handler.stats().parkedRuns === 2, 'both runs wait for an approval');
+    await expect.poll(() => agent.handler.stats().parkedRuns, { timeout: 10_000 }).toBe(2);
     const newcomer = await requestFrom(agent, ORDINARY, { user: 'olivia', path: '/runs', body: createBody('Hi') });
     expect(newcomer.status).toBe(201);
   });
