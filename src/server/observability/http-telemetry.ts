@@ -1,6 +1,7 @@
 import { DomainError } from '../domain-error.ts';
 import { toProblemError } from '../http/problem-error.ts';
 import type { AgentMetrics } from './agent-metrics.ts';
+import type { RouteNameOf } from './metrics-options.ts';
 import type { StructuredLog } from './structured-log.ts';
 
 const METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -16,12 +17,6 @@ export interface HttpTelemetry {
   /** A request was answered with this failure (a problem, or an unexpected error). */
   failed(error: unknown, requestId: string): void;
 }
-
-/**
- * Names the route of a request at `path` (relative to `{basePath}`) for metrics: its template
- * (`/v1/runs/{runId}/events`, never its ids), or `unmatched`. The HTTP layer supplies it.
- */
-export type RouteNameOf = (method: string, path: string) => string;
 
 /**
  * Creates the HTTP telemetry of one handler; without metrics it only logs refusals at `debug`.

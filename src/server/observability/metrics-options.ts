@@ -29,3 +29,9 @@ export interface MetricsOptions {
   /** Adds prom-client's process and Node metrics (`process_*`, `nodejs_*`) to the handler's registry. Default true. */
   processMetrics?: boolean;
 }
+
+/**
+ * Names the route of a request at `path` (relative to `{basePath}`) for metrics: its template
+ * (`/v1/runs/{runId}/events`, never its ids), or `unmatched`. The HTTP layer supplies it.
+ */
+export type RouteNameOf = (method: string, path: string) => string;
