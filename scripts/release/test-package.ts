@@ -278,11 +278,13 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
         core: [],
         // AG-UI is spoken by the server only (docs/ag-ui.md): no other entry reaches it. The MCP SDK
         // is an optional peer the server reaches only by import() once a product lists mcpServers;
-        // the OpenTelemetry API is a dependency of its tracing (docs/operations.md).
+        // the OpenTelemetry API is a dependency of its tracing (docs/operations.md); the AI SDK's
+        // OpenAI-compatible provider is a dependency createOpenAiCompatibleModel loads by import() on its first call.
         server: [
           '@ag-ui/core',
           '@ag-ui/core/schemas',
           '@ag-ui/encoder',
+          '@ai-sdk/openai-compatible',
           '@modelcontextprotocol/sdk/client/index.js',
           '@modelcontextprotocol/sdk/client/stdio.js',
           '@modelcontextprotocol/sdk/client/streamableHttp.js',

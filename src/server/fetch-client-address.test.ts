@@ -58,12 +58,9 @@ function stalledCreate(user: string, forwardedFor: string): Request {
   } as RequestInit);
 }
 
+/** Waits until `condition` holds (expect.poll, every few ms, up to 10 s). */
 async function waitUntil(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 2_500; turn += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 4));
-  }
-  throw new Error(`never happened: ${what}`);
+  await expect.poll(condition, { message: what, timeout: 10_000, interval: 5 }).toBe(true);
 }
 
 const unnamed = (lines: LogRecord[]): LogRecord[] => lines.filter((line) => line.event === 'clients_unnamed');

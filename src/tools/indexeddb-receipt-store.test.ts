@@ -72,8 +72,10 @@ describe('openIndexedDbReceiptStore', () => {
       'agent-chat-tool:tc_1',
       () => new Promise<string>((resolve) => (release = () => resolve('ran'))),
     );
-    // Let the first request take the lock.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Wait until the first request holds the lock.
+    await expect
+      .poll(async () => ((await navigator.locks.query()).held ?? []).map((lock) => lock.name))
+      .toContain('agent-chat-tool:tc_1');
     expect(await otherTab.withLock('agent-chat-tool:tc_1', async () => 'second')).toBeNull();
     expect(await otherTab.withLock('agent-chat-tool:tc_2', async () => 'other call')).toEqual({ value: 'other call' });
     release();

@@ -65,10 +65,7 @@ function show(client: BranchClient, message = answer): HTMLElement {
 }
 
 async function until(check: () => boolean): Promise<void> {
-  for (let tries = 0; !check(); tries += 1) {
-    if (tries > 100) throw new Error('gave up waiting');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await expect.poll(check, { interval: 5 }).toBe(true);
 }
 
 describe('the branch actions of a turn (docs/client.md, "Branches")', () => {

@@ -16,12 +16,9 @@ afterEach(async () => {
   client = undefined;
 });
 
+/** Waits until `condition` holds (expect.poll, up to 4 s). */
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 2_000; turn += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  throw new Error(`never happened: ${what}`);
+  await expect.poll(condition, { message: what, timeout: 4_000, interval: 5 }).toBe(true);
 }
 
 describe('uploads from one client', () => {

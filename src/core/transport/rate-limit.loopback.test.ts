@@ -97,10 +97,7 @@ describe('429 from the reference server', () => {
   });
 });
 
-/** Polls `predicate` on real time (the I/O under test is real) for up to 5 s. */
+/** Polls `predicate` on real time (the I/O under test is real) for up to 5 s (expect.poll). */
 async function waitUntil(predicate: () => boolean): Promise<void> {
-  for (let waited = 0; !predicate(); waited += 5) {
-    if (waited > 5_000) throw new Error('waitUntil: condition not met in 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await expect.poll(predicate, { timeout: 5_000, interval: 5 }).toBe(true);
 }

@@ -44,12 +44,9 @@ function watchedBody(declaredBytes: number | null, chunks: readonly Uint8Array[]
 /** A body of `size` bytes of text (declared), held back until opened. */
 const pendingText = (size: number) => watchedBody(size, [new Uint8Array(size).fill(0x61)]);
 
+/** Waits until `condition` holds (expect.poll, every few ms, up to 2 s). */
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 1_000; turn += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  throw new Error(`never happened: ${what}`);
+  await expect.poll(condition, { message: what, timeout: 2_000, interval: 5 }).toBe(true);
 }
 
 function setup(

@@ -565,10 +565,7 @@ describe('uploads that cannot fill memory or disk', () => {
   });
 });
 
+/** Waits until `condition` holds (expect.poll, every few ms, up to 4 s). */
 async function waitUntil(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let turn = 0; turn < 2_000; turn += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  throw new Error(`never happened: ${what}`);
+  await expect.poll(condition, { message: what, timeout: 4_000, interval: 5 }).toBe(true);
 }

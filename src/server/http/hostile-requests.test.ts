@@ -211,10 +211,7 @@ describe('raw bytes on keep-alive', () => {
   });
 });
 
+/** Waits until `condition` holds (expect.poll, every few ms, up to 4 s). */
 async function waitUntil(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 2_000; turn += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  throw new Error('condition never held');
+  await expect.poll(condition, { message: 'condition never held', timeout: 4_000, interval: 5 }).toBe(true);
 }

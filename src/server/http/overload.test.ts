@@ -53,12 +53,9 @@ function problemOf(answer: Answer | RawResponse): { code: string; details: Recor
   return JSON.parse(answer.body) as { code: string; details: Record<string, unknown> };
 }
 
+/** Waits until `condition` holds (expect.poll, every few ms, up to 10 s). */
 async function waitUntil(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 2_500; turn += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 4));
-  }
-  throw new Error(`never happened: ${what}`);
+  await expect.poll(condition, { message: what, timeout: 10_000, interval: 5 }).toBe(true);
 }
 
 /**
@@ -232,12 +229,18 @@ describe('caps of the whole server', () => {
       '5',
       { code: 'AGENT_UNAVAILABLE', details: { reason: 'overloaded', limit: 'shedAtEventLoopUtilization' } },
     ]);
-    // Reads are never shed, and one quiet window ends the shedding.
+    // Reads are never shed, and one quiet window ends the shedding (a shed request creates no run).
     expect((await requestFrom(server, ORDINARY, { user: 'olivia', path: '/bootstrap' })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect((await requestFrom(server, ORDINARY, { user: 'bob', path: '/runs', body: createBody('Hi') })).status).toBe(
-      201,
-    );
+    await expect
+      .poll(
+        async () =>
+          (await requestFrom(server, ORDINARY, { user: 'bob', path: '/runs', body: createBody('Hi') })).status,
+        {
+          timeout: 5_000,
+          interval: 250,
+        },
+      )
+      .toBe(201);
   });
 
   it('sheds new runs with 503 + Retry-After past maxLiveRuns, and takes them again once runs end', async () => {

@@ -9,12 +9,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
+/** Waits until `condition` holds (expect.poll, every few ms, up to 10 s). */
 async function waitUntil(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 2_500; turn += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 4));
-  }
-  throw new Error(`never happened: ${what}`);
+  await expect.poll(condition, { message: what, timeout: 10_000, interval: 5 }).toBe(true);
 }
 
 describe('HTTP/1.1 pipelining', () => {
@@ -39,14 +36,9 @@ describe('HTTP/1.1 pipelining', () => {
       socket.destroy();
     }
     await waitUntil(() => sockets.every((socket) => socket.destroyed), 'the clients are gone');
-    // Node goes on parsing what arrived: wait until it has handed the handler all it will.
-    let seen = -1;
-    while (seen !== served) {
-      seen = served;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    // More than one request per socket reached the handler: responses were queued behind others.
-    expect(served).toBeGreaterThan(sockets.length);
+    // Node goes on parsing what arrived. More than one request per socket reaches the handler:
+    // responses were queued behind others.
+    await expect.poll(() => served, { timeout: 10_000 }).toBeGreaterThan(sockets.length);
     await waitUntil(() => server.handler.stats().requests === 0, 'every slot is released');
 
     const answer = await server.request('/bootstrap', { user: 'dave' });

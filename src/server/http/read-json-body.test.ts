@@ -40,8 +40,11 @@ describe('canonicalJson depth bound', () => {
 
 describe('readJsonBody', () => {
   it('rejects with RequestAbortedError when the client left before the body was read', async () => {
+    let arrived: () => void = () => undefined;
+    const hasArrived = new Promise<void>((resolve) => (arrived = resolve));
     const outcome = new Promise<unknown>((resolve) => {
       const server = createServer((req: IncomingMessage) => {
+        arrived();
         // As the Node adapter hands it to the fetch core: its body read only when the core reads it.
         const request = toWebRequest(req, new URL('http://x/'), new AbortController().signal);
         // The product's authentication is still running when the client resets the connection.
@@ -59,7 +62,8 @@ describe('readJsonBody', () => {
           socket.write(
             'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"a":',
           );
-          setTimeout(() => socket.resetAndDestroy(), 20);
+          // Reset once the server has the request (its headers), before the body is read.
+          void hasArrived.then(() => socket.resetAndDestroy());
         });
       });
     });

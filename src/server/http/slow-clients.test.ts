@@ -26,12 +26,9 @@ async function start(options: TestServerOptions): Promise<TestServer> {
   return server;
 }
 
+/** Waits until `condition` holds (expect.poll, every few ms, up to 6 s). */
 async function waitUntil(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 3_000; turn += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  throw new Error(`never happened: ${what}`);
+  await expect.poll(condition, { message: what, timeout: 6_000, interval: 5 }).toBe(true);
 }
 
 async function completeRun(server: TestServer): Promise<string | undefined> {

@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as wait } from 'node:timers/promises';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -78,6 +77,27 @@ function shopTools(side: { started(): void; aborted(): void }) {
   };
 }
 
+/** Starts a run of `command` again until its first tool call completes (expect.poll); returns that run. */
+async function startUntilCompleted(
+  engine: McpEngineRuns,
+  command: string,
+  timeout: number,
+): Promise<ReturnType<McpEngineRuns['start']>> {
+  let run = engine.start(command);
+  await expect
+    .poll(
+      async () => {
+        await run.done;
+        const status = resultsOf(run)[0]?.status;
+        if (status !== 'completed') run = engine.start(command);
+        return status;
+      },
+      { timeout, interval: 20 },
+    )
+    .toBe('completed');
+  return run;
+}
+
 describe('MCP tools of a Streamable HTTP server (the SDK’s own server transport)', () => {
   let server: McpHttpTestServer;
   let engine: McpEngineRuns;
@@ -145,13 +165,8 @@ describe('MCP tools of a Streamable HTTP server (the SDK’s own server transpor
         content: [{ type: 'text', text: 'added works' }],
       }));
     });
-    let later = engine.start('/call shop.added {}');
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      await later.done;
-      if (resultsOf(later)[0]?.status === 'completed') break;
-      await wait(20);
-      later = engine.start('/call shop.added {}');
-    }
+    // The client learns of the change from the server's notification: call until it has.
+    const later = await startUntilCompleted(engine, '/call shop.added {}', 5_000);
     expect(resultsOf(later).map((r) => [r.status, r.content])).toEqual([['completed', 'added works']]);
     const gone = engine.start('/call shop.gate {}');
     await gone.done;
@@ -198,13 +213,8 @@ describe('MCP tools of a Streamable HTTP server (the SDK’s own server transpor
       ['failed', 'The MCP server "shop" is not reachable right now, so the tool was not run.'],
     ]);
     await server.restart();
-    let back = engine.start('/call shop.weather {"city":"Oslo"}');
-    for (let attempt = 0; attempt < 200; attempt += 1) {
-      await back.done;
-      if (resultsOf(back)[0]?.status === 'completed') break;
-      await wait(25);
-      back = engine.start('/call shop.weather {"city":"Oslo"}');
-    }
+    // Reconnecting takes a few tries: call until the server answers again.
+    const back = await startUntilCompleted(engine, '/call shop.weather {"city":"Oslo"}', 10_000);
     expect(resultsOf(back).map((r) => r.status)).toEqual(['completed']);
     expect(engine.logs.some((entry) => entry.message.startsWith('MCP server "shop" disconnected'))).toBe(true);
   });

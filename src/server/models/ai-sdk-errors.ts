@@ -19,9 +19,15 @@ const RETRYABLE_STREAM_ERROR = /overload|rate.?limit|server.?error|api_error|una
  * response headers, another `AI_*` error, a network failure) to a `ModelError`: retryable as the
  * provider package says, else by status (408, 429, 5xx), else by name (a bad prompt or a missing
  * key is fatal, anything else, like a dropped connection, is worth one more try). `Retry-After`
- * is honoured. The provider's own text only ever lands in `providerMessage`.
+ * is honoured. The provider's own text only ever lands in `providerMessage`. `phase` says whether
+ * the answer had started streaming: a retryable failure without an HTTP error status is then a
+ * broken connection, not an unreachable service.
  */
-export function toModelErrorFromThrown(error: unknown, nowMs: number): ModelError {
+export function toModelErrorFromThrown(
+  error: unknown,
+  nowMs: number,
+  phase: 'request' | 'stream' = 'request',
+): ModelError {
   if (error instanceof ModelError) return error;
   const fields = isRecord(error) ? error : {};
   const status = typeof fields['statusCode'] === 'number' ? fields['statusCode'] : undefined;
@@ -36,18 +42,20 @@ export function toModelErrorFromThrown(error: unknown, nowMs: number): ModelErro
   const message =
     status === 429
       ? 'The model service is busy (rate limited).'
-      : status === undefined && retryable
-        ? 'The model service could not be reached.'
-        : retryable
+      : !retryable
+        ? 'The model service rejected the request.'
+        : status !== undefined && status >= 400
           ? 'The model service had a temporary problem.'
-          : 'The model service rejected the request.';
+          : phase === 'stream'
+            ? 'The connection to the model service broke.'
+            : 'The model service could not be reached.';
   const body = typeof fields['responseBody'] === 'string' ? ` ${fields['responseBody']}` : '';
+  // A body that broke off mid-answer comes wrapped ("Failed to process successful response"): its cause says how.
+  const cause = error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : '';
+  const text = error instanceof Error ? error.message : String(error);
   return new ModelError(message, {
     retryable,
-    providerMessage: `${name || 'Error'}: ${error instanceof Error ? error.message : String(error)}${body}`.slice(
-      0,
-      2000,
-    ),
+    providerMessage: `${name || 'Error'}: ${text}${cause}${body}`.slice(0, 2000),
     ...(status === undefined ? {} : { status }),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
@@ -59,7 +67,7 @@ export function toModelErrorFromThrown(error: unknown, nowMs: number): ModelErro
  * type or code speaks of overload, rate limits or a server fault, fatal otherwise.
  */
 export function toModelErrorFromStream(error: unknown, nowMs: number): ModelError {
-  if (error instanceof Error) return toModelErrorFromThrown(error, nowMs);
+  if (error instanceof Error) return toModelErrorFromThrown(error, nowMs, 'stream');
   const fields = isRecord(error) ? error : {};
   const inner = isRecord(fields['error']) ? fields['error'] : fields;
   const kind = [inner['type'], inner['code'], inner['status']].filter((v) => typeof v === 'string').join(' ');

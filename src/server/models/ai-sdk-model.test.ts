@@ -154,6 +154,47 @@ describe('fromAiSdk', () => {
     expect(declared({ specificationVersion: 'v3', provider: 'mistral.chat' })).toEqual([]);
   });
 
+  it('names the usage after the response model, unless the provider names it blank (Azure)', async () => {
+    for (const [name, expected] of [
+      ['gpt-4', 'gpt-4'],
+      ['', undefined],
+    ] as const) {
+      const chunks = await collect(partsModel([[{ type: 'response-metadata', modelId: name }, finish('stop')]]));
+      const usage = chunks.find((chunk) => chunk.type === 'usage');
+      expect(usage?.type === 'usage' && usage.usage.modelId).toBe(expected);
+    }
+  });
+
+  it('sends earlier tool arguments as the JSON text the model wrote with toolArgumentsAsText, else parsed', async () => {
+    const written = '{"city": "Edinburgh" }';
+    const request = {
+      messages: [
+        { role: 'assistant' as const, content: '', toolCalls: [{ id: 'c1', name: 'weather', arguments: written }] },
+        { role: 'assistant' as const, content: '', toolCalls: [{ id: 'c2', name: 'weather', arguments: 'not json' }] },
+      ],
+      tools: [],
+    };
+    const inputs = [];
+    for (const toolArgumentsAsText of [true, false]) {
+      const model = partsModel([[finish('stop')]]);
+      for await (const _chunk of fromAiSdk(model, { toolArgumentsAsText }).stream(
+        request,
+        new AbortController().signal,
+      ));
+      inputs.push(
+        model.calls[0]?.prompt.flatMap((message) =>
+          message.role === 'assistant'
+            ? message.content.map((part) => (part.type === 'tool-call' ? part.input : ''))
+            : [],
+        ),
+      );
+    }
+    expect(inputs).toEqual([
+      [written, {}],
+      [{ city: 'Edinburgh' }, {}],
+    ]);
+  });
+
   it('refuses a model of a specification it does not speak', () => {
     const old = { ...partsModel([]), specificationVersion: 'v1' } as unknown as AiSdkLanguageModel;
     expect(() => fromAiSdk(old)).toThrow(/LanguageModelV3 or V4.*"v1"/);

@@ -55,6 +55,12 @@ export interface FromAiSdkOptions {
   providerOptions?: AiSdkProviderOptions;
   /** Epoch ms, for HTTP-date `Retry-After` values. */
   now?: () => number;
+  /**
+   * Send earlier tool calls' arguments as the JSON text the model wrote instead of parsed values
+   * (default false). Only for providers that pass a JSON string input through verbatim, like
+   * `@ai-sdk/openai-compatible`: the model then gets its own bytes back.
+   */
+  toolArgumentsAsText?: boolean;
 }
 
 /** Thinking budgets in tokens per effort, for providers that take a budget rather than an effort. */
@@ -124,7 +130,7 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
       const providerOptions = mergeProviderOptions(options.providerOptions, reasoning);
       const tools = toAiSdkTools(request, names);
       const call: AiSdkCallOptions = {
-        prompt: toAiSdkPrompt(request.messages, names),
+        prompt: toAiSdkPrompt(request.messages, names, { argumentsAsText: options.toolArgumentsAsText === true }),
         abortSignal: signal,
         ...(tools.length === 0 ? {} : { tools, toolChoice: { type: 'auto' as const } }),
         ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
@@ -150,7 +156,7 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
             next = await reader.read();
           } catch (error) {
             signal.throwIfAborted();
-            throw toModelErrorFromThrown(error, now());
+            throw toModelErrorFromThrown(error, now(), 'stream');
           }
           if (next.done) {
             isDrained = true;
@@ -186,7 +192,8 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: FromAiSdkOptions =
               break;
             }
             case 'response-metadata':
-              if (typeof part['modelId'] === 'string') responseModelId = part['modelId'];
+              // Azure's first chunk (its prompt filter results) names the model `""`: no name at all.
+              if (typeof part['modelId'] === 'string' && part['modelId'] !== '') responseModelId = part['modelId'];
               break;
             case 'error':
               throw toModelErrorFromStream(part['error'], now());

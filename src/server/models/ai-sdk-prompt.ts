@@ -35,11 +35,16 @@ export interface AiSdkFunctionTool {
 /**
  * Writes the loop's messages as an AI SDK prompt: a user text part per user message (then a file
  * part per attached image, its bytes in base64), the
- * assistant's text and tool calls (arguments parsed back into JSON, `{}` when they are not JSON),
- * and consecutive tool results as one tool message, a denied call as `execution-denied` and any
- * other unfinished one as `error-text`. Tool names go through `names`.
+ * assistant's text and tool calls (arguments parsed back into JSON, `{}` when they are not JSON;
+ * with `argumentsAsText`, valid JSON stays the text the model wrote), and consecutive tool
+ * results as one tool message, a denied call as `execution-denied` and any other unfinished one
+ * as `error-text`. Tool names go through `names`.
  */
-export function toAiSdkPrompt(messages: readonly ModelMessage[], names: ToolNameCodec): AiSdkPromptMessage[] {
+export function toAiSdkPrompt(
+  messages: readonly ModelMessage[],
+  names: ToolNameCodec,
+  options: { argumentsAsText?: boolean } = {},
+): AiSdkPromptMessage[] {
   const toolNames = new Map<string, string>();
   const prompt: AiSdkPromptMessage[] = [];
   for (const message of messages) {
@@ -67,7 +72,7 @@ export function toAiSdkPrompt(messages: readonly ModelMessage[], names: ToolName
             type: 'tool-call' as const,
             toolCallId: call.id,
             toolName: names.encode(call.name),
-            input: parseArguments(call.arguments),
+            input: readArguments(call.arguments, options.argumentsAsText === true),
           };
         });
         const text = message.content === '' ? [] : [{ type: 'text' as const, text: message.content }];
@@ -106,9 +111,11 @@ export function toAiSdkTools(request: ModelRequest, names: ToolNameCodec): AiSdk
   }));
 }
 
-function parseArguments(text: string): unknown {
+/** The call's arguments as JSON (`{}` when they are not JSON), or as their own text when `asText` and valid. */
+function readArguments(text: string, asText: boolean): unknown {
   try {
-    return text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+    const value = text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+    return asText && text.trim() !== '' ? text : value;
   } catch {
     return {};
   }

@@ -96,11 +96,29 @@ describe('createOpenAiCompatibleModel against a local fake provider', () => {
             function: { name: 'orders_lookup', description: 'Looks up an order', parameters: { type: 'object' } },
           },
         ],
+        tool_choice: 'auto',
       },
     });
   });
 
-  it('assembles tool-call argument fragments and decodes the tool name', async () => {
+  it('sends maxOutputTokens as max_tokens, or as max_completion_tokens when told to', async () => {
+    server.reply({ kind: 'stream', pieces: [delta({ content: 'Hi.' }, 'stop'), 'data: [DONE]\n\n'] });
+    const limited = { ...request, tools: [], maxOutputTokens: 50 };
+    const completion = createOpenAiCompatibleModel({
+      baseUrl: server.baseUrl,
+      model: 'm-test',
+      maxTokensField: 'max_completion_tokens',
+    });
+    await collect(model().stream(limited, new AbortController().signal));
+    await collect(completion.stream(limited, new AbortController().signal));
+    const fields = server.requests.map(({ body }) => [body['max_tokens'], body['max_completion_tokens']]);
+    expect(fields).toEqual([
+      [50, undefined],
+      [undefined, 50],
+    ]);
+  });
+
+  it('assembles tool-call argument fragments into one call and decodes the tool name', async () => {
     server.reply({
       kind: 'stream',
       pieces: [
@@ -117,9 +135,7 @@ describe('createOpenAiCompatibleModel against a local fake provider', () => {
     });
     const chunks = await collect(model().stream(request, new AbortController().signal));
     expect(chunks).toEqual([
-      { type: 'tool_call_delta', index: 0, id: 'call_9', name: 'orders.lookup', argumentsDelta: '' },
-      { type: 'tool_call_delta', index: 0, argumentsDelta: '{"orderId":' },
-      { type: 'tool_call_delta', index: 0, argumentsDelta: '"A-7"}' },
+      { type: 'tool_call', id: 'call_9', name: 'orders.lookup', arguments: '{"orderId":"A-7"}' },
       { type: 'finish', reason: 'tool_calls' },
     ]);
   });
@@ -139,7 +155,7 @@ describe('createOpenAiCompatibleModel against a local fake provider', () => {
       3000,
       'The model service is busy (rate limited).',
     ]);
-    expect(error.providerMessage).toBe('{"error":{"message":"Rate limit for org-secret"}}');
+    expect(error.providerMessage).toContain('{"error":{"message":"Rate limit for org-secret"}}');
   });
 
   it('maps 5xx to retryable and other 4xx to fatal', async () => {

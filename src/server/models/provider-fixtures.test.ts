@@ -5,7 +5,12 @@ import { createOpenAiCompatibleModel } from './openai-compatible-model.ts';
 import type { FakeOpenAiServer } from './test-support/fake-openai-server.ts';
 import { startFakeOpenAiServer } from './test-support/fake-openai-server.ts';
 import type { FixtureExpectation } from './test-support/provider-fixtures.ts';
-import { computeExpectation, findProviderFixture, loadProviderFixtures } from './test-support/provider-fixtures.ts';
+import {
+  computeExpectation,
+  expectedFinishReason,
+  findProviderFixture,
+  loadProviderFixtures,
+} from './test-support/provider-fixtures.ts';
 import { replayProviderFixture } from './test-support/replay-provider-fixture.ts';
 
 const fixtures = loadProviderFixtures();
@@ -17,11 +22,11 @@ const cases = fixtures.map((fixture) => ({
 }));
 
 /** What the adapter yielded, folded the way a correct consumer folds it. */
-function foldChunks(chunks: readonly ModelChunk[]): Omit<FixtureExpectation, 'error' | 'usage'> & {
+function foldChunks(chunks: readonly ModelChunk[]): Omit<FixtureExpectation, 'error' | 'usage' | 'refused'> & {
   usage: FixtureExpectation['usage'];
   emptyIds: number;
 } {
-  const calls = new Map<number, { index: number; id: string; name: string; arguments: string }>();
+  const calls: FixtureExpectation['toolCalls'] = [];
   let emptyIds = 0;
   const folded = {
     text: '',
@@ -37,16 +42,13 @@ function foldChunks(chunks: readonly ModelChunk[]): Omit<FixtureExpectation, 'er
       const { inputTokens, outputTokens, reasoningTokens } = chunk.usage;
       folded.usage = { inputTokens, outputTokens, ...(reasoningTokens === undefined ? {} : { reasoningTokens }) };
     }
-    if (chunk.type === 'tool_call_delta') {
-      const call = calls.get(chunk.index) ?? { index: chunk.index, id: '', name: '', arguments: '' };
+    // fromAiSdk hands over each call whole, in the provider's index order.
+    if (chunk.type === 'tool_call') {
       if (chunk.id === '') emptyIds += 1;
-      call.id ||= chunk.id ?? '';
-      call.name ||= chunk.name ?? '';
-      call.arguments += chunk.argumentsDelta ?? '';
-      calls.set(chunk.index, call);
+      calls.push({ index: calls.length, id: chunk.id, name: chunk.name, arguments: chunk.arguments });
     }
   }
-  return { ...folded, toolCalls: [...calls.values()].sort((a, b) => a.index - b.index), emptyIds };
+  return { ...folded, toolCalls: calls, emptyIds };
 }
 
 describe('the expectation computed from a fixture', () => {
@@ -78,7 +80,7 @@ describe('the expectation computed from a fixture', () => {
   });
 });
 
-describe('recorded provider streams through createOpenAiCompatibleModel', () => {
+describe('recorded provider streams through createOpenAiCompatibleModel (@ai-sdk/openai-compatible and fromAiSdk)', () => {
   let server: FakeOpenAiServer;
   beforeEach(async () => {
     server = await startFakeOpenAiServer();
@@ -94,8 +96,8 @@ describe('recorded provider streams through createOpenAiCompatibleModel', () => 
     for await (const chunk of model.stream({ messages: [], tools: [] }, new AbortController().signal)) {
       chunks.push(chunk);
     }
-    const { error: _error, ...rest } = expected;
-    expect(foldChunks(chunks)).toEqual({ ...rest, finishReason: expected.finishReason, emptyIds: 0 });
+    const { error: _error, refused: _refused, ...rest } = expected;
+    expect(foldChunks(chunks)).toEqual({ ...rest, finishReason: expectedFinishReason(expected), emptyIds: 0 });
   });
 
   it.each(cases.filter((c) => c.expected.error !== null))('$name fails retryably', async ({ fixture }) => {
@@ -107,9 +109,10 @@ describe('recorded provider streams through createOpenAiCompatibleModel', () => 
     } catch (error) {
       failure = error;
     }
+    // OpenAI's `server_error` object: a fault on its side, worth another try.
     expect(failure instanceof ModelError && [failure.retryable, failure.message]).toEqual([
       true,
-      'The model service reported an error.',
+      'The model service had a temporary problem.',
     ]);
   });
 });
@@ -132,7 +135,7 @@ describe('recorded provider streams through the run engine over HTTP', () => {
     expect(replay.answer).toBe(
       expected.text === '' && (hasTools || expected.finishReason !== 'length') ? undefined : expected.text,
     );
-    if (!hasTools) expect(replay.answerFinishReason).toBe(expected.finishReason);
+    if (!hasTools) expect(replay.answerFinishReason).toBe(expectedFinishReason(expected));
     expect(replay.reasoning).toBe(expected.reasoning === '' ? undefined : expected.reasoning);
     expect(replay.toolCalls).toEqual(
       expected.toolCalls.map((call) => ({ name: call.name, args: JSON.parse(call.arguments) as unknown })),

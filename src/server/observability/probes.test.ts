@@ -32,14 +32,13 @@ async function probe(server: TestServer, path: '/healthz' | '/readyz'): Promise<
   return [response.status, await response.json()];
 }
 
-/** Probes `/readyz` every 100 ms until it answers `status` (or 20 s pass), and returns the last answer. */
+/** Probes `/readyz` until it answers `status` (expect.poll, up to 20 s), and returns that answer. */
 async function readinessBecomes(server: TestServer, status: number): Promise<[number, unknown]> {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    const answer = await probe(server, '/readyz');
-    if (answer[0] === status || Date.now() > until) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let answer: [number, unknown] = [0, null];
+  await expect
+    .poll(async () => (answer = await probe(server, '/readyz'))[0], { timeout: 20_000, interval: 100 })
+    .toBe(status);
+  return answer;
 }
 
 describe('/healthz and /readyz (probes: true)', () => {

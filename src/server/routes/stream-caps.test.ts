@@ -32,10 +32,6 @@ async function openStream(server: TestServer, runId: string, user: string): Prom
   return { ended, isEnded: () => isEnded };
 }
 
-async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 30));
-}
-
 describe('concurrent streams per identity', () => {
   it('keeps the newest 10 per identity: each one past the cap closes that identity’s oldest cleanly', async () => {
     const server = await start();
@@ -44,9 +40,9 @@ describe('concurrent streams per identity', () => {
     const bob = await openStream(server, bobRunId, 'bob');
     const streams: OpenStream[] = [];
     for (let index = 0; index < 10; index += 1) streams.push(await openStream(server, runId, 'alice'));
-    await settle();
+    // A cap closing one too early would have dropped the server's count below 11.
+    await expect.poll(() => server.handler.stats().streams).toBe(11);
     expect(streams.filter((stream) => stream.isEnded())).toEqual([]);
-    expect(server.handler.stats().streams).toBe(11);
 
     streams.push(await openStream(server, runId, 'alice'));
     // The oldest ends like a drained stream (clean end, events so far): the client resumes from its cursor.
@@ -55,11 +51,9 @@ describe('concurrent streams per identity', () => {
     expect(oldest?.comments).toEqual(['open']);
 
     for (let index = 0; index < 14; index += 1) streams.push(await openStream(server, runId, 'alice'));
-    await settle();
-    expect(streams.map((stream) => stream.isEnded())).toEqual([
-      ...Array.from({ length: 15 }, () => true),
-      ...Array.from({ length: 10 }, () => false),
-    ]);
+    await expect
+      .poll(() => streams.map((stream) => stream.isEnded()))
+      .toEqual([...Array.from({ length: 15 }, () => true), ...Array.from({ length: 10 }, () => false)]);
     expect(bob.isEnded()).toBe(false);
     expect(server.handler.stats().streams).toBe(11);
 
@@ -80,7 +74,7 @@ describe('concurrent streams per identity', () => {
       await openStream(server, runId, 'alice'),
     ];
     await streams[0]?.ended;
-    await settle();
+    await expect.poll(() => server.handler.stats().streams).toBe(2);
     expect(streams.map((stream) => stream.isEnded())).toEqual([true, false, false]);
   });
 });
@@ -107,7 +101,7 @@ describe('the server-wide cap (maxConnections)', () => {
     const handle = await engine.handleOf(runs[0]?.runId as string);
     await handle.append('RUN_FINISHED', { outcome: { type: 'success' } });
     await open[0]?.ended;
-    for (let turn = 0; turn < 100 && server.handler.stats().requests > 2; turn += 1) await settle();
+    await expect.poll(() => server.handler.stats().requests, { timeout: 3_000 }).toBeLessThanOrEqual(2);
     const served = await server.request('/bootstrap', { user: 'dave' });
     expect(served.status).toBe(200);
   });

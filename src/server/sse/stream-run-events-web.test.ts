@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../core/clock.ts';
+import { createSystemClock } from '../../core/clock.ts';
 import type { EventReader } from '../runs/event-log.ts';
 import type { RunEventStream } from './stream-run-events.ts';
 import { streamRunEvents } from './stream-run-events.ts';
@@ -20,14 +22,29 @@ describe('streamRunEvents as a Web stream (the fetch core, no socket)', () => {
     };
   }
 
-  function startWeb(eventLog: EventReader, signal: AbortSignal, stallTimeoutMs = 60_000): RunEventStream {
-    return streamRunEvents({ ...testStreamOptions(signal, eventLog), stallTimeoutMs, pageSize: 4 });
+  function startWeb(
+    eventLog: EventReader,
+    signal: AbortSignal,
+    stallTimeoutMs = 60_000,
+    clock: Clock = createSystemClock(),
+  ): RunEventStream {
+    return streamRunEvents({ ...testStreamOptions(signal, eventLog), stallTimeoutMs, pageSize: 4, clock });
   }
 
   it('reads no more of the log while its reader does not read, then goes on as it reads', async () => {
     const log = countingLog(400);
-    const stream = startWeb(log, new AbortController().signal);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The stall guard's timer is armed when the producer starts waiting for the reader: it is parked.
+    const system = createSystemClock();
+    let isParked = false;
+    const clock: Clock = {
+      ...system,
+      setTimeout: (callback, ms) => {
+        if (ms === 60_000) isParked = true;
+        return system.setTimeout(callback, ms);
+      },
+    };
+    const stream = startWeb(log, new AbortController().signal, 60_000, clock);
+    await expect.poll(() => isParked).toBe(true);
     // 64 KiB queued at most, in pieces of 64 K characters: a page or two, never the 400 events (25 MiB).
     const parked = log.handedOut();
     expect(parked).toBeLessThanOrEqual(8);

@@ -77,9 +77,7 @@ describe('streamRunEvents ends whatever it is waiting on', () => {
     client.on('error', () => undefined);
     client.end();
     // Wait until the server holds unsent bytes: the stream is parked on backpressure.
-    while ((response as ServerResponse | null)?.writableNeedDrain !== true) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await expect.poll(() => (response as ServerResponse | null)?.writableNeedDrain, { timeout: 10_000 }).toBe(true);
     const open = stream as unknown as RunEventStream;
     open.close();
     expect(await settlesWithin(open.done, 2_000)).toBe(true);

@@ -53,20 +53,20 @@ describe('the tool cards, a file of their own', () => {
     expect(root.querySelector('[part="allow-button"]')).toBeNull();
 
     loads[0]?.reject(new Error('agent-chat.tool-cards.js did not load'));
-    await new Promise((resolve) => setTimeout(resolve));
-    await element.updateComplete;
+    await expect
+      .poll(() => root.querySelector('[part="approval-card"]')?.textContent)
+      .toContain('The approval could not be shown.');
     const failed = root.querySelector('[part="approval-card"]') as HTMLElement;
-    expect(failed.textContent).toContain('The approval could not be shown.');
     expect(toolRow().textContent?.trim()).toBe('List drafts');
 
     (failed.querySelector('button') as HTMLButtonElement).click();
     await element.updateComplete;
     expect(loads).toHaveLength(2);
     loads[1]?.resolve(await import('../tool-cards.ts'));
-    await new Promise((resolve) => setTimeout(resolve));
-    await element.updateComplete;
+    await expect
+      .poll(() => root.querySelector('[part="approval-card"] [part="allow-button"]')?.textContent?.trim())
+      .toBe('Allow');
     const card = root.querySelector('[part="approval-card"]') as HTMLElement;
-    expect(card.querySelector('[part="allow-button"]')?.textContent?.trim()).toBe('Allow');
     // Their styles came with them: the open card has its warning border, the tool card its box.
     expect(getComputedStyle(card).borderTopWidth).toBe('2px');
     expect(toolRow().querySelector('summary')?.textContent).toMatch(/List drafts\s*Completed/);

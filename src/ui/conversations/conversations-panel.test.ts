@@ -160,12 +160,11 @@ describe('<agent-chat-conversations>', () => {
     (row('ses_a').querySelector('.delete-button') as HTMLButtonElement).click();
     await panel.updateComplete;
     (row('ses_a').querySelector('.danger') as HTMLButtonElement).click();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await panel.updateComplete;
-    await panel.updateComplete;
-    expect(conversations.calls).toEqual(['list', 'delete ses_a']);
-    expect([...root.querySelectorAll('li')].map((li) => li.dataset['sessionId'])).toEqual(['ses_b', 'ses_c']);
-    expect(root.activeElement).toBe(row('ses_c').querySelector('.open'));
+    await expect.poll(() => conversations.calls).toEqual(['list', 'delete ses_a']);
+    await expect
+      .poll(() => [...root.querySelectorAll('li')].map((li) => li.dataset['sessionId']))
+      .toEqual(['ses_b', 'ses_c']);
+    await expect.poll(() => root.activeElement).toBe(row('ses_c').querySelector('.open'));
   });
 
   it('starts a new conversation and closes on ✕ or Escape', async () => {

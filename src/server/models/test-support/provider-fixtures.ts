@@ -33,6 +33,8 @@ export interface FixtureExpectation {
   usage: { inputTokens: number; outputTokens: number; reasoningTokens?: number } | null;
   /** The last `finish_reason` the stream gave, if any. */
   finishReason: string | null;
+  /** Whether the answer came as `refusal` deltas (OpenAI's way of declining). */
+  refused: boolean;
   /** The stream's `error` object, when it carries one. */
   error: Record<string, unknown> | null;
 }
@@ -78,6 +80,7 @@ export function computeExpectation(payloads: readonly Record<string, unknown>[])
     toolCalls: [],
     usage: null,
     finishReason: null,
+    refused: false,
     error: null,
   };
   const calls = new Map<number, FixtureToolCall>();
@@ -88,6 +91,7 @@ export function computeExpectation(payloads: readonly Record<string, unknown>[])
       const delta = isRecord(choice['delta']) ? choice['delta'] : {};
       expectation.reasoning += textOf(delta['reasoning_content'] ?? delta['reasoning']);
       expectation.text += textOf(delta['content']) + textOf(delta['refusal']);
+      if (textOf(delta['refusal']) !== '') expectation.refused = true;
       for (const fragment of Array.isArray(delta['tool_calls']) ? delta['tool_calls'] : []) {
         if (!isRecord(fragment)) continue;
         const index = typeof fragment['index'] === 'number' ? fragment['index'] : 0;
@@ -113,6 +117,14 @@ export function computeExpectation(payloads: readonly Record<string, unknown>[])
   }
   expectation.toolCalls = [...calls.values()].sort((a, b) => a.index - b.index);
   return expectation;
+}
+
+/**
+ * How the answer ends for the loop: the stream's `finish_reason`, except that a refusal ending in
+ * `stop` ended because of the refusal, so it reads as `content_filter` (the AI SDK's reading).
+ */
+export function expectedFinishReason(expectation: FixtureExpectation): string | null {
+  return expectation.refused && expectation.finishReason === 'stop' ? 'content_filter' : expectation.finishReason;
 }
 
 function readPayload(frame: string): Record<string, unknown>[] {
