@@ -26,9 +26,8 @@ export function partEntry(name: string): string {
 export async function buildParts(options: {
   rootDir: string;
   outDir: string;
-  table?: readonly PartRow[];
 }): Promise<{ carried: Record<string, PartFile>; built: BuiltPart[] }> {
-  const table: readonly PartRow[] = options.table ?? PART_TABLE;
+  const table: readonly PartRow[] = PART_TABLE;
   const built = new Map<string, PartFile>();
   const filesOf = (carrier: string | undefined): Record<string, PartFile> =>
     Object.fromEntries(table.filter((row) => row.carriedBy === carrier).map((row) => [row.name, built.get(row.name)!]));
