@@ -2,9 +2,10 @@
  * The optional parts of the widget (docs/embedding.md, "Sibling files"): each ships in the script
  * tag's build as a file of its own beside `agent-chat.js`, loaded on first use with the integrity
  * of the same build, and as a chunk of the ESM build. This table is the one list of them: the
- * build's entries and size budgets (scripts/build/build-siblings.ts), package.json's `exports` and
- * `sideEffects` (scripts/build/package-parts.ts keeps them in step) and the integrity map that
- * `agent-chat.js` carries all come from it. Pure data: the build scripts read it under Node.
+ * build's entries and size budgets (scripts/build/build-parts.ts), the integrity map that
+ * `agent-chat.js` carries, the release's file list, and package.json's `exports` and `sideEffects`
+ * (scripts/build/package-parts.ts; `npm run parts:sync`) all come from it. Pure data: the build
+ * scripts read it under Node.
  *
  * A part named `name` lives in `src/parts/<name>/`: `<name>-file.ts` is the entry of its file
  * `agent-chat.<name>.js` (it sets the part's `window` global), `<name>-global.ts` types that global
@@ -35,7 +36,8 @@ export interface PartRow {
 
 /** Every optional part, in the order of package.json's `exports`. */
 export const PART_TABLE = [
-  // Plain DOM, fetched on the first `mode: 'launcher'` mount; its global is typed with `window.AgentChat`'s.
+  // Plain DOM, fetched on the first `mode: 'launcher'` mount, which builds it (embed/index.ts and
+  // deferred-launcher.ts stand in for a loader); its global is typed with `window.AgentChat`'s.
   { name: 'launcher', globalTypes: 'agent-chat-global.ts' },
   // `<agent-chat-conversations>` with a copy of Lit of its own, so agent-chat.js pays nothing for it.
   { name: 'conversations', ownsLit: true },
