@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * Layer boundaries (README, Layout): core ↛ ui/server, ui ↛ server, ui → core only via its index,
- * tools ↛ ui/server (core only via its index), embed → src's browser entries (and tools/index) only.
+ * tools ↛ ui/server (core only via its index), embed → src's browser entries, parts and tools/index only.
  */
 /** React stays in `src/react` (`agent-chat/react`): the IIFE, the element, the core and the server never load it. */
 const REACT_IMPORTS = {
@@ -251,92 +251,67 @@ export default tseslint.config(
     },
   },
   {
-    // The script tag's tool cards file (agent-chat.tool-cards.js) renders with the widget's Lit: it holds none of its own.
-    files: ['embed/tool-cards.ts'],
+    // The optional parts' plumbing (src/parts): browser code beside the entries, never server code.
+    files: ['src/parts/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex:
-                '^\\.\\./src/(?!ui/tool-cards\\.ts$|tool-cards-global\\.ts$|ui/tool-card/widgets-on-demand\\.ts$|widgets-global\\.ts$)',
-              message: 'embed/tool-cards.ts imports only src/ui/tool-cards.ts (and the widgets file it carries).',
+              group: ['**/server/**', '../server', '../../server'],
+              message: 'The optional parts must not import server code.',
             },
-            { group: LIT_IMPORTS.group, message: "agent-chat.tool-cards.js renders with the widget's Lit: no Lit." },
+            REACT_IMPORTS,
+            AG_UI_IMPORTS,
           ],
         },
       ],
     },
   },
   {
-    // The script tag's widgets file (agent-chat.widgets.js) renders with the widget's Lit: it holds none of its own.
-    files: ['embed/widgets.ts'],
+    // A part's file (src/parts/part-table.ts) holds no Lit: it renders with the widget's, or is plain
+    // DOM (the launcher). A part that carries its own copy (`ownsLit`) is listed in `ignores`.
+    files: ['src/parts/*/*-file.ts'],
+    ignores: ['src/parts/conversations/conversations-file.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^\\.\\./src/(?!ui/widgets\\.ts$|widgets-global\\.ts$)',
-              message: 'embed/widgets.ts imports only src/ui/widgets.ts.',
+              group: ['**/server/**', '../server', '../../server'],
+              message: 'The optional parts must not import server code.',
             },
-            { group: LIT_IMPORTS.group, message: "agent-chat.widgets.js renders with the widget's Lit: no Lit." },
+            {
+              group: [
+                '../../index.ts',
+                '../../define.ts',
+                '../../mount.ts',
+                '../../esm-mount.ts',
+                '../../ui/agent-chat/**',
+              ],
+              message: "A part's file carries its part only, never the widget (agent-chat.js has it).",
+            },
+            { group: LIT_IMPORTS.group, message: "A part's file renders with the widget's Lit: no Lit." },
+            REACT_IMPORTS,
+            AG_UI_IMPORTS,
           ],
         },
       ],
     },
   },
   {
-    // The script tag's turn actions file (agent-chat.turn-actions.js) renders with the widget's Lit: it holds none of its own.
-    files: ['embed/turn-actions.ts'],
+    // The launcher's part is plain DOM, shipped without Lit, with the launcher.
+    files: ['src/parts/launcher/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              regex: '^\\.\\./src/(?!ui/turn-actions\\.ts$|turn-actions-global\\.ts$)',
-              message: 'embed/turn-actions.ts imports only src/ui/turn-actions.ts.',
-            },
-            { group: LIT_IMPORTS.group, message: "agent-chat.turn-actions.js renders with the widget's Lit: no Lit." },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The script tag's composer extras file (agent-chat.composer-extras.js) renders with the widget's Lit: it holds none of its own.
-    files: ['embed/composer-extras.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^\\.\\./src/(?!ui/composer-extras\\.ts$|composer-extras-global\\.ts$)',
-              message: 'embed/composer-extras.ts imports only src/ui/composer-extras.ts.',
-            },
-            {
-              group: LIT_IMPORTS.group,
-              message: "agent-chat.composer-extras.js renders with the widget's Lit: no Lit.",
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The script tag's launcher file (agent-chat.launcher.js) is plain DOM: the launcher, never Lit.
-    files: ['embed/launcher.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^\\.\\./src/(?!ui/launcher/[^/]+\\.ts$|agent-chat-global\\.ts$)',
-              message: 'embed/launcher.ts imports only src/ui/launcher.',
+              regex: '^\\.\\./\\.\\./(?!ui/launcher/[^/]+\\.ts$|agent-chat-global\\.ts$)',
+              message: 'src/parts/launcher imports only src/ui/launcher.',
             },
             LIT_IMPORTS,
           ],
@@ -346,14 +321,7 @@ export default tseslint.config(
   },
   {
     files: ['embed/**/*.ts'],
-    ignores: [
-      'embed/locale-*.ts',
-      'embed/launcher.ts',
-      'embed/tool-cards.ts',
-      'embed/widgets.ts',
-      'embed/turn-actions.ts',
-      'embed/composer-extras.ts',
-    ],
+    ignores: ['embed/locale-*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -366,10 +334,10 @@ export default tseslint.config(
                 '!../src/define.ts',
                 '!../src/tools/index.ts',
                 '!../src/tools/agent-chat-tools-global.ts',
-                '!../src/highlight/index.ts',
+                '!../src/parts/**',
               ],
               message:
-                'embed imports only the browser entries in src/ (index, define, mount) and, for the tools script, src/tools/index.ts (src/highlight/index.ts for the highlighter).',
+                'embed imports only the browser entries in src/ (index, define, mount), the optional parts (src/parts) and, for the tools script, src/tools/index.ts.',
             },
             REACT_IMPORTS,
             AG_UI_IMPORTS,

@@ -56,6 +56,8 @@ export default defineConfig({
         },
       },
       {
+        // The parts import their modules, as in the ESM build (src/parts/script-tag-build.d.ts).
+        define: { __SCRIPT_TAG_BUILD__: 'false' },
         // Pre-bundled up front so a first run never reloads a test file mid-run to optimize one.
         optimizeDeps: {
           include: [

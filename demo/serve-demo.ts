@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { PART_TABLE, partFileName } from '../src/parts/part-table.ts';
 import { demoOrderCard } from '../src/server/tools/demo-widgets.ts';
 import { ESM_IMPORT_MAP, importMapHashSource, VENDOR_PACKAGES } from './esm-import-map.ts';
 
@@ -80,13 +81,8 @@ const TYPES: Record<string, string> = {
 const BUILT_FILES = [
   '/agent-chat.js',
   '/agent-chat.zh-CN.js',
-  '/agent-chat.launcher.js',
-  '/agent-chat.conversations.js',
-  '/agent-chat.tool-cards.js',
-  '/agent-chat.widgets.js',
-  '/agent-chat.turn-actions.js',
-  '/agent-chat.composer-extras.js',
-  '/agent-chat.highlight.js',
+  // The optional parts' files (src/parts/part-table.ts).
+  ...PART_TABLE.map(({ name }) => `/${partFileName(name)}`),
   '/agent-chat-tools.js',
   '/manifest.json',
 ];

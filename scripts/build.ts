@@ -1,7 +1,7 @@
 /**
  * `npm run build`: the ESM library with type declarations, the self-contained IIFE
- * `dist/agent-chat.js` with the sibling files it loads on first use (the launcher and the
- * conversations panel and the code highlighter, scripts/build/build-siblings.ts), the locale pack, the browser tools IIFE `dist/agent-chat-tools.js` (loaded beside it by
+ * `dist/agent-chat.js` with the files of the optional parts it loads on first use (the launcher,
+ * the conversations panel, the code highlighter…: src/parts/part-table.ts), the locale pack, the browser tools IIFE `dist/agent-chat-tools.js` (loaded beside it by
  * pages that run tools), the Custom Elements Manifest `dist/custom-elements.json`, and
  * `dist/manifest.json` (size, gzip size, SRI integrity of every shipped file). Prints the size
  * table (not with `--quiet`) and exits non-zero when a shipped file passes its gzip budget.
@@ -13,17 +13,10 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEsm, type EsmEntry } from './build/build-esm.ts';
 import { buildIife } from './build/build-iife.ts';
-import { buildSiblings } from './build/build-siblings.ts';
+import { buildParts } from './build/build-parts.ts';
 import { createCustomElementsManifest } from './build/create-custom-elements-manifest.ts';
 import { createManifest } from './build/create-manifest.ts';
-import {
-  COMPOSER_EXTRAS_GZIP_BUDGET_BYTES,
-  checkSizeBudget,
-  HIGHLIGHT_GZIP_BUDGET_BYTES,
-  WIDGETS_GZIP_BUDGET_BYTES,
-  IIFE_GZIP_BUDGET_BYTES,
-  TOOLS_IIFE_GZIP_BUDGET_BYTES,
-} from './build/check-size-budget.ts';
+import { checkSizeBudget, IIFE_GZIP_BUDGET_BYTES, TOOLS_IIFE_GZIP_BUDGET_BYTES } from './build/check-size-budget.ts';
 import { formatSizeTable } from './build/format-size-table.ts';
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,12 +28,6 @@ const IIFE_FILE = 'agent-chat.js';
 const LOCALE_PACKS = [{ entry: 'embed/locale-zh-cn.ts', fileName: 'agent-chat.zh-CN.js' }];
 /** The second IIFE: the browser tool runner and its IndexedDB store (docs/embedding.md, "Browser tools"). */
 const TOOLS_IIFE_FILE = 'agent-chat-tools.js';
-/** The code highlighter's sibling file (scripts/build/build-siblings.ts), which has a budget of its own. */
-const HIGHLIGHT_FILE = 'agent-chat.highlight.js';
-/** The declarative widgets' sibling file, which has a budget of its own. */
-const WIDGETS_FILE = 'agent-chat.widgets.js';
-/** The composer extras' sibling file (attachments, the effort picker), which has a budget of its own. */
-const COMPOSER_EXTRAS_FILE = 'agent-chat.composer-extras.js';
 /** The Custom Elements Manifest, named by package.json's `customElements` field. */
 const CUSTOM_ELEMENTS_FILE = 'custom-elements.json';
 const ESM_ENTRIES: EsmEntry[] = [
@@ -64,9 +51,9 @@ async function main(): Promise<void> {
   await rm(distDir, { recursive: true, force: true });
   await mkdir(distDir, { recursive: true });
   await buildEsm({ rootDir, outDir: join(distDir, 'esm'), entries: ESM_ENTRIES });
-  // The siblings first: agent-chat.js carries their integrity and loads them on first use.
-  const siblings = await buildSiblings({ rootDir, outDir: distDir });
-  await buildIife({ rootDir, outDir: distDir, entry: 'embed/index.ts', fileName: IIFE_FILE, siblings });
+  // The parts first: agent-chat.js carries their integrity and loads them on first use.
+  const parts = await buildParts({ rootDir, outDir: distDir });
+  await buildIife({ rootDir, outDir: distDir, entry: 'embed/index.ts', fileName: IIFE_FILE, partFiles: parts.carried });
   for (const pack of LOCALE_PACKS) await buildIife({ rootDir, outDir: distDir, ...pack });
   await buildIife({ rootDir, outDir: distDir, entry: 'embed/tools.ts', fileName: TOOLS_IIFE_FILE });
   execFileSync(
@@ -90,19 +77,20 @@ async function main(): Promise<void> {
   await writeFile(join(distDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   if (!isQuiet) console.log(formatSizeTable(manifest));
 
-  for (const [fileName, budgetBytes] of [
+  const budgets: [string, number][] = [
     [IIFE_FILE, IIFE_GZIP_BUDGET_BYTES],
     [TOOLS_IIFE_FILE, TOOLS_IIFE_GZIP_BUDGET_BYTES],
-    [HIGHLIGHT_FILE, HIGHLIGHT_GZIP_BUDGET_BYTES],
-    [WIDGETS_FILE, WIDGETS_GZIP_BUDGET_BYTES],
-    [COMPOSER_EXTRAS_FILE, COMPOSER_EXTRAS_GZIP_BUDGET_BYTES],
-  ] as const) {
+    ...parts.built.flatMap(({ file, gzipBudgetBytes }): [string, number][] =>
+      gzipBudgetBytes === undefined ? [] : [[file.fileName, gzipBudgetBytes]],
+    ),
+  ];
+  for (const [fileName, budgetBytes] of budgets) {
     const iife = manifest.files[fileName];
     if (!iife) fail(`build: ${fileName} was not produced`);
     const budget = checkSizeBudget({ name: fileName, file: iife, budgetBytes });
     if (!budget.isWithin) {
       fail(
-        `build: ${budget.message}: ${iife.gzipBytes - budgetBytes} bytes over; \`npx tsx bench/bundle-breakdown.ts\` shows what each module costs; move rarely used parts to sibling files (embed/siblings.ts) rather than rewrite a dependency`,
+        `build: ${budget.message}: ${iife.gzipBytes - budgetBytes} bytes over; \`npx tsx bench/bundle-breakdown.ts\` shows what each module costs; move rarely used parts to files of their own (src/parts/part-table.ts) rather than rewrite a dependency`,
       );
     }
     if (!isQuiet) console.log(`${budget.message}, ${budgetBytes - iife.gzipBytes} bytes to spare`);

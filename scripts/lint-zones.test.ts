@@ -88,13 +88,23 @@ const PLANTED: { title: string; filePath: string; code: string }[] = [
   },
   {
     title: 'the script-tag launcher file imports past src/ui/launcher',
-    filePath: 'embed/launcher.ts',
-    code: "import { mount } from '../src/mount.ts';\nexport const x = mount;\n",
+    filePath: 'src/parts/launcher/launcher-file.ts',
+    code: "import { mount } from '../../mount.ts';\nexport const x = mount;\n",
   },
   {
     title: "the script-tag tool cards file (rendering with the widget's Lit) imports Lit",
-    filePath: 'embed/tool-cards.ts',
+    filePath: 'src/parts/tool-cards/tool-cards-file.ts',
     code: "import { html } from 'lit';\nexport const x = html;\n",
+  },
+  {
+    title: "a new part's file (rendering with the widget's Lit) imports Lit",
+    filePath: 'src/parts/planted/planted-file.ts',
+    code: "import { html } from 'lit';\nexport const x = html;\n",
+  },
+  {
+    title: "a part's file carries the whole widget",
+    filePath: 'src/parts/planted/planted-file.ts',
+    code: "import { mount } from '../../mount.ts';\nexport const x = mount;\n",
   },
   {
     title: 'the launcher (plain DOM, shipped without Lit) imports Lit',
@@ -123,8 +133,8 @@ describe('lint zones refuse a planted violation of each layer boundary', () => {
     ).toEqual([]);
     expect(
       await ruleIdsFor(
-        'embed/launcher.ts',
-        "import { createLauncher } from '../src/ui/launcher/create-launcher.ts';\nexport const x = createLauncher;\n",
+        'src/parts/launcher/launcher-file.ts',
+        "import { createLauncher } from '../../ui/launcher/create-launcher.ts';\nexport const x = createLauncher;\n",
       ),
     ).toEqual([]);
     expect(

@@ -3,7 +3,7 @@
  * global it installs. A TypeScript page that loads the script by tag gets them with
  * `import type {} from 'agent-chat/agent-chat.js'`; the ESM entries never declare the global.
  */
-import type { AgentChatConversationsGlobal } from './conversations-global.ts';
+import type { AgentChatConversationsGlobal } from './parts/conversations/conversations-global.ts';
 import type { MountFunction } from './mount.ts';
 import type { AgentChatLauncherGlobal } from './ui/launcher/launcher-global.ts';
 

@@ -1,44 +1,8 @@
 /**
- * How `<agent-chat>` gets its code highlighter (docs/embedding.md, "Code highlighting"): the
- * script tag's entry provides a loader of its sibling file `agent-chat.highlight.js`
- * (embed/siblings.ts), an ESM host calls `enableHighlighting()` of `agent-chat/highlight`. Without
- * either, code stays plain. Nothing loads until a finished code block names a language.
+ * A forwarder to src/parts/highlight/highlight-on-demand.ts, for the Markdown renderer's files that
+ * still import it from here (src/ui/message-list/markdown-body.ts,
+ * src/ui/markdown/highlight-code-block.ts, being reworked on another branch): delete it once they
+ * import the part's loader directly.
  */
-
-/**
- * Highlights one code block's source as `language` into HTML (the text escaped, inside
- * `<span class="hljs-…">`), or returns `undefined` when it cannot (the block stays plain).
- */
-export type HighlightCode = (code: string, language: string) => string | undefined;
-
-let load: (() => Promise<HighlightCode>) | undefined;
-let highlighter: HighlightCode | undefined;
-/** What to run again once the highlighter has arrived (each once, however often it asked). */
-const waiting = new Set<() => void>();
-
-/** Makes `next` the way code blocks get their highlighter (once, on the first block that names a language). */
-export function provideHighlighter(next: () => Promise<HighlightCode>): void {
-  load = next;
-}
-
-/**
- * The highlighter once it has arrived. Before that returns `undefined`, starts loading it (once)
- * and runs `onLoad` when the load has settled; a highlighter that did not load is reported with
- * `reportError` and not asked for again (code then stays plain).
- */
-export function findHighlighter(onLoad: () => void): HighlightCode | undefined {
-  if (highlighter || !load) return highlighter;
-  if (waiting.size === 0) {
-    load()
-      .then((loaded) => {
-        highlighter = loaded;
-      }, reportError)
-      .finally(() => {
-        load = undefined;
-        for (const callback of waiting) callback();
-        waiting.clear();
-      });
-  }
-  waiting.add(onLoad);
-  return undefined;
-}
+export { findHighlighter, provideHighlighter } from './parts/highlight/highlight-on-demand.ts';
+export type { HighlightCode } from './parts/highlight/highlight-on-demand.ts';

@@ -212,5 +212,6 @@ function required<Part>(part: Part | undefined, need: string): Part {
 /** Resolves once `<agent-chat>` is defined, loading `define.ts` (the only place that defines it) if needed. */
 function ensureDefined(): Promise<void> {
   if (customElements.get(TAG_NAME)) return Promise.resolve();
-  return import('./define.ts').then(() => undefined);
+  // The script tag's entry imports define.ts up front (embed/index.ts): its build has no import to load.
+  return __SCRIPT_TAG_BUILD__ ? Promise.resolve() : import('./define.ts').then(() => undefined);
 }

@@ -17,7 +17,7 @@ interface PolicyFactory {
   ): WidgetPolicy;
 }
 
-/** The only script URLs the policy passes: the script tag's sibling files (embed/siblings.ts). */
+/** The only script URLs the policy passes: the script tag's part files (src/parts/load-part-file.ts). */
 const allowedScriptUrls = new Set<string>();
 let policy: WidgetPolicy | null | undefined;
 

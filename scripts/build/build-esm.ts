@@ -49,6 +49,8 @@ export async function buildEsm(options: BuildEsmOptions): Promise<void> {
     root: options.rootDir,
     logLevel: 'warn',
     publicDir: false,
+    // The parts import their modules as chunks of their own (src/parts/part-table.ts).
+    define: { __SCRIPT_TAG_BUILD__: 'false' },
     build: {
       outDir: options.outDir,
       emptyOutDir: true,

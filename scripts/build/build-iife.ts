@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, type InlineConfig, type Plugin } from 'vite';
-import type { SiblingFiles } from '../../embed/siblings.ts';
+import type { PartFile } from '../../src/parts/part-table.ts';
 import { iifePlugins } from './iife-plugins.ts';
 import { createLicenceBanner } from './licence-banner.ts';
 
@@ -15,8 +15,11 @@ export interface BuildIifeOptions {
   fileName: string;
   /** Plugins of this file only, after the IIFE plugins (e.g. a sibling file's own policy name). */
   plugins?: Plugin[];
-  /** The sibling files `agent-chat.js` loads on first use, already built (embed/siblings.ts reads them). */
-  siblings?: SiblingFiles;
+  /**
+   * The part files this file loads on first use, already built (`__AGENT_CHAT_PART_FILES__`, read by
+   * src/parts/load-part-file.ts): the parts of `agent-chat.js`, the widgets of the tool cards' file.
+   */
+  partFiles?: Readonly<Record<string, PartFile>>;
 }
 
 /** Code the strict-CSP promise forbids in the shipped file, with the reason shown on failure. */
@@ -61,7 +64,9 @@ export function iifeViteConfig(options: Omit<BuildIifeOptions, 'outDir'>): Inlin
     plugins: [...iifePlugins(), ...(options.plugins ?? [])],
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),
-      ...(options.siblings ? { __AGENT_CHAT_SIBLINGS__: JSON.stringify(options.siblings) } : {}),
+      // The parts' loaders load their files, and their imports of the ESM build fall away (src/parts/part-table.ts).
+      __SCRIPT_TAG_BUILD__: 'true',
+      ...(options.partFiles ? { __AGENT_CHAT_PART_FILES__: JSON.stringify(options.partFiles) } : {}),
     },
     // Browser production builds whatever NODE_ENV says (under NODE_ENV=test Vite picks Lit's development build).
     resolve: { conditions: ['module', 'browser', 'production'] },

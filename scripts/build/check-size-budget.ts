@@ -4,7 +4,7 @@ import { formatKb } from './format-size-table.ts';
 /**
  * The IIFE's gzip budget in bytes (1 KB = 1000 bytes), with lit, marked and dompurify exactly as
  * their authors publish them (docs/benchmarks.md, "Size"). The build fails above it; features
- * that only some hosts use go to sibling files (embed/siblings.ts) rather than over it.
+ * that only some hosts use go to files of their own (src/parts/part-table.ts, which holds their budgets) rather than over it.
  */
 export const IIFE_GZIP_BUDGET_BYTES = 65_000;
 
@@ -13,25 +13,6 @@ export const IIFE_GZIP_BUDGET_BYTES = 65_000;
  * run tools): the runner, its IndexedDB store and the core pieces they use. The build fails above it.
  */
 export const TOOLS_IIFE_GZIP_BUDGET_BYTES = 8_000;
-
-/**
- * The code highlighter's gzip budget in bytes (`agent-chat.highlight.js`, loaded only when a
- * finished code block names a language): highlight.js core and the languages it registers
- * (src/highlight/highlight-code.ts). The build fails above it.
- */
-export const HIGHLIGHT_GZIP_BUDGET_BYTES = 25_000;
-
-/**
- * The declarative widgets' gzip budget in bytes (`agent-chat.widgets.js`, loaded only when a tool
- * card first shows a widget, docs/widgets.md).
- */
-export const WIDGETS_GZIP_BUDGET_BYTES = 8_000;
-
-/**
- * The composer extras' gzip budget in bytes (`agent-chat.composer-extras.js`, loaded only when the
- * composer first offers attaching or a reasoning effort picker).
- */
-export const COMPOSER_EXTRAS_GZIP_BUDGET_BYTES = 4_000;
 
 /** Judges one file's gzip size against a budget; the message states both numbers, and the brotli size beside, either way. */
 export function checkSizeBudget(options: { name: string; file: ManifestFile; budgetBytes: number }): {

@@ -9,67 +9,7 @@ import { terserSecondPass } from './terser-second-pass.ts';
  * lit, marked or dompurify, which ship as their authors publish them (docs/benchmarks.md, "Size").
  */
 export function iifePlugins(): Plugin[] {
-  return [
-    requireProductionBuilds(),
-    dropLazyImports(),
-    minifyCssTemplates(),
-    minifyHtmlTemplates(),
-    terserSecondPass(),
-  ];
-}
-
-/**
- * The dynamic imports of our own modules that the script-tag IIFE drops, exactly as written in
- * their files, each with what replaces it. The IIFE never needs them: its entry imports
- * `define.ts` statically and provides the tool cards' sibling file (embed/index.ts). And a
- * dynamic import (even one inlined) makes the bundler wrap every module in a lazy initializer
- * (about 1.5 KB gzip), or here would pull the tool cards back into `agent-chat.js`.
- */
-const LAZY_IMPORTS: ReadonlyArray<{ file: string; call: string; replacement: string }> = [
-  { file: '/src/mount.ts', call: "import('./define.ts')", replacement: 'Promise.resolve()' },
-  {
-    file: '/src/tool-cards-on-demand.ts',
-    call: "import('./ui/tool-cards.ts')",
-    replacement: "Promise.reject(new Error('AgentChat: the tool cards are a sibling file'))",
-  },
-  {
-    file: '/src/ui/tool-card/widgets-on-demand.ts',
-    call: "import('../widgets.ts')",
-    replacement: "Promise.reject(new Error('AgentChat: the widgets are a sibling file'))",
-  },
-  {
-    file: '/src/composer-extras-on-demand.ts',
-    call: "import('./ui/composer-extras.ts')",
-    replacement: "Promise.reject(new Error('AgentChat: the composer extras are a sibling file'))",
-  },
-  {
-    file: '/src/turn-actions-on-demand.ts',
-    call: "import('./ui/turn-actions.ts')",
-    replacement: "Promise.reject(new Error('AgentChat: the turn actions are a sibling file'))",
-  },
-];
-
-/**
- * Replaces each of {@link LAZY_IMPORTS} in the IIFE. Fails the build if a file no longer contains
- * its expected call, so this cannot silently rot.
- */
-export function dropLazyImports(): Plugin {
-  return {
-    name: 'agent-chat:drop-lazy-imports',
-    enforce: 'pre',
-    transform(code, id) {
-      const lazies = LAZY_IMPORTS.filter(({ file }) => id.endsWith(file));
-      if (lazies.length === 0) return null;
-      let transformed = code;
-      for (const lazy of lazies) {
-        if (!transformed.includes(lazy.call)) {
-          this.error(`${lazy.file.slice(1)} no longer contains ${lazy.call}; update scripts/build/iife-plugins.ts`);
-        }
-        transformed = transformed.replace(lazy.call, lazy.replacement);
-      }
-      return { code: transformed, map: null };
-    },
-  };
+  return [requireProductionBuilds(), minifyCssTemplates(), minifyHtmlTemplates(), terserSecondPass()];
 }
 
 /**

@@ -1,17 +1,13 @@
+import { PART_TABLE, partFileName } from '../../src/parts/part-table.ts';
+
 /**
  * The script-tag files a static folder serves, as `npm run release:pack` copies them from `dist/`:
- * the IIFE, its locale packs, its launcher and its opt-in files (the conversations panel, the
- * tool cards, the turn actions, the attachment tray, the code highlighter, the browser tools runner). docs/release.md lists them; `release-files.test.ts` keeps it so.
+ * the IIFE, its locale packs, the files of its optional parts (src/parts/part-table.ts) and the browser tools runner. docs/release.md lists them; `release-files.test.ts` keeps it so.
  */
-export const RELEASE_SCRIPT_FILES = [
+export const RELEASE_SCRIPT_FILES: readonly string[] = [
   'agent-chat.js',
   'agent-chat.zh-CN.js',
-  'agent-chat.launcher.js',
-  'agent-chat.conversations.js',
-  'agent-chat.tool-cards.js',
-  'agent-chat.widgets.js',
-  'agent-chat.turn-actions.js',
-  'agent-chat.composer-extras.js',
-  'agent-chat.highlight.js',
+  // The optional parts' files (src/parts/part-table.ts).
+  ...PART_TABLE.map(({ name }) => partFileName(name)),
   'agent-chat-tools.js',
-] as const;
+];

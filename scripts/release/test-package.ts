@@ -26,7 +26,9 @@ import {
   startConsumerServer,
   type ConsumerServer,
 } from './consumer-project.ts';
+import { PART_TABLE, partFileName } from '../../src/parts/part-table.ts';
 import { listBareImports } from './list-bare-imports.ts';
+import { RELEASE_SCRIPT_FILES } from './release-files.ts';
 import { describeHosts } from './test-hosts.ts';
 import { findManifestMismatches, type ReleaseManifest } from './release-manifest.ts';
 import { FOLLOW_UP_ANSWER, FOLLOW_UP_FAILURES, FOLLOW_UP_QUESTION, startWeatherProvider } from './weather-provider.ts';
@@ -120,23 +122,7 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
       if (name !== 'manifest.json') files.set(name, await readFile(join(releaseDir, name)));
     }
     assert.deepEqual(findManifestMismatches(manifest, files), []);
-    assert.deepEqual(
-      Object.keys(manifest.files).sort(),
-      [
-        'LICENSE',
-        IIFE_FILE,
-        'agent-chat.zh-CN.js',
-        'agent-chat.launcher.js',
-        'agent-chat.conversations.js',
-        'agent-chat.tool-cards.js',
-        'agent-chat.widgets.js',
-        'agent-chat.turn-actions.js',
-        'agent-chat.composer-extras.js',
-        'agent-chat.highlight.js',
-        'agent-chat-tools.js',
-        tarballName,
-      ].sort(),
-    );
+    assert.deepEqual(Object.keys(manifest.files).sort(), ['LICENSE', ...RELEASE_SCRIPT_FILES, tarballName].sort());
     assert.deepEqual(await readFile(join(releaseDir, 'LICENSE')), await readFile(join(rootDir, 'LICENSE')));
   });
 
@@ -186,13 +172,10 @@ describe(`release ${manifest.name} ${manifest.version} (${releaseArgument})`, ()
       'agent-chat/highlight': 'dist/esm/highlight.js',
       'agent-chat/agent-chat.js': 'dist/agent-chat.js',
       'agent-chat/agent-chat.zh-CN.js': 'dist/agent-chat.zh-CN.js',
-      'agent-chat/agent-chat.launcher.js': 'dist/agent-chat.launcher.js',
-      'agent-chat/agent-chat.conversations.js': 'dist/agent-chat.conversations.js',
-      'agent-chat/agent-chat.tool-cards.js': 'dist/agent-chat.tool-cards.js',
-      'agent-chat/agent-chat.widgets.js': 'dist/agent-chat.widgets.js',
-      'agent-chat/agent-chat.turn-actions.js': 'dist/agent-chat.turn-actions.js',
-      'agent-chat/agent-chat.composer-extras.js': 'dist/agent-chat.composer-extras.js',
-      'agent-chat/agent-chat.highlight.js': 'dist/agent-chat.highlight.js',
+      // The optional parts' files (src/parts/part-table.ts).
+      ...Object.fromEntries(
+        PART_TABLE.map(({ name }) => [`agent-chat/${partFileName(name)}`, `dist/${partFileName(name)}`]),
+      ),
       'agent-chat/agent-chat-tools.js': 'dist/agent-chat-tools.js',
       'agent-chat/manifest.json': 'dist/manifest.json',
       'agent-chat/custom-elements.json': 'dist/custom-elements.json',

@@ -4,11 +4,11 @@
  * highlighting imports this entry and calls {@link enableHighlighting} once, before mounting. The
  * script tag's build loads the same highlighter as its sibling file `agent-chat.highlight.js`.
  */
-import { provideHighlighter } from '../highlight-on-demand.ts';
+import { provideHighlighter } from '../parts/highlight/highlight-on-demand.ts';
 import { highlightCode } from './highlight-code.ts';
 
 export { HIGHLIGHT_BURST_MS, HIGHLIGHT_LANGUAGES, HIGHLIGHT_MAX_LENGTH, highlightCode } from './highlight-code.ts';
-export type { HighlightCode } from '../highlight-on-demand.ts';
+export type { HighlightCode } from '../parts/highlight/highlight-on-demand.ts';
 
 /**
  * Turns on syntax highlighting for every `<agent-chat>` of the page: a code block that names a

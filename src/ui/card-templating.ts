@@ -23,7 +23,7 @@ export interface CardTemplating extends SiblingTemplating {
   render: typeof render;
   /** The answers' Markdown renderer, for a widget's `markdown` nodes. */
   markdownBody: typeof markdownBody;
-  /** The script tag's only: loads a sibling file the cards carry the name and integrity of (embed/siblings.ts). */
+  /** The script tag's only: loads a sibling file the cards carry the name and integrity of (src/parts/load-part-file.ts). */
   loadFile?: LoadFile | undefined;
 }
 

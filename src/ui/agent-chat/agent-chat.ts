@@ -10,7 +10,7 @@ import {
   type ReasoningEffort,
   type SnapshotMessage,
 } from '../../core/index.ts';
-import { findConversationsPanelLoader } from '../../conversations-on-demand.ts';
+import { findConversationsPanelLoader } from '../../parts/conversations/conversations-on-demand.ts';
 import type { UploadToProduct } from '../attachments/attaching.ts';
 import type { MessageFiles } from '../attachments/tray-state.ts';
 import { Composer } from '../composer/composer.ts';

@@ -1,12 +1,12 @@
 import type { CSSResult, ReactiveControllerHost } from 'lit';
 import type { ClientState } from '../../core/index.ts';
-import { findToolCards, loadToolCards, type ToolCards } from '../../tool-cards-on-demand.ts';
+import { findToolCards, loadToolCards, type ToolCards } from '../../parts/tool-cards/tool-cards-on-demand.ts';
 
 /** The tool cards for one render: loaded, still loading, or failed to load (an approval's row offers Retry). */
 export type ToolCardsStatus = ToolCards | 'loading' | 'failed';
 
 /**
- * Loads the tool cards (a file of their own: src/tool-cards-on-demand.ts) when the transcript first
+ * Loads the tool cards (a file of their own: src/parts/tool-cards/tool-cards-on-demand.ts) when the transcript first
  * shows a tool call or an approval, and renders the host again once they have arrived or failed.
  * A failed load stays failed until {@link retry}.
  */

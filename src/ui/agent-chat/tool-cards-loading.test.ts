@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientState } from '../../core/index.ts';
 import '../../define.ts';
-import { provideToolCards, type ToolCardsModule } from '../../tool-cards-on-demand.ts';
+import { provideToolCards, type ToolCardsModule } from '../../parts/tool-cards/tool-cards-on-demand.ts';
 import { createMessage, nextFrame } from '../test-support/mount-agent-chat.ts';
 import { FakeAgentClient } from '../test-support/fake-agent-client.ts';
 

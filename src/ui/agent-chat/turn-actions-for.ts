@@ -1,6 +1,6 @@
 import type { ReactiveControllerHost } from 'lit';
 import type { ClientState } from '../../core/index.ts';
-import { findTurnActions, loadTurnActions } from '../../turn-actions-on-demand.ts';
+import { findTurnActions, loadTurnActions } from '../../parts/turn-actions/turn-actions-on-demand.ts';
 import { createPartForRender } from '../sibling-part-loader.ts';
 import type { TurnActions } from '../turn-actions.ts';
 
@@ -8,7 +8,7 @@ import type { TurnActions } from '../turn-actions.ts';
 export type TurnActionsFor = (state: Pick<ClientState, 'messages' | 'hasOlderMessages'>) => TurnActions | undefined;
 
 /**
- * Loads the turn actions (a file of their own: src/turn-actions-on-demand.ts) when the transcript
+ * Loads the turn actions (a file of their own: src/parts/turn-actions/turn-actions-on-demand.ts) when the transcript
  * first shows a finished answer or has older messages to load, and renders the host again once
  * they have arrived; `onArrive` takes what they bring beside their rendering (their styles, the
  * older messages' loader), once. Until then (and for good when the file does not load) a turn

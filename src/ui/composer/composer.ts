@@ -1,6 +1,6 @@
 import { html, nothing, type CSSResult, type ReactiveElement, type TemplateResult } from 'lit';
 import type { ReasoningEffort } from '../../core/index.ts';
-import { findComposerExtras, loadComposerExtras } from '../../composer-extras-on-demand.ts';
+import { findComposerExtras, loadComposerExtras } from '../../parts/composer-extras/composer-extras-on-demand.ts';
 import type { AttachmentTray } from '../attachment-tray.ts';
 import type { MessageFiles } from '../attachments/tray-state.ts';
 import { findFileDestination, type AttachingOptions } from '../attachments/attaching.ts';

@@ -1,9 +1,9 @@
 import type { ClientState, SnapshotMessage } from '../../core/index.ts';
 import '../../define.ts';
 import type { AgentChatElement } from '../agent-chat/agent-chat.ts';
-import { loadToolCards } from '../../tool-cards-on-demand.ts';
-import { loadTurnActions } from '../../turn-actions-on-demand.ts';
-import { loadComposerExtras } from '../../composer-extras-on-demand.ts';
+import { loadToolCards } from '../../parts/tool-cards/tool-cards-on-demand.ts';
+import { loadTurnActions } from '../../parts/turn-actions/turn-actions-on-demand.ts';
+import { loadComposerExtras } from '../../parts/composer-extras/composer-extras-on-demand.ts';
 import { FakeAgentClient } from './fake-agent-client.ts';
 
 /** A mounted widget with its fake client, for component tests. */

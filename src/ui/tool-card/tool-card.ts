@@ -6,7 +6,7 @@ import { withToolCardStrings, type ToolCardStrings } from '../i18n/en-tool-cards
 import { capText, formatJsonText } from '../text/visible-text.ts';
 import { createToolCardStyles } from './tool-card.styles.ts';
 import { toolStatusLabel } from './tool-status-label.ts';
-import { loadWidgets } from './widgets-on-demand.ts';
+import { loadWidgets } from '../../parts/widgets/widgets-on-demand.ts';
 
 /** The most characters of a tool result the card shows; longer results carry a visible note. */
 export const TOOL_RESULT_MAX_CHARS = 16_000;

@@ -1,7 +1,7 @@
 /**
  * A part of the widget that ships in a file of its own (docs/embedding.md, "Sibling files"): its
  * module is imported on first use (a chunk of the ESM build), or loaded the way the script tag's
- * entry provides (its sibling file, embed/siblings.ts), then created once.
+ * build provides (its part file, src/parts/load-part-file.ts), then created once.
  */
 export interface SiblingPart<Module, Part> {
   /** Makes `load` the way the part's module is got (the script tag's entry: its sibling file). */

@@ -1,4 +1,4 @@
-import type { CreateLauncherOptions, Launcher } from './ui/launcher/create-launcher.ts';
+import type { CreateLauncherOptions, Launcher } from '../../ui/launcher/create-launcher.ts';
 
 /** What builds a launcher: `createLauncher`, wherever its code comes from. */
 export type LauncherFactory = (options: CreateLauncherOptions) => Launcher;

@@ -2,7 +2,7 @@
  * Types of the script-tag conversations file (`agent-chat/agent-chat.conversations.js`): the
  * `window.AgentChatConversations` global it installs beside `<agent-chat-conversations>`.
  */
-import type { createConversations } from './core/client/conversations.ts';
+import type { createConversations } from '../../core/client/conversations.ts';
 
 /** `window.AgentChatConversations`, installed (frozen) by `agent-chat.conversations.js`. */
 export interface AgentChatConversationsGlobal {

@@ -4,7 +4,7 @@
  * highlight }`. `agent-chat.js` fetches it with its integrity the first time a finished code block
  * names a language, and sanitizes what it returns like every other model-derived HTML.
  */
-import type {} from '../src/highlight-global.ts';
-import { highlightCode } from '../src/highlight/index.ts';
+import type {} from './highlight-global.ts';
+import { highlightCode } from '../../highlight/index.ts';
 
 window.AgentChatHighlight = Object.freeze({ highlight: highlightCode });
