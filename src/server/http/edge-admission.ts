@@ -259,10 +259,13 @@ export function createEdgeAdmission(limits: EdgeLimits, dependencies: EdgeAdmiss
           },
         });
       }
-      const liveRuns = counters.liveRuns;
-      const isNewcomerPastCap =
-        limits.newClientRunReserve > 0 && liveRuns.total() >= limits.maxLiveRuns && liveRuns.held(client) === 0;
-      if (isNewcomerPastCap && !(await newcomers.pass(client))) throw refusal('liveRuns', 'total_full', limits);
+      const total = counters.liveRuns.total();
+      // Only a create that would take a reserved run waits; with none left it is refused at once.
+      const isForReserve =
+        total >= limits.maxLiveRuns &&
+        total < limits.maxLiveRuns + limits.newClientRunReserve &&
+        counters.liveRuns.held(client) === 0;
+      if (isForReserve && !(await newcomers.pass(client))) throw refusal('liveRuns', 'total_full', limits);
       const release = take('liveRuns', client);
       let isHeld = false;
       return {
