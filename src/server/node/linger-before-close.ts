@@ -3,13 +3,16 @@ import type { Socket } from 'node:net';
 
 /** How long and how much of a refused body is still read after its answer (docs/server.md, "Refused bodies"). */
 export interface LingerLimits {
-  /** The connection is closed at the latest this long after the answer was written, in ms. */
+  /** The connection is closed at the latest this long after the answer starts, in ms. */
   maxMs: number;
   /** ... or as soon as this many bytes of the body have been read and thrown away. */
   maxBytes: number;
 }
 
-/** The lingering of the Node adapter: 2 s and 8 MiB, what a client on any link sends on in that time. */
+/**
+ * The lingering of the Node adapter: 2 s, time enough for a client to read its answer, and 8 MiB,
+ * what an upload a little past its limit still sends.
+ */
 export const DEFAULT_LINGER_LIMITS: LingerLimits = { maxMs: 2_000, maxBytes: 8 * 1024 * 1024 };
 
 /**
