@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 // this branch's limits and once with them lifted (BENCH_LIMITS=off: only the 5,000 requests at once
 // of before), and prints side by side what an ordinary user saw during each flood and the server's
 // peak RSS. Every 127.x.y.z address is loopback on Linux, so the flood comes from 127.0.0.2 (or 20
-// addresses 127.0.1.x) and the ordinary user from 127.0.0.9: they are different network clients.
+// addresses 127.0.1.x, or 400 in 127.0.5-6.x) and the ordinary user from 127.0.0.9: they are
+// different network clients. The user's time to its first successful create is printed too.
 // Each flood is bounded in count; the ordinary user starts once it is in place (at most BUILD_UP_MS)
 // and gives up after PROBE_TIMEOUT_MS, then the flood stops. `npm run bench:abuse [-- --only runs]`.
 
@@ -121,8 +122,12 @@ function createBody(text: string): unknown {
   return { agentVersionId: 'agv_demo_1', input: { content: [{ type: 'text', text }] } };
 }
 
-/** What the ordinary user saw: time to the first event after RUN_STARTED, to the end, and how it ended. */
+/**
+ * What the ordinary user saw: time to its first successful create (`201`, after any refusals and
+ * their Retry-After), to the first event after RUN_STARTED, to the end, and how it ended.
+ */
 interface Seen {
+  createdMs: number | null;
   firstEventMs: number | null;
   doneMs: number | null;
   outcome: string;
@@ -133,9 +138,15 @@ async function ordinaryUser(server: Server): Promise<Seen> {
   const startedAt = performance.now();
   const deadline = startedAt + PROBE_TIMEOUT_MS;
   const refusals: string[] = [];
+  const refused = (): Seen => ({
+    createdMs: null,
+    firstEventMs: null,
+    doneMs: null,
+    outcome: `refused (${refusals.join(', ')})`,
+  });
   for (;;) {
     const left = deadline - performance.now();
-    if (left <= 0) return { firstEventMs: null, doneMs: null, outcome: `refused (${refusals.join(', ')})` };
+    if (left <= 0) return refused();
     const created = await send(server, {
       localAddress: ORDINARY,
       user: 'olivia',
@@ -146,12 +157,11 @@ async function ordinaryUser(server: Server): Promise<Seen> {
     if (created.status !== 201) {
       refusals.push(String(created.status || 'no answer'));
       const retryAfter = Number(created.headers['retry-after'] ?? Number.NaN);
-      if (!Number.isFinite(retryAfter)) {
-        return { firstEventMs: null, doneMs: null, outcome: `refused (${refusals.join(', ')})` };
-      }
+      if (!Number.isFinite(retryAfter)) return refused();
       await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
       continue;
     }
+    const createdMs = performance.now() - startedAt;
     const { runId } = JSON.parse(created.body) as { runId: string };
     let firstEventMs: number | null = null;
     const stream = await send(server, {
@@ -165,9 +175,10 @@ async function ordinaryUser(server: Server): Promise<Seen> {
     });
     const terminal = /"type":"RUN_FINISHED"|"type":"RUN_ERROR".*?"code":"([A-Z_]+)"/s.exec(stream.body);
     const retried = refusals.length === 0 ? '' : ` after ${refusals.join(', ')}`;
-    if (terminal === null) return { firstEventMs, doneMs: null, outcome: `no end in ${PROBE_TIMEOUT_MS / 1000} s` };
+    if (terminal === null)
+      return { createdMs, firstEventMs, doneMs: null, outcome: `no end in ${PROBE_TIMEOUT_MS / 1000} s` };
     const outcome = terminal[1] === undefined ? 'finished' : `RUN_ERROR ${terminal[1]}`;
-    return { firstEventMs, doneMs: performance.now() - startedAt, outcome: `${outcome}${retried}` };
+    return { createdMs, firstEventMs, doneMs: performance.now() - startedAt, outcome: `${outcome}${retried}` };
   }
 }
 
@@ -288,6 +299,18 @@ const floods: Flood[] = [
         signal,
         ready,
         addresses: Array.from({ length: 20 }, (_, index) => `127.0.1.${index + 1}`),
+      }),
+  },
+  {
+    name: 'runs: the same from 400 network clients, one identity each',
+    run: (server, signal, ready) =>
+      floodRuns(server, {
+        signal,
+        ready,
+        addresses: Array.from(
+          { length: 400 },
+          (_, index) => `127.0.${5 + Math.floor(index / 200)}.${(index % 200) + 1}`,
+        ),
       }),
   },
   {
@@ -425,6 +448,7 @@ async function floodRuns(
 ): Promise<string> {
   const { signal, ready, addresses } = options;
   const statuses: number[] = [];
+  const startedAt = performance.now();
   const batches = Array.from({ length: 400 }, (_, index) => index);
   // Five runs per identity (its maxActiveRuns), 50 requests at a time.
   for (let start = 0; start < batches.length && !signal.aborted; start += 10) {
@@ -442,10 +466,11 @@ async function floodRuns(
     );
     statuses.push(...answers.map((answer) => answer.status));
   }
+  const builtUpMs = performance.now() - startedAt;
   ready();
   await untilAborted(signal);
   const stats = await readStats(server);
-  return `${tally(statuses)}; ${stats.liveRuns} live at the end`;
+  return `${tally(statuses)} in ${ms(builtUpMs)}; ${stats.liveRuns} live at the end`;
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {
@@ -513,8 +538,8 @@ for (const flood of floods) {
   console.log(`${flood.name}\n  limits on:  ${on.flood}\n  limits off: ${off.flood}`);
 }
 
-console.log('\n| Flood | Limits | Ordinary user: first event | done | outcome | Server peak RSS |');
-console.log('|---|---|---|---|---|---|');
+console.log('\n| Flood | Limits | Ordinary user: created | first event | done | outcome | Server peak RSS |');
+console.log('|---|---|---|---|---|---|---|');
 for (const row of rows) {
   for (const [label, side] of [
     ['on', row.on],
@@ -522,7 +547,7 @@ for (const row of rows) {
   ] as const) {
     const { seen } = side;
     console.log(
-      `| ${label === 'on' ? row.flood : ''} | ${label} | ${ms(seen.firstEventMs)} | ${ms(seen.doneMs)} | ${seen.outcome} | ${mb(side.peakRss)} |`,
+      `| ${label === 'on' ? row.flood : ''} | ${label} | ${ms(seen.createdMs)} | ${ms(seen.firstEventMs)} | ${ms(seen.doneMs)} | ${seen.outcome} | ${mb(side.peakRss)} |`,
     );
   }
 }

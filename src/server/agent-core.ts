@@ -134,6 +134,8 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     maxLiveRuns: DEFAULT_EDGE_LIMITS.maxLiveRuns,
     maxLiveRunsPerClient: DEFAULT_EDGE_LIMITS.maxLiveRunsPerClient,
     newClientRunReserve: DEFAULT_EDGE_LIMITS.newClientRunReserve,
+    newClientWaitMs: DEFAULT_EDGE_LIMITS.newClientWaitMs,
+    maxWaitingNewClients: DEFAULT_EDGE_LIMITS.maxWaitingNewClients,
     maxParkedRuns: DEFAULT_EDGE_LIMITS.maxParkedRuns,
     maxParkedRunsPerClient: DEFAULT_EDGE_LIMITS.maxParkedRunsPerClient,
     shedAtEventLoopUtilization: DEFAULT_EDGE_LIMITS.shedAtEventLoopUtilization,
@@ -141,7 +143,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     retryAfterMs: DEFAULT_EDGE_LIMITS.capacityRetryAfterMs,
   };
   const load = createLoadMonitor({ threshold: edgeLimits.shedAtEventLoopUtilization });
-  const admission = createEdgeAdmission(edgeLimits, load);
+  const admission = createEdgeAdmission(edgeLimits, { load, clock });
   const requestBodyTimeoutMs = options.requestBodyTimeoutMs ?? DEFAULT_EDGE_LIMITS.requestBodyTimeoutMs;
   const ownStorage = options.storage ?? createMemoryStorage();
   const observability = createObservability(
@@ -294,7 +296,7 @@ export function createAgentCore(options: AgentCoreOptions): AgentCore {
     const releaseStream = route.opensStream === true ? admission.holdStream(client) : null;
     let runSlot: RunSlot | undefined;
     try {
-      if (route.createsRun === true) runSlot = admission.reserveRun(client);
+      if (route.createsRun === true) runSlot = await admission.reserveRun(client);
       const response = await serveRoute({ request, requestId, url, route, params, client, runSlot });
       return releaseStream === null ? response : whenBodyDone(response, releaseStream);
     } catch (error) {

@@ -160,6 +160,13 @@ export const DEFAULT_EDGE_LIMITS = {
   maxLiveRunsPerClient: 25,
   /** Runs past `maxLiveRuns` kept for network clients holding none, so a newcomer is not shed. */
   newClientRunReserve: 20,
+  /**
+   * How long such a client's create waits before it takes a reserved run: a flood's client sends
+   * several at once meanwhile and gets none. Longer than requests sent together take to arrive.
+   */
+  newClientWaitMs: 500,
+  /** Creates waiting that way at once. */
+  maxWaitingNewClients: 64,
   /** Runs waiting for an approval, a browser tool or an input, which hold no live-run slot meanwhile. */
   maxParkedRuns: 2_000,
   /** The same from one network client. */

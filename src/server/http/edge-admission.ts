@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { isTerminalRunStatus } from '../../core/protocol.ts';
 import type { RunSnapshot } from '../../core/protocol.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { SlotCounter } from '../limits/slot-counter.ts';
 import type { LoadMonitor } from './load-monitor.ts';
+import { createNewcomerGate } from '../limits/newcomer-gate.ts';
 import { createSlotCounter } from '../limits/slot-counter.ts';
 import { ProblemError } from './problem-error.ts';
 
@@ -25,8 +27,18 @@ export interface EdgeLimits {
   maxLiveRuns: number;
   /** The same per network client; past it `429`. */
   maxLiveRunsPerClient: number;
-  /** Runs past `maxLiveRuns` that only a network client holding none may start (its first gets in). */
+  /**
+   * Runs past `maxLiveRuns` that only a network client holding none may start, after waiting
+   * `newClientWaitMs` without asking for another run meanwhile (its first gets in).
+   */
   newClientRunReserve: number;
+  /**
+   * How long a create of a client holding no run waits before it takes a reserved run; a client
+   * sending another create meanwhile (a flood's many at once) gets `503` for all of them.
+   */
+  newClientWaitMs: number;
+  /** Creates waiting that way at once; past it `503`. */
+  maxWaitingNewClients: number;
   /**
    * Runs waiting (for an approval, a browser tool or an input) that give their live-run slot back
    * while they wait, in all; a wait past it keeps its live slot.
@@ -84,8 +96,11 @@ export interface EdgeAdmission {
   holdBody(client: string, identityId: string): () => void;
   /** Holds a stream slot of `client` while a stream route runs, or throws (`503`, `429`). */
   holdStream(client: string): () => void;
-  /** Takes a run slot of `client` before a create, or throws (`503` shedding: saturated or full; `429`). */
-  reserveRun(client: string): RunSlot;
+  /**
+   * Takes a run slot of `client` before a create, or rejects (`503` shedding: saturated or full;
+   * `429`). Past `maxLiveRuns` a client holding no run waits `newClientWaitMs` for a reserved one.
+   */
+  reserveRun(client: string): Promise<RunSlot>;
   stats(): EdgeAdmissionStats;
 }
 
@@ -105,8 +120,17 @@ const LIMIT_NAMES: Record<Kind, { total: keyof EdgeLimits; perClient: keyof Edge
   liveRuns: { total: 'maxLiveRuns', perClient: 'maxLiveRunsPerClient', what: 'running answers' },
 };
 
-/** Creates the {@link EdgeAdmission} of one handler (all counts are of this process), shedding runs while `load` says so. */
-export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 'isOverloaded'>): EdgeAdmission {
+/** What {@link createEdgeAdmission} reads besides its limits. */
+export interface EdgeAdmissionDependencies {
+  /** New runs are shed while it says so. */
+  load: Pick<LoadMonitor, 'isOverloaded'>;
+  /** Times the newcomers' wait. */
+  clock: Pick<Clock, 'setTimeout'>;
+}
+
+/** Creates the {@link EdgeAdmission} of one handler (all counts are of this process). */
+export function createEdgeAdmission(limits: EdgeLimits, dependencies: EdgeAdmissionDependencies): EdgeAdmission {
+  const { load, clock } = dependencies;
   const counters: Record<Kind, SlotCounter> = {
     connections: createSlotCounter({ maxPerKey: limits.maxConnectionsPerClient, maxTotal: limits.maxConnections }),
     // Bodies are requests too, so `maxConnections` already bounds them in all.
@@ -118,6 +142,12 @@ export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 
       reserveForNewKeys: limits.newClientRunReserve,
     }),
   };
+  // Past maxLiveRuns the reserve goes to clients asking for one run, not to one asking for many.
+  const newcomers = createNewcomerGate({
+    waitMs: limits.newClientWaitMs,
+    maxWaiting: limits.maxWaitingNewClients,
+    clock,
+  });
   // A waiting run costs no model call and little memory, so it counts here instead of liveRuns.
   const parkedRuns = createSlotCounter({
     maxPerKey: limits.maxParkedRunsPerClient,
@@ -216,7 +246,7 @@ export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 
       };
     },
     holdStream: (client) => take('streams', client),
-    reserveRun(client) {
+    async reserveRun(client) {
       if (load.isOverloaded()) {
         throw new ProblemError({
           code: 'AGENT_UNAVAILABLE',
@@ -229,6 +259,13 @@ export function createEdgeAdmission(limits: EdgeLimits, load: Pick<LoadMonitor, 
           },
         });
       }
+      const total = counters.liveRuns.total();
+      // Only a create that would take a reserved run waits; with none left it is refused at once.
+      const isForReserve =
+        total >= limits.maxLiveRuns &&
+        total < limits.maxLiveRuns + limits.newClientRunReserve &&
+        counters.liveRuns.held(client) === 0;
+      if (isForReserve && !(await newcomers.pass(client))) throw refusal('liveRuns', 'total_full', limits);
       const release = take('liveRuns', client);
       let isHeld = false;
       return {

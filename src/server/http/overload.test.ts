@@ -5,6 +5,7 @@ import type { Answer } from '../../../test/support/requests-from.ts';
 import { openFrom as openSocketFrom, requestFrom } from '../../../test/support/requests-from.ts';
 import type { RawResponse } from '../../../test/support/raw-http.ts';
 import { createRunEngine } from '../agent-loop/create-run-engine.ts';
+import { createFakeClock } from '../../../test/support/fake-clock.ts';
 import { createScriptedModel } from '../models/scripted-model.ts';
 import { createManualEngine, createScriptedTestEngine } from '../test-support/manual-engine.ts';
 import type { TestServer, TestServerOptions } from '../test-support/start-test-server.ts';
@@ -162,6 +163,45 @@ describe('the newcomers’ reserve', () => {
       await create(OTHER, 'o2'),
       await create(ORDINARY, 'olivia'),
     ]).toEqual([201, 201, 201, 503, 503]);
+  });
+});
+
+describe('fair admission under a flood', () => {
+  it('gives the reserve to a newcomer asking for one run, not to flood clients asking for many at once', async () => {
+    const clock = createFakeClock(Date.parse('2026-12-07T19:00:00Z'));
+    const server = await start({
+      engine: createManualEngine(),
+      clock,
+      edgeLimits: { maxLiveRuns: 2, maxLiveRunsPerClient: 2, newClientRunReserve: 2, newClientWaitMs: 250 },
+    });
+    const create = (address: string, user: string): Promise<Answer> =>
+      requestFrom(server, address, { user, path: '/runs', body: createBody('Work') });
+    const waitsBefore = (): number => clock.delays.filter((delay) => delay === 250).length;
+    // The flood fills maxLiveRuns; the client holding them is refused at once.
+    expect([(await create(MALLORY, 'm1')).status, (await create(MALLORY, 'm2')).status]).toEqual([201, 201]);
+    const holder = await create(MALLORY, 'm3');
+    // Two more flood clients hold no run and send three creates each at once: one of each waits.
+    const flooders = ['127.0.0.5', '127.0.0.6'];
+    const waitsAtStart = waitsBefore();
+    const floods = flooders.flatMap((address, index) =>
+      Array.from({ length: 3 }, (_, each) => create(address, `f${index}-${each}`)),
+    );
+    await expect.poll(waitsBefore).toBe(waitsAtStart + 2);
+    clock.advance(250);
+    const flooded = await Promise.all(floods);
+    // The newcomer sends one create, waits its moment, and gets a reserved run.
+    const newcomer = create(ORDINARY, 'olivia');
+    await expect.poll(waitsBefore).toBe(waitsAtStart + 3);
+    clock.advance(250);
+    expect((await newcomer).status).toBe(201);
+    for (const refused of [holder, ...flooded]) {
+      expect([refused.status, refused.headers['retry-after'], problemOf(refused)]).toMatchObject([
+        503,
+        '5',
+        { code: 'AGENT_UNAVAILABLE', details: { reason: 'capacity', limit: 'maxLiveRuns' } },
+      ]);
+    }
+    expect(server.handler.stats().liveRuns).toBe(3);
   });
 });
 

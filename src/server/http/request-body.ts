@@ -142,7 +142,8 @@ export function tooLarge(maxBytes: number, limitName = 'maxRequestBytes'): Probl
 
 /**
  * `error` as it is answered while the client may still be sending its body: a refusal closes the
- * connection (`Connection: close`), so what the client still sends is never read.
+ * connection (`Connection: close`), so what the client still sends is never handed to a route
+ * (the Node adapter throws it away while it closes, docs/server.md "Refused bodies").
  */
 export function closingConnection(error: unknown): unknown {
   if (!(error instanceof DomainError)) return error;

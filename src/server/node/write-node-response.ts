@@ -1,11 +1,14 @@
 import type { ServerResponse } from 'node:http';
+import { lingerBeforeClose } from './linger-before-close.ts';
 
 /**
  * Writes a Web `Response` to a Node response and resolves once it is written or abandoned. A
  * body of known length (`Content-Length`) is written in one piece; any other (an event stream) is
  * copied chunk by chunk, reading the next chunk only after `res` has taken the last one (`drain`),
  * so a client that stops reading stops the stream's producer; a client that leaves cancels the
- * body. `Response.error()`, or a body that fails midway, destroys the connection.
+ * body. `Response.error()`, or a body that fails midway, destroys the connection. An answer with
+ * `Connection: close` given before the request's body has arrived whole closes lingering
+ * ({@link lingerBeforeClose}), so the client still sending reads it.
  */
 export async function writeNodeResponse(response: Response, res: ServerResponse): Promise<void> {
   if (response.type === 'error' || res.destroyed) {
@@ -22,6 +25,7 @@ export async function writeNodeResponse(response: Response, res: ServerResponse)
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   res.statusCode = response.status;
+  if (response.headers.get('connection')?.toLowerCase() === 'close') lingerBeforeClose(res.req);
   const body = response.body;
   const isHead = res.req.method === 'HEAD';
   if (body === null || isHead || response.headers.has('content-length')) {
