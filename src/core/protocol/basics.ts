@@ -3,6 +3,18 @@
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
 
+import type { ReasoningEffort } from './generated/request-bodies.ts';
+
+// The request bodies' shapes come from the contract's schema (src/core/protocol/schema/).
+export type {
+  ApprovalDecision,
+  ContextRef,
+  FocusContext,
+  InputContent,
+  ReasoningEffort,
+  TextContent,
+} from './generated/request-bodies.ts';
+
 /** The protocol version this code speaks; `RUN_STARTED.data.protocolVersion` carries it. */
 export const PROTOCOL_VERSION = '1.0';
 /** The major version sent as the `Agent-Protocol` header and the envelope's `v`. */
@@ -32,20 +44,6 @@ export function isTerminalRunStatus(status: RunStatus): status is TerminalRunSta
   return (TERMINAL_RUN_STATUSES as readonly RunStatus[]).includes(status);
 }
 
-/** One piece of user content; v1 accepts text only. */
-export interface TextContent {
-  type: 'text';
-  text: string;
-}
-export type InputContent = TextContent;
-
-/** A product-authorized reference the user attached (a document, a ticket). */
-export interface ContextRef {
-  ref: string;
-  title?: string;
-  url?: string;
-}
-
 /**
  * A file the user attached to a message (docs/protocol.md §5.8): what the log, the snapshot and
  * the history keep of it (never its bytes). `GET {base}/v1/attachments/{attachmentId}` serves it
@@ -61,17 +59,8 @@ export interface AttachmentRef {
   size: number;
 }
 
-/** How hard a reasoning model thinks; a model offers a subset (`ModelInfo.reasoningOptions`). */
-export type ReasoningEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
-
 /** Every reasoning effort the protocol names, weakest first. */
 export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
-
-/** What the user is looking at, sent with a message for the model (docs/protocol.md §5.2). */
-export interface FocusContext {
-  title?: string;
-  text: string;
-}
 
 /** Token usage of one model call. */
 export interface TokenUsage {
@@ -87,7 +76,6 @@ export type MessageRole = 'user' | 'assistant' | 'reasoning';
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'cancelled' | 'error';
 /** `expired`: a browser call nobody started before its deadline (docs/protocol.md §19). */
 export type ToolResultStatus = 'completed' | 'failed' | 'denied' | 'cancelled' | 'unknown' | 'expired';
-export type ApprovalDecision = 'allow' | 'deny';
 export type InterruptReason = 'tool_call' | 'input_required' | 'confirmation' | (string & {});
 
 /** A focus context as the log keeps it: its title and how many characters it had. */

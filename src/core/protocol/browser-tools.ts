@@ -7,18 +7,7 @@
 /** Who runs a tool call: absent on the wire means the server itself. */
 export type ExecutorKind = 'browser';
 
-/** A tool the page can run, declared with `POST /runs` (`browserTools`). */
-export interface BrowserToolDeclaration {
-  /** `[A-Za-z0-9_.-]`, 1–64 characters; a server tool of the same name wins. */
-  name: string;
-  description: string;
-  /** A short human title for the tool card. */
-  title?: string;
-  /** JSON Schema of the arguments; the server validates every call against it before it can be claimed. */
-  parameters: Record<string, unknown>;
-  /** `allow` runs at once, `ask` (the default) needs the user's approval each time; the server may only tighten it. */
-  policy?: 'allow' | 'ask';
-}
+export type { BrowserToolDeclaration } from './generated/request-bodies.ts';
 
 /** The kinds of receipt an executor sends for the call it claimed, in this order. */
 export type ReceiptKind = 'accepted' | 'progress' | FinalReceiptKind;

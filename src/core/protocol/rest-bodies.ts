@@ -2,17 +2,21 @@
  * REST request and response bodies (docs/protocol.md §4, §5).
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
-import type {
-  ApprovalDecision,
-  AttachmentRef,
-  ContextRef,
-  FocusContext,
-  InputContent,
-  ReasoningEffort,
-  RunStatus,
-} from './basics.ts';
-import type { BrowserToolDeclaration } from './browser-tools.ts';
-import type { MessageFeedback, SnapshotMessage } from './messages.ts';
+// The request bodies come from the contract's schema (src/core/protocol/schema/).
+export type {
+  AddInputRequest,
+  AnswerInterruptRequest,
+  CancelRunRequest,
+  CreateRunRequest,
+  DecideInterruptRequest,
+  FeedbackRequest,
+  RenameSessionRequest,
+  ResolveInterruptRequest,
+  ShowBranchRequest,
+} from './generated/request-bodies.ts';
+import type { AttachmentRef, ReasoningEffort, RunStatus } from './basics.ts';
+import type { FeedbackRequest } from './generated/request-bodies.ts';
+import type { SnapshotMessage } from './messages.ts';
 import type { RunSnapshot, SnapshotInterrupt, SnapshotToolCall } from './snapshots.ts';
 
 export interface ModelInfo {
@@ -172,41 +176,6 @@ export interface BootstrapResponse {
   stream: StreamSettings;
 }
 
-/** `POST /runs` body. */
-export interface CreateRunRequest {
-  sessionId?: string;
-  agentVersionId: string;
-  input: {
-    clientMessageId?: string;
-    content: InputContent[];
-    contextRefs?: ContextRef[];
-    /** Files uploaded with `POST /attachments` for this message (at most `maxAttachmentsPerMessage`). */
-    attachments?: { attachmentId: string }[];
-    /** The host's instruction for this send only: seen by the model, never kept in the history. */
-    instruction?: string;
-    /** What the user is looking at (the widget's `getContext()`), for the model. */
-    focus?: FocusContext;
-  };
-  options?: {
-    modelId?: string;
-    reasoningEffort?: ReasoningEffort;
-    limits?: { maxCostUsd?: string };
-  };
-  /** Tools this page can run for the run (docs/protocol.md §19); ignored by a server without them. */
-  browserTools?: BrowserToolDeclaration[];
-  /**
-   * The session's latest run, ended `failed` or `cancelled`, that this run answers again
-   * (docs/protocol.md §5.2): its messages leave the session's history, so the turn has one user message.
-   */
-  retryOf?: string;
-  /**
-   * The message the new turn follows (docs/protocol.md §5.2): the last message of a turn on the
-   * branch shown, or null for the conversation's start. The turns after it leave the branch shown
-   * (they stay, one branch over). Omitted: after the branch's last message.
-   */
-  parentMessageId?: string | null;
-}
-
 /** `201` of `POST /runs` (and its replay). */
 export interface CreateRunResponse {
   runId: string;
@@ -225,18 +194,9 @@ export interface RunResource extends Omit<RunSnapshot, 'createdAt' | 'updatedAt'
   updatedAt: string;
 }
 
-/** `POST /runs/{id}/interrupts/{iid}` body. */
-export type ResolveInterruptRequest =
-  { decision: ApprovalDecision; argsDigest: string; reason?: string; editedArgs?: unknown } | { response: unknown };
-
 export interface ResolveInterruptResponse {
   interrupt: SnapshotInterrupt;
   eventSeq: number;
-}
-
-/** `POST /runs/{id}/feedback` body: the vote on the run's answer `messageId` (a later one replaces it). */
-export interface FeedbackRequest extends MessageFeedback {
-  messageId: string;
 }
 
 /** `POST /runs/{id}/feedback` answer: the vote as kept. */
@@ -245,19 +205,9 @@ export interface FeedbackResponse extends FeedbackRequest {
   updatedAt: string;
 }
 
-export interface CancelRunRequest {
-  reason?: string;
-}
-
 export interface CancelRunResponse {
   status: RunStatus;
   eventSeq?: number;
-}
-
-/** `POST /runs/{id}/inputs` body. */
-export interface AddInputRequest {
-  clientMessageId?: string;
-  content: InputContent[];
 }
 
 export interface AddInputResponse {
@@ -284,19 +234,6 @@ export interface SessionResource {
   createdAt: string;
   /** The last activity: when a run last started or ended (a rename does not move it). */
   updatedAt: string;
-}
-
-/**
- * `PUT /sessions/{id}/branch` body (docs/protocol.md §5.7): the user message of the turn to show.
- * The branch shown becomes the one through that turn last made; answered with the `SessionResource`.
- */
-export interface ShowBranchRequest {
-  messageId: string;
-}
-
-/** `PATCH /sessions/{id}` body: the new title (one line, trimmed, 1–`maxTitleChars` characters). */
-export interface RenameSessionRequest {
-  title: string;
 }
 
 export interface SessionListResponse {

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { REASONING_EFFORTS } from '../../src/core/protocol.ts';
+import { REQUEST_BODIES_SCHEMA } from '../../src/core/protocol/schema/request-bodies.schema.ts';
+import { renderContractFiles } from './generate-contract.ts';
+
+const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('the files generated from the wire contract', () => {
+  it('are committed as `npm run generate:contract` writes them', async () => {
+    const files = await renderContractFiles();
+    expect(files.size).toBeGreaterThan(0);
+    for (const [path, expected] of files) {
+      const committed = readFileSync(resolve(rootDir, path), 'utf8');
+      expect(committed, `${path} differs from the schema: run npm run generate:contract`).toBe(expected);
+    }
+  });
+
+  it('and the runtime lists of the core name the same values as the schema', () => {
+    expect(REASONING_EFFORTS).toEqual(REQUEST_BODIES_SCHEMA.$defs.ReasoningEffort.enum);
+  });
+});
