@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { REASONING_EFFORTS } from '../../src/core/protocol.ts';
+import { REASONING_EFFORTS, WIDGET_LIMITS } from '../../src/core/protocol.ts';
 import { REQUEST_BODIES_SCHEMA } from '../../src/core/protocol/schema/request-bodies.schema.ts';
 import { renderContractFiles } from './generate-contract.ts';
 
@@ -19,6 +19,8 @@ describe('the files generated from the wire contract', () => {
   });
 
   it('and the runtime lists of the core name the same values as the schema', () => {
-    expect(REASONING_EFFORTS).toEqual(REQUEST_BODIES_SCHEMA.$defs.ReasoningEffort.enum);
+    const { $defs } = REQUEST_BODIES_SCHEMA;
+    expect(REASONING_EFFORTS).toEqual($defs.ReasoningEffort.enum);
+    expect(WIDGET_LIMITS.maxFields).toBe($defs.WidgetActionRequest.properties.values.maxProperties);
   });
 });

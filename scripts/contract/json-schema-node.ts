@@ -9,6 +9,7 @@ export interface SchemaNode {
   readonly properties?: Readonly<Record<string, SchemaNode>>;
   readonly required?: readonly string[];
   readonly items?: SchemaNode;
+  readonly additionalProperties?: SchemaNode | boolean;
   readonly enum?: readonly (string | number | boolean | null)[];
   readonly const?: string | number | boolean | null;
   readonly anyOf?: readonly SchemaNode[];

@@ -90,7 +90,10 @@ function typeOf(
       case 'array':
         return `list[${node.items === undefined ? 'Any' : typeOf(node.items, place, nested, isAlias)}]`;
       case 'object':
-        if (!isObjectWithProperties(node)) return 'dict[str, Any]';
+        if (!isObjectWithProperties(node)) {
+          const values = node.additionalProperties;
+          return `dict[str, ${typeof values === 'object' ? typeOf(values, place, nested, isAlias) : 'Any'}]`;
+        }
         nested.push(...typedDicts(name, node, member));
         return reference(name);
       default:

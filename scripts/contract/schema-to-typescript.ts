@@ -47,7 +47,10 @@ function singleType(type: string, node: SchemaNode, indent: string): string {
       return /^[A-Za-z0-9_]+$/.test(item) ? `${item}[]` : `Array<${item}>`;
     }
     case 'object':
-      return isObjectWithProperties(node) ? objectBody(node, indent) : 'Record<string, unknown>';
+      if (isObjectWithProperties(node)) return objectBody(node, indent);
+      return typeof node.additionalProperties === 'object'
+        ? `Record<string, ${typeOf(node.additionalProperties, indent)}>`
+        : 'Record<string, unknown>';
     default:
       throw new Error(`Unsupported JSON type ${type}.`);
   }

@@ -194,3 +194,76 @@ class RenameSessionRequest(TypedDict):
     """`PATCH /sessions/{id}` body: the new title (one line, trimmed, 1–`maxTitleChars` characters, no control characters)."""
 
     title: str
+
+
+#: An executor of browser tools: 1–64 letters, digits, `_` or `-`.
+ExecutorId = str
+
+
+#: The kinds of receipt an executor sends for the call it claimed, in this order.
+ReceiptKind = Literal["accepted", "progress", "completed", "failed", "cancelled"]
+RECEIPT_KIND_VALUES: tuple[ReceiptKind, ...] = ("accepted", "progress", "completed", "failed", "cancelled")
+
+
+class ConnectExecutorRequest(TypedDict):
+    """`POST /executors/{executorId}/connect` body."""
+
+    tools: list[str]
+    """The names of the browser tools this executor runs."""
+
+
+class ClaimToolCallRequest(TypedDict):
+    """`POST /runs/{runId}/tool-calls/{toolCallId}/claim` body."""
+
+    executorId: ExecutorId
+
+
+class _ToolReceiptRequestRequired(TypedDict):
+    executorId: ExecutorId
+    receiptId: str
+    """The executor's id of this receipt (1–128 of `[A-Za-z0-9_.:-]`); the same on every retry of it."""
+    sequence: int
+    """0 for `accepted`, then one more per receipt."""
+    kind: ReceiptKind
+
+
+class ToolReceiptRequest(_ToolReceiptRequestRequired, total=False):
+    """`POST /runs/{runId}/tool-calls/{toolCallId}/receipts` body (with `X-Tool-Grant`)."""
+
+    message: str
+    """`progress`: what is happening; `failed`/`cancelled`: why, safe to show."""
+    fraction: float
+    """`progress`: 0..1."""
+    result: Any
+    """`completed`: the handler's JSON result (capped at `maxToolResultChars` once serialised)."""
+
+
+class _ExecutorReportRequestRequired(TypedDict):
+    runId: str
+    toolCallId: str
+    code: Literal["reconciliation_required"]
+    """`reconciliation_required`: the executor cannot confirm what its handler did; the call ends `unknown`."""
+
+
+class ExecutorReportRequest(_ExecutorReportRequestRequired, total=False):
+    """`POST /executors/{executorId}/report` body (with `X-Tool-Grant`)."""
+
+    message: str
+
+
+#: The values of a form submit, by field name (a checkbox's is a boolean).
+WidgetValues = dict[str, Union[str, bool]]
+
+
+class _WidgetActionRequestRequired(TypedDict):
+    action: str
+    """A button's or a form's `action`: 1–64 of `[A-Za-z0-9_.:-]`."""
+    digest: str
+    """The digest of the widget the user acted on."""
+
+
+class WidgetActionRequest(_WidgetActionRequestRequired, total=False):
+    """The body of `POST /runs/{runId}/widgets/{widgetId}/actions` (docs/protocol.md §11.2)."""
+
+    values: WidgetValues
+    """A form's values (at most 20); absent for a button."""

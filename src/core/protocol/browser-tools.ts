@@ -7,13 +7,20 @@
 /** Who runs a tool call: absent on the wire means the server itself. */
 export type ExecutorKind = 'browser';
 
-export type { BrowserToolDeclaration } from './generated/request-bodies.ts';
+import type { ReceiptKind } from './generated/request-bodies.ts';
 
-/** The kinds of receipt an executor sends for the call it claimed, in this order. */
-export type ReceiptKind = 'accepted' | 'progress' | FinalReceiptKind;
+// The request bodies come from the contract's schema (src/core/protocol/schema/).
+export type {
+  BrowserToolDeclaration,
+  ClaimToolCallRequest,
+  ConnectExecutorRequest,
+  ExecutorReportRequest,
+  ReceiptKind,
+  ToolReceiptRequest,
+} from './generated/request-bodies.ts';
 
 /** The receipts that end a call with an outcome the executor confirmed. */
-export type FinalReceiptKind = 'completed' | 'failed' | 'cancelled';
+export type FinalReceiptKind = Exclude<ReceiptKind, 'accepted' | 'progress'>;
 
 /** What the run's log keeps about who runs a browser call (`SnapshotToolCall.executor`). */
 export interface SnapshotToolExecutor {
@@ -32,12 +39,6 @@ export interface SnapshotToolExecutor {
   outcome?: { kind: FinalReceiptKind; receiptId: string; content: string; truncated?: boolean };
   /** Set when the executor reported it cannot confirm what happened. */
   reconciliation?: 'required';
-}
-
-/** `POST /executors/{executorId}/connect` body. */
-export interface ConnectExecutorRequest {
-  /** The names of the browser tools this executor runs. */
-  tools: string[];
 }
 
 /** `200` of connect and heartbeat. */
@@ -74,11 +75,6 @@ export interface PendingToolCallsResponse {
   nextAfter: string | null;
 }
 
-/** `POST /runs/{runId}/tool-calls/{toolCallId}/claim` body. */
-export interface ClaimToolCallRequest {
-  executorId: string;
-}
-
 /** `200` of a claim: the grant to send as `X-Tool-Grant` with every receipt. */
 export interface ClaimToolCallResponse {
   grant: string;
@@ -92,22 +88,6 @@ export interface ClaimToolCallResponse {
   eventSeq: number;
 }
 
-/** `POST /runs/{runId}/tool-calls/{toolCallId}/receipts` body (with `X-Tool-Grant`). */
-export interface ToolReceiptRequest {
-  executorId: string;
-  /** The executor's id of this receipt; the same on every retry of it. */
-  receiptId: string;
-  /** 0 for `accepted`, then one more per receipt. */
-  sequence: number;
-  kind: ReceiptKind;
-  /** `progress`: what is happening; `failed`/`cancelled`: why, safe to show. */
-  message?: string;
-  /** `progress`: 0..1. */
-  fraction?: number;
-  /** `completed`: the handler's JSON result (capped at `maxToolResultChars` once serialised). */
-  result?: unknown;
-}
-
 /** `200` of a receipt or a report. */
 export interface ToolReceiptResponse {
   accepted: true;
@@ -118,13 +98,4 @@ export interface ToolReceiptResponse {
   /** The run is stopping: the executor should abort its handler. */
   cancelRequested?: true;
   eventSeq?: number;
-}
-
-/** `POST /executors/{executorId}/report` body (with `X-Tool-Grant`). */
-export interface ExecutorReportRequest {
-  runId: string;
-  toolCallId: string;
-  /** `reconciliation_required`: the executor cannot confirm what its handler did; the call ends `unknown`. */
-  code: 'reconciliation_required';
-  message?: string;
 }

@@ -163,8 +163,8 @@ export type WidgetNode =
   | WidgetButtonNode
   | WidgetFormNode;
 
-/** The values of a form submit, by field name (a checkbox's is a boolean). */
-export type WidgetValues = Record<string, string | boolean>;
+// The action's body and a form's values come from the contract's schema (src/core/protocol/schema/).
+export type { WidgetActionRequest, WidgetValues } from './generated/request-bodies.ts';
 
 /**
  * A widget as the log and the snapshot keep it: on `TOOL_CALL_RESULT.widget`, hence on the
@@ -177,16 +177,6 @@ export interface Widget {
   /** How many times it was updated (0 as a tool showed it; an action or `WIDGET_UPDATED` adds one): each makes a new digest. */
   revision: number;
   digest: string;
-}
-
-/** The body of `POST /runs/{runId}/widgets/{widgetId}/actions` (docs/protocol.md §11.2). */
-export interface WidgetActionRequest {
-  /** A button's or a form's `action`. */
-  action: string;
-  /** The digest of the widget the user acted on. */
-  digest: string;
-  /** A form's values; absent for a button. */
-  values?: WidgetValues;
 }
 
 /**

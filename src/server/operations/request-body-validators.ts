@@ -14,6 +14,7 @@ interface CompiledNode {
   type?: string | string[];
   properties?: Record<string, CompiledNode>;
   items?: CompiledNode;
+  additionalProperties?: CompiledNode;
   maxChars?: number;
   maxItems?: number;
   'x-limit'?: SizeLimitName;
@@ -51,6 +52,7 @@ const compiled = new Map<string, { validate: ValidateFunction; schema: CompiledN
 const boundsByLimits = new WeakMap<object, { values: Bounds; key: string }>();
 
 type Bounds = Partial<Record<SizeLimitName, number>>;
+const NO_LIMITS: Partial<Limits> = {};
 // Every limit an `x-limit` of the schema names.
 const BOUND_NAMES = [...new Set(JSON.stringify(DEFINITIONS).match(/(?<="x-limit":")\w+/g) ?? [])] as SizeLimitName[];
 
@@ -65,12 +67,12 @@ export function parseContractBody<Name extends ContractName>(
   name: Name,
   value: unknown,
   options: {
-    limits: Partial<Limits>;
+    limits?: Partial<Limits>;
     rootField?: string;
     onViolation?: (violation: ContractViolation) => void;
   },
 ): ContractTypes[Name] {
-  const { validate, schema } = validatorFor(name, options.limits);
+  const { validate, schema } = validatorFor(name, options.limits ?? NO_LIMITS);
   if (validate(value)) return value as ContractTypes[Name];
   const error = (validate.errors as ErrorObject[])[0] as ErrorObject;
   const violation = describeViolation(error, schema, { value, rootField: options.rootField });
@@ -106,6 +108,9 @@ function prepare(node: Record<string, unknown>, limits: Bounds): CompiledNode {
     throw new Error(`Unknown $ref ${$ref}.`);
   }
   if (merged['x-checked-apart'] === true) return {};
+  const apart = Object.entries((merged.properties ?? {}) as Record<string, Record<string, unknown>>)
+    .filter(([, schema]) => schema['x-checked-apart'] === true)
+    .map(([member]) => member);
   if (typeof merged.$ref === 'string') return prepare(merged, limits);
   const result: CompiledNode = {};
   for (const [keyword, child] of Object.entries(merged)) {
@@ -115,7 +120,10 @@ function prepare(node: Record<string, unknown>, limits: Bounds): CompiledNode {
       result.properties = Object.fromEntries(
         Object.entries(properties).map(([member, schema]) => [member, prepare(schema, limits)]),
       );
-    } else if (keyword === 'items') result.items = prepare(child as Record<string, unknown>, limits);
+    } else if (keyword === 'items' || keyword === 'additionalProperties') {
+      result[keyword] = prepare(child as Record<string, unknown>, limits);
+    } else if (keyword === 'required') result.required = (child as string[]).filter((m) => !apart.includes(m));
+    else if (keyword === 'maxLength') result.maxChars = child as number;
     else if (keyword === 'anyOf') result.anyOf = (child as Record<string, unknown>[]).map((b) => prepare(b, limits));
     else result[keyword] = child;
   }
@@ -139,7 +147,8 @@ function describeViolation(
   let node: CompiledNode | undefined = schema;
   let field = schema['x-field'];
   for (const segment of path) {
-    node = node?.properties?.[segment] ?? (/^\d+$/.test(segment) ? node?.items : undefined);
+    const member: CompiledNode | undefined = node?.properties?.[segment] ?? node?.additionalProperties;
+    node = /^\d+$/.test(segment) && node?.items !== undefined ? node.items : member;
     field = node?.['x-field'] ?? field;
   }
   const isOverLimit = isLimitKeyword(error.keyword) && node?.['x-limit'];
@@ -162,7 +171,11 @@ function failViolation(violation: ContractViolation): never {
       detail: `${field} may be at most ${max} ${unit}.`,
     });
   }
-  return fail({ code: 'VALIDATION_FAILED', detail: `${field} ${error.message ?? 'is invalid'}.`, details: { field } });
+  const detail =
+    error.keyword === 'maxChars'
+      ? `${field} may be at most ${bounded?.maxChars} characters.`
+      : `${field} ${error.message ?? 'is invalid'}.`;
+  return fail({ code: 'VALIDATION_FAILED', detail, details: { field } });
 }
 
 function isLimitKeyword(keyword: string): boolean {

@@ -160,6 +160,64 @@ export interface RenameSessionRequest {
   title: string;
 }
 
+/** An executor of browser tools: 1–64 letters, digits, `_` or `-`. */
+export type ExecutorId = string;
+
+/** The kinds of receipt an executor sends for the call it claimed, in this order. */
+export type ReceiptKind = 'accepted' | 'progress' | 'completed' | 'failed' | 'cancelled';
+
+/** `POST /executors/{executorId}/connect` body. */
+export interface ConnectExecutorRequest {
+  /** The names of the browser tools this executor runs. */
+  tools: string[];
+}
+
+/** `POST /runs/{runId}/tool-calls/{toolCallId}/claim` body. */
+export interface ClaimToolCallRequest {
+  executorId: ExecutorId;
+}
+
+/** `POST /runs/{runId}/tool-calls/{toolCallId}/receipts` body (with `X-Tool-Grant`). */
+export interface ToolReceiptRequest {
+  executorId: ExecutorId;
+  /** The executor's id of this receipt (1–128 of `[A-Za-z0-9_.:-]`); the same on every retry of it. */
+  receiptId: string;
+  /** 0 for `accepted`, then one more per receipt. */
+  sequence: number;
+  kind: ReceiptKind;
+  /** `progress`: what is happening; `failed`/`cancelled`: why, safe to show. */
+  message?: string;
+  /** `progress`: 0..1. */
+  fraction?: number;
+  /** `completed`: the handler's JSON result (capped at `maxToolResultChars` once serialised). */
+  result?: unknown;
+}
+
+/** `POST /executors/{executorId}/report` body (with `X-Tool-Grant`). */
+export interface ExecutorReportRequest {
+  runId: string;
+  toolCallId: string;
+  /**
+   * `reconciliation_required`: the executor cannot confirm what its handler did; the call ends
+   * `unknown`.
+   */
+  code: 'reconciliation_required';
+  message?: string;
+}
+
+/** The values of a form submit, by field name (a checkbox's is a boolean). */
+export type WidgetValues = Record<string, string | boolean>;
+
+/** The body of `POST /runs/{runId}/widgets/{widgetId}/actions` (docs/protocol.md §11.2). */
+export interface WidgetActionRequest {
+  /** A button's or a form's `action`: 1–64 of `[A-Za-z0-9_.:-]`. */
+  action: string;
+  /** The digest of the widget the user acted on. */
+  digest: string;
+  /** A form's values (at most 20); absent for a button. */
+  values?: WidgetValues;
+}
+
 /** Every type of the contract by its definition's name. */
 export interface ContractTypes {
   ReasoningEffort: ReasoningEffort;
@@ -181,4 +239,12 @@ export interface ContractTypes {
   CancelRunRequest: CancelRunRequest;
   ShowBranchRequest: ShowBranchRequest;
   RenameSessionRequest: RenameSessionRequest;
+  ExecutorId: ExecutorId;
+  ReceiptKind: ReceiptKind;
+  ConnectExecutorRequest: ConnectExecutorRequest;
+  ClaimToolCallRequest: ClaimToolCallRequest;
+  ToolReceiptRequest: ToolReceiptRequest;
+  ExecutorReportRequest: ExecutorReportRequest;
+  WidgetValues: WidgetValues;
+  WidgetActionRequest: WidgetActionRequest;
 }

@@ -12,8 +12,8 @@
  *   `422 VALIDATION_FAILED` with `details: {field, limit, <limit>, actual}`.
  * - `x-field`: the `details.field` an error at or under this member names (default: its path,
  *   `input.contextRefs[1].ref`).
- * - `x-checked-apart`: a member the server checks with code of its own, only when the part that
- *   uses it is on (attachments, browser tools), so its validator leaves it out.
+ * - `x-checked-apart`: a member the server checks with code of its own (attachments and browser
+ *   tools only when those parts are on; ids it looks up), so its validator leaves it out.
  */
 export const REQUEST_BODIES_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -243,6 +243,103 @@ export const REQUEST_BODIES_SCHEMA = {
       type: 'object',
       required: ['title'],
       properties: { title: { type: 'string' } },
+    },
+    ExecutorId: {
+      description: 'An executor of browser tools: 1–64 letters, digits, `_` or `-`.',
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]{1,64}$',
+    },
+    ReceiptKind: {
+      description: 'The kinds of receipt an executor sends for the call it claimed, in this order.',
+      enum: ['accepted', 'progress', 'completed', 'failed', 'cancelled'],
+    },
+    ConnectExecutorRequest: {
+      description: '`POST /executors/{executorId}/connect` body.',
+      type: 'object',
+      required: ['tools'],
+      properties: {
+        tools: {
+          description: 'The names of the browser tools this executor runs.',
+          type: 'array',
+          items: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$' },
+          'x-limit': 'maxBrowserTools',
+          'x-field': 'tools',
+        },
+      },
+    },
+    ClaimToolCallRequest: {
+      description: '`POST /runs/{runId}/tool-calls/{toolCallId}/claim` body.',
+      type: 'object',
+      required: ['executorId'],
+      properties: { executorId: { $ref: '#/$defs/ExecutorId' } },
+    },
+    ToolReceiptRequest: {
+      description: '`POST /runs/{runId}/tool-calls/{toolCallId}/receipts` body (with `X-Tool-Grant`).',
+      type: 'object',
+      required: ['executorId', 'receiptId', 'sequence', 'kind'],
+      properties: {
+        executorId: { $ref: '#/$defs/ExecutorId' },
+        receiptId: {
+          description: "The executor's id of this receipt (1–128 of `[A-Za-z0-9_.:-]`); the same on every retry of it.",
+          type: 'string',
+          pattern: '^[A-Za-z0-9_.:-]{1,128}$',
+        },
+        sequence: {
+          description: '0 for `accepted`, then one more per receipt.',
+          type: 'integer',
+          minimum: 0,
+          maximum: 9007199254740991,
+        },
+        kind: { $ref: '#/$defs/ReceiptKind' },
+        message: {
+          description: '`progress`: what is happening; `failed`/`cancelled`: why, safe to show.',
+          type: 'string',
+          'x-limit': 'maxReasonChars',
+        },
+        fraction: { description: '`progress`: 0..1.', type: 'number', minimum: 0, maximum: 1 },
+        result: {
+          description: "`completed`: the handler's JSON result (capped at `maxToolResultChars` once serialised).",
+        },
+      },
+    },
+    ExecutorReportRequest: {
+      description: '`POST /executors/{executorId}/report` body (with `X-Tool-Grant`).',
+      type: 'object',
+      required: ['runId', 'toolCallId', 'code'],
+      properties: {
+        runId: { type: 'string', 'x-checked-apart': true },
+        toolCallId: { type: 'string', 'x-checked-apart': true },
+        code: {
+          description:
+            '`reconciliation_required`: the executor cannot confirm what its handler did; the call ends `unknown`.',
+          const: 'reconciliation_required',
+        },
+        message: { type: 'string', 'x-limit': 'maxReasonChars' },
+      },
+    },
+    WidgetValues: {
+      description: "The values of a form submit, by field name (a checkbox's is a boolean).",
+      type: 'object',
+      additionalProperties: { type: ['string', 'boolean'] },
+    },
+    WidgetActionRequest: {
+      description: 'The body of `POST /runs/{runId}/widgets/{widgetId}/actions` (docs/protocol.md §11.2).',
+      type: 'object',
+      required: ['action', 'digest'],
+      properties: {
+        action: {
+          description: "A button's or a form's `action`: 1–64 of `[A-Za-z0-9_.:-]`.",
+          type: 'string',
+          pattern: '^[A-Za-z0-9_.:-]{1,64}$',
+        },
+        digest: { description: 'The digest of the widget the user acted on.', type: 'string', maxLength: 100 },
+        values: {
+          description: "A form's values (at most 20); absent for a button.",
+          $ref: '#/$defs/WidgetValues',
+          maxProperties: 20,
+          'x-field': 'values',
+        },
+      },
     },
   },
 } as const;
