@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REASONING_EFFORTS, WIDGET_LIMITS } from '../../src/core/protocol.ts';
-import { REQUEST_BODIES_SCHEMA } from '../../src/core/protocol/schema/request-bodies.schema.ts';
+import { WIRE_CONTRACT_SCHEMA } from '../../src/core/protocol/schema/wire-contract.schema.ts';
 import { renderContractFiles } from './generate-contract.ts';
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,7 +19,7 @@ describe('the files generated from the wire contract', () => {
   });
 
   it('and the runtime lists of the core name the same values as the schema', () => {
-    const { $defs } = REQUEST_BODIES_SCHEMA;
+    const { $defs } = WIRE_CONTRACT_SCHEMA;
     expect(REASONING_EFFORTS).toEqual($defs.ReasoningEffort.enum);
     expect(WIDGET_LIMITS.maxFields).toBe($defs.WidgetActionRequest.properties.values.maxProperties);
   });

@@ -19,6 +19,7 @@ from ._contract import (
     APPROVAL_DECISION_VALUES,
     ApprovalDecision,
     CancelRunRequest,
+    CancelRunResponse,
     ContextRef,
     CreateRunRequest,
     CreateRunRequestInput,
@@ -353,7 +354,7 @@ def cancel_call(run_id: str, reason: str | None) -> Call:
 
 def read_cancel(answer: HttpAnswer) -> CancelResult:
     body = answer.json_object()
-    return _read(answer, lambda b: CancelResult(b["status"], b.get("eventSeq"), b), body)
+    return _read(answer, lambda b: CancelResult(cast(CancelRunResponse, b)["status"], b.get("eventSeq"), b), body)
 
 
 def answer_interrupt_call(

@@ -3,7 +3,7 @@
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
 
-import type { ReasoningEffort } from './generated/request-bodies.ts';
+import type { ReasoningEffort, RunStatus } from './generated/wire-contract.ts';
 
 // The request bodies' shapes come from the contract's schema (src/core/protocol/schema/).
 export type {
@@ -12,26 +12,14 @@ export type {
   FocusContext,
   InputContent,
   ReasoningEffort,
+  RunStatus,
   TextContent,
-} from './generated/request-bodies.ts';
+} from './generated/wire-contract.ts';
 
 /** The protocol version this code speaks; `RUN_STARTED.data.protocolVersion` carries it. */
 export const PROTOCOL_VERSION = '1.0';
 /** The major version sent as the `Agent-Protocol` header and the envelope's `v`. */
 export const PROTOCOL_MAJOR = 1;
-
-/** A run's lifecycle state (docs/protocol.md §8). Terminal states absorb. */
-export type RunStatus =
-  | 'queued'
-  | 'running'
-  | 'awaiting_input'
-  /** Waiting for a browser tool's executor (docs/protocol.md §19). */
-  | 'awaiting_tool'
-  | 'cancelling'
-  | 'completed'
-  | 'failed'
-  | 'cancelled'
-  | 'expired';
 
 /** A run state a run never leaves: how it ended (`expired`: it ran past `runMaxDurationSec`). */
 export type TerminalRunStatus = Extract<RunStatus, 'completed' | 'failed' | 'cancelled' | 'expired'>;

@@ -7,17 +7,21 @@
 /** Who runs a tool call: absent on the wire means the server itself. */
 export type ExecutorKind = 'browser';
 
-import type { ReceiptKind } from './generated/request-bodies.ts';
+import type { ReceiptKind } from './generated/wire-contract.ts';
 
-// The request bodies come from the contract's schema (src/core/protocol/schema/).
+// The request bodies and the plain response bodies come from the contract's schema (src/core/protocol/schema/).
 export type {
   BrowserToolDeclaration,
   ClaimToolCallRequest,
+  ClaimToolCallResponse,
   ConnectExecutorRequest,
+  DisconnectExecutorResponse,
+  ExecutorLeaseResponse,
   ExecutorReportRequest,
   ReceiptKind,
   ToolReceiptRequest,
-} from './generated/request-bodies.ts';
+  ToolReceiptResponse,
+} from './generated/wire-contract.ts';
 
 /** The receipts that end a call with an outcome the executor confirmed. */
 export type FinalReceiptKind = Exclude<ReceiptKind, 'accepted' | 'progress'>;
@@ -41,19 +45,6 @@ export interface SnapshotToolExecutor {
   reconciliation?: 'required';
 }
 
-/** `200` of connect and heartbeat. */
-export interface ExecutorLeaseResponse {
-  executorId: string;
-  /** ISO-8601: without a heartbeat by then, the executor's unstarted claims are released. */
-  expiresAt: string;
-  heartbeatSec: number;
-}
-
-/** `200` of disconnect: the claims it released (never one already accepted). */
-export interface DisconnectExecutorResponse {
-  released: Array<{ runId: string; toolCallId: string }>;
-}
-
 /** One call an executor may claim or must finish, from `GET /executors/{executorId}/pending`. */
 export interface PendingToolCall {
   runId: string;
@@ -73,29 +64,4 @@ export interface PendingToolCallsResponse {
   items: PendingToolCall[];
   /** Opaque; pass as `after` for the next page, null when there is none. */
   nextAfter: string | null;
-}
-
-/** `200` of a claim: the grant to send as `X-Tool-Grant` with every receipt. */
-export interface ClaimToolCallResponse {
-  grant: string;
-  /** True when this executor already held the claim (a retry, or a reloaded page). */
-  replayed: boolean;
-  /** True when the server has this executor's `accepted` receipt: the handler may have run. */
-  isAccepted: boolean;
-  /** The highest receipt sequence applied so far (-1 before `accepted`). */
-  receiptSequence: number;
-  expiresAt: string;
-  eventSeq: number;
-}
-
-/** `200` of a receipt or a report. */
-export interface ToolReceiptResponse {
-  accepted: true;
-  /** The call had already ended without this receipt (expired, cancelled, reported): it was not applied. */
-  late?: true;
-  /** The same receipt was applied before; nothing changed. */
-  replayed?: true;
-  /** The run is stopping: the executor should abort its handler. */
-  cancelRequested?: true;
-  eventSeq?: number;
 }

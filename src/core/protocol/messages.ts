@@ -3,7 +3,7 @@
  * §5.7). Part of the wire contract; import it through `src/core/protocol.ts`.
  */
 import type { AttachmentRef, ContextRef, FinishReason, FocusSummary, MessageRole } from './basics.ts';
-import type { FeedbackRequest } from './generated/request-bodies.ts';
+import type { FeedbackRequest } from './generated/wire-contract.ts';
 
 export type MessageStatus = 'streaming' | 'complete' | 'cancelled' | 'error';
 

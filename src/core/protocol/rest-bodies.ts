@@ -2,20 +2,27 @@
  * REST request and response bodies (docs/protocol.md §4, §5).
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
-// The request bodies come from the contract's schema (src/core/protocol/schema/).
+// The request bodies and the plain response bodies come from the contract's schema (src/core/protocol/schema/).
 export type {
+  ActiveRunRef,
   AddInputRequest,
+  AddInputResponse,
   AnswerInterruptRequest,
   CancelRunRequest,
+  CancelRunResponse,
   CreateRunRequest,
+  CreateRunResponse,
   DecideInterruptRequest,
   FeedbackRequest,
+  FeedbackResponse,
   RenameSessionRequest,
   ResolveInterruptRequest,
+  SessionListResponse,
+  SessionResource,
   ShowBranchRequest,
-} from './generated/request-bodies.ts';
-import type { AttachmentRef, ReasoningEffort, RunStatus } from './basics.ts';
-import type { FeedbackRequest } from './generated/request-bodies.ts';
+} from './generated/wire-contract.ts';
+import type { AttachmentRef, ReasoningEffort } from './basics.ts';
+import type { ActiveRunRef } from './generated/wire-contract.ts';
 import type { SnapshotMessage } from './messages.ts';
 import type { RunSnapshot, SnapshotInterrupt, SnapshotToolCall } from './snapshots.ts';
 
@@ -176,18 +183,6 @@ export interface BootstrapResponse {
   stream: StreamSettings;
 }
 
-/** `201` of `POST /runs` (and its replay). */
-export interface CreateRunResponse {
-  runId: string;
-  sessionId: string;
-  status: RunStatus;
-  lastSeq: number;
-  resumeCursor: string;
-  eventsUrl: string;
-  userMessageId: string;
-  createdAt: string;
-}
-
 /** `GET /runs/{id}`: the snapshot with REST timestamps. */
 export interface RunResource extends Omit<RunSnapshot, 'createdAt' | 'updatedAt'> {
   createdAt: string;
@@ -197,48 +192,6 @@ export interface RunResource extends Omit<RunSnapshot, 'createdAt' | 'updatedAt'
 export interface ResolveInterruptResponse {
   interrupt: SnapshotInterrupt;
   eventSeq: number;
-}
-
-/** `POST /runs/{id}/feedback` answer: the vote as kept. */
-export interface FeedbackResponse extends FeedbackRequest {
-  runId: string;
-  updatedAt: string;
-}
-
-export interface CancelRunResponse {
-  status: RunStatus;
-  eventSeq?: number;
-}
-
-export interface AddInputResponse {
-  inputId: string;
-  messageId: string;
-  eventSeq: number;
-}
-
-export interface ActiveRunRef {
-  runId: string;
-  status: RunStatus;
-  lastSeq: number;
-}
-
-export interface SessionResource {
-  sessionId: string;
-  agentVersionId: string;
-  /** Set by a rename, else made from the first user message (or suggested by the product). */
-  title: string | null;
-  activeRun: ActiveRunRef | null;
-  lastRunId: string | null;
-  /** Settled user and assistant messages plus the active run's user message (the one being answered). */
-  messageCount: number;
-  createdAt: string;
-  /** The last activity: when a run last started or ended (a rename does not move it). */
-  updatedAt: string;
-}
-
-export interface SessionListResponse {
-  items: SessionResource[];
-  nextAfter: string | null;
 }
 
 /** `GET /sessions/{id}/messages`: settled messages, newest first. */

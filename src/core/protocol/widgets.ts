@@ -163,8 +163,8 @@ export type WidgetNode =
   | WidgetButtonNode
   | WidgetFormNode;
 
-// The action's body and a form's values come from the contract's schema (src/core/protocol/schema/).
-export type { WidgetActionRequest, WidgetValues } from './generated/request-bodies.ts';
+// The action's bodies and a form's values come from the contract's schema (src/core/protocol/schema/).
+export type { WidgetActionRequest, WidgetActionResponse, WidgetValues } from './generated/wire-contract.ts';
 
 /**
  * A widget as the log and the snapshot keep it: on `TOOL_CALL_RESULT.widget`, hence on the
@@ -177,16 +177,6 @@ export interface Widget {
   /** How many times it was updated (0 as a tool showed it; an action or `WIDGET_UPDATED` adds one): each makes a new digest. */
   revision: number;
   digest: string;
-}
-
-/**
- * `201` of a widget action (and its replay): the run that records it. Its `widget_action` call's
- * result carries the widget as it is now, under the same `widgetId`; follow the run to see it.
- */
-export interface WidgetActionResponse {
-  runId: string;
-  sessionId: string;
-  eventsUrl: string;
 }
 
 /** The limits of a widget (docs/widgets.md, "Limits"); a widget past one is refused whole. */

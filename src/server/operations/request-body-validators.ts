@@ -1,12 +1,12 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Limits } from '../../core/protocol.ts';
-import type { ContractTypes } from '../../core/protocol/generated/request-bodies.ts';
-import { REQUEST_BODIES_SCHEMA } from '../../core/protocol/schema/request-bodies.schema.ts';
+import type { ContractTypes } from '../../core/protocol/generated/wire-contract.ts';
+import { WIRE_CONTRACT_SCHEMA } from '../../core/protocol/schema/wire-contract.schema.ts';
 import { fail } from '../http/problem-error.ts';
 import type { SizeLimitName } from '../limits/fail-over-limit.ts';
 import { failOverLimit } from '../limits/fail-over-limit.ts';
 
-/** A definition of the contract's schema (src/core/protocol/schema/request-bodies.schema.ts). */
+/** A definition of the contract's schema (src/core/protocol/schema/wire-contract.schema.ts). */
 export type ContractName = keyof ContractTypes;
 
 /** A schema node as the server compiles it: references inlined, `x-limit`s turned into bounds. */
@@ -32,7 +32,7 @@ export interface ContractViolation {
   error: ErrorObject;
 }
 
-const DEFINITIONS = REQUEST_BODIES_SCHEMA.$defs as unknown as Record<string, Record<string, unknown>>;
+const DEFINITIONS = WIRE_CONTRACT_SCHEMA.$defs as unknown as Record<string, Record<string, unknown>>;
 const ANNOTATIONS = ['x-limit', 'x-field', 'x-checked-apart'];
 
 // Strict (unknown keywords are a bug), first error only (hostile bodies cost one failure).

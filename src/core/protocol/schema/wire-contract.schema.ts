@@ -1,9 +1,10 @@
 /**
- * The request bodies of the wire contract (docs/protocol.md §5, §12, §16.2), as one JSON Schema
- * (draft 2020-12): the single source from which `npm run generate:contract` writes the TypeScript
- * types (`src/core/protocol/generated/request-bodies.ts`) and the Python client's typed dicts
+ * The request and response bodies of the wire contract (docs/protocol.md §5, §12, §16.2, §19), as
+ * one JSON Schema (draft 2020-12): the single source from which `npm run generate:contract` writes
+ * the TypeScript types (`src/core/protocol/generated/wire-contract.ts`) and the Python client's typed dicts
  * (`clients/python/agent_chat_client/_contract.py`), and which the server compiles to validate
- * every body (`src/server/operations/request-body-validators.ts`).
+ * every request body (`src/server/operations/request-body-validators.ts`). Response bodies are
+ * typed from it (the server writes them; the clients read them).
  *
  * Plain data, no library: the browser imports only the generated types. Besides JSON Schema it
  * uses three annotations the server reads:
@@ -15,9 +16,9 @@
  * - `x-checked-apart`: a member the server checks with code of its own (attachments and browser
  *   tools only when those parts are on; ids it looks up), so its validator leaves it out.
  */
-export const REQUEST_BODIES_SCHEMA = {
+export const WIRE_CONTRACT_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  $id: 'https://agent-chat.dev/schema/v1/request-bodies.json',
+  $id: 'https://agent-chat.dev/schema/v1/wire-contract.json',
   $defs: {
     ReasoningEffort: {
       description: 'How hard a reasoning model thinks; a model offers a subset (`ModelInfo.reasoningOptions`).',
@@ -340,6 +341,182 @@ export const REQUEST_BODIES_SCHEMA = {
           'x-field': 'values',
         },
       },
+    },
+    RunStatus: {
+      description:
+        "A run's lifecycle state (docs/protocol.md §8); terminal states absorb. `awaiting_tool`: waiting for a browser tool's executor (§19).",
+      enum: [
+        'queued',
+        'running',
+        'awaiting_input',
+        'awaiting_tool',
+        'cancelling',
+        'completed',
+        'failed',
+        'cancelled',
+        'expired',
+      ],
+    },
+    CreateRunResponse: {
+      description: '`201` of `POST /runs` (and its replay).',
+      type: 'object',
+      required: ['runId', 'sessionId', 'status', 'lastSeq', 'resumeCursor', 'eventsUrl', 'userMessageId', 'createdAt'],
+      properties: {
+        runId: { type: 'string' },
+        sessionId: { type: 'string' },
+        status: { $ref: '#/$defs/RunStatus' },
+        lastSeq: { type: 'integer' },
+        resumeCursor: { type: 'string' },
+        eventsUrl: { type: 'string' },
+        userMessageId: { type: 'string' },
+        createdAt: { type: 'string' },
+      },
+    },
+    CancelRunResponse: {
+      description: "A cancel's answer: `cancelling` with the seq of that event, or the terminal status (no seq).",
+      type: 'object',
+      required: ['status'],
+      properties: { status: { $ref: '#/$defs/RunStatus' }, eventSeq: { type: 'integer' } },
+    },
+    AddInputResponse: {
+      description: '`POST /runs/{id}/inputs` answer.',
+      type: 'object',
+      required: ['inputId', 'messageId', 'eventSeq'],
+      properties: { inputId: { type: 'string' }, messageId: { type: 'string' }, eventSeq: { type: 'integer' } },
+    },
+    FeedbackResponse: {
+      description: '`POST /runs/{id}/feedback` answer: the vote as kept.',
+      type: 'object',
+      required: ['messageId', 'rating', 'runId', 'updatedAt'],
+      properties: {
+        messageId: { type: 'string' },
+        rating: { enum: ['up', 'down'] },
+        comment: { type: 'string' },
+        runId: { type: 'string' },
+        updatedAt: { type: 'string' },
+      },
+    },
+    ActiveRunRef: {
+      description: "A session's run not yet ended.",
+      type: 'object',
+      required: ['runId', 'status', 'lastSeq'],
+      properties: { runId: { type: 'string' }, status: { $ref: '#/$defs/RunStatus' }, lastSeq: { type: 'integer' } },
+    },
+    SessionResource: {
+      description: 'One conversation (`GET /sessions/{id}`, an item of `GET /sessions`).',
+      type: 'object',
+      required: [
+        'sessionId',
+        'agentVersionId',
+        'title',
+        'activeRun',
+        'lastRunId',
+        'messageCount',
+        'createdAt',
+        'updatedAt',
+      ],
+      properties: {
+        sessionId: { type: 'string' },
+        agentVersionId: { type: 'string' },
+        title: {
+          description: 'Set by a rename, else made from the first user message (or suggested by the product).',
+          type: ['string', 'null'],
+        },
+        activeRun: { anyOf: [{ $ref: '#/$defs/ActiveRunRef' }, { type: 'null' }] },
+        lastRunId: { type: ['string', 'null'] },
+        messageCount: {
+          description:
+            "Settled user and assistant messages plus the active run's user message (the one being answered).",
+          type: 'integer',
+        },
+        createdAt: { type: 'string' },
+        updatedAt: {
+          description: 'The last activity: when a run last started or ended (a rename does not move it).',
+          type: 'string',
+        },
+      },
+    },
+    SessionListResponse: {
+      description: '`GET /sessions`: latest activity first; `nextAfter` asks for the next page.',
+      type: 'object',
+      required: ['items', 'nextAfter'],
+      properties: {
+        items: { type: 'array', items: { $ref: '#/$defs/SessionResource' } },
+        nextAfter: { type: ['string', 'null'] },
+      },
+    },
+    ExecutorLeaseResponse: {
+      description: '`200` of connect and heartbeat.',
+      type: 'object',
+      required: ['executorId', 'expiresAt', 'heartbeatSec'],
+      properties: {
+        executorId: { type: 'string' },
+        expiresAt: {
+          description: "ISO-8601: without a heartbeat by then, the executor's unstarted claims are released.",
+          type: 'string',
+        },
+        heartbeatSec: { type: 'number' },
+      },
+    },
+    DisconnectExecutorResponse: {
+      description: '`200` of disconnect: the claims it released (never one already accepted).',
+      type: 'object',
+      required: ['released'],
+      properties: {
+        released: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['runId', 'toolCallId'],
+            properties: { runId: { type: 'string' }, toolCallId: { type: 'string' } },
+          },
+        },
+      },
+    },
+    ClaimToolCallResponse: {
+      description: '`200` of a claim: the grant to send as `X-Tool-Grant` with every receipt.',
+      type: 'object',
+      required: ['grant', 'replayed', 'isAccepted', 'receiptSequence', 'expiresAt', 'eventSeq'],
+      properties: {
+        grant: { type: 'string' },
+        replayed: {
+          description: 'True when this executor already held the claim (a retry, or a reloaded page).',
+          type: 'boolean',
+        },
+        isAccepted: {
+          description: "True when the server has this executor's `accepted` receipt: the handler may have run.",
+          type: 'boolean',
+        },
+        receiptSequence: {
+          description: 'The highest receipt sequence applied so far (-1 before `accepted`).',
+          type: 'integer',
+        },
+        expiresAt: { type: 'string' },
+        eventSeq: { type: 'integer' },
+      },
+    },
+    ToolReceiptResponse: {
+      description: '`200` of a receipt or a report.',
+      type: 'object',
+      required: ['accepted'],
+      properties: {
+        accepted: { const: true },
+        late: {
+          description:
+            'The call had already ended without this receipt (expired, cancelled, reported): it was not applied.',
+          const: true,
+        },
+        replayed: { description: 'The same receipt was applied before; nothing changed.', const: true },
+        cancelRequested: { description: 'The run is stopping: the executor should abort its handler.', const: true },
+        eventSeq: { type: 'integer' },
+      },
+    },
+    WidgetActionResponse: {
+      description:
+        "`201` of a widget action (and its replay): the run that records it. Its `widget_action` call's result carries the widget as it is now, under the same `widgetId`; follow the run to see it.",
+      type: 'object',
+      required: ['runId', 'sessionId', 'eventsUrl'],
+      properties: { runId: { type: 'string' }, sessionId: { type: 'string' }, eventsUrl: { type: 'string' } },
     },
   },
 } as const;
