@@ -9,7 +9,7 @@ export function validateOptionalString(
   value: unknown,
   options: {
     field: string;
-    limit: 'maxIdChars' | 'maxReasonChars' | 'maxInstructionChars' | 'maxFocusChars' | 'maxCommentChars';
+    limit: 'maxIdChars' | 'maxReasonChars';
     max: number;
     isEmptyAllowed?: boolean;
   },
@@ -47,12 +47,4 @@ export function refuseControlCharacters(text: string, field: string): void {
       details: { field, reason: 'control_characters' },
     });
   }
-}
-
-/** Narrows an unknown JSON body to a plain object, or throws `422 VALIDATION_FAILED`. */
-export function requireObject(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return fail({ code: 'VALIDATION_FAILED', detail: `${what} must be a JSON object.`, details: { field: what } });
-  }
-  return value as Record<string, unknown>;
 }
