@@ -408,3 +408,27 @@ class WidgetActionResponse(TypedDict):
     runId: str
     sessionId: str
     eventsUrl: str
+
+
+#: Every event type the protocol defines, in the order of docs/protocol.md §7.
+EventType = Literal["RUN_STARTED", "RUN_STATUS_CHANGED", "STEP_STARTED", "STEP_FINISHED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_PROGRESS", "TOOL_CALL_RESULT", "TOOL_CALL_DISPATCHED", "TOOL_CALL_CLAIMED", "TOOL_CALL_RELEASED", "TOOL_CALL_RECEIPT", "TOOL_CALL_REPORTED", "WIDGET_UPDATED", "INTERRUPT_REQUESTED", "INTERRUPT_RESOLVED", "MESSAGE_DISCARDED", "NOTICE", "CUSTOM", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "STATE_DELTA"]
+EVENT_TYPE_VALUES: tuple[EventType, ...] = ("RUN_STARTED", "RUN_STATUS_CHANGED", "STEP_STARTED", "STEP_FINISHED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END", "REASONING_END", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_PROGRESS", "TOOL_CALL_RESULT", "TOOL_CALL_DISPATCHED", "TOOL_CALL_CLAIMED", "TOOL_CALL_RELEASED", "TOOL_CALL_RECEIPT", "TOOL_CALL_REPORTED", "WIDGET_UPDATED", "INTERRUPT_REQUESTED", "INTERRUPT_RESOLVED", "MESSAGE_DISCARDED", "NOTICE", "CUSTOM", "RUN_FINISHED", "RUN_ERROR", "MESSAGES_SNAPSHOT", "STATE_SNAPSHOT", "STATE_DELTA")
+
+
+class EventEnvelope(TypedDict):
+    """One wire event (docs/protocol.md §6.1). Every event is persisted and sequenced before it reaches a socket; `data` is the payload of its `type` (`EventDataMap`)."""
+
+    v: Literal[1]
+    """The major version of the protocol."""
+    eventId: str
+    """`evt_` + ULID; stable across replays."""
+    runId: str
+    sessionId: str
+    seq: int
+    """Per run, gapless, from 1: the only ordering authority."""
+    cursor: str
+    """Opaque; equal to the SSE `id:`. Clients never build cursors."""
+    type: EventType
+    timestamp: int
+    """Epoch milliseconds at append (server clock)."""
+    data: dict[str, Any]

@@ -352,6 +352,63 @@ export interface WidgetActionResponse {
   eventsUrl: string;
 }
 
+/** Every event type the protocol defines, in the order of docs/protocol.md §7. */
+export type EventType =
+  | 'RUN_STARTED'
+  | 'RUN_STATUS_CHANGED'
+  | 'STEP_STARTED'
+  | 'STEP_FINISHED'
+  | 'TEXT_MESSAGE_START'
+  | 'TEXT_MESSAGE_CONTENT'
+  | 'TEXT_MESSAGE_END'
+  | 'REASONING_START'
+  | 'REASONING_MESSAGE_START'
+  | 'REASONING_MESSAGE_CONTENT'
+  | 'REASONING_MESSAGE_END'
+  | 'REASONING_END'
+  | 'TOOL_CALL_START'
+  | 'TOOL_CALL_ARGS'
+  | 'TOOL_CALL_END'
+  | 'TOOL_CALL_PROGRESS'
+  | 'TOOL_CALL_RESULT'
+  | 'TOOL_CALL_DISPATCHED'
+  | 'TOOL_CALL_CLAIMED'
+  | 'TOOL_CALL_RELEASED'
+  | 'TOOL_CALL_RECEIPT'
+  | 'TOOL_CALL_REPORTED'
+  | 'WIDGET_UPDATED'
+  | 'INTERRUPT_REQUESTED'
+  | 'INTERRUPT_RESOLVED'
+  | 'MESSAGE_DISCARDED'
+  | 'NOTICE'
+  | 'CUSTOM'
+  | 'RUN_FINISHED'
+  | 'RUN_ERROR'
+  | 'MESSAGES_SNAPSHOT'
+  | 'STATE_SNAPSHOT'
+  | 'STATE_DELTA';
+
+/**
+ * One wire event (docs/protocol.md §6.1). Every event is persisted and sequenced before it reaches
+ * a socket; `data` is the payload of its `type` (`EventDataMap`).
+ */
+export interface EventEnvelope {
+  /** The major version of the protocol. */
+  v: 1;
+  /** `evt_` + ULID; stable across replays. */
+  eventId: string;
+  runId: string;
+  sessionId: string;
+  /** Per run, gapless, from 1: the only ordering authority. */
+  seq: number;
+  /** Opaque; equal to the SSE `id:`. Clients never build cursors. */
+  cursor: string;
+  type: EventType;
+  /** Epoch milliseconds at append (server clock). */
+  timestamp: number;
+  data: Record<string, unknown>;
+}
+
 /** Every type of the contract by its definition's name. */
 export interface ContractTypes {
   ReasoningEffort: ReasoningEffort;
@@ -394,4 +451,6 @@ export interface ContractTypes {
   ClaimToolCallResponse: ClaimToolCallResponse;
   ToolReceiptResponse: ToolReceiptResponse;
   WidgetActionResponse: WidgetActionResponse;
+  EventType: EventType;
+  EventEnvelope: EventEnvelope;
 }

@@ -1,16 +1,19 @@
 /**
- * The request and response bodies of the wire contract (docs/protocol.md §5, §12, §16.2, §19), as
- * one JSON Schema (draft 2020-12): the single source from which `npm run generate:contract` writes
- * the TypeScript types (`src/core/protocol/generated/wire-contract.ts`) and the Python client's typed dicts
+ * The wire contract's request and response bodies (docs/protocol.md §5, §12, §16.2, §19) and its
+ * event envelope and type names (§6.1, §7), as one JSON Schema (draft 2020-12): the single source
+ * from which `npm run generate:contract` writes the TypeScript types
+ * (`src/core/protocol/generated/wire-contract.ts`) and the Python client's typed dicts
  * (`clients/python/agent_chat_client/_contract.py`), and which the server compiles to validate
- * every request body (`src/server/operations/request-body-validators.ts`). Response bodies are
- * typed from it (the server writes them; the clients read them).
+ * every request body (`src/server/operations/request-body-validators.ts`). Response bodies and
+ * events are typed from it (the server writes them; the clients read them); the events' payloads
+ * (`EventDataMap`, built on the snapshots) are still typed by hand in `events.ts`.
  *
  * Plain data, no library: the browser imports only the generated types. Besides JSON Schema it
  * uses three annotations the server reads:
  * - `x-limit`: the `Limits` member that bounds a string's characters or an array's entries; the
- *   server sets `maxLength`/`maxItems` from its configured limits and answers
- *   `422 VALIDATION_FAILED` with `details: {field, limit, <limit>, actual}`.
+ *   server bounds them by its configured limits and answers `422 VALIDATION_FAILED` with
+ *   `details: {field, limit, <limit>, actual}`. The server counts characters (these and any
+ *   `maxLength`) in UTF-16 code units, as docs/protocol.md §16.2 does.
  * - `x-field`: the `details.field` an error at or under this member names (default: its path,
  *   `input.contextRefs[1].ref`).
  * - `x-checked-apart`: a member the server checks with code of its own (attachments and browser
@@ -517,6 +520,61 @@ export const WIRE_CONTRACT_SCHEMA = {
       type: 'object',
       required: ['runId', 'sessionId', 'eventsUrl'],
       properties: { runId: { type: 'string' }, sessionId: { type: 'string' }, eventsUrl: { type: 'string' } },
+    },
+    EventType: {
+      description: 'Every event type the protocol defines, in the order of docs/protocol.md §7.',
+      enum: [
+        'RUN_STARTED',
+        'RUN_STATUS_CHANGED',
+        'STEP_STARTED',
+        'STEP_FINISHED',
+        'TEXT_MESSAGE_START',
+        'TEXT_MESSAGE_CONTENT',
+        'TEXT_MESSAGE_END',
+        'REASONING_START',
+        'REASONING_MESSAGE_START',
+        'REASONING_MESSAGE_CONTENT',
+        'REASONING_MESSAGE_END',
+        'REASONING_END',
+        'TOOL_CALL_START',
+        'TOOL_CALL_ARGS',
+        'TOOL_CALL_END',
+        'TOOL_CALL_PROGRESS',
+        'TOOL_CALL_RESULT',
+        'TOOL_CALL_DISPATCHED',
+        'TOOL_CALL_CLAIMED',
+        'TOOL_CALL_RELEASED',
+        'TOOL_CALL_RECEIPT',
+        'TOOL_CALL_REPORTED',
+        'WIDGET_UPDATED',
+        'INTERRUPT_REQUESTED',
+        'INTERRUPT_RESOLVED',
+        'MESSAGE_DISCARDED',
+        'NOTICE',
+        'CUSTOM',
+        'RUN_FINISHED',
+        'RUN_ERROR',
+        'MESSAGES_SNAPSHOT',
+        'STATE_SNAPSHOT',
+        'STATE_DELTA',
+      ],
+    },
+    EventEnvelope: {
+      description:
+        'One wire event (docs/protocol.md §6.1). Every event is persisted and sequenced before it reaches a socket; `data` is the payload of its `type` (`EventDataMap`).',
+      type: 'object',
+      required: ['v', 'eventId', 'runId', 'sessionId', 'seq', 'cursor', 'type', 'timestamp', 'data'],
+      properties: {
+        v: { description: 'The major version of the protocol.', const: 1 },
+        eventId: { description: '`evt_` + ULID; stable across replays.', type: 'string' },
+        runId: { type: 'string' },
+        sessionId: { type: 'string' },
+        seq: { description: 'Per run, gapless, from 1: the only ordering authority.', type: 'integer', minimum: 1 },
+        cursor: { description: 'Opaque; equal to the SSE `id:`. Clients never build cursors.', type: 'string' },
+        type: { $ref: '#/$defs/EventType' },
+        timestamp: { description: 'Epoch milliseconds at append (server clock).', type: 'integer' },
+        data: { type: 'object' },
+      },
     },
   },
 } as const;
