@@ -4,6 +4,7 @@
 ``AgentChatError`` for every failure. httpx is the only dependency.
 """
 
+from ._contract import ContextRef, FocusContext
 from .async_client import AsyncAgentChatClient
 from .client import AgentChatClient
 from .errors import AgentChatError
@@ -29,7 +30,9 @@ __all__ = [
     "AsyncAgentChatClient",
     "Bootstrap",
     "CancelResult",
+    "ContextRef",
     "Event",
+    "FocusContext",
     "InterruptAnswer",
     "Message",
     "MessagePage",

@@ -12,9 +12,24 @@ import random
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Union
+from typing import Any, Callable, Mapping, Union, cast
 from urllib.parse import quote, urlencode
 
+from ._contract import (
+    APPROVAL_DECISION_VALUES,
+    ApprovalDecision,
+    CancelRunRequest,
+    CancelRunResponse,
+    ContextRef,
+    CreateRunRequest,
+    CreateRunRequestInput,
+    CreateRunRequestOptions,
+    DecideInterruptRequest,
+    FocusContext,
+    ReasoningEffort,
+    RenameSessionRequest,
+    ShowBranchRequest,
+)
 from .errors import (
     INVALID_RESPONSE,
     STREAM_STALLED,
@@ -281,30 +296,31 @@ def send_call(
     idempotency_key: str,
     parent_message_id: str | None | Unset = UNSET,
     client_message_id: str | None = None,
-    context_refs: list[dict[str, Any]] | None = None,
+    context_refs: list[ContextRef] | None = None,
     instruction: str | None = None,
-    focus: dict[str, Any] | None = None,
+    focus: FocusContext | None = None,
     model_id: str | None = None,
     reasoning_effort: str | None = None,
     max_cost_usd: str | None = None,
 ) -> Call:
-    message: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
-    for name, value in (
-        ("clientMessageId", client_message_id),
-        ("contextRefs", context_refs),
-        ("instruction", instruction),
-        ("focus", focus),
-    ):
-        if value is not None:
-            message[name] = value
-    options: dict[str, Any] = {}
+    # The body's shape is the contract's (``_contract.CreateRunRequest``, generated from its schema).
+    message: CreateRunRequestInput = {"content": [{"type": "text", "text": text}]}
+    if client_message_id is not None:
+        message["clientMessageId"] = client_message_id
+    if context_refs is not None:
+        message["contextRefs"] = context_refs
+    if instruction is not None:
+        message["instruction"] = instruction
+    if focus is not None:
+        message["focus"] = focus
+    options: CreateRunRequestOptions = {}
     if model_id is not None:
         options["modelId"] = model_id
     if reasoning_effort is not None:
-        options["reasoningEffort"] = reasoning_effort
+        options["reasoningEffort"] = cast(ReasoningEffort, reasoning_effort)  # the server says which it takes
     if max_cost_usd is not None:
         options["limits"] = {"maxCostUsd": max_cost_usd}
-    request: dict[str, Any] = {"agentVersionId": agent_version_id, "input": message}
+    request: CreateRunRequest = {"agentVersionId": agent_version_id, "input": message}
     if session_id is not None:
         request["sessionId"] = session_id
     if parent_message_id is not UNSET:
@@ -332,20 +348,21 @@ def read_snapshot(answer: HttpAnswer) -> RunSnapshot:
 
 
 def cancel_call(run_id: str, reason: str | None) -> Call:
-    return Call("POST", f"/runs/{_segment(run_id)}/cancel", _json_body({} if reason is None else {"reason": reason}))
+    body: CancelRunRequest = {} if reason is None else {"reason": reason}
+    return Call("POST", f"/runs/{_segment(run_id)}/cancel", _json_body(body))
 
 
 def read_cancel(answer: HttpAnswer) -> CancelResult:
     body = answer.json_object()
-    return _read(answer, lambda b: CancelResult(b["status"], b.get("eventSeq"), b), body)
+    return _read(answer, lambda b: CancelResult(cast(CancelRunResponse, b)["status"], b.get("eventSeq"), b), body)
 
 
 def answer_interrupt_call(
     run_id: str, interrupt_id: str, decision: str, args_digest: str, reason: str | None
 ) -> Call:
-    if decision not in ("allow", "deny"):
+    if decision not in APPROVAL_DECISION_VALUES:
         raise ValueError(f'decision must be "allow" or "deny", not {decision!r}')
-    body: dict[str, Any] = {"decision": decision, "argsDigest": args_digest}
+    body: DecideInterruptRequest = {"decision": cast(ApprovalDecision, decision), "argsDigest": args_digest}
     if reason is not None:
         body["reason"] = reason
     return Call("POST", f"/runs/{_segment(run_id)}/interrupts/{_segment(interrupt_id)}", _json_body(body))
@@ -394,11 +411,13 @@ def read_message_page(answer: HttpAnswer) -> MessagePage:
 
 
 def rename_session_call(session_id: str, title: str) -> Call:
-    return Call("PATCH", f"/sessions/{_segment(session_id)}", _json_body({"title": title}))
+    body: RenameSessionRequest = {"title": title}
+    return Call("PATCH", f"/sessions/{_segment(session_id)}", _json_body(body))
 
 
 def show_branch_call(session_id: str, message_id: str) -> Call:
-    return Call("POST", f"/sessions/{_segment(session_id)}/branch", _json_body({"messageId": message_id}))
+    body: ShowBranchRequest = {"messageId": message_id}
+    return Call("POST", f"/sessions/{_segment(session_id)}/branch", _json_body(body))
 
 
 def delete_session_call(session_id: str) -> Call:

@@ -8,6 +8,7 @@ from typing import Any, Iterator
 import httpx
 
 from . import _protocol as p
+from ._contract import ContextRef, FocusContext
 from .errors import AgentChatError, transport_failure
 from .models import Bootstrap, CancelResult, Event, InterruptAnswer, MessagePage, Run, RunSnapshot, Session, SessionPage
 
@@ -106,9 +107,9 @@ class AgentChatClient:
         idempotency_key: str | None = None,
         agent_version_id: str | None = None,
         client_message_id: str | None = None,
-        context_refs: list[dict[str, Any]] | None = None,
+        context_refs: list[ContextRef] | None = None,
         instruction: str | None = None,
-        focus: dict[str, Any] | None = None,
+        focus: FocusContext | None = None,
         model_id: str | None = None,
         reasoning_effort: str | None = None,
         max_cost_usd: str | None = None,

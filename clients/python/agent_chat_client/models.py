@@ -1,13 +1,16 @@
 """What the client returns: the protocol's bodies (docs/protocol.md §5–§7) as small frozen dataclasses.
 
 Each keeps the whole JSON body in ``raw`` (tolerant reader: fields a newer server adds are there)
-and names the fields a backend acts on. JSON names are camelCase on the wire, snake_case here.
+and names the fields a backend acts on. JSON names are camelCase on the wire, snake_case here; the
+wire shapes they read are the contract's (``_contract.py``, generated from its schema).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
+
+from ._contract import CreateRunResponse, SessionResource
 
 #: Statuses a run never leaves (docs/protocol.md §8).
 TERMINAL_RUN_STATUSES = frozenset({"completed", "failed", "cancelled", "expired"})
@@ -60,13 +63,14 @@ class Run:
 
     @classmethod
     def from_json(cls, body: dict[str, Any], *, idempotency_key: str, replayed: bool) -> Run:
+        wire = cast(CreateRunResponse, body)
         return cls(
-            run_id=body["runId"],
-            session_id=body["sessionId"],
-            status=body["status"],
-            last_seq=body["lastSeq"],
-            resume_cursor=body["resumeCursor"],
-            user_message_id=body.get("userMessageId"),
+            run_id=wire["runId"],
+            session_id=wire["sessionId"],
+            status=wire["status"],
+            last_seq=wire["lastSeq"],
+            resume_cursor=wire["resumeCursor"],
+            user_message_id=wire.get("userMessageId"),
             idempotency_key=idempotency_key,
             replayed=replayed,
             raw=body,
@@ -194,15 +198,16 @@ class Session:
 
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> Session:
+        wire = cast(SessionResource, body)
         return cls(
-            session_id=body["sessionId"],
-            agent_version_id=body.get("agentVersionId", ""),
-            title=body.get("title"),
+            session_id=wire["sessionId"],
+            agent_version_id=wire.get("agentVersionId", ""),
+            title=wire.get("title"),
             active_run=body.get("activeRun"),
-            last_run_id=body.get("lastRunId"),
-            message_count=int(body.get("messageCount") or 0),
-            created_at=body.get("createdAt", ""),
-            updated_at=body.get("updatedAt", ""),
+            last_run_id=wire.get("lastRunId"),
+            message_count=int(wire.get("messageCount") or 0),
+            created_at=wire.get("createdAt", ""),
+            updated_at=wire.get("updatedAt", ""),
             raw=body,
         )
 

@@ -3,23 +3,23 @@
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
 
+import type { ReasoningEffort, RunStatus } from './generated/wire-contract.ts';
+
+// The request bodies' shapes come from the contract's schema (src/core/protocol/schema/).
+export type {
+  ApprovalDecision,
+  ContextRef,
+  FocusContext,
+  InputContent,
+  ReasoningEffort,
+  RunStatus,
+  TextContent,
+} from './generated/wire-contract.ts';
+
 /** The protocol version this code speaks; `RUN_STARTED.data.protocolVersion` carries it. */
 export const PROTOCOL_VERSION = '1.0';
 /** The major version sent as the `Agent-Protocol` header and the envelope's `v`. */
 export const PROTOCOL_MAJOR = 1;
-
-/** A run's lifecycle state (docs/protocol.md §8). Terminal states absorb. */
-export type RunStatus =
-  | 'queued'
-  | 'running'
-  | 'awaiting_input'
-  /** Waiting for a browser tool's executor (docs/protocol.md §19). */
-  | 'awaiting_tool'
-  | 'cancelling'
-  | 'completed'
-  | 'failed'
-  | 'cancelled'
-  | 'expired';
 
 /** A run state a run never leaves: how it ended (`expired`: it ran past `runMaxDurationSec`). */
 export type TerminalRunStatus = Extract<RunStatus, 'completed' | 'failed' | 'cancelled' | 'expired'>;
@@ -30,20 +30,6 @@ export const TERMINAL_RUN_STATUSES: readonly TerminalRunStatus[] = ['completed',
 /** True when `status` is terminal. */
 export function isTerminalRunStatus(status: RunStatus): status is TerminalRunStatus {
   return (TERMINAL_RUN_STATUSES as readonly RunStatus[]).includes(status);
-}
-
-/** One piece of user content; v1 accepts text only. */
-export interface TextContent {
-  type: 'text';
-  text: string;
-}
-export type InputContent = TextContent;
-
-/** A product-authorized reference the user attached (a document, a ticket). */
-export interface ContextRef {
-  ref: string;
-  title?: string;
-  url?: string;
 }
 
 /**
@@ -61,17 +47,8 @@ export interface AttachmentRef {
   size: number;
 }
 
-/** How hard a reasoning model thinks; a model offers a subset (`ModelInfo.reasoningOptions`). */
-export type ReasoningEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
-
 /** Every reasoning effort the protocol names, weakest first. */
 export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
-
-/** What the user is looking at, sent with a message for the model (docs/protocol.md §5.2). */
-export interface FocusContext {
-  title?: string;
-  text: string;
-}
 
 /** Token usage of one model call. */
 export interface TokenUsage {
@@ -87,7 +64,6 @@ export type MessageRole = 'user' | 'assistant' | 'reasoning';
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'cancelled' | 'error';
 /** `expired`: a browser call nobody started before its deadline (docs/protocol.md §19). */
 export type ToolResultStatus = 'completed' | 'failed' | 'denied' | 'cancelled' | 'unknown' | 'expired';
-export type ApprovalDecision = 'allow' | 'deny';
 export type InterruptReason = 'tool_call' | 'input_required' | 'confirmation' | (string & {});
 
 /** A focus context as the log keeps it: its title and how many characters it had. */

@@ -7,24 +7,24 @@
 /** Who runs a tool call: absent on the wire means the server itself. */
 export type ExecutorKind = 'browser';
 
-/** A tool the page can run, declared with `POST /runs` (`browserTools`). */
-export interface BrowserToolDeclaration {
-  /** `[A-Za-z0-9_.-]`, 1–64 characters; a server tool of the same name wins. */
-  name: string;
-  description: string;
-  /** A short human title for the tool card. */
-  title?: string;
-  /** JSON Schema of the arguments; the server validates every call against it before it can be claimed. */
-  parameters: Record<string, unknown>;
-  /** `allow` runs at once, `ask` (the default) needs the user's approval each time; the server may only tighten it. */
-  policy?: 'allow' | 'ask';
-}
+import type { ReceiptKind } from './generated/wire-contract.ts';
 
-/** The kinds of receipt an executor sends for the call it claimed, in this order. */
-export type ReceiptKind = 'accepted' | 'progress' | FinalReceiptKind;
+// The request bodies and the plain response bodies come from the contract's schema (src/core/protocol/schema/).
+export type {
+  BrowserToolDeclaration,
+  ClaimToolCallRequest,
+  ClaimToolCallResponse,
+  ConnectExecutorRequest,
+  DisconnectExecutorResponse,
+  ExecutorLeaseResponse,
+  ExecutorReportRequest,
+  ReceiptKind,
+  ToolReceiptRequest,
+  ToolReceiptResponse,
+} from './generated/wire-contract.ts';
 
 /** The receipts that end a call with an outcome the executor confirmed. */
-export type FinalReceiptKind = 'completed' | 'failed' | 'cancelled';
+export type FinalReceiptKind = Exclude<ReceiptKind, 'accepted' | 'progress'>;
 
 /** What the run's log keeps about who runs a browser call (`SnapshotToolCall.executor`). */
 export interface SnapshotToolExecutor {
@@ -43,25 +43,6 @@ export interface SnapshotToolExecutor {
   outcome?: { kind: FinalReceiptKind; receiptId: string; content: string; truncated?: boolean };
   /** Set when the executor reported it cannot confirm what happened. */
   reconciliation?: 'required';
-}
-
-/** `POST /executors/{executorId}/connect` body. */
-export interface ConnectExecutorRequest {
-  /** The names of the browser tools this executor runs. */
-  tools: string[];
-}
-
-/** `200` of connect and heartbeat. */
-export interface ExecutorLeaseResponse {
-  executorId: string;
-  /** ISO-8601: without a heartbeat by then, the executor's unstarted claims are released. */
-  expiresAt: string;
-  heartbeatSec: number;
-}
-
-/** `200` of disconnect: the claims it released (never one already accepted). */
-export interface DisconnectExecutorResponse {
-  released: Array<{ runId: string; toolCallId: string }>;
 }
 
 /** One call an executor may claim or must finish, from `GET /executors/{executorId}/pending`. */
@@ -83,59 +64,4 @@ export interface PendingToolCallsResponse {
   items: PendingToolCall[];
   /** Opaque; pass as `after` for the next page, null when there is none. */
   nextAfter: string | null;
-}
-
-/** `POST /runs/{runId}/tool-calls/{toolCallId}/claim` body. */
-export interface ClaimToolCallRequest {
-  executorId: string;
-}
-
-/** `200` of a claim: the grant to send as `X-Tool-Grant` with every receipt. */
-export interface ClaimToolCallResponse {
-  grant: string;
-  /** True when this executor already held the claim (a retry, or a reloaded page). */
-  replayed: boolean;
-  /** True when the server has this executor's `accepted` receipt: the handler may have run. */
-  isAccepted: boolean;
-  /** The highest receipt sequence applied so far (-1 before `accepted`). */
-  receiptSequence: number;
-  expiresAt: string;
-  eventSeq: number;
-}
-
-/** `POST /runs/{runId}/tool-calls/{toolCallId}/receipts` body (with `X-Tool-Grant`). */
-export interface ToolReceiptRequest {
-  executorId: string;
-  /** The executor's id of this receipt; the same on every retry of it. */
-  receiptId: string;
-  /** 0 for `accepted`, then one more per receipt. */
-  sequence: number;
-  kind: ReceiptKind;
-  /** `progress`: what is happening; `failed`/`cancelled`: why, safe to show. */
-  message?: string;
-  /** `progress`: 0..1. */
-  fraction?: number;
-  /** `completed`: the handler's JSON result (capped at `maxToolResultChars` once serialised). */
-  result?: unknown;
-}
-
-/** `200` of a receipt or a report. */
-export interface ToolReceiptResponse {
-  accepted: true;
-  /** The call had already ended without this receipt (expired, cancelled, reported): it was not applied. */
-  late?: true;
-  /** The same receipt was applied before; nothing changed. */
-  replayed?: true;
-  /** The run is stopping: the executor should abort its handler. */
-  cancelRequested?: true;
-  eventSeq?: number;
-}
-
-/** `POST /executors/{executorId}/report` body (with `X-Tool-Grant`). */
-export interface ExecutorReportRequest {
-  runId: string;
-  toolCallId: string;
-  /** `reconciliation_required`: the executor cannot confirm what its handler did; the call ends `unknown`. */
-  code: 'reconciliation_required';
-  message?: string;
 }

@@ -16,7 +16,7 @@ import type {
   TokenUsage,
   ToolResultStatus,
 } from './basics.ts';
-import type { PROTOCOL_MAJOR } from './basics.ts';
+import type { EventEnvelope as WireEventEnvelope } from './generated/wire-contract.ts';
 import type { BrowserToolDeclaration, ExecutorKind, ToolReceiptRequest } from './browser-tools.ts';
 import type { RunErrorCode } from './problems.ts';
 import type { SnapshotMessage } from './messages.ts';
@@ -240,20 +240,12 @@ export const EVENT_TYPES: readonly EventType[] = [
   'STATE_DELTA',
 ];
 
-/** One wire event. Every event is persisted and sequenced before it reaches a socket. */
-export interface EventEnvelope<T extends EventType = EventType> {
-  v: typeof PROTOCOL_MAJOR;
-  /** `evt_` + ULID; stable across replays. */
-  eventId: string;
-  runId: string;
-  sessionId: string;
-  /** Per run, gapless, from 1: the only ordering authority. */
-  seq: number;
-  /** Opaque; equal to the SSE `id:`. Clients never build cursors. */
-  cursor: string;
+/**
+ * One wire event. Every event is persisted and sequenced before it reaches a socket. Its members
+ * are the contract schema's `EventEnvelope`; `data` is narrowed here to the payload of its `type`.
+ */
+export interface EventEnvelope<T extends EventType = EventType> extends Omit<WireEventEnvelope, 'type' | 'data'> {
   type: T;
-  /** Epoch milliseconds at append (server clock). */
-  timestamp: number;
   data: EventDataMap[T];
 }
 

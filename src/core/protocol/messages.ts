@@ -3,14 +3,12 @@
  * §5.7). Part of the wire contract; import it through `src/core/protocol.ts`.
  */
 import type { AttachmentRef, ContextRef, FinishReason, FocusSummary, MessageRole } from './basics.ts';
+import type { FeedbackRequest } from './generated/wire-contract.ts';
 
 export type MessageStatus = 'streaming' | 'complete' | 'cancelled' | 'error';
 
 /** A person's vote on an answer (docs/protocol.md §5.9). */
-export interface MessageFeedback {
-  rating: 'up' | 'down';
-  comment?: string;
-}
+export type MessageFeedback = Pick<FeedbackRequest, 'rating' | 'comment'>;
 
 export interface SnapshotMessage {
   messageId: string;

@@ -2,17 +2,28 @@
  * REST request and response bodies (docs/protocol.md §4, §5).
  * Part of the wire contract; import it through `src/core/protocol.ts`.
  */
-import type {
-  ApprovalDecision,
-  AttachmentRef,
-  ContextRef,
-  FocusContext,
-  InputContent,
-  ReasoningEffort,
-  RunStatus,
-} from './basics.ts';
-import type { BrowserToolDeclaration } from './browser-tools.ts';
-import type { MessageFeedback, SnapshotMessage } from './messages.ts';
+// The request bodies and the plain response bodies come from the contract's schema (src/core/protocol/schema/).
+export type {
+  ActiveRunRef,
+  AddInputRequest,
+  AddInputResponse,
+  AnswerInterruptRequest,
+  CancelRunRequest,
+  CancelRunResponse,
+  CreateRunRequest,
+  CreateRunResponse,
+  DecideInterruptRequest,
+  FeedbackRequest,
+  FeedbackResponse,
+  RenameSessionRequest,
+  ResolveInterruptRequest,
+  SessionListResponse,
+  SessionResource,
+  ShowBranchRequest,
+} from './generated/wire-contract.ts';
+import type { AttachmentRef, ReasoningEffort } from './basics.ts';
+import type { ActiveRunRef } from './generated/wire-contract.ts';
+import type { SnapshotMessage } from './messages.ts';
 import type { RunSnapshot, SnapshotInterrupt, SnapshotToolCall } from './snapshots.ts';
 
 export interface ModelInfo {
@@ -172,136 +183,15 @@ export interface BootstrapResponse {
   stream: StreamSettings;
 }
 
-/** `POST /runs` body. */
-export interface CreateRunRequest {
-  sessionId?: string;
-  agentVersionId: string;
-  input: {
-    clientMessageId?: string;
-    content: InputContent[];
-    contextRefs?: ContextRef[];
-    /** Files uploaded with `POST /attachments` for this message (at most `maxAttachmentsPerMessage`). */
-    attachments?: { attachmentId: string }[];
-    /** The host's instruction for this send only: seen by the model, never kept in the history. */
-    instruction?: string;
-    /** What the user is looking at (the widget's `getContext()`), for the model. */
-    focus?: FocusContext;
-  };
-  options?: {
-    modelId?: string;
-    reasoningEffort?: ReasoningEffort;
-    limits?: { maxCostUsd?: string };
-  };
-  /** Tools this page can run for the run (docs/protocol.md §19); ignored by a server without them. */
-  browserTools?: BrowserToolDeclaration[];
-  /**
-   * The session's latest run, ended `failed` or `cancelled`, that this run answers again
-   * (docs/protocol.md §5.2): its messages leave the session's history, so the turn has one user message.
-   */
-  retryOf?: string;
-  /**
-   * The message the new turn follows (docs/protocol.md §5.2): the last message of a turn on the
-   * branch shown, or null for the conversation's start. The turns after it leave the branch shown
-   * (they stay, one branch over). Omitted: after the branch's last message.
-   */
-  parentMessageId?: string | null;
-}
-
-/** `201` of `POST /runs` (and its replay). */
-export interface CreateRunResponse {
-  runId: string;
-  sessionId: string;
-  status: RunStatus;
-  lastSeq: number;
-  resumeCursor: string;
-  eventsUrl: string;
-  userMessageId: string;
-  createdAt: string;
-}
-
 /** `GET /runs/{id}`: the snapshot with REST timestamps. */
 export interface RunResource extends Omit<RunSnapshot, 'createdAt' | 'updatedAt'> {
   createdAt: string;
   updatedAt: string;
 }
 
-/** `POST /runs/{id}/interrupts/{iid}` body. */
-export type ResolveInterruptRequest =
-  { decision: ApprovalDecision; argsDigest: string; reason?: string; editedArgs?: unknown } | { response: unknown };
-
 export interface ResolveInterruptResponse {
   interrupt: SnapshotInterrupt;
   eventSeq: number;
-}
-
-/** `POST /runs/{id}/feedback` body: the vote on the run's answer `messageId` (a later one replaces it). */
-export interface FeedbackRequest extends MessageFeedback {
-  messageId: string;
-}
-
-/** `POST /runs/{id}/feedback` answer: the vote as kept. */
-export interface FeedbackResponse extends FeedbackRequest {
-  runId: string;
-  updatedAt: string;
-}
-
-export interface CancelRunRequest {
-  reason?: string;
-}
-
-export interface CancelRunResponse {
-  status: RunStatus;
-  eventSeq?: number;
-}
-
-/** `POST /runs/{id}/inputs` body. */
-export interface AddInputRequest {
-  clientMessageId?: string;
-  content: InputContent[];
-}
-
-export interface AddInputResponse {
-  inputId: string;
-  messageId: string;
-  eventSeq: number;
-}
-
-export interface ActiveRunRef {
-  runId: string;
-  status: RunStatus;
-  lastSeq: number;
-}
-
-export interface SessionResource {
-  sessionId: string;
-  agentVersionId: string;
-  /** Set by a rename, else made from the first user message (or suggested by the product). */
-  title: string | null;
-  activeRun: ActiveRunRef | null;
-  lastRunId: string | null;
-  /** Settled user and assistant messages plus the active run's user message (the one being answered). */
-  messageCount: number;
-  createdAt: string;
-  /** The last activity: when a run last started or ended (a rename does not move it). */
-  updatedAt: string;
-}
-
-/**
- * `PUT /sessions/{id}/branch` body (docs/protocol.md §5.7): the user message of the turn to show.
- * The branch shown becomes the one through that turn last made; answered with the `SessionResource`.
- */
-export interface ShowBranchRequest {
-  messageId: string;
-}
-
-/** `PATCH /sessions/{id}` body: the new title (one line, trimmed, 1–`maxTitleChars` characters). */
-export interface RenameSessionRequest {
-  title: string;
-}
-
-export interface SessionListResponse {
-  items: SessionResource[];
-  nextAfter: string | null;
 }
 
 /** `GET /sessions/{id}/messages`: settled messages, newest first. */

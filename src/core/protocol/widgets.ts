@@ -163,8 +163,8 @@ export type WidgetNode =
   | WidgetButtonNode
   | WidgetFormNode;
 
-/** The values of a form submit, by field name (a checkbox's is a boolean). */
-export type WidgetValues = Record<string, string | boolean>;
+// The action's bodies and a form's values come from the contract's schema (src/core/protocol/schema/).
+export type { WidgetActionRequest, WidgetActionResponse, WidgetValues } from './generated/wire-contract.ts';
 
 /**
  * A widget as the log and the snapshot keep it: on `TOOL_CALL_RESULT.widget`, hence on the
@@ -177,26 +177,6 @@ export interface Widget {
   /** How many times it was updated (0 as a tool showed it; an action or `WIDGET_UPDATED` adds one): each makes a new digest. */
   revision: number;
   digest: string;
-}
-
-/** The body of `POST /runs/{runId}/widgets/{widgetId}/actions` (docs/protocol.md §11.2). */
-export interface WidgetActionRequest {
-  /** A button's or a form's `action`. */
-  action: string;
-  /** The digest of the widget the user acted on. */
-  digest: string;
-  /** A form's values; absent for a button. */
-  values?: WidgetValues;
-}
-
-/**
- * `201` of a widget action (and its replay): the run that records it. Its `widget_action` call's
- * result carries the widget as it is now, under the same `widgetId`; follow the run to see it.
- */
-export interface WidgetActionResponse {
-  runId: string;
-  sessionId: string;
-  eventsUrl: string;
 }
 
 /** The limits of a widget (docs/widgets.md, "Limits"); a widget past one is refused whole. */

@@ -4,7 +4,7 @@ import { fail } from '../http/problem-error.ts';
 import { findResolutionSeq } from '../runs/live-runs.ts';
 import type { RunEntry } from '../runs/run-store.ts';
 import type { HandlerContext } from './operation-context.ts';
-import { requireObject, validateOptionalString } from './validate-fields.ts';
+import { parseContractBody } from './request-body-validators.ts';
 
 /** An answer to an interrupt: an approval decision, or the `{response}` to an input request. */
 export type InterruptAnswer =
@@ -104,21 +104,15 @@ export async function resolveInterrupt(
   return { interrupt, eventSeq, isReplayed: replayed !== null };
 }
 
-/** Reads a `{decision, argsDigest, reason?}` or `{response}` body (field limits of docs/protocol.md §16.2), or throws `422`. */
+/**
+ * Reads a `ResolveInterruptRequest` body: `{response}` (without `decision`), or else a decision
+ * checked against `DecideInterruptRequest` (field limits of docs/protocol.md §16.2); throws `422`.
+ */
 export function parseInterruptAnswer(value: unknown, context: HandlerContext): InterruptAnswer {
-  const body = requireObject(value, 'body');
-  if ('response' in body && !('decision' in body)) return { response: body.response };
-  const { decision, argsDigest, editedArgs, reason } = body;
-  if (decision !== 'allow' && decision !== 'deny') {
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: 'decision must be "allow" or "deny" (or send {response}).',
-      details: { field: 'decision' },
-    });
-  }
-  const { maxIdChars, maxReasonChars } = context.limits;
-  validateOptionalString(argsDigest, { field: 'argsDigest', limit: 'maxIdChars', max: maxIdChars });
-  validateOptionalString(reason, { field: 'reason', limit: 'maxReasonChars', max: maxReasonChars });
+  const { limits } = context;
+  const isResponse = typeof value === 'object' && value !== null && 'response' in value && !('decision' in value);
+  if (isResponse) return { response: parseContractBody('AnswerInterruptRequest', value, { limits }).response };
+  const { decision, argsDigest, editedArgs } = parseContractBody('DecideInterruptRequest', value, { limits });
   if (editedArgs !== undefined && !context.capabilities.approvals.approveWithEdits) {
     return fail({
       code: 'EDITED_ARGS_INVALID',

@@ -1,33 +1,21 @@
-import type { CreateRunRequest, ReasoningEffort } from '../../core/protocol.ts';
-import { ACCEPT_LANGUAGE_HEADER, REASONING_EFFORTS } from '../../core/protocol.ts';
+import { ACCEPT_LANGUAGE_HEADER } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { readPreferredLocale } from '../locale/preferred-locale.ts';
 import type { CreateRunInput } from '../runs/run-store.ts';
 import type { HandlerContext, RequestContext } from './operation-context.ts';
 import { validateBrowserTools } from './validate-browser-tools.ts';
-import { validateClientId, validateContent } from './validate-content.ts';
-import { requireObject, validateContextRefs, validateOptionalString } from './validate-fields.ts';
-import { validateFocus, validateInstruction } from './validate-send-context.ts';
+import { checkContentText, refuseUnsupportedContent } from './validate-content.ts';
+import { parseContractBody } from './request-body-validators.ts';
 
 /**
- * Validates a `CreateRunRequest` body (field limits of docs/protocol.md §16.2, agent status and
- * version, model) into what the store's `createRun` takes, or throws the problem. `POST /runs` validates its body
+ * Validates a `CreateRunRequest` body (its schema with the field limits of docs/protocol.md §16.2,
+ * then what a schema cannot say: the message's total length, agent status and version, model) into what the store's `createRun` takes, or throws the problem. `POST /runs` validates its body
  * with it; the AG-UI endpoint builds such a body from a `RunAgentInput` (docs/ag-ui.md).
  */
 export function validateCreateRun(request: RequestContext, context: HandlerContext): CreateRunInput {
-  const body = requireObject(request.body, 'body') as Partial<Record<keyof CreateRunRequest, unknown>>;
   const { agent, models, limits } = context;
-  const idLimit = { limit: 'maxIdChars', max: limits.maxIdChars } as const;
-  const agentVersionId = validateOptionalString(body.agentVersionId, { field: 'agentVersionId', ...idLimit });
-  if (agentVersionId === undefined) {
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: 'agentVersionId is required.',
-      details: { field: 'agentVersionId' },
-    });
-  }
-  const sessionId = validateOptionalString(body.sessionId, { field: 'sessionId', ...idLimit });
-  const retryOf = validateOptionalString(body.retryOf, { field: 'retryOf', ...idLimit });
+  const body = parseContractBody('CreateRunRequest', request.body, { limits, onViolation: refuseUnsupportedContent });
+  const { agentVersionId, sessionId, retryOf, parentMessageId, options = {} } = body;
   if (retryOf !== undefined && sessionId === undefined) {
     return fail({
       code: 'VALIDATION_FAILED',
@@ -35,10 +23,6 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       details: { field: 'sessionId' },
     });
   }
-  const parentMessageId =
-    body.parentMessageId === null
-      ? null
-      : validateOptionalString(body.parentMessageId, { field: 'parentMessageId', ...idLimit });
   if (typeof parentMessageId === 'string' && sessionId === undefined) {
     return fail({
       code: 'VALIDATION_FAILED',
@@ -46,25 +30,20 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       details: { field: 'sessionId' },
     });
   }
-  const input = requireObject(body.input, 'input');
-  const { content } = validateContent(input.content, limits);
-  const clientMessageId = validateClientId(input.clientMessageId, {
-    field: 'input.clientMessageId',
-    maxIdChars: limits.maxIdChars,
-  });
-  const contextRefs = validateContextRefs(input.contextRefs, limits);
-  const instruction = validateInstruction(input.instruction, limits);
-  const focus = validateFocus(input.focus, limits);
-  const options = body.options === undefined ? {} : requireObject(body.options, 'options');
-  const modelId = validateOptionalString(options.modelId, { field: 'options.modelId', ...idLimit });
-  const { reasoningEffort } = options;
-  if (reasoningEffort !== undefined && !REASONING_EFFORTS.includes(reasoningEffort as ReasoningEffort)) {
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: `options.reasoningEffort must be one of ${REASONING_EFFORTS.join(', ')}.`,
-      details: { field: 'options.reasoningEffort' },
-    });
-  }
+  const { input } = body;
+  const { content } = checkContentText(input.content, limits);
+  const { clientMessageId, instruction } = input;
+  const contextRefs = input.contextRefs?.map(({ ref, title, url }) => ({
+    ref,
+    ...(title === undefined ? {} : { title }),
+    ...(url === undefined ? {} : { url }),
+  }));
+  // An empty focus title is no title; the engine may cut the text further to its token budget.
+  const focus =
+    input.focus === undefined
+      ? undefined
+      : { ...(input.focus.title ? { title: input.focus.title } : {}), text: input.focus.text };
+  const { modelId, reasoningEffort } = options;
   if ((agent.status ?? 'active') !== 'active') {
     return fail({
       code: 'AGENT_UNAVAILABLE',
@@ -92,7 +71,7 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
       details: { modelId: modelId ?? null },
     });
   }
-  const effort = reasoningEffort as ReasoningEffort | undefined;
+  const effort = reasoningEffort;
   if (effort !== undefined && !(model.reasoningOptions ?? []).includes(effort)) {
     return fail({
       code: 'REASONING_EFFORT_UNSUPPORTED',
@@ -105,15 +84,7 @@ export function validateCreateRun(request: RequestContext, context: HandlerConte
     context.browserTools === null
       ? undefined
       : validateBrowserTools(body.browserTools, { limits: context.limits, schemas: context.browserTools.schemas });
-  const rawLimits = options.limits === undefined ? undefined : requireObject(options.limits, 'options.limits');
-  const maxCostUsd = rawLimits?.maxCostUsd;
-  if (maxCostUsd !== undefined && (typeof maxCostUsd !== 'string' || !/^\d{1,12}(\.\d{1,12})?$/.test(maxCostUsd))) {
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: 'options.limits.maxCostUsd must be a decimal string.',
-      details: { field: 'options.limits.maxCostUsd' },
-    });
-  }
+  const maxCostUsd = options.limits?.maxCostUsd;
   const locale = readPreferredLocale(request.raw.headers.get(ACCEPT_LANGUAGE_HEADER));
   return {
     subject: request.subject,

@@ -1,60 +1,20 @@
 import type { InputContent, Limits } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { failOverLimit } from '../limits/fail-over-limit.ts';
+import type { ContractViolation } from './request-body-validators.ts';
 
 /**
- * Validates user content (`[{type:'text', text}]`, docs/protocol.md §5.2, §13) and returns it with
- * its joined text. Non-text parts are `422 UNSUPPORTED_CONTENT`; an empty or malformed list, an
- * empty text, more than `maxContentParts` parts or more than `maxInputChars` characters are `422
- * VALIDATION_FAILED` with details (a limit's name in `details.limit`).
+ * Checks what the schema cannot of user content its schema let through (docs/protocol.md §5.2,
+ * §13): the parts joined must not be blank nor over `maxInputChars` characters (`422
+ * VALIDATION_FAILED` on `content`, a limit's name in `details.limit`). Returns the parts (only
+ * their `type` and `text`) and their joined text.
  */
-export function validateContent(
-  value: unknown,
-  limits: Pick<Limits, 'maxInputChars' | 'maxContentParts'>,
+export function checkContentText(
+  parts: readonly InputContent[],
+  limits: Pick<Limits, 'maxInputChars'>,
 ): { content: InputContent[]; text: string } {
-  const { maxInputChars, maxContentParts } = limits;
-  if (!Array.isArray(value) || value.length === 0) {
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: 'content must be a non-empty array of text parts.',
-      details: { field: 'content' },
-    });
-  }
-  if (value.length > maxContentParts) {
-    return failOverLimit({
-      field: 'content',
-      limit: 'maxContentParts',
-      max: maxContentParts,
-      actual: value.length,
-      detail: `A message may have at most ${maxContentParts} parts.`,
-    });
-  }
-  const content: InputContent[] = [];
-  for (const part of value as unknown[]) {
-    if (typeof part !== 'object' || part === null) {
-      return fail({
-        code: 'VALIDATION_FAILED',
-        detail: 'Each content part must be an object.',
-        details: { field: 'content' },
-      });
-    }
-    const { type, text } = part as { type?: unknown; text?: unknown };
-    if (type !== 'text') {
-      return fail({
-        code: 'UNSUPPORTED_CONTENT',
-        detail: 'Only text content is supported.',
-        details: { type: typeof type === 'string' ? type : null, contentTypes: ['text'] },
-      });
-    }
-    if (typeof text !== 'string') {
-      return fail({
-        code: 'VALIDATION_FAILED',
-        detail: 'A text part needs a string text.',
-        details: { field: 'content.text' },
-      });
-    }
-    content.push({ type: 'text', text });
-  }
+  const { maxInputChars } = limits;
+  const content = parts.map(({ text }): InputContent => ({ type: 'text', text }));
   const text = content.map((part) => part.text).join('');
   if (text.trim() === '') {
     return fail({ code: 'VALIDATION_FAILED', detail: 'The message is empty.', details: { field: 'content' } });
@@ -71,25 +31,25 @@ export function validateContent(
   return { content, text };
 }
 
-/** Validates an optional client-proposed id (`clientMessageId`): 1–`maxIdChars` characters of `[A-Za-z0-9_.:-]`. */
-export function validateClientId(value: unknown, options: { field: string; maxIdChars: number }): string | undefined {
-  const { field, maxIdChars } = options;
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^[A-Za-z0-9_.:-]+$/.test(value)) {
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: `${field} must be characters of A–Z, a–z, 0–9, _ . : -.`,
-      details: { field },
-    });
+/**
+ * Turns a schema violation inside a content part that is not text into `422 UNSUPPORTED_CONTENT`
+ * (`details: {type, contentTypes}`): a part of another type is content this server does not take,
+ * not a malformed request. Passes the `onViolation` hook of `parseContractBody`.
+ */
+export function refuseUnsupportedContent(violation: ContractViolation): void {
+  const { path, value } = violation;
+  const at = path.findIndex((segment, index) => segment === 'content' && /^\d+$/.test(path[index + 1] ?? ''));
+  if (at === -1) return;
+  let part: unknown = value;
+  for (const segment of path.slice(0, at + 2)) {
+    part = typeof part === 'object' && part !== null ? (part as Record<string, unknown>)[segment] : undefined;
   }
-  if (value.length > maxIdChars) {
-    return failOverLimit({
-      field,
-      limit: 'maxIdChars',
-      max: maxIdChars,
-      actual: value.length,
-      detail: `${field} may be at most ${maxIdChars} characters.`,
-    });
-  }
-  return value;
+  if (typeof part !== 'object' || part === null) return;
+  const { type } = part as { type?: unknown };
+  if (type === 'text') return;
+  fail({
+    code: 'UNSUPPORTED_CONTENT',
+    detail: 'Only text content is supported.',
+    details: { type: typeof type === 'string' ? type : null, contentTypes: ['text'] },
+  });
 }

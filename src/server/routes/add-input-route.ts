@@ -4,8 +4,8 @@ import { fail } from '../http/problem-error.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { Route } from './route-context.ts';
 import { respondIdempotently } from './route-context.ts';
-import { validateClientId, validateContent } from '../operations/validate-content.ts';
-import { requireObject } from '../operations/validate-fields.ts';
+import { parseContractBody } from '../operations/request-body-validators.ts';
+import { checkContentText, refuseUnsupportedContent } from '../operations/validate-content.ts';
 import { requireOwnedRun } from '../operations/owned-resources.ts';
 
 /**
@@ -33,12 +33,12 @@ export const addInputRoute: Route = {
           identityId: request.identityId,
           limit: 'inputsPerMinute',
         });
-        const body = requireObject(request.body, 'body');
-        const { text } = validateContent(body.content, limits);
-        const clientMessageId = validateClientId(body.clientMessageId, {
-          field: 'clientMessageId',
-          maxIdChars: limits.maxIdChars,
+        const body = parseContractBody('AddInputRequest', request.body, {
+          limits,
+          onViolation: refuseUnsupportedContent,
         });
+        const { text } = checkContentText(body.content, limits);
+        const { clientMessageId } = body;
         const inputId = context.ids('inp');
         const messageId = context.ids('msg');
         const runId = entry.record.runId;

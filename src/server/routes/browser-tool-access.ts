@@ -11,8 +11,6 @@ import { requireOwnedRun } from '../operations/owned-resources.ts';
 
 /** What an executor id looks like: it travels in paths, so the path segment's alphabet. */
 const EXECUTOR_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-/** What a receipt id looks like (an id the executor makes, like a client message id). */
-const RECEIPT_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
 /**
  * The browser tool runtime once the product allowed `executorId` for the caller
@@ -59,17 +57,6 @@ export function parseExecutorId(value: unknown, field = 'executorId'): string {
       code: 'VALIDATION_FAILED',
       detail: `${field} must be 1–64 letters, digits, "_" or "-".`,
       details: { field },
-    });
-  return value;
-}
-
-/** Validates a receipt id (`422 VALIDATION_FAILED`). */
-export function parseReceiptId(value: unknown): string {
-  if (typeof value !== 'string' || !RECEIPT_ID_PATTERN.test(value))
-    return fail({
-      code: 'VALIDATION_FAILED',
-      detail: 'receiptId must be 1–128 letters, digits or "_.:-".',
-      details: { field: 'receiptId' },
     });
   return value;
 }

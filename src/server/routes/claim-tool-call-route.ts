@@ -4,15 +4,9 @@ import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { PendingEvent } from '../runs/run-handle.ts';
-import {
-  parseExecutorId,
-  requireBrowserCall,
-  requireExecutorAccess,
-  requireLease,
-  requireToolCallRun,
-} from './browser-tool-access.ts';
+import { requireBrowserCall, requireExecutorAccess, requireLease, requireToolCallRun } from './browser-tool-access.ts';
 import type { Route } from './route-context.ts';
-import { requireObject } from '../operations/validate-fields.ts';
+import { parseContractBody } from '../operations/request-body-validators.ts';
 
 /**
  * `POST /runs/{runId}/tool-calls/{toolCallId}/claim` (docs/protocol.md §19.3): a connected executor
@@ -33,8 +27,7 @@ export const claimToolCallRoute: Route = {
       identityId: request.identityId,
       limit: 'toolClaimsPerMinute',
     });
-    const body = requireObject(request.body, 'body');
-    const executorId = parseExecutorId(body.executorId);
+    const { executorId } = parseContractBody('ClaimToolCallRequest', request.body, { limits: context.limits });
     const runtime = await requireExecutorAccess(request, context, executorId);
     const lease = await requireLease(request, runtime, executorId);
     const entry = await requireToolCallRun(request, context, request.params.runId ?? '');

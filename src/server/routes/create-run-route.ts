@@ -1,4 +1,4 @@
-import type { CreateRunResponse, ModelInfo } from '../../core/protocol.ts';
+import type { CreateRunRequest, CreateRunResponse, ModelInfo } from '../../core/protocol.ts';
 import type { StoredResponse } from '../storage/storage-port.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { validateCreateRun } from '../operations/create-run.ts';
@@ -6,7 +6,6 @@ import type { Route } from './route-context.ts';
 import { respondIdempotently, toIso } from './route-context.ts';
 import { resolveAttachedFiles, validateAttachmentIds } from './attach-files.ts';
 import { enforceBalance, resolveRefs } from '../operations/send-context-hooks.ts';
-import { requireObject } from '../operations/validate-fields.ts';
 
 /**
  * `POST /runs` (docs/protocol.md §5.2): creates a run (and a session) under `Idempotency-Key`. The
@@ -32,7 +31,8 @@ export const createRunRoute: Route = {
         });
         const input = validateCreateRun(request, context);
         const attachmentIds = validateAttachmentIds(
-          requireObject(requireObject(request.body, 'body').input, 'input').attachments,
+          // validateCreateRun has checked the body against CreateRunRequest (attachments apart).
+          (request.body as CreateRunRequest).input.attachments,
           context.attachments,
         );
         const files =

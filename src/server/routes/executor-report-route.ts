@@ -8,7 +8,7 @@ import {
 } from './browser-tool-access.ts';
 import { admitExecutor } from './executor-routes.ts';
 import type { Route } from './route-context.ts';
-import { requireObject, validateOptionalString } from '../operations/validate-fields.ts';
+import { parseContractBody } from '../operations/request-body-validators.ts';
 
 /**
  * `POST /executors/{executorId}/report` `{runId, toolCallId, code, message?}` with `X-Tool-Grant`:
@@ -22,18 +22,9 @@ export const reportExecutorRoute: Route = {
   rate: 'executorRequestsPerMinute',
   handle: async (request, context) => {
     const { executorId, runtime } = await admitExecutor(request, context);
-    const body = requireObject(request.body, 'body');
-    if (body.code !== 'reconciliation_required')
-      return fail({
-        code: 'VALIDATION_FAILED',
-        detail: 'code must be "reconciliation_required".',
-        details: { field: 'code' },
-      });
-    const message = validateOptionalString(body.message, {
-      field: 'message',
-      limit: 'maxReasonChars',
-      max: context.limits.maxReasonChars,
-    });
+    const body = parseContractBody('ExecutorReportRequest', request.body, { limits: context.limits });
+    const { code, message } = body;
+    // Ids are looked up, not checked: one that is not a string finds no call (404).
     const runId = typeof body.runId === 'string' ? body.runId : '';
     const toolCallId = typeof body.toolCallId === 'string' ? body.toolCallId : '';
     const entry = await requireToolCallRun(request, context, runId);
@@ -51,7 +42,7 @@ export const reportExecutorRoute: Route = {
       return [
         {
           type: 'TOOL_CALL_REPORTED',
-          data: { toolCallId, executorId, code: body.code as string, ...(message === undefined ? {} : { message }) },
+          data: { toolCallId, executorId, code, ...(message === undefined ? {} : { message }) },
         },
       ];
     });

@@ -9,14 +9,12 @@ import type { BrowserToolRuntime } from '../executors/browser-tool-runtime.ts';
 import type { ExecutorLease } from '../executors/executor-registry.ts';
 import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
-import { failOverLimit } from '../limits/fail-over-limit.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { parseExecutorId, requireExecutorAccess, requireLease } from './browser-tool-access.ts';
 import type { Route } from './route-context.ts';
 import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
-import { requireObject } from '../operations/validate-fields.ts';
+import { parseContractBody } from '../operations/request-body-validators.ts';
 
-const TOOL_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 const MAX_PENDING_PAGE = 50;
 /** `Retry-After` of a connect refused because every executor slot is taken (leases expire within 45 s). */
 const EXECUTORS_FULL_RETRY_AFTER_MS = 15_000;
@@ -54,23 +52,8 @@ export const connectExecutorRoute: Route = {
   rate: 'executorRequestsPerMinute',
   handle: async (request, context) => {
     const { executorId, runtime } = await admitExecutor(request, context);
-    const { tools } = requireObject(request.body, 'body');
-    if (!Array.isArray(tools) || tools.some((name) => typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)))
-      return fail({
-        code: 'VALIDATION_FAILED',
-        detail: 'tools must be an array of tool names.',
-        details: { field: 'tools' },
-      });
-    const max = context.limits.maxBrowserTools;
-    if (tools.length > max)
-      failOverLimit({
-        field: 'tools',
-        limit: 'maxBrowserTools',
-        max,
-        actual: tools.length,
-        detail: `An executor runs at most ${max} tools.`,
-      });
-    const lease = await runtime.executors.connect(request.subject.id, executorId, tools as string[]);
+    const { tools } = parseContractBody('ConnectExecutorRequest', request.body, { limits: context.limits });
+    const lease = await runtime.executors.connect(request.subject.id, executorId, tools);
     if (lease === null) {
       return fail({
         code: 'AGENT_UNAVAILABLE',

@@ -6,7 +6,8 @@ import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { StoredFeedback } from '../storage/storage-port.ts';
 import type { Route } from './route-context.ts';
 import { toIso } from './route-context.ts';
-import { refuseControlCharacters, requireObject, validateOptionalString } from '../operations/validate-fields.ts';
+import { parseContractBody } from '../operations/request-body-validators.ts';
+import { refuseControlCharacters } from '../operations/validate-fields.ts';
 import type { HandlerContext } from '../operations/operation-context.ts';
 import { requireOwnedRun } from '../operations/owned-resources.ts';
 
@@ -30,22 +31,10 @@ export const feedbackRoute: Route = {
       limit: 'feedbackPerMinute',
     });
     const entry = await requireOwnedRun(request, context);
-    const body = requireObject(request.body, 'body');
-    const rating = body.rating;
-    if (rating !== 'up' && rating !== 'down') {
-      return fail({
-        code: 'VALIDATION_FAILED',
-        detail: 'rating must be "up" or "down".',
-        details: { field: 'rating' },
-      });
-    }
-    const comment = validateOptionalString(body.comment, {
-      field: 'comment',
-      limit: 'maxCommentChars',
-      max: context.limits.maxCommentChars,
+    const { rating, comment, messageId } = parseContractBody('FeedbackRequest', request.body, {
+      limits: context.limits,
     });
     if (comment !== undefined) refuseControlCharacters(comment, 'comment');
-    const messageId = body.messageId;
     const snapshot = await entry.record.refresh();
     const answer = snapshot.messages.find(
       (message) => message.messageId === messageId && message.role === 'assistant' && message.status !== 'streaming',

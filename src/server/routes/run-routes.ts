@@ -7,7 +7,7 @@ import { enforceRateLimit } from '../limits/rate-limits.ts';
 import { streamRunEvents } from '../sse/stream-run-events.ts';
 import type { Route } from './route-context.ts';
 import { toRunResource } from './route-context.ts';
-import { requireObject, validateOptionalString } from '../operations/validate-fields.ts';
+import { parseContractBody } from '../operations/request-body-validators.ts';
 import { requireOwnedRun } from '../operations/owned-resources.ts';
 
 const CURSOR_PATTERN = /^(0|[1-9][0-9]{0,14})$/;
@@ -109,12 +109,7 @@ export const cancelRunRoute: Route = {
       limit: 'cancelsPerMinute',
     });
     const entry = await requireOwnedRun(request, context);
-    const body = requireObject(request.body, 'body');
-    const reason = validateOptionalString(body.reason, {
-      field: 'reason',
-      limit: 'maxReasonChars',
-      max: limits.maxReasonChars,
-    });
+    const { reason } = parseContractBody('CancelRunRequest', request.body, { limits });
     const result = await context.store.cancelRun(entry.record.runId, reason);
     const response: CancelRunResponse = {
       status: result.status,

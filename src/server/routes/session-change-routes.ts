@@ -6,7 +6,8 @@ import { failOverLimit } from '../limits/fail-over-limit.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import type { Route } from './route-context.ts';
 import { toSessionResource } from './session-routes.ts';
-import { refuseControlCharacters, requireObject, validateOptionalString } from '../operations/validate-fields.ts';
+import { parseContractBody } from '../operations/request-body-validators.ts';
+import { refuseControlCharacters } from '../operations/validate-fields.ts';
 import { showBranchThrough } from '../runs/show-branch.ts';
 import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
 
@@ -21,7 +22,8 @@ export const renameSessionRoute: Route = {
   rate: 'sessionChangesPerMinute',
   handle: async (request, context) => {
     await countChange(request, context);
-    const title = validateTitle(requireObject(request.body, 'body').title, context.limits);
+    const body = parseContractBody('RenameSessionRequest', request.body, { limits: context.limits });
+    const title = normalizeTitle(body.title, context.limits);
     const outcome = await context.storage.updateSessionTitle({
       sessionId: request.params.sessionId ?? '',
       subjectId: request.subject.id,
@@ -68,14 +70,7 @@ export const showBranchRoute: Route = {
   rate: 'sessionChangesPerMinute',
   handle: async (request, context) => {
     await countChange(request, context);
-    const messageId = validateOptionalString(requireObject(request.body, 'body').messageId, {
-      field: 'messageId',
-      limit: 'maxIdChars',
-      max: context.limits.maxIdChars,
-    });
-    if (messageId === undefined) {
-      return fail({ code: 'VALIDATION_FAILED', detail: 'messageId is required.', details: { field: 'messageId' } });
-    }
+    const { messageId } = parseContractBody('ShowBranchRequest', request.body, { limits: context.limits });
     const outcome = await showBranchThrough(context.storage, {
       sessionId: request.params.sessionId ?? '',
       subjectId: request.subject.id,
@@ -119,13 +114,11 @@ function countChange(request: RequestContext, context: HandlerContext): Promise<
 }
 
 /**
- * A title is a string of one line: whitespace runs become one space and the ends are trimmed; then
- * it must be 1 to `maxTitleChars` characters without control characters (`422 VALIDATION_FAILED`).
+ * A title is one line: whitespace runs become one space and the ends are trimmed; then it must be
+ * 1 to `maxTitleChars` characters without control characters (`422 VALIDATION_FAILED`). The limit
+ * applies to the title so made, which is why it is code and not the schema's.
  */
-export function validateTitle(value: unknown, limits: Pick<Limits, 'maxTitleChars'>): string {
-  if (typeof value !== 'string') {
-    return fail({ code: 'VALIDATION_FAILED', detail: 'title must be a string.', details: { field: 'title' } });
-  }
+export function normalizeTitle(value: string, limits: Pick<Limits, 'maxTitleChars'>): string {
   const title = value.replace(/\s+/g, ' ').trim();
   if (title === '') {
     return fail({

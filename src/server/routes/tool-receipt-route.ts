@@ -1,9 +1,7 @@
-import type { EventDataMap, ReceiptKind } from '../../core/protocol.ts';
+import type { EventDataMap } from '../../core/protocol.ts';
 import { fail } from '../http/problem-error.ts';
 import { enforceRateLimit } from '../limits/rate-limits.ts';
 import {
-  parseExecutorId,
-  parseReceiptId,
   readGrant,
   requireBrowserCall,
   requireExecutorAccess,
@@ -13,10 +11,9 @@ import {
 } from './browser-tool-access.ts';
 import type { Route } from './route-context.ts';
 import { capToolResult } from './cap-tool-result.ts';
-import { requireObject, validateOptionalString } from '../operations/validate-fields.ts';
 import type { HandlerContext } from '../operations/operation-context.ts';
+import { parseContractBody } from '../operations/request-body-validators.ts';
 
-const KINDS: readonly ReceiptKind[] = ['accepted', 'progress', 'completed', 'failed', 'cancelled'];
 const DEFAULT_MESSAGES = { failed: 'The tool failed.', cancelled: 'The tool was cancelled.' } as const;
 
 /**
@@ -87,21 +84,9 @@ export const toolReceiptRoute: Route = {
 type ParsedReceipt = Omit<EventDataMap['TOOL_CALL_RECEIPT'], 'toolCallId'>;
 
 function parseReceipt(value: unknown, context: HandlerContext): ParsedReceipt {
-  const body = requireObject(value, 'body');
-  const executorId = parseExecutorId(body.executorId);
-  const receiptId = parseReceiptId(body.receiptId);
-  const { sequence, kind, fraction } = body;
-  if (typeof sequence !== 'number' || !Number.isSafeInteger(sequence) || sequence < 0)
-    return invalid('sequence', 'sequence must be a whole number of at least 0.');
-  if (!KINDS.includes(kind as ReceiptKind)) return invalid('kind', `kind must be one of ${KINDS.join(', ')}.`);
-  const message = validateOptionalString(body.message, {
-    field: 'message',
-    limit: 'maxReasonChars',
-    max: context.limits.maxReasonChars,
-  });
-  if (fraction !== undefined && (typeof fraction !== 'number' || !(fraction >= 0 && fraction <= 1)))
-    return invalid('fraction', 'fraction must be a number from 0 to 1.');
-  const receipt: ParsedReceipt = { executorId, receiptId, sequence, kind: kind as ReceiptKind };
+  const body = parseContractBody('ToolReceiptRequest', value, { limits: context.limits });
+  const { executorId, receiptId, sequence, kind, message, fraction } = body;
+  const receipt: ParsedReceipt = { executorId, receiptId, sequence, kind };
   if (receipt.kind === 'progress') {
     return {
       ...receipt,
@@ -115,8 +100,4 @@ function parseReceipt(value: unknown, context: HandlerContext): ParsedReceipt {
       ? capToolResult(body.result, context.limits)
       : { content: message ?? DEFAULT_MESSAGES[receipt.kind], truncated: false };
   return { ...receipt, content: outcome.content, ...(outcome.truncated ? { truncated: true } : {}) };
-}
-
-function invalid(field: string, detail: string): never {
-  return fail({ code: 'VALIDATION_FAILED', detail, details: { field } });
 }

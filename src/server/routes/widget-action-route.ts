@@ -5,7 +5,6 @@ import {
   REQUEST_ID_HEADER,
   WIDGET_LIMITS,
 } from '../../core/protocol.ts';
-import { isPlainObject } from '../../core/is-plain-object.ts';
 import { DomainError } from '../domain-error.ts';
 import { fail } from '../http/problem-error.ts';
 import { jsonResponse } from '../http/respond.ts';
@@ -16,10 +15,9 @@ import { IdempotencyLockLostError, type IdempotencyCompletion, type StoredRespon
 import { checkFormValues, findActionNode, type WidgetActionStart } from '../widgets/widget-action.ts';
 import type { Route } from './route-context.ts';
 import type { HandlerContext, RequestContext } from '../operations/operation-context.ts';
-import { requireObject } from '../operations/validate-fields.ts';
+import { parseContractBody } from '../operations/request-body-validators.ts';
 
 const TEMPLATE = '/runs/{runId}/widgets/{widgetId}/actions';
-const NAME_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /**
  * `POST /runs/{runId}/widgets/{widgetId}/actions` (docs/protocol.md §11.2, docs/widgets.md
@@ -118,17 +116,8 @@ interface ActionBody {
 }
 
 function parseActionBody(raw: unknown): ActionBody {
-  const body = requireObject(raw, 'body');
-  const invalid = (field: string, detail: string): never =>
-    fail({ code: 'VALIDATION_FAILED', detail, details: { field } });
-  const { action, digest, values = {} } = body;
-  if (typeof action !== 'string' || !NAME_PATTERN.test(action))
-    return invalid('action', 'action must be 1–64 characters of A–Z, a–z, 0–9, _ . : -.');
-  if (typeof digest !== 'string' || digest.length > 100)
-    return invalid('digest', 'digest must be the widget’s digest.');
-  if (!isPlainObject(values) || Object.keys(values).length > WIDGET_LIMITS.maxFields)
-    return invalid('values', `values must be an object of at most ${WIDGET_LIMITS.maxFields} fields.`);
-  return { action, digest, values: values as WidgetValues };
+  const { action, digest, values = {} } = parseContractBody('WidgetActionRequest', raw, {});
+  return { action, digest, values };
 }
 
 type BegunAction =
