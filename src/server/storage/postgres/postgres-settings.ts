@@ -12,7 +12,7 @@ const RATE_WINDOW_MS = 60_000;
  * Server settings (the generated identity secret among them: the first value stored wins in every
  * process), the rate buckets every process counts against, and `/readyz`'s write check.
  */
-export function createPostgresSettings({ s, query, transaction }: PostgresConnection): PostgresSettings {
+export function createPostgresSettings({ s, pool, query, transaction }: PostgresConnection): PostgresSettings {
   return {
     async getOrCreateSetting(name, proposed) {
       await query(`INSERT INTO ${s}.settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [
@@ -49,8 +49,9 @@ export function createPostgresSettings({ s, query, transaction }: PostgresConnec
         return { isAllowed: true };
       }),
     async checkReady() {
-      // A write that commits proves the database is up, writable and the schema is there.
-      await query(
+      // A write that commits proves the database is up, writable and the schema is there. Asked
+      // once, without the retries of a lost connection: /readyz reports the outage at once.
+      await pool.query(
         `INSERT INTO ${s}.settings (name, value) VALUES ('readiness_mark', $1)
          ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
         [String(Date.now())],
