@@ -1,5 +1,5 @@
 import type { ExecutorLeaseStore, StoredExecutorLease } from '../storage-port.ts';
-import type { PostgresConnection, RunSql } from './postgres-connection.ts';
+import type { PostgresConnection } from './postgres-connection.ts';
 
 interface ExecutorRow {
   subject_id: string;
@@ -17,56 +17,28 @@ const toLease = (row: ExecutorRow): StoredExecutorLease => ({
 
 /**
  * The browser-tool executor leases shared by every process (`AgentStorage.executorLeases`), with
- * the same caps as on Redis: connects take a transaction-level advisory lock of the schema, so the
- * `maxExecutors` count and the eviction of a crowded subject's oldest lease are decided one at a time.
+ * the same caps as on Redis: a connect is one call of the schema's `connect_executor` function
+ * (postgres-migrations.ts), which takes a transaction-level advisory lock, so the `maxExecutors`
+ * count and the eviction of a crowded subject's oldest lease are decided one at a time.
  */
-export function createPostgresExecutorLeases({
-  s,
-  schema,
-  query,
-  transaction,
-}: PostgresConnection): ExecutorLeaseStore {
-  const forget = (sql: RunSql, subjectId: string, executorId: string) =>
-    sql(`DELETE FROM ${s}.executor_leases WHERE subject_id = $1 AND executor_id = $2`, [subjectId, executorId]);
+export function createPostgresExecutorLeases({ s, query }: PostgresConnection): ExecutorLeaseStore {
   return {
-    connect: (lease, caps) =>
-      transaction(async (sql) => {
-        const { subjectId, executorId, tools } = lease;
-        await sql('SELECT pg_advisory_xact_lock(hashtext($1))', [`agent-chat-executors:${schema}`]);
-        const { rows } = await sql<{ is_new: boolean; live: number; held: number }>(
-          `SELECT NOT EXISTS (SELECT 1 FROM ${s}.executor_leases WHERE subject_id = $1 AND executor_id = $2) AS is_new,
-             (SELECT COUNT(*) FROM ${s}.executor_leases WHERE expires_at > $3) AS live,
-             (SELECT COUNT(*) FROM ${s}.executor_leases WHERE subject_id = $1) AS held`,
-          [subjectId, executorId, caps.now],
-        );
-        const { is_new: isNew, live, held } = rows[0] as { is_new: boolean; live: number; held: number };
-        if (isNew && live >= caps.maxExecutors && held < caps.maxPerSubject) {
-          // A newcomer takes the oldest live lease of a subject holding more than one.
-          if (held > 0) return null;
-          const { rows: crowded } = await sql<{ subject_id: string; executor_id: string }>(
-            `SELECT l.subject_id, l.executor_id FROM ${s}.executor_leases l WHERE l.expires_at > $1
-               AND (SELECT COUNT(*) FROM ${s}.executor_leases o WHERE o.subject_id = l.subject_id) > 1
-             ORDER BY l.expires_at LIMIT 1`,
-            [caps.now],
-          );
-          const victim = crowded[0];
-          if (victim === undefined) return null;
-          await forget(sql, victim.subject_id, victim.executor_id);
-        }
-        await sql(
-          `INSERT INTO ${s}.executor_leases (subject_id, executor_id, tools_json, expires_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (subject_id, executor_id) DO UPDATE SET tools_json = excluded.tools_json,
-             expires_at = excluded.expires_at, refreshed = nextval(pg_get_serial_sequence('${s}.executor_leases', 'refreshed'))`,
-          [subjectId, executorId, JSON.stringify(tools), lease.expiresAt],
-        );
-        await sql(
-          `DELETE FROM ${s}.executor_leases WHERE (subject_id, executor_id) IN (
-             SELECT subject_id, executor_id FROM ${s}.executor_leases WHERE subject_id = $1
-             ORDER BY refreshed LIMIT GREATEST(0, (SELECT COUNT(*) FROM ${s}.executor_leases WHERE subject_id = $1) - $2))`,
-          [subjectId, caps.maxPerSubject],
-        );
-        return { subjectId, executorId, tools: [...tools], expiresAt: lease.expiresAt };
-      }),
+    async connect(lease, caps) {
+      const { subjectId, executorId, tools } = lease;
+      const { rows } = await query<{ kept: boolean }>(
+        `SELECT ${s}.connect_executor($1, $2, $3, $4, $5, $6, $7) AS kept`,
+        [
+          subjectId,
+          executorId,
+          JSON.stringify(tools),
+          caps.now,
+          lease.expiresAt,
+          caps.maxPerSubject,
+          caps.maxExecutors,
+        ],
+      );
+      return rows[0]?.kept === true ? { subjectId, executorId, tools: [...tools], expiresAt: lease.expiresAt } : null;
+    },
     async heartbeat(subjectId, executorId, now, expiresAt) {
       const { rows } = await query<ExecutorRow>(
         `UPDATE ${s}.executor_leases SET expires_at = $1,
@@ -77,7 +49,11 @@ export function createPostgresExecutorLeases({
       return rows[0] === undefined ? null : toLease(rows[0]);
     },
     async disconnect(subjectId, executorId) {
-      return (await forget(query, subjectId, executorId)).rowCount === 1;
+      const result = await query(`DELETE FROM ${s}.executor_leases WHERE subject_id = $1 AND executor_id = $2`, [
+        subjectId,
+        executorId,
+      ]);
+      return result.rowCount === 1;
     },
     async find(subjectId, executorId, now) {
       const { rows } = await query<ExecutorRow>(
@@ -96,8 +72,8 @@ export function createPostgresExecutorLeases({
       return rows.map(toLease).sort((a, b) => a.expiresAt - b.expiresAt);
     },
     async count() {
-      const { rows } = await query<{ count: number }>(`SELECT COUNT(*) AS count FROM ${s}.executor_leases`);
-      return rows[0]?.count ?? 0;
+      const { rows } = await query<{ n: number }>(`SELECT n FROM ${s}.executor_lease_total`);
+      return rows[0]?.n ?? 0;
     },
   };
 }

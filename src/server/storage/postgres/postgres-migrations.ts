@@ -112,6 +112,61 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         PRIMARY KEY (subject_id, executor_id)
       );
       CREATE INDEX executor_leases_by_expiry ON ${S}.executor_leases (expires_at);
+      -- How many executor leases are kept (expired ones until taken), so a connect counts the live
+      -- ones only when the store may be full.
+      CREATE TABLE ${S}.executor_lease_total (id boolean PRIMARY KEY DEFAULT true CHECK (id), n bigint NOT NULL);
+      INSERT INTO ${S}.executor_lease_total (n) VALUES (0);
+      CREATE FUNCTION ${S}.count_executor_leases() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        UPDATE ${S}.executor_lease_total SET n = n + (CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END);
+        RETURN NULL;
+      END
+      $fn$;
+      CREATE TRIGGER executor_leases_counted AFTER INSERT OR DELETE ON ${S}.executor_leases
+        FOR EACH ROW EXECUTE FUNCTION ${S}.count_executor_leases();
+      -- ExecutorLeaseStore.connect in one round trip, one connect at a time (a transaction lock).
+      CREATE FUNCTION ${S}.connect_executor(subject text, executor text, tools text, now_ms bigint,
+        expires_ms bigint, max_per_subject bigint, max_executors bigint) RETURNS boolean
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        is_new boolean;
+        live bigint;
+        held bigint;
+        victim record;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext('agent-chat-executors:' || '${S}'));
+        SELECT COUNT(*), NOT bool_or(l.executor_id = executor) INTO held, is_new
+          FROM ${S}.executor_leases l WHERE l.subject_id = subject;
+        is_new := coalesce(is_new, true);
+        IF is_new AND held < max_per_subject
+          AND (SELECT t.n FROM ${S}.executor_lease_total t) >= max_executors THEN
+          SELECT COUNT(*) INTO live FROM ${S}.executor_leases l WHERE l.expires_at > now_ms;
+          IF live >= max_executors THEN
+            -- A newcomer takes the oldest live lease of a subject holding more than one.
+            IF held > 0 THEN RETURN false; END IF;
+            SELECT l.subject_id, l.executor_id INTO victim FROM ${S}.executor_leases l
+              WHERE l.expires_at > now_ms
+                AND EXISTS (SELECT 1 FROM ${S}.executor_leases o
+                  WHERE o.subject_id = l.subject_id AND o.executor_id <> l.executor_id)
+              ORDER BY l.expires_at LIMIT 1;
+            IF NOT FOUND THEN RETURN false; END IF;
+            DELETE FROM ${S}.executor_leases l
+              WHERE l.subject_id = victim.subject_id AND l.executor_id = victim.executor_id;
+          END IF;
+        END IF;
+        INSERT INTO ${S}.executor_leases AS l (subject_id, executor_id, tools_json, expires_at)
+          VALUES (subject, executor, tools, expires_ms)
+          ON CONFLICT (subject_id, executor_id) DO UPDATE SET tools_json = excluded.tools_json,
+            expires_at = excluded.expires_at,
+            refreshed = nextval(pg_get_serial_sequence('${S}.executor_leases', 'refreshed'));
+        IF is_new AND held >= max_per_subject THEN
+          DELETE FROM ${S}.executor_leases l WHERE l.subject_id = subject AND l.executor_id IN (
+            SELECT o.executor_id FROM ${S}.executor_leases o WHERE o.subject_id = subject
+            ORDER BY o.refreshed LIMIT held + 1 - max_per_subject);
+        END IF;
+        RETURN true;
+      END
+      $fn$;
       CREATE TABLE ${S}.rate_buckets (
         bucket text PRIMARY KEY,
         full_at bigint NOT NULL,
