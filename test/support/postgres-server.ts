@@ -65,10 +65,12 @@ const WATCHDOG =
 /**
  * Starts a private Postgres: `initdb` in a temp folder (trust auth, no fsync), then `postgres` on
  * a free loopback port with its unix socket in that folder, and resolves once it accepts
- * connections. As root (CI, this machine) both run as `nobody` (uid 65534), owner of the folder:
+ * connections; `extraArgs` are more `postgres` options (`-c name=value`). As root (CI, this machine) both run as `nobody` (uid 65534), owner of the folder:
  * initdb refuses root, and Node's `spawn({ uid, gid })` drops root's groups too.
  */
-export async function startPostgresServer(options: { timeoutMs?: number } = {}): Promise<PrivatePostgresServer> {
+export async function startPostgresServer(
+  options: { timeoutMs?: number; extraArgs?: readonly string[] } = {},
+): Promise<PrivatePostgresServer> {
   const bin = findPostgresBinaries();
   const dir = await mkdtemp(join(tmpdir(), 'agent-chat-postgres-'));
   const asUser = process.getuid?.() === 0 ? UNPRIVILEGED : undefined;
@@ -78,15 +80,16 @@ export async function startPostgresServer(options: { timeoutMs?: number } = {}):
   let port = 0;
   let running: (() => Promise<void>) | null = null;
   const timeoutMs = options.timeoutMs ?? 20_000;
+  const extraArgs = options.extraArgs ?? [];
   const start = async (): Promise<void> => {
     if (port !== 0) {
-      running = await launch({ bin, dir, data, port, asUser, timeoutMs });
+      running = await launch({ bin, dir, data, port, asUser, timeoutMs, extraArgs });
       return;
     }
     for (let attempt = 1; ; attempt += 1) {
       const free = await findFreePort();
       try {
-        running = await launch({ bin, dir, data, port: free, asUser, timeoutMs });
+        running = await launch({ bin, dir, data, port: free, asUser, timeoutMs, extraArgs });
         port = free;
         return;
       } catch (error) {
@@ -122,8 +125,9 @@ async function launch(options: {
   port: number;
   asUser: { uid: number; gid: number } | undefined;
   timeoutMs: number;
+  extraArgs: readonly string[];
 }): Promise<() => Promise<void>> {
-  const { bin, dir, data, port, asUser, timeoutMs } = options;
+  const { bin, dir, data, port, asUser, timeoutMs, extraArgs } = options;
   const sockets = join(dir, 'sockets');
   await mkdir(sockets, { recursive: true });
   if (asUser !== undefined) await chown(sockets, asUser.uid, asUser.gid);
@@ -140,7 +144,7 @@ async function launch(options: {
   );
   // Kept while starting, so a failed start (a port taken meanwhile) can be tried again on the data.
   await writeFile(join(dir, 'keep'), '');
-  const child = spawn('sh', ['-c', WATCHDOG, 'sh', dir, join(bin, 'postgres'), ...args], {
+  const child = spawn('sh', ['-c', WATCHDOG, 'sh', dir, join(bin, 'postgres'), ...args, ...extraArgs], {
     stdio: ['pipe', 'pipe', 'pipe'],
     ...(asUser ?? {}),
   });

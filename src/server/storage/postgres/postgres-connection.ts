@@ -27,6 +27,11 @@ export interface PostgresConnection {
   /** One statement in its own implicit transaction, retried while the connection is being re-established. */
   query: RunSql;
   /**
+   * One write that must not run twice (an append): a failure to connect is retried like `query`,
+   * but a connection lost once the statement was sent throws {@link CommitOutcomeUnknownError}.
+   */
+  writeOnce: RunSql;
+  /**
    * Runs `body` in one transaction (`READ COMMITTED`, row locks for races) and commits it. A
    * connection lost before `COMMIT` was sent (or a deadlock) rolls back and runs `body` again with
    * backoff for up to {@link RETRY_WINDOW_MS}; a connection lost during `COMMIT` is thrown: its
@@ -46,7 +51,11 @@ const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
  * quoted into statements, so anything else is refused). Its statements read 64-bit integers as
  * numbers (times are epoch ms, far below 2^53) without touching `pg`'s global parsers.
  */
-export function openPostgresConnection(target: PostgresTarget, schema: string): PostgresConnection {
+export function openPostgresConnection(
+  target: PostgresTarget,
+  schema: string,
+  options: { maxConnections?: number } = {},
+): PostgresConnection {
   if (!SCHEMA_PATTERN.test(schema)) {
     throw new RangeError(`The Postgres schema must match ${SCHEMA_PATTERN} (got "${schema}").`);
   }
@@ -56,7 +65,10 @@ export function openPostgresConnection(target: PostgresTarget, schema: string): 
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as never,
   };
-  const config: PoolConfig = { connectionString: isOwnPool ? target.connectionString : '', max: 10 };
+  const config: PoolConfig = {
+    connectionString: isOwnPool ? target.connectionString : '',
+    max: options.maxConnections ?? 10,
+  };
   const pool = 'pool' in target ? target.pool : new pg.Pool(config);
   // An idle client whose server went away emits 'error' on the pool: the next checkout reconnects.
   pool.on('error', () => undefined);
@@ -69,6 +81,19 @@ export function openPostgresConnection(target: PostgresTarget, schema: string): 
     s,
     schema,
     query,
+    writeOnce: (text, values) =>
+      withRetry(async () => {
+        const client = await pool.connect();
+        try {
+          const result = toResult(await client.query({ text, values: values ?? [], types }));
+          client.release();
+          return result;
+        } catch (error) {
+          const isLost = isConnectionLoss(error);
+          client.release(isLost ? (error as Error) : undefined);
+          throw isLost ? new CommitOutcomeUnknownError(error) : error;
+        }
+      }),
     async transaction(body) {
       return withRetry(async () => {
         const client = await pool.connect();

@@ -112,6 +112,26 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         PRIMARY KEY (subject_id, executor_id)
       );
       CREATE INDEX executor_leases_by_expiry ON ${S}.executor_leases (expires_at);
+      -- An append that neither ends its run nor completes an idempotency record, in one round trip:
+      -- 'appended', 'missing', 'closed' or 'conflict:<lastSeq>'. Its NOTIFY is delivered at commit.
+      CREATE FUNCTION ${S}.append_events(run text, expected integer, seqs integer[], envelopes text[],
+        channel text) RETURNS text
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        found_seq integer;
+        found_end bigint;
+      BEGIN
+        SELECT r.last_seq, r.ended_at INTO found_seq, found_end FROM ${S}.runs r WHERE r.run_id = run FOR UPDATE;
+        IF NOT FOUND THEN RETURN 'missing'; END IF;
+        IF found_end IS NOT NULL THEN RETURN 'closed'; END IF;
+        IF found_seq <> expected THEN RETURN 'conflict:' || found_seq; END IF;
+        INSERT INTO ${S}.events (run_id, seq, envelope_json)
+          SELECT run, batch.seq, batch.envelope FROM unnest(seqs, envelopes) AS batch (seq, envelope);
+        UPDATE ${S}.runs r SET last_seq = seqs[array_length(seqs, 1)] WHERE r.run_id = run;
+        PERFORM pg_notify(channel, seqs[array_length(seqs, 1)] || ':' || run);
+        RETURN 'appended';
+      END
+      $fn$;
       -- How many executor leases are kept (expired ones until taken), so a connect counts the live
       -- ones only when the store may be full.
       CREATE TABLE ${S}.executor_lease_total (id boolean PRIMARY KEY DEFAULT true CHECK (id), n bigint NOT NULL);

@@ -1,18 +1,14 @@
 import type { EventEnvelope, RunSnapshot, SnapshotMessage } from '../../../core/protocol.ts';
-import { EventLogConflictError } from '../../runs/event-log.ts';
-import { RunClosedError } from '../../runs/run-handle.ts';
-import { checkAppendBatch, withoutMessages } from '../append-rules.ts';
-import { IdempotencyLockLostError } from '../storage-port.ts';
 import type { AgentStorage, StoredRun, StoredSession } from '../storage-port.ts';
 import type { PostgresConnection, RunSql } from './postgres-connection.ts';
 import { completeIdempotencyRecord, holdsIdempotencyLock } from './postgres-idempotency.ts';
 import type { SessionRow } from './postgres-sessions.ts';
 import { toSession } from './postgres-sessions.ts';
 
-/** The runs and event logs role of the Postgres storage. */
+/** The runs and event logs role of the Postgres storage (appends: `postgres-appends.ts`). */
 export type PostgresRuns = Pick<
   AgentStorage,
-  'createRun' | 'getRun' | 'appendEvents' | 'readEvents' | 'compactEndedRuns' | 'countActiveRuns'
+  'createRun' | 'getRun' | 'readEvents' | 'compactEndedRuns' | 'countActiveRuns'
 >;
 
 interface RunRow {
@@ -30,9 +26,9 @@ interface RunRow {
 }
 
 /**
- * Runs and their logs: every write is one transaction that locks the session or run row first
- * (`FOR UPDATE`), so creates and appends from any number of processes are fenced as on one, and
- * `ring(sql, runId, lastSeq)` (a `NOTIFY`, delivered at commit) wakes the tails of every process.
+ * Runs and their logs: a create is one transaction that locks the session row first (`FOR
+ * UPDATE`), so creates from any number of processes are fenced as on one, and `ring(sql, runId,
+ * lastSeq)` (a `NOTIFY`, delivered at commit) wakes the tails of every process.
  */
 export function createPostgresRuns(
   connection: PostgresConnection,
@@ -147,36 +143,6 @@ export function createPostgresRuns(
       return run;
     },
 
-    appendEvents: (runId, expectedLastSeq, events, options = {}) =>
-      transaction(async (sql) => {
-        const { rows } = await sql<{ session_id: string; last_seq: number; ended_at: number | null }>(
-          `SELECT session_id, last_seq, ended_at FROM ${s}.runs WHERE run_id = $1 FOR UPDATE`,
-          [runId],
-        );
-        const row = rows[0];
-        if (row === undefined) throw new RangeError(`Run ${runId} does not exist.`);
-        if (row.ended_at !== null) throw new RunClosedError(runId);
-        if (row.last_seq !== expectedLastSeq) throw new EventLogConflictError(runId, expectedLastSeq, row.last_seq);
-        const isEnding = checkAppendBatch(runId, expectedLastSeq, events, options);
-        if (options.idempotency !== undefined && !(await holdsIdempotencyLock(sql, s, options.idempotency))) {
-          throw new IdempotencyLockLostError(options.idempotency.recordId);
-        }
-        const last = events[events.length - 1];
-        if (last === undefined) return;
-        await sql(
-          `INSERT INTO ${s}.events (run_id, seq, envelope_json)
-           SELECT $1, seq, envelope FROM unnest($2::integer[], $3::text[]) AS batch (seq, envelope)`,
-          [runId, events.map((event) => event.seq), events.map((event) => JSON.stringify(event))],
-        );
-        if (isEnding && options.finalSnapshot !== undefined) {
-          await endRun(sql, s, { runId, sessionId: row.session_id, last, snapshot: options.finalSnapshot });
-        } else {
-          await sql(`UPDATE ${s}.runs SET last_seq = $1 WHERE run_id = $2`, [last.seq, runId]);
-        }
-        if (options.idempotency !== undefined) await completeIdempotencyRecord(sql, s, options.idempotency);
-        await ring(sql, runId, last.seq);
-      }),
-
     async readEvents(runId, afterSeq, limit) {
       const { rows } = await query<{ envelope_json: string }>(
         `SELECT envelope_json FROM ${s}.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
@@ -206,38 +172,4 @@ export function createPostgresRuns(
       return rows[0]?.count ?? 0;
     },
   };
-}
-
-/** The terminal append's writes: the final snapshot, the settled messages, the session's slot and the lease. */
-async function endRun(
-  sql: RunSql,
-  s: string,
-  ending: { runId: string; sessionId: string; last: EventEnvelope; snapshot: RunSnapshot },
-): Promise<void> {
-  const { runId, sessionId, last, snapshot } = ending;
-  await sql(`UPDATE ${s}.runs SET last_seq = $1, ended_at = $2, final_snapshot_json = $3 WHERE run_id = $4`, [
-    last.seq,
-    last.timestamp,
-    JSON.stringify(withoutMessages(snapshot)),
-    runId,
-  ]);
-  if (snapshot.messages.length > 0) {
-    await sql(
-      `INSERT INTO ${s}.messages (session_id, run_id, message_id, role, message_json)
-       SELECT $1, $2, id, role, body FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY
-         AS settled (id, role, body, n) ORDER BY n`,
-      [
-        sessionId,
-        runId,
-        snapshot.messages.map((message) => message.messageId),
-        snapshot.messages.map((message) => message.role),
-        snapshot.messages.map((message) => JSON.stringify(message)),
-      ],
-    );
-  }
-  await sql(
-    `UPDATE ${s}.sessions SET active_run_id = NULLIF(active_run_id, $1), updated_at = $2 WHERE session_id = $3`,
-    [runId, last.timestamp, sessionId],
-  );
-  await sql(`DELETE FROM ${s}.leases WHERE run_id = $1`, [runId]);
 }
