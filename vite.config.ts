@@ -42,7 +42,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['src/server/**/*.test.ts'],
-          globalSetup: ['./test/support/redis-global-setup.ts'],
+          globalSetup: ['./test/support/redis-global-setup.ts', './test/support/postgres-global-setup.ts'],
           testTimeout: 20_000,
         },
       },

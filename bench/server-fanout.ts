@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { openSqliteStorage } from '../src/server/storage/sqlite-storage.ts';
 import { createDiscardingTracerProvider } from './support/discarding-tracer-provider.ts';
 import { formatTable } from './support/format-table.ts';
+import { runPostgresFanout } from './support/postgres-fanout.ts';
 import { readFlag, runFanout } from './support/run-fanout.ts';
 import { ROUND_TRIP_COMMANDS, runTwoProcessFanout } from './support/two-process-fanout.ts';
 import type { TwoProcessFanoutResult } from './support/two-process-fanout.ts';
@@ -19,6 +20,13 @@ import type { TwoProcessFanoutResult } from './support/two-process-fanout.ts';
 // 100, so over the cluster's shards; 1 leaves that row out); prints them side by side with Redis
 // round trips per delivered event.
 //
+// `npm run bench:server-fanout -- --postgres` (default 200 runs): the same workload on one process in
+// memory, over two server processes on one private redis-server, and over two on one private
+// Postgres (each run produced on one process and read on the other, through LISTEN/NOTIFY; each
+// process's pool `--pg-connections`, default 10); prints
+// them side by side with the Postgres statements per delivered event, what NOTIFY costs per
+// delivered event, and the CPU time of the Postgres server per delivered event.
+//
 // `npm run bench:server-fanout -- --observability`: the one-process workload in one run with nothing
 // observed (the OpenTelemetry API without an SDK), with `metrics: true`, and with metrics and an SDK
 // recording every span (exported to nowhere), in turn `--repeat` times (default 3) after a warm-up
@@ -26,6 +34,7 @@ import type { TwoProcessFanoutResult } from './support/two-process-fanout.ts';
 // runs the readers too, the same for each), and their ratio to the unobserved run.
 const isTwoProcesses = process.argv.includes('--two-processes');
 const isObservability = process.argv.includes('--observability');
+const isPostgres = process.argv.includes('--postgres');
 const runs = readFlag('--runs', isTwoProcesses ? 1000 : 200);
 const deltas = readFlag('--deltas', 50);
 const intervalMs = readFlag('--interval-ms', 5);
@@ -33,7 +42,53 @@ const repeat = readFlag('--repeat', 3);
 const identities = readFlag('--identities', 100);
 const workload = `runs ${runs}, events per run ${deltas + 4} after the cursor, delta interval ${intervalMs} ms`;
 
-if (isObservability) {
+if (isPostgres) {
+  const inMemory = await runFanout({ runs, deltas, intervalMs });
+  await inMemory.close();
+  const onRedis = await runTwoProcessFanout({ runs, deltas, intervalMs });
+  const onPostgres = await runPostgresFanout({
+    runs,
+    deltas,
+    intervalMs,
+    connections: readFlag('--pg-connections', 10),
+  });
+  const perEvent = (count: number): string => (count / onPostgres.delivered).toFixed(2);
+  const redisRoundTrips = [...onRedis.commands]
+    .filter(([name]) => ROUND_TRIP_COMMANDS.has(name))
+    .reduce((total, [, calls]) => total + calls, 0);
+  const statements = [...onPostgres.statements].sort(([, a], [, b]) => b.calls - a.calls);
+  const totalStatements = statements.reduce((total, [, kind]) => total + kind.calls, 0);
+  const { notify } = onPostgres;
+  const row = (name: string, result: { delivered: number; seconds: number; p50: number; p99: number }, rtt: string) => [
+    name,
+    String(Math.round(result.delivered / result.seconds)),
+    `${result.p50} ms`,
+    `${result.p99} ms`,
+    rtt,
+  ];
+  console.log(workload);
+  console.log(
+    formatTable(
+      ['storage', 'events/s', 'p50', 'p99', 'round trips per event'],
+      [
+        row('memory, one process', inMemory, '—'),
+        row('Redis, two processes', onRedis, (redisRoundTrips / onRedis.delivered).toFixed(2)),
+        row('Postgres, two processes', onPostgres, perEvent(totalStatements)),
+      ],
+    ),
+  );
+  console.log(
+    `Postgres statements per delivered event: ${statements
+      .filter(([, kind]) => kind.calls > 0)
+      .map(([name, kind]) => `${name} ${perEvent(kind.calls)}`)
+      .join(', ')}`,
+  );
+  const notifyUs = (notify.ms * 1000) / onPostgres.delivered;
+  const cpuUs = (onPostgres.serverCpuSeconds * 1e6) / onPostgres.delivered;
+  console.log(
+    `server-fanout postgres: ${runs} SSE readers over two processes, p50 ${onPostgres.p50} ms, p99 ${onPostgres.p99} ms (${(onPostgres.p99 / inMemory.p99).toFixed(2)}× memory; Redis p99 ${onRedis.p99} ms), ${perEvent(totalStatements)} statements per delivered event; NOTIFY ${perEvent(notify.calls)} calls and ${notifyUs.toFixed(1)} µs of execution per delivered event; Postgres CPU ${cpuUs.toFixed(0)} µs per delivered event`,
+  );
+} else if (isObservability) {
   const tracing = createDiscardingTracerProvider();
   const variants = [
     { name: 'nothing observed', observability: {} },

@@ -11,7 +11,7 @@ import { readObservabilityFromEnv } from './observability-from-env.ts';
  * Starts the demo server as `npm start` configures it from the environment: `HOST`/`PORT`, the
  * engine (`createEngineFromEnv`: the scripted or a real model, or a remote AG-UI agent) and the
  * models bootstrap lists (its model, `readModelsFromEnv`), `AGENT_LIMITS`, and
- * storage (`REDIS_URL` or `REDIS_CLUSTER_NODES`, else `AGENT_CHAT_DB`, default
+ * storage (`DATABASE_URL`, `REDIS_URL` or `REDIS_CLUSTER_NODES`, else `AGENT_CHAT_DB`, default
  * `.data/agent-chat.sqlite` under `rootDir`, with its attachment store; `AGENT_CHAT_IDENTITY_SECRET`; `AGENT_CHAT_LEASE_TTL_MS`), and
  * what is observed (`readObservabilityFromEnv`: probes, `AGENT_CHAT_METRICS`, `AGENT_CHAT_LOG_LEVEL`).
  * Prints the URL line once listening; `close()` also closes the database.

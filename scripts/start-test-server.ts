@@ -23,6 +23,7 @@ for (const name of [
   'AGUI_AGENT_URL',
   'REDIS_URL',
   'REDIS_CLUSTER_NODES',
+  'DATABASE_URL',
 ])
   delete env[name];
 

@@ -1,19 +1,27 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openRedisStorage } from '../../src/server/storage/open-redis-storage.ts';
+import { createPostgresStorage } from '../../src/server/storage/postgres/postgres-storage.ts';
 import { createFanoutEngine, createFanoutHandler } from './run-fanout.ts';
 
 // One server process of bench/server-fanout.ts --two-processes: the fan-out handler on the Redis
-// storage at REDIS_URL, or on the Redis Cluster of REDIS_CLUSTER_NODES (comma-separated URLs; keys
-// under BENCH_KEY_PREFIX). Prints `{"port":…}` on its first stdout line,
+// storage at REDIS_URL, on the Redis Cluster of REDIS_CLUSTER_NODES (comma-separated URLs; keys
+// under BENCH_KEY_PREFIX), or (--postgres) on the Postgres storage at DATABASE_URL. Prints `{"port":…}` on its first stdout line,
 // then serves the handler plus POST /bench/go, which lets this process's runs start appending.
 const keyPrefix = process.env.BENCH_KEY_PREFIX ?? 'bench:';
 const clusterNodes = process.env.REDIS_CLUSTER_NODES;
-const storage = await openRedisStorage(
-  clusterNodes === undefined
-    ? { url: process.env.REDIS_URL ?? '', keyPrefix }
-    : { clusterNodes: clusterNodes.split(','), keyPrefix },
-);
+const databaseUrl = process.env.DATABASE_URL;
+const storage =
+  databaseUrl !== undefined
+    ? await createPostgresStorage({
+        connectionString: databaseUrl,
+        maxConnections: Number(process.env.BENCH_PG_CONNECTIONS ?? 10),
+      })
+    : await openRedisStorage(
+        clusterNodes === undefined
+          ? { url: process.env.REDIS_URL ?? '', keyPrefix }
+          : { clusterNodes: clusterNodes.split(','), keyPrefix },
+      );
 const { engine, release } = createFanoutEngine({
   deltas: Number(process.env.BENCH_DELTAS ?? 50),
   intervalMs: Number(process.env.BENCH_INTERVAL_MS ?? 5),

@@ -122,7 +122,8 @@ async function readCommandCalls(raw: RedisClient): Promise<Map<string, number>> 
   return calls;
 }
 
-function spawnFanoutServer(children: ChildProcess[], env: Record<string, string>): Promise<number> {
+/** Starts one fan-out server process (`redis-fanout-server.ts`) with `env`; resolves to its port. */
+export function spawnFanoutServer(children: ChildProcess[], env: Record<string, string>): Promise<number> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'redis-fanout-server.ts')], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -139,7 +140,8 @@ function spawnFanoutServer(children: ChildProcess[], env: Record<string, string>
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** Stops a fan-out server process (SIGTERM) and resolves once it exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());

@@ -31,6 +31,7 @@ const EXTERNAL = [
   /^react(\/.*)?$/,
   /^better-sqlite3$/,
   /^@redis\/client$/,
+  /^pg$/,
   /^prom-client$/,
   /^@opentelemetry\/api$/,
   /^@modelcontextprotocol\/sdk(\/.*)?$/,
@@ -39,7 +40,7 @@ const EXTERNAL = [
 
 /**
  * Builds the ESM library (one file per entry plus shared chunks) with `lit`, `marked`,
- * `dompurify`, `highlight.js` (the `highlight` entry only), `ajv`, `@ag-ui/*`, `@ai-sdk/*` (server only), `zod`, `better-sqlite3`, `@redis/client`, `prom-client`,
+ * `dompurify`, `highlight.js` (the `highlight` entry only), `ajv`, `@ag-ui/*`, `@ai-sdk/*` (server only), `zod`, `better-sqlite3`, `@redis/client`, `pg`, `prom-client`,
  * `@opentelemetry/api` and `@modelcontextprotocol/sdk` (server only), `react` and Node built-ins
  * left external. Rejects when Vite fails.
  */

@@ -1,14 +1,18 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createFakeClock } from '../../../test/support/fake-clock.ts';
 import { openRedisStorage } from '../storage/open-redis-storage.ts';
+import { createPostgresStorage } from '../storage/postgres/postgres-storage.ts';
+import { dropPostgresSchema } from '../storage/postgres/test-support/drop-postgres-schema.ts';
 import type { AgentStorage, ExecutorLeaseStore } from '../storage/storage-port.ts';
 import type { ExecutorLease, ExecutorRegistry, ExecutorRegistryOptions } from './executor-registry.ts';
 import { createExecutorRegistry } from './executor-registry.ts';
 import { createSharedExecutorRegistry } from './shared-executor-registry.ts';
 
 const opened: AgentStorage[] = [];
+const schemas: string[] = [];
 afterEach(async () => {
   for (const storage of opened.splice(0)) await storage.close();
+  for (const schema of schemas.splice(0)) await dropPostgresSchema({ connectionString: inject('postgresUrl'), schema });
 });
 
 let redisPrefix = 0;
@@ -23,12 +27,27 @@ async function redisLeases(): Promise<ExecutorLeaseStore> {
   return storage.executorLeases;
 }
 
+let postgresSchema = 0;
+/** The leases of a fresh schema on the test's private Postgres. */
+async function postgresLeases(): Promise<ExecutorLeaseStore> {
+  const schema = `executors_${process.pid}_${(postgresSchema += 1)}`;
+  schemas.push(schema);
+  const storage = await createPostgresStorage({ connectionString: inject('postgresUrl'), schema });
+  opened.push(storage);
+  if (storage.executorLeases === undefined) throw new Error('The Postgres storage shares no executor leases.');
+  return storage.executorLeases;
+}
+
 type CreateRegistry = (options: ExecutorRegistryOptions) => Promise<ExecutorRegistry>;
 const REGISTRIES: [string, CreateRegistry][] = [
   ['in memory', async (options) => createExecutorRegistry(options)],
   [
     'shared on Redis',
     async (options) => createSharedExecutorRegistry({ ...options, leases: await redisLeases(), onError: () => {} }),
+  ],
+  [
+    'shared on Postgres',
+    async (options) => createSharedExecutorRegistry({ ...options, leases: await postgresLeases(), onError: () => {} }),
   ],
 ];
 

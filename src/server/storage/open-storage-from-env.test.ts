@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
   defaultDatabasePath,
+  describePostgresUrl,
   describeRedisUrl,
   openStorageFromEnv,
   parseClusterNodes,
 } from './open-storage-from-env.ts';
+import { dropPostgresSchema } from './postgres/test-support/drop-postgres-schema.ts';
 
 describe('openStorageFromEnv', () => {
   let folder: string;
@@ -95,5 +97,29 @@ describe('openStorageFromEnv', () => {
     await expect(
       openStorageFromEnv({ REDIS_CLUSTER_NODES: listed, REDIS_URL: inject('redisUrl') }, ''),
     ).rejects.toThrow('Set REDIS_URL or REDIS_CLUSTER_NODES, not both.');
+  });
+
+  it('selects Postgres for everything when DATABASE_URL is set, naming it without its password', async () => {
+    const schema = `from_env_${process.pid}`;
+    const url = inject('postgresUrl');
+    const env = { DATABASE_URL: url, AGENT_CHAT_PG_SCHEMA: schema, AGENT_CHAT_DB: ':memory:' };
+    const opened = await openStorageFromEnv(env, '');
+    expect(opened.location).toBe(url.replace('postgres@', ''));
+    expect(opened.attachments).toBeUndefined();
+    await opened.storage.getOrCreateSetting('probe', 'kept in postgres');
+    await opened.storage.close();
+    const again = await openStorageFromEnv(env, '');
+    expect(await again.storage.getOrCreateSetting('probe', 'other')).toBe('kept in postgres');
+    await again.storage.close();
+    await dropPostgresSchema({ connectionString: url, schema });
+    expect(describePostgresUrl('postgresql://app:s3cret@db.internal:5432/app')).toBe(
+      'postgresql://db.internal:5432/app',
+    );
+    await expect(openStorageFromEnv({ DATABASE_URL: 'mysql://127.0.0.1/app' }, '')).rejects.toThrow(
+      'DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgres://app@127.0.0.1:5432/app.',
+    );
+    await expect(openStorageFromEnv({ DATABASE_URL: url, REDIS_URL: inject('redisUrl') }, '')).rejects.toThrow(
+      'Set DATABASE_URL or REDIS_URL/REDIS_CLUSTER_NODES, not both.',
+    );
   });
 });

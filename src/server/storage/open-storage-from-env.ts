@@ -4,6 +4,7 @@ import { openDirectoryAttachmentStore } from '../attachments/directory-attachmen
 import { createMemoryAttachmentStore } from '../attachments/memory-attachment-store.ts';
 import { createMemoryStorage } from './memory-storage.ts';
 import { openRedisStorage } from './open-redis-storage.ts';
+import { createPostgresStorage } from './postgres/postgres-storage.ts';
 import { openSqliteStorage } from './sqlite-storage.ts';
 import type { AgentStorage } from './storage-port.ts';
 
@@ -11,13 +12,13 @@ import type { AgentStorage } from './storage-port.ts';
 export interface StorageFromEnv {
   storage: AgentStorage;
   /**
-   * Where the data lives, for the start-up line (`:memory:` when nothing is kept; a Redis URL
-   * without its password; `redis-cluster://<node>,…` for a cluster).
+   * Where the data lives, for the start-up line (`:memory:` when nothing is kept; a Redis or
+   * Postgres URL without its password; `redis-cluster://<node>,…` for a cluster).
    */
   location: string;
   /**
    * Where uploaded files go: `AGENT_CHAT_ATTACHMENTS_DIR` when set, else the `attachments` folder
-   * beside the SQLite file, or memory with `:memory:`; none (attachments off) on Redis without it.
+   * beside the SQLite file, or memory with `:memory:`; none (attachments off) on Redis or Postgres without it.
    */
   attachments?: AttachmentStore;
   /** `AGENT_CHAT_IDENTITY_SECRET`, when set; otherwise the handler keeps a generated one in storage. */
@@ -34,12 +35,14 @@ export function defaultDatabasePath(rootDir: string): string {
 /**
  * Opens the storage an entry's environment asks for: `REDIS_URL` (`redis://` or `rediss://`) selects
  * Redis for everything, for any number of server processes, and `REDIS_CLUSTER_NODES`
- * (`host:port,host:port,…`, or `redis://` URLs) a Redis Cluster; otherwise `AGENT_CHAT_DB` is a SQLite
+ * (`host:port,host:port,…`, or `redis://` URLs) a Redis Cluster, and `DATABASE_URL` (`postgres://` or
+ * `postgresql://`) Postgres (schema `AGENT_CHAT_PG_SCHEMA`, default `agent_chat`, migrated on open);
+ * otherwise `AGENT_CHAT_DB` is a SQLite
  * file path (default `defaultPath`) or `:memory:` (the in-memory store: nothing survives the
  * process). Also reads `AGENT_CHAT_IDENTITY_SECRET` (at least 32 characters) and
  * `AGENT_CHAT_LEASE_TTL_MS` (an integer ≥ 100), and opens the attachment store (see
- * {@link StorageFromEnv.attachments}). Rejects naming the variable when one is malformed, and when
- * Redis cannot be reached.
+ * {@link StorageFromEnv.attachments}). Rejects naming the variable when one is malformed or two
+ * stores are asked for, and when Redis or Postgres cannot be reached.
  */
 export async function openStorageFromEnv(
   env: Record<string, string | undefined>,
@@ -59,9 +62,17 @@ export async function openStorageFromEnv(
   const redisUrl = env['REDIS_URL']?.trim() ?? '';
   const clusterNodes = parseClusterNodes(env['REDIS_CLUSTER_NODES'] ?? '');
   if (redisUrl !== '' && clusterNodes.length > 0) throw new Error('Set REDIS_URL or REDIS_CLUSTER_NODES, not both.');
+  const databaseUrl = env['DATABASE_URL']?.trim() ?? '';
+  if (databaseUrl !== '' && (redisUrl !== '' || clusterNodes.length > 0)) {
+    throw new Error('Set DATABASE_URL or REDIS_URL/REDIS_CLUSTER_NODES, not both.');
+  }
   let storage: AgentStorage;
   let location = path;
-  if (clusterNodes.length > 0) {
+  if (databaseUrl !== '') {
+    location = describePostgresUrl(databaseUrl);
+    const schema = env['AGENT_CHAT_PG_SCHEMA']?.trim() ?? '';
+    storage = await createPostgresStorage({ connectionString: databaseUrl, ...(schema === '' ? {} : { schema }) });
+  } else if (clusterNodes.length > 0) {
     location = `redis-cluster://${clusterNodes.map((node) => new URL(describeRedisUrl(node)).host).join(',')}`;
     storage = await openRedisStorage({ clusterNodes });
   } else if (redisUrl !== '') {
@@ -69,10 +80,10 @@ export async function openStorageFromEnv(
     storage = await openRedisStorage({ url: redisUrl });
   } else storage = path === ':memory:' ? createMemoryStorage() : openSqliteStorage({ path });
   const attachmentsDir = env['AGENT_CHAT_ATTACHMENTS_DIR']?.trim() ?? '';
-  const onRedis = redisUrl !== '' || clusterNodes.length > 0;
+  const isShared = redisUrl !== '' || clusterNodes.length > 0 || databaseUrl !== '';
   let attachments: AttachmentStore | undefined;
   if (attachmentsDir !== '') attachments = openDirectoryAttachmentStore({ directory: attachmentsDir });
-  else if (!onRedis)
+  else if (!isShared)
     attachments =
       path === ':memory:'
         ? createMemoryAttachmentStore()
@@ -91,6 +102,17 @@ export function describeRedisUrl(text: string): string {
   const url = URL.canParse(text) ? new URL(text) : null;
   if (url === null || (url.protocol !== 'redis:' && url.protocol !== 'rediss:')) {
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0.');
+  }
+  url.username = '';
+  url.password = '';
+  return url.toString();
+}
+
+/** Returns the Postgres URL without credentials; throws naming `DATABASE_URL` when it is not a postgres:// URL. */
+export function describePostgresUrl(text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (url === null || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')) {
+    throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgres://app@127.0.0.1:5432/app.');
   }
   url.username = '';
   url.password = '';

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createMemoryStorage } from './memory-storage.ts';
 import { openRedisStorage } from './open-redis-storage.ts';
+import { createPostgresStorage } from './postgres/postgres-storage.ts';
+import { dropPostgresSchema } from './postgres/test-support/drop-postgres-schema.ts';
 import { openSqliteStorage } from './sqlite-storage.ts';
 import { describeStorageContract } from './test-support/storage-contract.ts';
 
@@ -56,3 +58,29 @@ describeStorageContract('Redis', () => openRedisFixture({ url: inject('redisUrl'
 describeStorageContract('Redis Cluster', () => openRedisFixture({ clusterNodes: inject('redisClusterNodes') }), {
   isDurable: true,
 });
+
+let postgresSuite = 0;
+// A schema of its own per test on the suite's private Postgres, dropped after.
+describeStorageContract(
+  'Postgres',
+  async () => {
+    const options = {
+      connectionString: inject('postgresUrl'),
+      schema: `contract_${process.pid}_${(postgresSuite += 1)}`,
+    };
+    let storage = await createPostgresStorage(options);
+    return {
+      storage,
+      reopen: async () => {
+        await storage.close();
+        storage = await createPostgresStorage(options);
+        return storage;
+      },
+      dispose: async () => {
+        await storage.close();
+        await dropPostgresSchema(options);
+      },
+    };
+  },
+  { isDurable: true },
+);
