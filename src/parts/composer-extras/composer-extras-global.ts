@@ -3,7 +3,10 @@
  * `window.AgentChatComposerExtras` global it installs, which `agent-chat.js` loads when the
  * composer first offers attaching or an effort picker (src/parts/load-part-file.ts).
  */
-import type { ComposerExtrasModule } from './composer-extras-on-demand.ts';
+import type * as composerExtrasModule from '../../ui/composer-extras.ts';
+
+/** What the composer extras' file provides: `src/ui/composer-extras.ts` itself, or the script tag's part file. */
+export type ComposerExtrasModule = typeof composerExtrasModule;
 
 declare global {
   interface Window {

@@ -1,12 +1,8 @@
 import { css, html, nothing } from 'lit';
 import { loadPartFile } from '../load-part-file.ts';
 import { createSiblingPart } from '../sibling-part.ts';
-import type * as composerExtrasModule from '../../ui/composer-extras.ts';
 import { renderVisibleText } from '../../ui/text/render-visible-text.ts';
-import type {} from './composer-extras-global.ts';
-
-/** What the composer extras' file provides: `src/ui/composer-extras.ts` itself, or the script tag's part file. */
-export type ComposerExtrasModule = typeof composerExtrasModule;
+import type { ComposerExtrasModule } from './composer-extras-global.ts';
 
 /**
  * The composer's extras (the attachment tray, the effort picker), rendering with the widget's own

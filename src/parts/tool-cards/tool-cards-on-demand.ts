@@ -4,13 +4,9 @@ import type { CardTemplating, LoadFile } from '../../ui/card-templating.ts';
 import { markdownBody } from '../../ui/message-list/markdown-body.ts';
 import { renderVisibleText } from '../../ui/text/render-visible-text.ts';
 import type { ToolCard } from '../../ui/tool-card/tool-card.ts';
-import type * as toolCardsModule from '../../ui/tool-cards.ts';
 import { loadPartFile } from '../load-part-file.ts';
 import { createSiblingPart } from '../sibling-part.ts';
-import type {} from './tool-cards-global.ts';
-
-/** What the tool cards' file provides: `src/ui/tool-cards.ts` itself, or the script tag's part file. */
-export type ToolCardsModule = typeof toolCardsModule;
+import type { ToolCardsModule } from './tool-cards-global.ts';
 
 /** The tool cards, rendering with the widget's Lit. */
 export interface ToolCards {

@@ -2,11 +2,7 @@ import { css, html, nothing } from 'lit';
 import { loadPartFile } from '../load-part-file.ts';
 import { createSiblingPart } from '../sibling-part.ts';
 import { renderVisibleText } from '../../ui/text/render-visible-text.ts';
-import type * as turnActionsModule from '../../ui/turn-actions.ts';
-import type {} from './turn-actions-global.ts';
-
-/** What the turn actions' file provides: `src/ui/turn-actions.ts` itself, or the script tag's part file. */
-export type TurnActionsModule = typeof turnActionsModule;
+import type { TurnActionsModule } from './turn-actions-global.ts';
 
 /**
  * The turn actions (Copy, the votes), rendering with the widget's own Lit: a dynamic import of

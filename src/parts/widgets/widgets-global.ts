@@ -3,7 +3,10 @@
  * `window.AgentChatWidgets` global it installs, which the tool cards file loads when a card first
  * shows a widget (src/parts/widgets/widgets-on-demand.ts).
  */
-import type { WidgetsModule } from './widgets-on-demand.ts';
+import type * as widgetsModule from '../../ui/widgets.ts';
+
+/** What the widgets' file provides: `src/ui/widgets.ts` itself, or the script tag's part file. */
+export type WidgetsModule = typeof widgetsModule;
 
 declare global {
   interface Window {

@@ -1,9 +1,5 @@
 import type { CardTemplating } from '../../ui/card-templating.ts';
-import type * as widgetsModule from '../../ui/widgets.ts';
-import type {} from './widgets-global.ts';
-
-/** What the widgets' file provides: `src/ui/widgets.ts` itself, or the script tag's part file. */
-export type WidgetsModule = typeof widgetsModule;
+import type { WidgetsModule } from './widgets-global.ts';
 
 // A chunk of the ESM build; in the script tag's, the part file whose name and integrity the tool
 // cards' file carries (src/parts/part-table.ts, `carriedBy`), loaded through agent-chat.js (`loadFile`).

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientState } from '../../core/index.ts';
 import '../../define.ts';
-import { provideToolCards, type ToolCardsModule } from '../../parts/tool-cards/tool-cards-on-demand.ts';
+import type { ToolCardsModule } from '../../parts/tool-cards/tool-cards-global.ts';
+import { provideToolCards } from '../../parts/tool-cards/tool-cards-on-demand.ts';
 import { createMessage, nextFrame } from '../test-support/mount-agent-chat.ts';
 import { FakeAgentClient } from '../test-support/fake-agent-client.ts';
 
