@@ -6,14 +6,12 @@ import { appendPlainText } from './plain-text.ts';
 import { capText } from '../text/visible-text.ts';
 import { sanitizeHtml } from './sanitize-html.ts';
 import { finishLinks } from './finish-links.ts';
+import { MARKDOWN_MAX_DEPTH } from './nesting-capped-tokenizer.ts';
 
 export type { CodeBlock, MarkdownStrings } from './render-tokens-to-html.ts';
 
 /** Messages longer than this many characters are truncated before parsing, with a visible notice. */
 export const MARKDOWN_MAX_LENGTH = 200_000;
-
-/** Nesting deeper than this (blockquotes, lists, inline) renders as escaped plain text. */
-export const MARKDOWN_MAX_DEPTH = 32;
 
 /** Default English strings, the widget's own (`EN_STRINGS`); the widget passes its translations through `strings`. */
 export const DEFAULT_MARKDOWN_STRINGS: MarkdownStrings = {
