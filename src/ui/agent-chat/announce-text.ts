@@ -14,14 +14,13 @@ export const ANNOUNCE_SOURCE_CHARS = 1_500;
 /**
  * Returns what the live region says for a finished answer: the text of its first
  * `ANNOUNCE_SOURCE_CHARS` characters as the Markdown pipeline renders them (into a detached
- * container), whitespace collapsed, capped at `ANNOUNCE_MAX_CHARS`; `…` marks a cut.
+ * container), whitespace collapsed, capped at `ANNOUNCE_MAX_CHARS` (`…` marks the cut).
  */
 export function announceText(markdown: string): string {
-  const source = capText(markdown, ANNOUNCE_SOURCE_CHARS);
   const container = document.createElement('div');
   const renderer = createStreamingMarkdown(container);
-  renderer.update(source.text);
+  renderer.update(capText(markdown, ANNOUNCE_SOURCE_CHARS).text);
   renderer.finish();
   const text = (container.textContent ?? '').replace(/\s+/g, ' ').trim();
-  return text.length > ANNOUNCE_MAX_CHARS || source.isTruncated ? `${text.slice(0, ANNOUNCE_MAX_CHARS)}…` : text;
+  return text.length > ANNOUNCE_MAX_CHARS ? `${text.slice(0, ANNOUNCE_MAX_CHARS)}…` : text;
 }

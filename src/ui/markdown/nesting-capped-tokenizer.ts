@@ -16,7 +16,7 @@ export const MARKDOWN_MAX_CONTAINER_DEPTH = MARKDOWN_MAX_DEPTH - 2;
  * below `MARKDOWN_MAX_CONTAINER_DEPTH` token levels is not opened, so its marker and the rest of
  * its text stay in a paragraph of the container above. Lexing then does a bounded amount of work
  * per character, where marked alone recurses once per level (20,000 nested `>` took 0.4 s before
- * overflowing the stack). Use one instance per lex.
+ * overflowing the stack). Use one instance per lex (one that threw is done).
  */
 export class NestingCappedTokenizer extends Tokenizer {
   /** Token levels of the containers open around the text being lexed. */
@@ -32,12 +32,10 @@ export class NestingCappedTokenizer extends Tokenizer {
   }
 
   #nest<T>(levels: number, lex: () => T | undefined): T | undefined {
-    if (this.#depth + levels > MARKDOWN_MAX_CONTAINER_DEPTH) return undefined;
     this.#depth += levels;
-    try {
-      return lex();
-    } finally {
-      this.#depth -= levels;
-    }
+    // A throw ends the whole lex, and with it this instance's use: no need to restore the depth then.
+    const token = this.#depth > MARKDOWN_MAX_CONTAINER_DEPTH ? undefined : lex();
+    this.#depth -= levels;
+    return token;
   }
 }

@@ -72,15 +72,16 @@ export function renderMarkdownTokens(
   options: { source: string; strings: MarkdownStrings },
 ): Omit<RenderedMarkdown, 'isTruncated'> {
   try {
-    if (!tokens || measureDepth(tokens) > MARKDOWN_MAX_DEPTH)
-      return { ...renderPlainText(options.source), isFallback: true };
-    const { html, codeBlocks } = renderTokensToHtml(tokens, options.strings);
-    const fragment = sanitizeHtml(html);
-    finishLinks(fragment);
-    return { fragment, codeBlocks, isFallback: false };
+    if (tokens && !isTooDeep(tokens, 1)) {
+      const { html, codeBlocks } = renderTokensToHtml(tokens, options.strings);
+      const fragment = sanitizeHtml(html);
+      finishLinks(fragment);
+      return { fragment, codeBlocks, isFallback: false };
+    }
   } catch {
-    return { ...renderPlainText(options.source), isFallback: true };
+    // Rendered as plain text below.
   }
+  return { ...renderPlainText(options.source), isFallback: true };
 }
 
 /** Builds the visible truncation notice element (`<p class="ac-notice">`). */
@@ -97,29 +98,19 @@ function renderPlainText(text: string): { fragment: DocumentFragment; codeBlocks
   return { fragment, codeBlocks: [] };
 }
 
-/** Depth of the token tree, measured without recursion so a deep tree cannot overflow the stack. */
-function measureDepth(tokens: Token[]): number {
-  let deepest = 0;
-  const pending: Array<[Token[], number]> = [[tokens, 1]];
-  while (pending.length > 0) {
-    const [list, depth] = pending.pop() ?? [[], 0];
-    deepest = Math.max(deepest, depth);
-    if (deepest > MARKDOWN_MAX_DEPTH) return deepest;
-    for (const token of list) {
-      const children = childTokens(token);
-      for (const child of children) pending.push([child, depth + 1]);
-    }
-  }
-  return deepest;
+/**
+ * Whether `tokens`, lying `depth` levels deep, nest deeper than `MARKDOWN_MAX_DEPTH`. The recursion
+ * stops one level past the limit, so a deep tree cannot overflow the stack.
+ */
+function isTooDeep(tokens: Token[], depth: number): boolean {
+  return (
+    depth > MARKDOWN_MAX_DEPTH ||
+    tokens.some((token) => childTokens(token).some((children) => isTooDeep(children, depth + 1)))
+  );
 }
 
 function childTokens(token: Token): Token[][] {
-  const children: Token[][] = [];
-  if ('tokens' in token && Array.isArray(token.tokens)) children.push(token.tokens);
-  if (token.type === 'list') children.push(token.items as Token[]);
-  if (token.type === 'table') {
-    for (const cell of token.header) children.push(cell.tokens);
-    for (const row of token.rows) for (const cell of row) children.push(cell.tokens);
-  }
-  return children;
+  if (token.type === 'list') return [token.items as Token[]];
+  if (token.type === 'table') return [...token.header, ...token.rows.flat()].map((cell) => cell.tokens);
+  return 'tokens' in token && Array.isArray(token.tokens) ? [token.tokens] : [];
 }

@@ -63,12 +63,12 @@ export function renderTokensToHtml(tokens: Token[], strings: MarkdownStrings): T
 }
 
 /** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(ENCODE_ALL, (character) => HTML_ESCAPES[character] ?? character);
-}
+export const escapeHtml = escapeWith(ENCODE_ALL);
+/** Escapes like `escapeHtml`, but leaves `&` that starts a character reference (as marked does). */
+const escapeLoose = escapeWith(ENCODE_LOOSE);
 
-function escapeLoose(text: string): string {
-  return text.replace(ENCODE_LOOSE, (character) => HTML_ESCAPES[character] ?? character);
+function escapeWith(pattern: RegExp): (text: string) => string {
+  return (text) => text.replace(pattern, (character) => HTML_ESCAPES[character] ?? character);
 }
 
 function renderAll(tokens: Token[], context: RenderContext): string {
