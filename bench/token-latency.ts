@@ -29,6 +29,8 @@ const RATES = [
 const WARM_UP_TOKENS = 20;
 /** The goal of docs/benchmarks.md#token-latency for the client's state → painted. */
 const GOAL = { p50: 20, p99: 50 };
+/** Issue 52's goal for the whole way, the provider's chunk → the painted frame. */
+const TOTAL_GOAL = { p50: 16, p99: 33 };
 
 const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 ensureBuild(rootDir);
@@ -61,6 +63,7 @@ const input = page.locator('#inline-chat agent-chat [part~="input"]');
 
 const rows: string[][] = [];
 let worst = { p50: 0, p99: 0 };
+let worstTotal = { p50: 0, p99: 0 };
 for (const [round, rate] of RATES.entries()) {
   const firstIndex = (round + 1) * 100_000;
   const lastIndex = firstIndex + rate.count - 1;
@@ -110,6 +113,8 @@ for (const [round, rate] of RATES.entries()) {
   }
   const painted = summarizeDurations(toPaint);
   worst = { p50: Math.max(worst.p50, painted.p50), p99: Math.max(worst.p99, painted.p99) };
+  const whole = summarizeDurations(total);
+  worstTotal = { p50: Math.max(worstTotal.p50, whole.p50), p99: Math.max(worstTotal.p99, whole.p99) };
   if (missing > 0) console.log(`${rate.tokensPerSecond} tokens/s: ${missing} tokens not observed in every stage`);
   await page.locator('#inline-chat agent-chat [part~="stop-button"]').waitFor({ state: 'detached' });
 }
@@ -129,5 +134,5 @@ const hostile = execFileSync(process.execPath, ['--import', 'tsx', resolve(rootD
 });
 console.log(hostile.trim().split('\n').at(-1));
 console.log(
-  `token-latency: state → painted p50 ${formatMs(worst.p50)}, p99 ${formatMs(worst.p99)} at the worse of 20 and 100 tokens/s; goal p50 ≤ ${formatMs(GOAL.p50)}, p99 ≤ ${formatMs(GOAL.p99)}`,
+  `token-latency: at the worse of 20 and 100 tokens/s, provider → painted p50 ${formatMs(worstTotal.p50)}, p99 ${formatMs(worstTotal.p99)} (goal ≤ ${formatMs(TOTAL_GOAL.p50)}, ≤ ${formatMs(TOTAL_GOAL.p99)}); state → painted p50 ${formatMs(worst.p50)}, p99 ${formatMs(worst.p99)} (goal ≤ ${formatMs(GOAL.p50)}, ≤ ${formatMs(GOAL.p99)})`,
 );

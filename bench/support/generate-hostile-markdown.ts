@@ -19,8 +19,8 @@ function buildTo(length: number, part: (index: number) => string): string {
 
 /**
  * The hostile-Markdown families `bench/hostile-markdown.ts` streams, each input of exactly
- * `length` characters (the two inputs the issue measured keep their own lengths: 9,999
- * alternating emphasis delimiters and 20,000 nested quotes): emphasis runs and mixes, nesting of
+ * `length` characters (the inputs an issue measured keep their own lengths: 9,999 alternating
+ * emphasis delimiters, 20,000 nested quotes with and without spaces, and 5,000 nested list markers): emphasis runs and mixes, nesting of
  * quotes, lists and brackets, long tables, backtick runs, entity runs and combining marks.
  */
 export function generateHostileInputs(length: number): HostileInput[] {
@@ -37,6 +37,8 @@ export function generateHostileInputs(length: number): HostileInput[] {
     },
     { family: 'emphasis', name: '~~ and ** runs', text: repeatTo('~~a**b', length) },
     { family: 'nesting', name: '> 20,000 nested quotes', text: repeatTo('>', 20_000) },
+    { family: 'nesting', name: '> > … x, 20,000 nested quotes', text: `${'> '.repeat(20_000)}x` },
+    { family: 'nesting', name: '- - … x, 5,000 nested list markers', text: `${'- '.repeat(5_000)}x` },
     { family: 'nesting', name: '> quote ladder', text: buildTo(length, (index) => `${'>'.repeat(index % 64)} a\n`) },
     { family: 'nesting', name: '- nested list markers', text: repeatTo('- ', length) },
     {

@@ -19,6 +19,12 @@ describe('minifyCss', () => {
     );
   });
 
+  test('drops the spaces around child combinators and leading zeros, not the spaces calc() needs', () => {
+    expect(minifyCss('.a > * + * > :is(p) { opacity: 0.5; margin: calc(1px + 0.25em) 10.5px; }')).toBe(
+      '.a>* + *>:is(p){opacity:.5;margin:calc(1px + .25em) 10.5px}',
+    );
+  });
+
   test('keeps media queries and nested rules intact', () => {
     expect(minifyCss('@media (prefers-color-scheme: dark) {\n  :host(:not([theme="light"])) { color: #fff; }\n}')).toBe(
       '@media (prefers-color-scheme:dark){:host(:not([theme="light"])){color:#fff}}',

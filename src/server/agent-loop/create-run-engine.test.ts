@@ -48,7 +48,7 @@ describe('createRunEngine with the scripted model: text scenarios', () => {
 
   it('echoes /echo text verbatim, coalescing small deltas into fewer events', async () => {
     const text = 'Ünïcödé 👋 stays *exactly* as sent, spaces   and all.';
-    const run = startEngine(`/echo ${text}`);
+    const run = startEngine(`/echo ${text}`, { limits: { deltaFlushMs: 40 } });
     await run.done;
     expect(foldTypes(run.events())).toEqual([
       'RUN_STARTED',

@@ -46,7 +46,11 @@ export interface EngineLimits {
   interruptTtlMs: number;
   /** Tool result characters kept; longer results are cut and flagged `truncated`. Default 16 000. */
   maxResultChars: number;
-  /** Minimum time between two text/reasoning delta events of one message. Default 40. */
+  /**
+   * Minimum time between two text/reasoning delta events of one message. Default 8: half a frame
+   * at 60 Hz, so a token waits at most that before it is sent and reaches the screen within two
+   * frames; a model faster than 125 deltas a second is still coalesced.
+   */
   deltaFlushMs: number;
   /** Buffered bytes that force a delta event. Default 512. */
   deltaFlushBytes: number;
@@ -212,7 +216,7 @@ export const DEFAULT_ENGINE_LIMITS: EngineLimits = {
   runMaxDurationMs: 1_800_000,
   interruptTtlMs: 900_000,
   maxResultChars: 16_000,
-  deltaFlushMs: 40,
+  deltaFlushMs: 8,
   deltaFlushBytes: 512,
   progressIntervalMs: 1000,
   toolStopGraceMs: 2000,

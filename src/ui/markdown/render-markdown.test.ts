@@ -226,14 +226,9 @@ const POLICY_CASES: PolicyCase[] = [
     expected: '<p class="ac-raw">&lt;!-- &lt;img src=x&gt; --&gt;</p>\n',
   },
   {
-    title: 'deep blockquote nesting',
+    title: 'deep blockquote nesting (30 quotes, then the deeper markers as text)',
     markdown: deepQuote,
-    expected: `<p class="ac-plain">${'&gt;'.repeat(100)} deep</p>`,
-  },
-  {
-    title: 'deep list nesting (escaped text comes in paragraphs of 1,000 characters)',
-    markdown: deepList,
-    expected: `<p class="ac-plain">${deepList.slice(0, 1_000)}</p><p class="ac-plain">${deepList.slice(1_000)}</p>`,
+    expected: `${'<blockquote>\n'.repeat(30)}<p>${'&gt;'.repeat(70)} deep</p>\n${'</blockquote>\n'.repeat(30)}`,
   },
 ];
 
@@ -255,12 +250,20 @@ describe('renderMarkdown policy', () => {
     expect(serialize(rendered.fragment)).toBe('<p>ab</p>\n<p class="ac-notice">已截断</p>');
   });
 
-  test('marked stack overflow on ~1.9k nested quotes falls back to plain text', () => {
-    const markdown = `${'>'.repeat(1900)}x`;
-    const rendered = renderMarkdownWithCode(markdown);
-    expect(rendered.isFallback).toBe(true);
-    expect(rendered.fragment.textContent).toBe(markdown);
-    expect(Array.from(rendered.fragment.childNodes, (node) => (node.textContent ?? '').length)).toEqual([1_000, 901]);
+  test('a 40-level list ladder renders 15 lists deep, the deeper lines as text in the innermost item', () => {
+    const rendered = renderMarkdownWithCode(deepList);
+    expect(rendered.isFallback).toBe(false);
+    const innermost = Array.from(rendered.fragment.querySelectorAll('li')).at(-1);
+    expect(rendered.fragment.querySelectorAll('ul').length).toBe(15);
+    expect(innermost?.querySelector('ul')).toBeNull();
+    expect(innermost?.textContent?.replace(/\s+/g, '')).toBe(`x${'-x'.repeat(25)}`);
+  });
+
+  test('~1.9k nested quotes (marked alone overflows its stack) render 30 deep, the rest as text', () => {
+    const rendered = renderMarkdownWithCode(`${'>'.repeat(1900)}x`);
+    expect(rendered.isFallback).toBe(false);
+    expect(rendered.fragment.querySelectorAll('blockquote').length).toBe(30);
+    expect(rendered.fragment.textContent?.trim()).toBe(`${'>'.repeat(1870)}x`);
   });
 
   test('code blocks expose their exact source, language and hidden-character flag in document order', () => {

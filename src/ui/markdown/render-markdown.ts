@@ -6,14 +6,12 @@ import { appendPlainText } from './plain-text.ts';
 import { capText } from '../text/visible-text.ts';
 import { sanitizeHtml } from './sanitize-html.ts';
 import { finishLinks } from './finish-links.ts';
+import { MARKDOWN_MAX_DEPTH } from './nesting-capped-tokenizer.ts';
 
 export type { CodeBlock, MarkdownStrings } from './render-tokens-to-html.ts';
 
 /** Messages longer than this many characters are truncated before parsing, with a visible notice. */
 export const MARKDOWN_MAX_LENGTH = 200_000;
-
-/** Nesting deeper than this (blockquotes, lists, inline) renders as escaped plain text. */
-export const MARKDOWN_MAX_DEPTH = 32;
 
 /** Default English strings, the widget's own (`EN_STRINGS`); the widget passes its translations through `strings`. */
 export const DEFAULT_MARKDOWN_STRINGS: MarkdownStrings = {
@@ -74,15 +72,16 @@ export function renderMarkdownTokens(
   options: { source: string; strings: MarkdownStrings },
 ): Omit<RenderedMarkdown, 'isTruncated'> {
   try {
-    if (!tokens || measureDepth(tokens) > MARKDOWN_MAX_DEPTH)
-      return { ...renderPlainText(options.source), isFallback: true };
-    const { html, codeBlocks } = renderTokensToHtml(tokens, options.strings);
-    const fragment = sanitizeHtml(html);
-    finishLinks(fragment);
-    return { fragment, codeBlocks, isFallback: false };
+    if (tokens && !isTooDeep(tokens, 1)) {
+      const { html, codeBlocks } = renderTokensToHtml(tokens, options.strings);
+      const fragment = sanitizeHtml(html);
+      finishLinks(fragment);
+      return { fragment, codeBlocks, isFallback: false };
+    }
   } catch {
-    return { ...renderPlainText(options.source), isFallback: true };
+    // Rendered as plain text below.
   }
+  return { ...renderPlainText(options.source), isFallback: true };
 }
 
 /** Builds the visible truncation notice element (`<p class="ac-notice">`). */
@@ -99,29 +98,19 @@ function renderPlainText(text: string): { fragment: DocumentFragment; codeBlocks
   return { fragment, codeBlocks: [] };
 }
 
-/** Depth of the token tree, measured without recursion so a deep tree cannot overflow the stack. */
-function measureDepth(tokens: Token[]): number {
-  let deepest = 0;
-  const pending: Array<[Token[], number]> = [[tokens, 1]];
-  while (pending.length > 0) {
-    const [list, depth] = pending.pop() ?? [[], 0];
-    deepest = Math.max(deepest, depth);
-    if (deepest > MARKDOWN_MAX_DEPTH) return deepest;
-    for (const token of list) {
-      const children = childTokens(token);
-      for (const child of children) pending.push([child, depth + 1]);
-    }
-  }
-  return deepest;
+/**
+ * Whether `tokens`, lying `depth` levels deep, nest deeper than `MARKDOWN_MAX_DEPTH`. The recursion
+ * stops one level past the limit, so a deep tree cannot overflow the stack.
+ */
+function isTooDeep(tokens: Token[], depth: number): boolean {
+  return (
+    depth > MARKDOWN_MAX_DEPTH ||
+    tokens.some((token) => childTokens(token).some((children) => isTooDeep(children, depth + 1)))
+  );
 }
 
 function childTokens(token: Token): Token[][] {
-  const children: Token[][] = [];
-  if ('tokens' in token && Array.isArray(token.tokens)) children.push(token.tokens);
-  if (token.type === 'list') children.push(token.items as Token[]);
-  if (token.type === 'table') {
-    for (const cell of token.header) children.push(cell.tokens);
-    for (const row of token.rows) for (const cell of row) children.push(cell.tokens);
-  }
-  return children;
+  if (token.type === 'list') return [token.items as Token[]];
+  if (token.type === 'table') return [...token.header, ...token.rows.flat()].map((cell) => cell.tokens);
+  return 'tokens' in token && Array.isArray(token.tokens) ? [token.tokens] : [];
 }

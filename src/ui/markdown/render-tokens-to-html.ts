@@ -2,6 +2,7 @@ import { getDefaults, Lexer } from 'marked';
 import type { Links, Token, Tokens, TokensList } from 'marked';
 import { encodeLinkDestination } from './check-link-url.ts';
 import { hasHiddenCharacters, markHiddenCharacters } from '../text/hidden-characters.ts';
+import { NestingCappedTokenizer } from './nesting-capped-tokenizer.ts';
 
 /** The exact source of one rendered code block, in document order of the `<pre>` elements. */
 export interface CodeBlock {
@@ -39,12 +40,13 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 
 /**
  * Lexes Markdown (GFM) into block tokens with marked's own defaults, never the host page's global
- * `marked` settings. `links` seeds the reference definitions known from earlier text (first
- * definition wins, as in one document). Throws what marked throws (e.g. RangeError on pathological
+ * `marked` settings, and blockquotes and lists nested no deeper than `NestingCappedTokenizer`
+ * allows. `links` seeds the reference definitions known from earlier text (first definition wins,
+ * as in one document). Throws what marked throws (e.g. RangeError on pathological inline
  * nesting); callers catch.
  */
 export function lexMarkdown(source: string, links?: Links): TokensList {
-  const lexer = new Lexer(getDefaults());
+  const lexer = new Lexer({ ...getDefaults(), tokenizer: new NestingCappedTokenizer() });
   if (links) Object.assign(lexer.tokens.links, links);
   return lexer.lex(source);
 }
@@ -61,12 +63,12 @@ export function renderTokensToHtml(tokens: Token[], strings: MarkdownStrings): T
 }
 
 /** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(ENCODE_ALL, (character) => HTML_ESCAPES[character] ?? character);
-}
+export const escapeHtml = escapeWith(ENCODE_ALL);
+/** Escapes like `escapeHtml`, but leaves `&` that starts a character reference (as marked does). */
+const escapeLoose = escapeWith(ENCODE_LOOSE);
 
-function escapeLoose(text: string): string {
-  return text.replace(ENCODE_LOOSE, (character) => HTML_ESCAPES[character] ?? character);
+function escapeWith(pattern: RegExp): (text: string) => string {
+  return (text) => text.replace(pattern, (character) => HTML_ESCAPES[character] ?? character);
 }
 
 function renderAll(tokens: Token[], context: RenderContext): string {

@@ -199,7 +199,7 @@ describe('createStreamingMarkdown', () => {
     expect(container.querySelectorAll('pre').length).toBe(2);
   });
 
-  test('deep nesting in the tail falls back to plain text and the stream keeps working', () => {
+  test('deep nesting in the tail renders to the cap, the rest as text, and the stream keeps working', () => {
     const container = document.createElement('div');
     const stream = createStreamingMarkdown(container, FROZEN);
     const deep = `${'>'.repeat(1900)}x`;
@@ -207,7 +207,7 @@ describe('createStreamingMarkdown', () => {
     stream.update(`ok\n\n${deep}\n\nafter`);
     stream.finish();
     expect(unwrapped(container)).toBe(
-      `<p>ok</p>\n<p class="ac-plain">${'&gt;'.repeat(1_000)}</p><p class="ac-plain">${'&gt;'.repeat(900)}x\n\nafter</p>`,
+      `<p>ok</p>\n${'<blockquote>\n'.repeat(30)}<p>${'&gt;'.repeat(1_870)}x</p>\n${'</blockquote>\n'.repeat(30)}<p>after</p>\n`,
     );
   });
 });
