@@ -4,7 +4,7 @@
  * carry (docs/embedding.md, "Sibling files"). Its output is HTML the widget still sanitizes.
  */
 import hljs from 'highlight.js/lib/core';
-import type { HighlightCode } from '../parts/highlight/highlight-on-demand.ts';
+import type { HighlightCode } from '../parts/highlight/highlight-global.ts';
 import bash from 'highlight.js/lib/languages/bash';
 import c from 'highlight.js/lib/languages/c';
 import cpp from 'highlight.js/lib/languages/cpp';

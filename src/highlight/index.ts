@@ -8,7 +8,7 @@ import { provideHighlighter } from '../parts/highlight/highlight-on-demand.ts';
 import { highlightCode } from './highlight-code.ts';
 
 export { HIGHLIGHT_BURST_MS, HIGHLIGHT_LANGUAGES, HIGHLIGHT_MAX_LENGTH, highlightCode } from './highlight-code.ts';
-export type { HighlightCode } from '../parts/highlight/highlight-on-demand.ts';
+export type { HighlightCode } from '../parts/highlight/highlight-global.ts';
 
 /**
  * Turns on syntax highlighting for every `<agent-chat>` of the page: a code block that names a

@@ -5,13 +5,7 @@
  * plain. Nothing loads until a finished code block names a language.
  */
 import { loadPartFile } from '../load-part-file.ts';
-import type {} from './highlight-global.ts';
-
-/**
- * Highlights one code block's source as `language` into HTML (the text escaped, inside
- * `<span class="hljs-…">`), or returns `undefined` when it cannot (the block stays plain).
- */
-export type HighlightCode = (code: string, language: string) => string | undefined;
+import type { HighlightCode } from './highlight-global.ts';
 
 let load: (() => Promise<HighlightCode>) | undefined = __SCRIPT_TAG_BUILD__
   ? () => loadPartFile('highlight', () => window.AgentChatHighlight?.highlight)

@@ -1,4 +1,4 @@
-import type { HighlightCode } from '../../highlight-on-demand.ts';
+import type { HighlightCode } from '../../parts/highlight/highlight-global.ts';
 import type { CodeBlock } from './render-tokens-to-html.ts';
 import { sanitizeHtml } from './sanitize-html.ts';
 import { markHiddenCharacters } from '../text/hidden-characters.ts';

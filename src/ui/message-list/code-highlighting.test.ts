@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { highlightCode } from '../../highlight/highlight-code.ts';
-import { provideHighlighter, type HighlightCode } from '../../highlight-on-demand.ts';
+import type { HighlightCode } from '../../parts/highlight/highlight-global.ts';
+import { provideHighlighter } from '../../parts/highlight/highlight-on-demand.ts';
 import { createMessage, mountAgentChat, nextFrame } from '../test-support/mount-agent-chat.ts';
 
 // One page for the whole file: the highlighter, once it has arrived, stays (as on a real page).

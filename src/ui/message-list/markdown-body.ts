@@ -1,7 +1,7 @@
 import { noChange } from 'lit';
 import { Directive, directive, type ChildPart } from 'lit/directive.js';
 import { createStreamingMarkdown, DONE_CHUNK_CLASS, type StreamingMarkdown } from '../markdown/streaming-markdown.ts';
-import { findHighlighter } from '../../highlight-on-demand.ts';
+import { findHighlighter } from '../../parts/highlight/highlight-on-demand.ts';
 import { highlightCodeBlock } from '../markdown/highlight-code-block.ts';
 import { copyToClipboard } from '../clipboard/copy-to-clipboard.ts';
 import type { AgentChatStrings } from '../i18n/en.ts';
@@ -26,7 +26,7 @@ export type MarkdownBodyLabels = Pick<
  * (the final text is rendered at once). Each code block gets a copy button that copies the
  * block's exact source, not its DOM text, and a visible flag when that source holds hidden characters.
  * A finished code block that names a language is highlighted once, when the highlighter is here
- * (src/highlight-on-demand.ts: the first such block loads it; the blocks highlight when it arrives).
+ * (src/parts/highlight/highlight-on-demand.ts: the first such block loads it; the blocks highlight when it arrives).
  */
 class MarkdownBodyDirective extends Directive {
   #container: HTMLDivElement | null = null;
