@@ -55,9 +55,10 @@ export interface SharedStore {
 }
 
 /**
- * The scale-out suite (docs/server.md, "Many processes"): two demo server processes on one shared
- * store follow, cancel, approve and feed each other's runs, share idempotency keys, rates, active
- * run counts and executor leases, and end a killed process's run `RUN_ABANDONED` once its lease expired.
+ * The scale-out suite (docs/server.md, "Redis (many server processes)" and "Postgres (one or many
+ * server processes)"): two demo server processes on one shared store follow, cancel, approve and
+ * feed each other's runs, share idempotency keys, rates, active run counts and executor leases, and
+ * end a killed process's run `RUN_ABANDONED` once its lease expired.
  */
 export function describeScaleOut(stores: [string, () => Promise<SharedStore>][]): void {
   describe.each(stores)('two server processes on %s', (_name, openStore) => {
