@@ -60,6 +60,7 @@ export { openRedisStorage } from './storage/open-redis-storage.ts';
 export type { OpenRedisStorageOptions } from './storage/open-redis-storage.ts';
 export { createPostgresStorage, migratePostgresStorage } from './storage/postgres/postgres-storage.ts';
 export type { PostgresStorageOptions } from './storage/postgres/postgres-storage.ts';
+export type { PostgresPool } from './storage/postgres/postgres-pool.ts';
 export { IdempotencyLockLostError } from './storage/storage-port.ts';
 export { createMemoryAttachmentStore } from './attachments/memory-attachment-store.ts';
 export { openDirectoryAttachmentStore } from './attachments/directory-attachment-store.ts';

@@ -1,9 +1,10 @@
 import type * as PgModule from 'pg';
 import type { Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
+import type { PostgresPool } from './postgres-pool.ts';
 import { requireOptionalPeer } from '../../optional-peer.ts';
 
 /** Where the Postgres storage connects: a connection string, or a pool of the product's own. */
-export type PostgresTarget = { connectionString: string } | { pool: Pool };
+export type PostgresTarget = { connectionString: string } | { pool: PostgresPool };
 
 /** One statement's answer: its rows and how many rows it touched. */
 export interface SqlResult<R> {
@@ -69,7 +70,8 @@ export function openPostgresConnection(
     connectionString: isOwnPool ? target.connectionString : '',
     max: options.maxConnections ?? 10,
   };
-  const pool = 'pool' in target ? target.pool : new pg.Pool(config);
+  // A product's pool is a `pg` Pool (PostgresPool names only what the package's types may show).
+  const pool = 'pool' in target ? (target.pool as unknown as Pool) : new pg.Pool(config);
   // An idle client whose server went away emits 'error' on the pool: the next checkout reconnects.
   pool.on('error', () => undefined);
   const s = `"${schema}"`;

@@ -48,6 +48,19 @@ describe('Postgres migrations', () => {
     for (const storage of opened) await storage.close();
   });
 
+  it("uses a product's own pg pool and leaves it open on close", async () => {
+    const pool = new pg.Pool({ connectionString: inject('postgresUrl'), max: 2 });
+    try {
+      const storage = await createPostgresStorage({ pool, schema: freshSchema() });
+      expect(await storage.getOrCreateSetting('own-pool', 'kept')).toBe('kept');
+      await storage.close();
+      const { rows } = await pool.query<{ one: number }>('SELECT 1 AS one');
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('applies only the steps above the recorded version, and refuses a schema newer than the code', async () => {
     const schema = freshSchema();
     const connection = openPostgresConnection({ connectionString: inject('postgresUrl') }, schema);

@@ -1,4 +1,3 @@
-import type { Pool } from 'pg';
 import type { AgentStorage } from '../storage-port.ts';
 import { openPostgresConnection } from './postgres-connection.ts';
 import { createInCallOrder } from './in-call-order.ts';
@@ -12,10 +11,11 @@ import { createPostgresRetention } from './postgres-retention.ts';
 import { createPostgresRuns } from './postgres-runs.ts';
 import { createPostgresSessions } from './postgres-sessions.ts';
 import { createPostgresSettings } from './postgres-settings.ts';
+import type { PostgresPool } from './postgres-pool.ts';
 import { createPostgresTails } from './postgres-tails.ts';
 
 /** Options of {@link createPostgresStorage}: a connection string or a `pg` pool of the product's own. */
-export type PostgresStorageOptions = ({ connectionString: string } | { pool: Pool }) & {
+export type PostgresStorageOptions = ({ connectionString: string } | { pool: PostgresPool }) & {
   /** The schema the tables live in (created when missing): lower-case letters, digits, `_`. Default `agent_chat`. */
   schema?: string;
   /** The most connections the pool it opens keeps (not with `pool`). Default 10. */
@@ -35,7 +35,7 @@ export const DEFAULT_POSTGRES_SCHEMA = 'agent_chat';
  * to the version the schema is at.
  */
 export async function migratePostgresStorage(
-  options: Pick<PostgresStorageOptions, 'schema'> & ({ connectionString: string } | { pool: Pool }),
+  options: Pick<PostgresStorageOptions, 'schema'> & ({ connectionString: string } | { pool: PostgresPool }),
 ): Promise<number> {
   const target = 'pool' in options ? { pool: options.pool } : { connectionString: options.connectionString };
   const connection = openPostgresConnection(target, options.schema ?? DEFAULT_POSTGRES_SCHEMA);
