@@ -1,11 +1,12 @@
 import type { EventEnvelope } from '../../../core/protocol.ts';
+import { foldExecutorEvents } from '../../../core/state/fold-executor-events.ts';
 import { reduceRunEvents } from '../../../core/state/run-reducer.ts';
 import type { AgentStorage } from '../storage-port.ts';
 import { createRunCommand } from './storage-fixtures.ts';
 
-/** One message a seeded run answers with, after its user message. */
+/** One message a seeded run answers with, after its user message, or a tool call it made (`role: 'tool'`: `content` is the result). */
 export interface SeededReply {
-  role: 'assistant' | 'reasoning';
+  role: 'assistant' | 'reasoning' | 'tool';
   content: string;
 }
 
@@ -25,8 +26,9 @@ export interface SeedSessionOptions {
 /**
  * Writes a finished conversation straight into `storage`, the way the engine leaves one: `runs`
  * ended runs in one session of `subjectId`, each its user message and then its replies, committed
- * with their final snapshots (so their settled messages are the session's history). Faster than
- * running the model, for sessions of thousands of messages. Returns every message id, oldest first.
+ * with their final snapshots (so their settled messages are the session's history; a `tool` reply
+ * is an `orders.lookup` call and its result). Faster than running the model, for sessions of
+ * thousands of messages. Returns every message id (not the tool calls'), oldest first.
  */
 export async function seedSession(storage: AgentStorage, options: SeedSessionOptions): Promise<string[]> {
   const messageIds: string[] = [];
@@ -47,6 +49,15 @@ export async function seedSession(storage: AgentStorage, options: SeedSessionOpt
     const replies = options.repliesOf?.(index) ?? [{ role: 'assistant', content: `Answer ${index + 1}` }];
     replies.forEach((reply, replyIndex) => {
       const messageId = `msg_${runId}_${replyIndex}`;
+      if (reply.role === 'tool') {
+        const toolCallId = `tc_${runId}_${replyIndex}`;
+        batch.push(
+          run.events.next('TOOL_CALL_START', { toolCallId, toolCallName: 'orders.lookup' }),
+          run.events.next('TOOL_CALL_END', { toolCallId, args: { orderId: `A-${index}` }, argsDigest: 'sha256:x' }),
+          run.events.next('TOOL_CALL_RESULT', { toolCallId, messageId, content: reply.content, status: 'completed' }),
+        );
+        return;
+      }
       messageIds.push(messageId);
       if (reply.role === 'reasoning') {
         batch.push(
@@ -63,7 +74,9 @@ export async function seedSession(storage: AgentStorage, options: SeedSessionOpt
       }
     });
     batch.push(run.events.next('RUN_FINISHED', { outcome: { type: 'success' } }));
-    await storage.appendEvents(runId, 1, batch, { finalSnapshot: reduceRunEvents([run.started, ...batch]) });
+    await storage.appendEvents(runId, 1, batch, {
+      finalSnapshot: reduceRunEvents([run.started, ...batch], undefined, foldExecutorEvents),
+    });
   }
   return messageIds;
 }
