@@ -25,7 +25,14 @@ export async function buildPageScript(options: BuildPageScriptOptions): Promise<
   try {
     const config = iifeViteConfig({ rootDir: options.rootDir, entry: options.entry, fileName: 'page.js' });
     // A page keeps marked whole (the naive renderer calls marked.parse), so it takes only the extra plugins.
-    await build({ ...config, plugins: options.plugins ?? [], build: { ...config.build, outDir, emptyOutDir: true } });
+    // Nor is it the script-tag file: its parts are bundled in (imported), not loaded as part files.
+    const define = { ...config.define, __SCRIPT_TAG_BUILD__: 'false' };
+    await build({
+      ...config,
+      define,
+      plugins: options.plugins ?? [],
+      build: { ...config.build, outDir, emptyOutDir: true },
+    });
     return await readFile(join(outDir, 'page.js'), 'utf8');
   } finally {
     await rm(outDir, { recursive: true, force: true });
