@@ -1,5 +1,5 @@
 import { playwright } from '@vitest/browser-playwright';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { chromiumLaunchOptions } from './scripts/chromium.ts';
 
 /**
@@ -16,6 +16,22 @@ const REFERENCE_SERVER_SUITE = [
   'src/core/tools/tool-runner.loopback.test.ts',
   'src/core/transport/rate-limit.loopback.test.ts',
 ];
+
+/**
+ * The server's multi-process suites (project `server-integration`): a test goes here when it runs
+ * several server processes on one store (scale-out, Redis Cluster shards), or starts, kills or
+ * restarts processes of its own (servers, redis-server, Postgres). Everything else in `src/server`
+ * stays in `server`. `npm test` and `npm run test:server` run both; `npm run check` runs `server` only.
+ */
+const SERVER_INTEGRATION_SUITE = [
+  'src/server/storage/*-scale-out.test.ts',
+  'src/server/storage/*restart*.test.ts',
+  'src/server/storage/redis-cluster-shards.test.ts',
+  'src/server/storage/**/private-*-server.test.ts',
+];
+
+/** The private redis-server, Redis Cluster and Postgres (`inject('redisUrl')` and the like), only for the projects whose tests use them. */
+const SERVER_GLOBAL_SETUP = ['./test/support/redis-global-setup.ts', './test/support/postgres-global-setup.ts'];
 
 export default defineConfig({
   test: {
@@ -42,7 +58,17 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['src/server/**/*.test.ts'],
-          globalSetup: ['./test/support/redis-global-setup.ts', './test/support/postgres-global-setup.ts'],
+          exclude: [...configDefaults.exclude, ...SERVER_INTEGRATION_SUITE],
+          globalSetup: SERVER_GLOBAL_SETUP,
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'server-integration',
+          environment: 'node',
+          include: SERVER_INTEGRATION_SUITE,
+          globalSetup: SERVER_GLOBAL_SETUP,
           testTimeout: 20_000,
         },
       },
