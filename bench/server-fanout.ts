@@ -9,6 +9,21 @@ import { readFlag, runFanout } from './support/run-fanout.ts';
 import { ROUND_TRIP_COMMANDS, runTwoProcessFanout } from './support/two-process-fanout.ts';
 import type { TwoProcessFanoutResult } from './support/two-process-fanout.ts';
 
+/** One table row: the storage, its delivered events per second, p50, p99 and round trips per event. */
+function row(
+  name: string,
+  result: { delivered: number; seconds: number; p50: number; p99: number },
+  roundTrips: string,
+): string[] {
+  return [
+    name,
+    String(Math.round(result.delivered / result.seconds)),
+    `${result.p50} ms`,
+    `${result.p99} ms`,
+    roundTrips,
+  ];
+}
+
 // `npm run bench:server-fanout -- --runs 200 --deltas 50`: N concurrent runs, one SSE reader each,
 // on loopback, on the in-memory storage. Prints delivered events/s and append-to-delivery latency;
 // the last line is the figure. (bench/storage-fanout.ts runs the same workload on SQLite.)
@@ -59,13 +74,6 @@ if (isPostgres) {
   const statements = [...onPostgres.statements].sort(([, a], [, b]) => b.calls - a.calls);
   const totalStatements = statements.reduce((total, [, kind]) => total + kind.calls, 0);
   const { notify } = onPostgres;
-  const row = (name: string, result: { delivered: number; seconds: number; p50: number; p99: number }, rtt: string) => [
-    name,
-    String(Math.round(result.delivered / result.seconds)),
-    `${result.p50} ms`,
-    `${result.p99} ms`,
-    rtt,
-  ];
   console.log(workload);
   console.log(
     formatTable(
@@ -181,13 +189,6 @@ if (isPostgres) {
   const sum = (names: (name: string) => boolean): number => sumOf(onRedis, names);
   const perEvent = (calls: number): string => perEventOf(onRedis, calls);
   const roundTrips = roundTripsOf(onRedis);
-  const row = (name: string, result: { delivered: number; seconds: number; p50: number; p99: number }, rtt: string) => [
-    name,
-    String(Math.round(result.delivered / result.seconds)),
-    `${result.p50} ms`,
-    `${result.p99} ms`,
-    rtt,
-  ];
   console.log(workload);
   console.log(
     formatTable(
