@@ -4,6 +4,7 @@ import { chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { findFreePort } from './spawn-server.ts';
+import { waitUntilReady } from './wait-until-ready.ts';
 
 /** A private Postgres this process started in a temp folder (nothing of a system service is used). */
 export interface PrivatePostgresServer {
@@ -148,34 +149,12 @@ async function launch(options: {
     stdio: ['pipe', 'pipe', 'pipe'],
     ...(asUser ?? {}),
   });
-  let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
     child.stdin.end();
     await exited;
   };
-  await new Promise<void>((resolve, reject) => {
-    const fail = (why: string): void => {
-      clearTimeout(timer);
-      void stop().finally(() => reject(new Error(`postgres ${why}:\n${output}`)));
-    };
-    const timer = setTimeout(() => fail(`was not ready within ${timeoutMs} ms`), timeoutMs);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (!output.includes('ready to accept connections')) return;
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      resolve();
-    };
-    const onExit = (): void => fail('exited before it was ready');
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', onExit);
-  });
-  child.stdout.removeAllListeners('data');
-  child.stderr.removeAllListeners('data');
-  child.stdout.resume();
-  child.stderr.resume();
+  await waitUntilReady(child, { name: 'postgres', readyText: 'ready to accept connections', timeoutMs, stop });
   await rm(join(dir, 'keep'), { force: true });
   return stop;
 }

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { findFreePort } from './spawn-server.ts';
+import { waitUntilReady } from './wait-until-ready.ts';
 
 /** A private `redis-server` this process started (nothing of the system's service is used). */
 export interface PrivateRedisServer {
@@ -96,34 +97,12 @@ async function startOnce(
   const child = spawn('sh', ['-c', WATCHDOG, 'sh', dir, binary, ...args, '--daemonize', 'no'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<void> => {
     child.stdin.end();
     await exited;
     await rm(dir, { recursive: true, force: true });
   };
-  await new Promise<void>((resolve, reject) => {
-    const fail = (why: string): void => {
-      clearTimeout(timer);
-      void stop().finally(() => reject(new Error(`redis-server ${why}:\n${output}`)));
-    };
-    const timer = setTimeout(() => fail(`was not ready within ${timeoutMs} ms`), timeoutMs);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (!output.includes('Ready to accept connections')) return;
-      clearTimeout(timer);
-      child.off('exit', onExit);
-      resolve();
-    };
-    const onExit = (): void => fail('exited before it was ready');
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', onExit);
-  });
-  child.stdout.removeAllListeners('data');
-  child.stderr.removeAllListeners('data');
-  child.stdout.resume();
-  child.stderr.resume();
+  await waitUntilReady(child, { name: 'redis-server', readyText: 'Ready to accept connections', timeoutMs, stop });
   return { url: `redis://127.0.0.1:${port}`, dir, stop };
 }
